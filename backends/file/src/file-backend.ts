@@ -1,0 +1,150 @@
+import { access, mkdir, readFile } from 'node:fs/promises';
+import {
+  CairnError,
+  listMemoryFiles,
+  MEMORY_LONG_TERM_FILENAME,
+  type MemoryBackend,
+  type MemoryBackendCapabilities,
+  MemoryBackendError,
+  type MemoryGetOptions,
+  type MemoryGetResult,
+  type MemoryReadResult,
+  type MemorySearchOptions,
+  type MemorySearchResult,
+  type MemoryWriteResult,
+  memoryGetOptionsSchema,
+  memoryLongTermPath,
+  memorySearchOptionsSchema,
+  memoryWorkspacePath,
+  parseInput,
+  resolveWorkspaceFile,
+  writeFileAtomic,
+} from '@cairn/core';
+import { queryTerms, scanMarkdown } from './keyword-scan';
+
+export const fileCapabilities = {
+  readable: true,
+  writable: true,
+  supportsAtomicWrite: true,
+  hasConflictResolution: false,
+  persistent: true,
+} as const satisfies MemoryBackendCapabilities;
+
+export interface FileBackendOptions {
+  /** Most lines one `get` returns. Default 200. */
+  getMaxLines?: number;
+}
+
+const TYPE = 'file';
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+}
+
+async function readLongTerm(rootDir: string): Promise<MemoryReadResult> {
+  try {
+    const content = await readFile(memoryLongTermPath(rootDir), 'utf8');
+    return { content, exists: true, path: MEMORY_LONG_TERM_FILENAME };
+  } catch (error) {
+    if (isMissing(error)) return { content: '', exists: false, path: MEMORY_LONG_TERM_FILENAME };
+    throw new MemoryBackendError('READ_FAILED', TYPE, 'Cannot read .cairn/memory/MEMORY.md', {
+      cause: error,
+    });
+  }
+}
+
+async function writeLongTerm(rootDir: string, content: unknown): Promise<MemoryWriteResult> {
+  if (typeof content !== 'string') {
+    throw new CairnError('INVALID_INPUT', 'Memory content must be a string', {
+      hint: 'pass the new MEMORY.md text as a string; nothing was written',
+    });
+  }
+  try {
+    await mkdir(memoryWorkspacePath(rootDir), { recursive: true });
+    await writeFileAtomic(memoryLongTermPath(rootDir), content);
+  } catch (error) {
+    throw new MemoryBackendError('WRITE_FAILED', TYPE, 'Cannot write .cairn/memory/MEMORY.md', {
+      cause: error,
+    });
+  }
+  return { path: MEMORY_LONG_TERM_FILENAME, bytes: Buffer.byteLength(content) };
+}
+
+async function getLines(
+  rootDir: string,
+  input: MemoryGetOptions,
+  maxLines: number,
+): Promise<MemoryGetResult> {
+  const options = parseInput(memoryGetOptionsSchema, input, 'get options');
+  const path = await resolveWorkspaceFile(rootDir, options.path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = isMissing(error) ? 'NOT_FOUND' : 'READ_FAILED';
+    throw new MemoryBackendError(code, TYPE, `Cannot read .cairn/memory/${options.path}`, {
+      cause: error,
+      details: { path: options.path },
+    });
+  }
+  const lines = text.length === 0 ? [] : text.replace(/\n$/, '').split('\n');
+  const count = Math.min(options.lineCount ?? maxLines, maxLines);
+  const slice = lines.slice(options.startLine - 1, options.startLine - 1 + count);
+  const endLine = options.startLine - 1 + slice.length;
+  return {
+    path: options.path,
+    content: slice.join('\n'),
+    startLine: options.startLine,
+    endLine,
+    totalLines: lines.length,
+    truncated: endLine < lines.length,
+  };
+}
+
+async function searchWorkspace(
+  rootDir: string,
+  input: MemorySearchOptions,
+): Promise<MemorySearchResult[]> {
+  const options = parseInput(memorySearchOptionsSchema, input, 'search options');
+  const terms = queryTerms(options.query);
+  const results: MemorySearchResult[] = [];
+  let files: Awaited<ReturnType<typeof listMemoryFiles>>;
+  try {
+    files = await listMemoryFiles(rootDir);
+  } catch (error) {
+    throw new MemoryBackendError('READ_FAILED', TYPE, 'Cannot list .cairn/memory/', {
+      cause: error,
+    });
+  }
+  for (const file of files) {
+    const content = await readFile(await resolveWorkspaceFile(rootDir, file.path), 'utf8').catch(
+      () => '',
+    );
+    for (const hit of scanMarkdown(content, terms, options.snippetChars)) {
+      results.push({ path: file.path, kind: 'RAW', ...hit });
+    }
+  }
+  return results.sort((a, b) => b.score - a.score).slice(0, options.limit);
+}
+
+/**
+ * The default backend: `.cairn/memory/MEMORY.md` on disk, written through a
+ * temp file and a rename so no reader ever sees a torn file.
+ */
+export function createFileBackend(options: FileBackendOptions = {}): MemoryBackend {
+  const maxLines = options.getMaxLines ?? 200;
+  return {
+    type: TYPE,
+    name: 'File (markdown in .cairn/memory/)',
+    capabilities: fileCapabilities,
+    read: readLongTerm,
+    write: writeLongTerm,
+    get: (rootDir, getOptions) => getLines(rootDir, getOptions, maxLines),
+    search: searchWorkspace,
+    exists: (rootDir) =>
+      access(memoryLongTermPath(rootDir)).then(
+        () => true,
+        () => false,
+      ),
+  };
+}

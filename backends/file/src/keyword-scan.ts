@@ -1,0 +1,102 @@
+/**
+ * A plain keyword scan over markdown: split into paragraph blocks, score
+ * each block by the query terms it contains, return bounded snippets.
+ * Good enough for small workspaces; the SQLite index replaces it for search.
+ */
+
+export interface ScanHit {
+  startLine: number;
+  endLine: number;
+  score: number;
+  snippet: string;
+}
+
+const STOP_WORDS = new Set(
+  'a an and are as at be by did do does for from has have how i in is it of on or that the this to was what when where which who why with you'.split(
+    ' ',
+  ),
+);
+
+/** Lowercase alphanumeric terms, stop words dropped, deduplicated. */
+export function queryTerms(query: string): string[] {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.filter((word) => !STOP_WORDS.has(word)))];
+}
+
+/** Markers are metadata: they never appear in snippets. */
+const MARKER_LINE = /^\s*<!--\s*cairn:[^>]*-->\s*$/;
+const MAX_BLOCK_LINES = 24;
+
+interface Block {
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+function splitBlocks(content: string): Block[] {
+  const blocks: Block[] = [];
+  let lines: string[] = [];
+  let start = 0;
+  const flush = (end: number) => {
+    if (lines.length > 0) blocks.push({ startLine: start, endLine: end, text: lines.join('\n') });
+    lines = [];
+  };
+  content.split('\n').forEach((line, index) => {
+    const lineNo = index + 1;
+    const boundary = line.trim() === '' || line.trim() === '----' || MARKER_LINE.test(line);
+    if (boundary || lines.length >= MAX_BLOCK_LINES) flush(lineNo - 1);
+    if (boundary) return;
+    if (lines.length === 0) start = lineNo;
+    lines.push(line);
+  });
+  flush(content.split('\n').length);
+  return blocks;
+}
+
+function countOccurrences(haystack: string, term: string): number {
+  let count = 0;
+  let at = haystack.indexOf(term);
+  while (at !== -1) {
+    count += 1;
+    at = haystack.indexOf(term, at + term.length);
+  }
+  return count;
+}
+
+/** Cuts `text` to at most `maxChars`, centred on the first matching term. */
+export function boundSnippet(text: string, terms: string[], maxChars: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= maxChars) return flat;
+  const lower = flat.toLowerCase();
+  const first = Math.min(...terms.map((t) => lower.indexOf(t)).filter((i) => i >= 0), flat.length);
+  const start = Math.max(0, Math.min(first - Math.floor(maxChars / 4), flat.length - maxChars));
+  const body = flat.slice(start, start + maxChars - 2);
+  return `${start > 0 ? '…' : ''}${body}${start + maxChars - 2 < flat.length ? '…' : ''}`;
+}
+
+/** Scores every block of `content` against `terms`; blocks with no match are dropped. */
+export function scanMarkdown(content: string, terms: string[], snippetChars: number): ScanHit[] {
+  if (terms.length === 0) return [];
+  const hits: ScanHit[] = [];
+  for (const block of splitBlocks(content)) {
+    const lower = block.text.toLowerCase();
+    let matched = 0;
+    let weight = 0;
+    for (const term of terms) {
+      const count = countOccurrences(lower, term);
+      if (count === 0) continue;
+      matched += 1;
+      weight += 1 + Math.log(count);
+    }
+    if (matched === 0) continue;
+    // Coverage of the query dominates; repeated terms and short blocks break ties.
+    const score = (matched / terms.length) * 10 + weight / Math.sqrt(1 + lower.length / 200);
+    hits.push({
+      startLine: block.startLine,
+      endLine: block.endLine,
+      score: Math.round(score * 1000) / 1000,
+      snippet: boundSnippet(block.text, terms, snippetChars),
+    });
+  }
+  return hits;
+}

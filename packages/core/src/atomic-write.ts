@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Prefix of temporary files; listings skip anything starting with it. */
+export const ATOMIC_TEMP_PREFIX = '.cairn-tmp-';
+
+/**
+ * Writes `content` to `path` so that readers see the old or the new file,
+ * never a torn one, even if this process is killed: the data goes to a
+ * unique temp file in the same directory, is flushed to disk, then renamed
+ * over the target. Concurrent writers each use their own temp file, so the
+ * result is always one complete version.
+ */
+export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(
+    dir,
+    `${ATOMIC_TEMP_PREFIX}${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}`,
+  );
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+/** Makes the rename durable; some filesystems refuse to open a directory, which is fine. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => undefined);
+  if (!handle) return;
+  await handle.sync().catch(() => {});
+  await handle.close().catch(() => {});
+}

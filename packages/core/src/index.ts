@@ -1,0 +1,105 @@
+export { ATOMIC_TEMP_PREFIX, writeFileAtomic } from './atomic-write';
+export type {
+  MemoryBackend,
+  MemoryBackendCapabilities,
+  MemoryBackendConfig,
+  MemoryGetOptions,
+  MemoryGetResult,
+  MemoryKind,
+  MemoryReadResult,
+  MemorySearchOptions,
+  MemorySearchResult,
+  MemoryWriteResult,
+} from './contracts/memory-backend';
+export {
+  DEFAULT_RECALL_LIMIT,
+  DEFAULT_RECALL_TIERS,
+  type MemoryAdapterStatus,
+  type MemoryPoolDefinition,
+  type MemoryQuery,
+  type MemoryResult,
+  type MemoryRetrievalAdapter,
+  type MemoryTier,
+  type RetrievalAdapterCapabilities,
+} from './contracts/retrieval-adapter';
+export {
+  describeZodIssue,
+  memoryGetOptionsSchema,
+  memoryPoolDefinitionSchema,
+  memoryQuerySchema,
+  memorySearchOptionsSchema,
+  memoryTierSchema,
+  type NormalizedMemoryQuery,
+  parseInput,
+} from './contracts/schemas';
+export {
+  CairnError,
+  type CairnErrorCode,
+  type CairnErrorOptions,
+  configError,
+  formatError,
+  MEMORY_BACKEND_ERROR_CODES,
+  MemoryBackendError,
+  type MemoryBackendErrorCode,
+} from './errors';
+export {
+  buildExecutionMemoryInstructions,
+  buildPlanningMemoryInstructions,
+  buildReviewerMemoryInstructions,
+  MEMORY_INSTRUCTION_PATH_HINT,
+  type MemoryInstructionContext,
+  type MemoryInstructionMode,
+  resolveMemoryInstructionContext,
+} from './instructions';
+export {
+  DEFAULT_MEMORY_BACKEND,
+  DEFAULT_RETRIEVAL_ADAPTER,
+  getMemoryBackend,
+  getRetrievalAdapter,
+  listMemoryBackendTypes,
+  listRetrievalAdapterIds,
+  MEMORY_BACKEND_SETTINGS_KEYS,
+  type Resolution,
+  type RetrievalAdapterFactoryOptions,
+  type RetrievalAdapterRegistration,
+  registerMemoryBackend,
+  registerRetrievalAdapter,
+  resolveMemoryBackend,
+  resolveMemoryBackendDetailed,
+  resolveRetrievalAdapter,
+} from './registry';
+export { SETTING_DEFINITIONS, type SettingDefinition } from './settings/definitions';
+export {
+  type CairnSettings,
+  type CairnSettingsOverrides,
+  describeSource,
+  PROJECT_CONFIG_FILE,
+  projectConfigPath,
+  type ResolvedSettings,
+  type ResolveSettingsOptions,
+  readConfigFile,
+  resolveSettings,
+  type SettingSource,
+  settingValue,
+  userConfigPath,
+} from './settings/resolve-settings';
+export { formatDateInTimeZone, isCalendarDate } from './workspace/dates';
+export * from './workspace/paths';
+export {
+  isAllowedWorkspaceFile,
+  MAX_WORKSPACE_PATH_LENGTH,
+  type PathRejection,
+  resolveWorkspaceFile,
+  THREAD_KEY_PATTERN,
+  validateWorkspacePath,
+} from './workspace/validate-path';
+export {
+  ensureMemoryWorkspace,
+  getDefaultDreamsScaffold,
+  getDefaultMemoryScaffold,
+  listMemoryFiles,
+  readMemoryFile,
+  statMemoryFile,
+  type WorkspaceFileInfo,
+  writeMemoryFile,
+} from './workspace/workspace-files';

@@ -1,0 +1,131 @@
+import type { MemoryBackend } from './contracts/memory-backend';
+import type {
+  MemoryRetrievalAdapter,
+  RetrievalAdapterCapabilities,
+} from './contracts/retrieval-adapter';
+import { MemoryBackendError } from './errors';
+
+/**
+ * Function-based registries (seed 000 §3.4): module-level maps. Core cannot
+ * import the builtin backends (they depend on core), so `@cairn/engine`
+ * registers them when it loads.
+ */
+
+/** The default backend: the embedded `file` backend needs no external runtime. */
+export const DEFAULT_MEMORY_BACKEND = 'file';
+/** The default retrieval adapter: the builtin `file` index. */
+export const DEFAULT_RETRIEVAL_ADAPTER = 'file';
+
+export const MEMORY_BACKEND_SETTINGS_KEYS = {
+  MEMORY_BACKEND_TYPE: 'memoryBackendType',
+} as const;
+
+const backends = new Map<string, MemoryBackend>();
+
+export function registerMemoryBackend(backend: MemoryBackend): void {
+  backends.set(backend.type, backend);
+}
+
+export function getMemoryBackend(type: string): MemoryBackend | undefined {
+  return backends.get(type);
+}
+
+export function listMemoryBackendTypes(): string[] {
+  return [...backends.keys()].sort();
+}
+
+/** The outcome of resolving a configured type, with the reason for any fallback. */
+export interface Resolution<T> {
+  value: T;
+  /** The type that was asked for. */
+  requested: string;
+  /** The type actually used. */
+  resolved: string;
+  /** Set when the requested type was not registered and the default was used. */
+  warning?: string;
+}
+
+/**
+ * The shared fallback chain: the configured entry if registered, else the
+ * default. An unknown configured name is allowed to stay in the settings;
+ * it only produces a warning.
+ */
+function resolveFrom<T>(
+  registry: Map<string, T>,
+  requested: string,
+  fallbackName: string,
+  what: string,
+): Resolution<T> {
+  const configured = registry.get(requested);
+  if (configured) return { value: configured, requested, resolved: requested };
+  const fallback = registry.get(fallbackName);
+  if (!fallback) {
+    throw new MemoryBackendError(
+      'BACKEND_UNAVAILABLE',
+      requested,
+      `No ${what} "${requested}" is registered and the default "${fallbackName}" is missing`,
+      { hint: 'import @cairn/engine (it registers the builtins) or register one' },
+    );
+  }
+  const known = [...registry.keys()].sort().join(', ');
+  return {
+    value: fallback,
+    requested,
+    resolved: fallbackName,
+    warning: `${what} "${requested}" is not registered (known: ${known}); using "${fallbackName}"`,
+  };
+}
+
+/** Resolves the backend for the settings, with the reason for any fallback. */
+export function resolveMemoryBackendDetailed(
+  settings: { memoryBackendType?: string } = {},
+): Resolution<MemoryBackend> {
+  const requested = settings.memoryBackendType ?? DEFAULT_MEMORY_BACKEND;
+  return resolveFrom(backends, requested, DEFAULT_MEMORY_BACKEND, 'memory backend');
+}
+
+/** Seed 000 §3.5: the backend to use for these settings. */
+export function resolveMemoryBackend(settings?: { memoryBackendType?: string }): MemoryBackend {
+  return resolveMemoryBackendDetailed(settings).value;
+}
+
+/** Options an adapter factory receives. */
+export interface RetrievalAdapterFactoryOptions {
+  /** The project root. */
+  rootDir: string;
+  /** Adapter-specific options from settings. */
+  options?: Record<string, unknown>;
+}
+
+/**
+ * Adapters hold per-project state (pools, open indexes), so the registry
+ * keeps factories; capabilities are on the registration so they can be
+ * read without creating anything.
+ */
+export interface RetrievalAdapterRegistration {
+  id: string;
+  capabilities: RetrievalAdapterCapabilities;
+  create(options: RetrievalAdapterFactoryOptions): MemoryRetrievalAdapter;
+}
+
+const adapters = new Map<string, RetrievalAdapterRegistration>();
+
+export function registerRetrievalAdapter(registration: RetrievalAdapterRegistration): void {
+  adapters.set(registration.id, registration);
+}
+
+export function getRetrievalAdapter(id: string): RetrievalAdapterRegistration | undefined {
+  return adapters.get(id);
+}
+
+export function listRetrievalAdapterIds(): string[] {
+  return [...adapters.keys()].sort();
+}
+
+/** Same chain as backends: the configured adapter if registered, else `file`. */
+export function resolveRetrievalAdapter(
+  settings: { retrievalAdapter?: string } = {},
+): Resolution<RetrievalAdapterRegistration> {
+  const requested = settings.retrievalAdapter ?? DEFAULT_RETRIEVAL_ADAPTER;
+  return resolveFrom(adapters, requested, DEFAULT_RETRIEVAL_ADAPTER, 'retrieval adapter');
+}

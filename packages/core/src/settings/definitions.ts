@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { DEFAULT_MEMORY_BACKEND, DEFAULT_RETRIEVAL_ADAPTER } from '../registry';
+
+/**
+ * Every setting, as data: its dotted key, schema, default, environment
+ * variable and description. The resolver, the CLI's `status` and the table
+ * in docs/CONFIG.md are all driven from this list.
+ */
+export interface SettingDefinition {
+  /** Dotted path in the config file, e.g. `limits.snippetChars`. */
+  key: string;
+  /** The environment variable that overrides it. */
+  env: string;
+  schema: z.ZodType;
+  /** Turns the raw environment string into a value for `schema`. */
+  fromEnv: (raw: string) => unknown;
+  /** The default, or a function computing it from the machine. */
+  defaultValue: unknown | (() => unknown);
+  /** Shown in docs/CONFIG.md. */
+  defaultLabel: string;
+  description: string;
+}
+
+const parseBoolean = (raw: string): unknown => {
+  const value = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  return raw;
+};
+const parseNumber = (raw: string): unknown => (raw.trim() === '' ? raw : Number(raw));
+const parseString = (raw: string): unknown => raw;
+const parseJson = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+};
+
+const typeName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'use lowercase letters, digits and dashes');
+
+/** A five-field cron expression (minute hour day month weekday). */
+const cronSchema = z
+  .string()
+  .regex(/^\s*(\S+\s+){4}\S+\s*$/, 'expected a five-field cron expression such as "0 2 * * *"');
+
+const timeZoneSchema = z.string().refine((zone) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'expected an IANA time zone such as "Europe/Paris" or "UTC"');
+
+function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
+  {
+    key: 'memoryEnabled',
+    env: 'CAIRN_MEMORY_ENABLED',
+    schema: z.boolean(),
+    fromEnv: parseBoolean,
+    defaultValue: true,
+    defaultLabel: '`true`',
+    description:
+      'Master switch. When false, no memory instructions are built and hooks do nothing.',
+  },
+  {
+    key: 'memoryBackendType',
+    env: 'CAIRN_MEMORY_BACKEND_TYPE',
+    schema: typeName,
+    fromEnv: parseString,
+    defaultValue: DEFAULT_MEMORY_BACKEND,
+    defaultLabel: `\`"${DEFAULT_MEMORY_BACKEND}"\``,
+    description:
+      'Which memory backend owns the workspace. An unregistered type is kept but falls back to `file` with a warning.',
+  },
+  {
+    key: 'memoryBackendOptions',
+    env: 'CAIRN_MEMORY_BACKEND_OPTIONS',
+    schema: z.record(z.string(), z.unknown()),
+    fromEnv: parseJson,
+    defaultValue: {},
+    defaultLabel: '`{}`',
+    description: 'Options passed to the backend (JSON object in the env variable).',
+  },
+  {
+    key: 'retrievalAdapter',
+    env: 'CAIRN_RETRIEVAL_ADAPTER',
+    schema: typeName,
+    fromEnv: parseString,
+    defaultValue: DEFAULT_RETRIEVAL_ADAPTER,
+    defaultLabel: `\`"${DEFAULT_RETRIEVAL_ADAPTER}"\``,
+    description:
+      'Which retrieval adapter recalls memory. An unregistered id falls back to the builtin `file` adapter with a warning.',
+  },
+  {
+    key: 'insightExtractionEnabled',
+    env: 'CAIRN_INSIGHT_EXTRACTION_ENABLED',
+    schema: z.boolean(),
+    fromEnv: parseBoolean,
+    defaultValue: false,
+    defaultLabel: '`false`',
+    description: 'Run scheduled insight extraction into memory-insights.md.',
+  },
+  {
+    key: 'insightExtractionSchedule',
+    env: 'CAIRN_INSIGHT_EXTRACTION_SCHEDULE',
+    schema: cronSchema,
+    fromEnv: parseString,
+    defaultValue: '0 2 * * *',
+    defaultLabel: '`"0 2 * * *"`',
+    description: 'Cron schedule for insight extraction.',
+  },
+  {
+    key: 'insightExtractionMinIntervalMs',
+    env: 'CAIRN_INSIGHT_EXTRACTION_MIN_INTERVAL_MS',
+    schema: z.number().int().min(0),
+    fromEnv: parseNumber,
+    defaultValue: 86_400_000,
+    defaultLabel: '`86400000` (one day)',
+    description: 'Minimum time between two insight extraction runs.',
+  },
+  {
+    key: 'timezone',
+    env: 'CAIRN_TIMEZONE',
+    schema: timeZoneSchema,
+    fromEnv: parseString,
+    defaultValue: systemTimeZone,
+    defaultLabel: "the system's time zone",
+    description: 'IANA time zone that decides the date of the daily file (`YYYY-MM-DD.md`).',
+  },
+  {
+    key: 'limits.searchLimit',
+    env: 'CAIRN_LIMITS_SEARCH_LIMIT',
+    schema: z.number().int().min(1).max(100),
+    fromEnv: parseNumber,
+    defaultValue: 10,
+    defaultLabel: '`10`',
+    description: 'Default number of search results.',
+  },
+  {
+    key: 'limits.snippetChars',
+    env: 'CAIRN_LIMITS_SNIPPET_CHARS',
+    schema: z.number().int().min(40).max(4000),
+    fromEnv: parseNumber,
+    defaultValue: 320,
+    defaultLabel: '`320`',
+    description: 'Maximum characters in one search snippet.',
+  },
+  {
+    key: 'limits.getMaxLines',
+    env: 'CAIRN_LIMITS_GET_MAX_LINES',
+    schema: z.number().int().min(1).max(5000),
+    fromEnv: parseNumber,
+    defaultValue: 200,
+    defaultLabel: '`200`',
+    description: 'Maximum lines one `get` returns.',
+  },
+];

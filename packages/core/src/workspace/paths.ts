@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { formatDateInTimeZone } from './dates';
+
+/** Everything Cairn keeps in a project lives under this folder. */
+export const CAIRN_DIR = '.cairn';
+/** The layered memory workspace, relative to the project root. */
+export const MEMORY_WORKSPACE_PATH = '.cairn/memory';
+export const MEMORY_LONG_TERM_FILENAME = 'MEMORY.md';
+export const MEMORY_DREAMS_FILENAME = 'DREAMS.md';
+export const MEMORY_INSIGHTS_FILENAME = 'memory-insights.md';
+export const MEMORY_AUDIT_FILENAME = 'memory-audit.md';
+export const MEMORY_THREADS_DIR = 'threads';
+/** Derived state (lineage database, logs) and derived indexes: never source of truth. */
+export const CAIRN_STATE_DIR = 'state';
+export const CAIRN_INDEX_DIR = 'index';
+
+/** The managed head region of MEMORY.md; everything outside it belongs to the user. */
+export const HEAD_START_MARKER = '<!-- cairn:head:start -->';
+export const HEAD_END_MARKER = '<!-- cairn:head:end -->';
+
+export function cairnPath(rootDir: string): string {
+  return join(rootDir, CAIRN_DIR);
+}
+
+export function memoryWorkspacePath(rootDir: string): string {
+  return join(rootDir, MEMORY_WORKSPACE_PATH);
+}
+
+export function memoryLongTermPath(rootDir: string): string {
+  return join(memoryWorkspacePath(rootDir), MEMORY_LONG_TERM_FILENAME);
+}
+
+export function memoryDreamsPath(rootDir: string): string {
+  return join(memoryWorkspacePath(rootDir), MEMORY_DREAMS_FILENAME);
+}
+
+export function memoryInsightsPath(rootDir: string): string {
+  return join(memoryWorkspacePath(rootDir), MEMORY_INSIGHTS_FILENAME);
+}
+
+export function memoryAuditPath(rootDir: string): string {
+  return join(memoryWorkspacePath(rootDir), MEMORY_AUDIT_FILENAME);
+}
+
+/** Workspace-relative name of the daily file for `date` in `timeZone`: `YYYY-MM-DD.md`. */
+export function dailyMemoryFileName(date: Date, timeZone: string): string {
+  return `${formatDateInTimeZone(date, timeZone)}.md`;
+}
+
+export function dailyMemoryPath(rootDir: string, date: Date, timeZone: string): string {
+  return join(memoryWorkspacePath(rootDir), dailyMemoryFileName(date, timeZone));
+}
+
+/** Workspace-relative name of a thread head: `threads/<key>.md`. */
+export function threadHeadFileName(threadKey: string): string {
+  return `${MEMORY_THREADS_DIR}/${threadKey}.md`;
+}
+
+export function threadHeadPath(rootDir: string, threadKey: string): string {
+  return join(memoryWorkspacePath(rootDir), MEMORY_THREADS_DIR, `${threadKey}.md`);
+}
+
+export function cairnStatePath(rootDir: string): string {
+  return join(cairnPath(rootDir), CAIRN_STATE_DIR);
+}
+
+export function cairnIndexPath(rootDir: string): string {
+  return join(cairnPath(rootDir), CAIRN_INDEX_DIR);
+}

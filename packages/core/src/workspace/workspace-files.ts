@@ -1,0 +1,166 @@
+import { lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ATOMIC_TEMP_PREFIX, writeFileAtomic } from '../atomic-write';
+import { CairnError } from '../errors';
+import {
+  HEAD_END_MARKER,
+  HEAD_START_MARKER,
+  MEMORY_DREAMS_FILENAME,
+  MEMORY_LONG_TERM_FILENAME,
+  MEMORY_THREADS_DIR,
+  memoryWorkspacePath,
+} from './paths';
+import { isAllowedWorkspaceFile, resolveWorkspaceFile } from './validate-path';
+
+/** The MEMORY.md a new workspace starts with: an empty managed head and room for the user. */
+export function getDefaultMemoryScaffold(): string {
+  return [
+    '# Project memory',
+    '',
+    HEAD_START_MARKER,
+    HEAD_END_MARKER,
+    '',
+    '## Notes',
+    '',
+    'Durable notes for this project. Cairn only rewrites the managed head region above;',
+    'everything else in this file is yours.',
+    '',
+  ].join('\n');
+}
+
+export function getDefaultDreamsScaffold(): string {
+  return [
+    '# Dreams',
+    '',
+    'Consolidation diary: proposed memory changes wait here for human review.',
+    '',
+  ].join('\n');
+}
+
+async function createIfMissing(path: string, content: string): Promise<boolean> {
+  try {
+    // `wx` fails if the file exists, so two concurrent inits never clobber each other.
+    await writeFile(path, content, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * Bootstraps the layered workspace: the folder, MEMORY.md with an empty
+ * managed head, and DREAMS.md. Existing files are never touched. Returns the
+ * workspace-relative names it created.
+ */
+export async function ensureMemoryWorkspace(rootDir: string): Promise<string[]> {
+  const workspace = memoryWorkspacePath(rootDir);
+  try {
+    await mkdir(workspace, { recursive: true });
+    const created: string[] = [];
+    if (
+      await createIfMissing(join(workspace, MEMORY_LONG_TERM_FILENAME), getDefaultMemoryScaffold())
+    ) {
+      created.push(MEMORY_LONG_TERM_FILENAME);
+    }
+    if (
+      await createIfMissing(join(workspace, MEMORY_DREAMS_FILENAME), getDefaultDreamsScaffold())
+    ) {
+      created.push(MEMORY_DREAMS_FILENAME);
+    }
+    return created;
+  } catch (error) {
+    throw new CairnError('WRITE_FAILED', `Cannot create the memory workspace at ${workspace}`, {
+      cause: error,
+      hint: 'check that the project folder is writable',
+      details: { path: workspace },
+    });
+  }
+}
+
+export interface WorkspaceFileInfo {
+  /** Workspace-relative, `/`-separated. */
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+async function listDir(dir: string, prefix: string): Promise<WorkspaceFileInfo[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  });
+  const files: WorkspaceFileInfo[] = [];
+  for (const entry of entries) {
+    const rel = `${prefix}${entry.name}`;
+    if (entry.name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(rel)) continue;
+    const info = await lstat(join(dir, entry.name));
+    if (!info.isFile()) continue;
+    files.push({ path: rel, bytes: info.size, mtimeMs: info.mtimeMs });
+  }
+  return files;
+}
+
+/**
+ * Lists the workspace files that exist, sorted by path. Links, folders and
+ * names outside the allowed set are skipped.
+ */
+export async function listMemoryFiles(rootDir: string): Promise<WorkspaceFileInfo[]> {
+  const workspace = memoryWorkspacePath(rootDir);
+  const top = await listDir(workspace, '');
+  const threads = await listDir(join(workspace, MEMORY_THREADS_DIR), `${MEMORY_THREADS_DIR}/`);
+  return [...top, ...threads].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** Reads a validated workspace file. Missing files throw NOT_FOUND. */
+export async function readMemoryFile(rootDir: string, relPath: unknown): Promise<string> {
+  const path = await resolveWorkspaceFile(rootDir, relPath);
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new CairnError(
+      missing ? 'NOT_FOUND' : 'READ_FAILED',
+      `Cannot read .cairn/memory/${String(relPath)}${missing ? ': no such file' : ''}`,
+      {
+        cause: error,
+        hint: missing ? 'list the files with `cairn status`' : 'check file permissions',
+        details: { path: relPath },
+      },
+    );
+  }
+}
+
+/** Writes a validated workspace file atomically, creating folders as needed. */
+export async function writeMemoryFile(
+  rootDir: string,
+  relPath: unknown,
+  content: unknown,
+): Promise<void> {
+  if (typeof content !== 'string') {
+    throw new CairnError('INVALID_INPUT', 'Workspace file content must be a string', {
+      hint: 'pass the file text as a string; nothing was written',
+    });
+  }
+  const path = await resolveWorkspaceFile(rootDir, relPath);
+  try {
+    await mkdir(join(path, '..'), { recursive: true });
+    await writeFileAtomic(path, content);
+  } catch (error) {
+    throw new CairnError('WRITE_FAILED', `Cannot write .cairn/memory/${String(relPath)}`, {
+      cause: error,
+      hint: 'check free disk space and write permission on .cairn/memory/',
+      details: { path: relPath },
+    });
+  }
+}
+
+/** Size and mtime of a workspace file, or undefined when it does not exist. */
+export async function statMemoryFile(
+  rootDir: string,
+  relPath: unknown,
+): Promise<{ bytes: number; mtimeMs: number } | undefined> {
+  const path = await resolveWorkspaceFile(rootDir, relPath);
+  const info = await stat(path).catch(() => undefined);
+  return info ? { bytes: info.size, mtimeMs: info.mtimeMs } : undefined;
+}

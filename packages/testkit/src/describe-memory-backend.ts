@@ -1,0 +1,123 @@
+import {
+  type MemoryBackend,
+  type MemoryBackendCapabilities,
+  MemoryBackendError,
+} from '@cairn/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BackendProcessFactory } from './child-writers';
+import { describeBackendWrites } from './describe-backend-writes';
+import { describeProcessWriters } from './describe-process-writers';
+import { expectCode } from './expect-code';
+import { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';
+
+export interface DescribeMemoryBackendOptions {
+  /** Shown in the suite title. */
+  name: string;
+  /** The package's static declaration (e.g. `fileCapabilities`); it decides which tests run. */
+  capabilities: MemoryBackendCapabilities;
+  /** A fresh backend; called once per test. */
+  create: () => MemoryBackend | Promise<MemoryBackend>;
+  cleanup?: (backend: MemoryBackend) => void | Promise<void>;
+  /**
+   * Puts `content` in the long-term file by other means, so read tests can
+   * run against backends that do not write (e.g. readonly over file).
+   */
+  seed?: (rootDir: string, content: string) => Promise<void>;
+  /** Lets the suite build the backend in other processes (concurrency and kill tests). */
+  processFactory?: BackendProcessFactory;
+}
+
+/** Per-test fixtures shared by the split-out parts of the suite. */
+export interface BackendFixture {
+  capabilities: MemoryBackendCapabilities;
+  backend: () => MemoryBackend;
+  project: () => TempProject;
+  create: () => Promise<MemoryBackend>;
+}
+
+const BAD_PATHS = ['../etc/passwd', '/etc/passwd', 'MEMORY.md\0x', 'notes.txt', 'a/../MEMORY.md'];
+
+/**
+ * The conformance suite of the MemoryBackend contract. The declared
+ * capabilities decide which tests run; what is not declared must fail
+ * cleanly (READ_ONLY, UNSUPPORTED) and change nothing on disk.
+ */
+export function describeMemoryBackend(options: DescribeMemoryBackendOptions): void {
+  const declared = options.capabilities;
+  describe(`MemoryBackend conformance: ${options.name}`, () => {
+    let backend: MemoryBackend;
+    let project: TempProject;
+    beforeEach(async () => {
+      project = await makeTempProject();
+      backend = await options.create();
+    });
+    afterEach(async () => {
+      await options.cleanup?.(backend);
+      await project.cleanup();
+    });
+    const fixture: BackendFixture = {
+      capabilities: declared,
+      backend: () => backend,
+      project: () => project,
+      create: async () => options.create(),
+    };
+
+    it('exposes the declared capabilities, a type and a name', () => {
+      expect(backend.type).toMatch(/^[a-z0-9][a-z0-9-]*$/);
+      expect(backend.name.length).toBeGreaterThan(0);
+      expect({ ...backend.capabilities }).toEqual({ ...declared });
+    });
+
+    it('reads a missing workspace as empty and creates nothing', async () => {
+      const before = await snapshotTree(project.root);
+      if (declared.readable) {
+        const result = await backend.read(project.root);
+        expect(result).toMatchObject({ content: '', exists: false });
+      } else {
+        await expectCode(backend.read(project.root), 'UNSUPPORTED');
+      }
+      if (backend.exists) expect(await backend.exists(project.root)).toBe(false);
+      if (backend.search) {
+        expect(await backend.search(project.root, { query: 'anything' })).toEqual([]);
+      }
+      expect(await snapshotTree(project.root)).toEqual(before);
+    });
+
+    it('get refuses bad paths (INVALID_PATH) and missing files (NOT_FOUND)', async (ctx) => {
+      if (!backend.get) return ctx.skip('the backend has no get()');
+      const before = await snapshotTree(project.root);
+      for (const path of BAD_PATHS) {
+        await expectCode(backend.get(project.root, { path }), 'INVALID_PATH');
+      }
+      await expectCode(backend.get(project.root, { path: '2020-01-01.md' }), 'NOT_FOUND');
+      await expectCode(
+        backend.get(project.root, { path: 'MEMORY.md', startLine: 0 }),
+        'INVALID_INPUT',
+      );
+      expect(await snapshotTree(project.root)).toEqual(before);
+    });
+
+    if (options.seed) {
+      const seed = options.seed;
+      it('reads seeded unicode content exactly', async () => {
+        const text = '# Mémoire 記憶 🧠\n\nשלום — e\u0301 combining\n';
+        await seed(project.root, text);
+        expect((await backend.read(project.root)).content).toBe(text);
+      });
+    }
+
+    if (!declared.writable) {
+      it('refuses writes with READ_ONLY and changes nothing', async () => {
+        await options.seed?.(project.root, 'keep me\n');
+        const before = await snapshotTree(project.root);
+        const error = await expectCode(backend.write(project.root, 'new'), 'READ_ONLY');
+        expect(MemoryBackendError.isInstance(error)).toBe(true);
+        expect((error as MemoryBackendError).backend).toBe(backend.type);
+        expect(await snapshotTree(project.root)).toEqual(before);
+      });
+    } else {
+      describeBackendWrites(fixture);
+      if (options.processFactory) describeProcessWriters(fixture, options.processFactory);
+    }
+  });
+}
