@@ -35,7 +35,7 @@ describe('file backend over the layered workspace', () => {
       '# main\n\nStatus: migrating to pnpm.\n',
     );
     await writeFile(join(workspace, 'notes.txt'), 'pnpm outside the allowed names\n');
-    const hits = await createFileBackend().search(root, { query: 'pnpm' });
+    const hits = await createFileBackend().search!(root, { query: 'pnpm' });
     expect(hits.map((h) => h.path).sort()).toEqual(['2026-03-01.md', 'threads/main.md']);
     for (const hit of hits) expect(hit.snippet).not.toContain('cairn:memory');
   });
@@ -45,7 +45,7 @@ describe('file backend over the layered workspace', () => {
     await writeFile(join(outside.root, 'secret.md'), 'secret\n');
     await symlink(join(outside.root, 'secret.md'), join(memoryWorkspacePath(root), 'DREAMS.md'));
     const before = await snapshotTree(root);
-    await expectCode(createFileBackend().get(root, { path: 'DREAMS.md' }), 'INVALID_PATH');
+    await expectCode(createFileBackend().get!(root, { path: 'DREAMS.md' }), 'INVALID_PATH');
     expect(await snapshotTree(root)).toEqual(before);
     await outside.cleanup();
   });

@@ -1,0 +1,122 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+let project: TempProject;
+
+beforeEach(async () => {
+  project = await makeTempProject();
+});
+afterEach(() => project.cleanup());
+
+function cairn(args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}) {
+  const home = join(project.root, 'home');
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: project.root,
+    input,
+    encoding: 'utf8',
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      ...extraEnv,
+    },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('cairn CLI (built binary)', () => {
+  it('init then status: the main job on the embedded default', () => {
+    const init = cairn(['init']);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('created .cairn/memory/MEMORY.md');
+    const status = cairn(['status', '--json']);
+    expect(status.code).toBe(0);
+    const json = JSON.parse(status.stdout);
+    expect(json).toMatchObject({ ok: true, initialized: true, backend: { resolved: 'file' } });
+    expect(json.sources.memoryBackendType).toEqual({ kind: 'default' });
+    const text = cairn(['status']);
+    expect(text.stdout).toMatch(/memoryBackendType\s+"file"\s+\(default\)/);
+  });
+
+  it('write from stdin then read, as text and JSON', () => {
+    expect(cairn(['write'], '# Memory ✓\n').code).toBe(0);
+    expect(cairn(['read']).stdout).toBe('# Memory ✓\n');
+    expect(JSON.parse(cairn(['read', '--json']).stdout)).toMatchObject({
+      ok: true,
+      content: '# Memory ✓\n',
+      exists: true,
+    });
+  });
+
+  it('write --file reads the content from a file', async () => {
+    await writeFile(join(project.root, 'in.md'), 'from file\n');
+    expect(cairn(['write', '--file', 'in.md', '--json']).code).toBe(0);
+    expect(cairn(['read']).stdout).toBe('from file\n');
+  });
+
+  it('shows env sources and warns about an unknown backend on every command', () => {
+    const status = JSON.parse(
+      cairn(['status', '--json'], undefined, { CAIRN_MEMORY_BACKEND_TYPE: 'qmd' }).stdout,
+    );
+    expect(status.sources.memoryBackendType).toEqual({
+      kind: 'env',
+      variable: 'CAIRN_MEMORY_BACKEND_TYPE',
+    });
+    expect(status.backend).toMatchObject({ requested: 'qmd', resolved: 'file' });
+    expect(status.warnings[0]).toMatch(/"qmd" is not registered/);
+    const read = cairn(['read'], undefined, { CAIRN_MEMORY_BACKEND_TYPE: 'qmd' });
+    expect(read.code).toBe(0);
+    expect(read.stderr).toMatch(/^cairn: warning: .*qmd/);
+  });
+
+  it.each([
+    [['frobnicate'], 2, 'INVALID_INPUT'],
+    [['status', '--bogus'], 2, 'INVALID_INPUT'],
+    [['read', 'extra'], 2, 'INVALID_INPUT'],
+    [['write', '--file', 'missing.md'], 2, 'INVALID_INPUT'],
+  ])('%j exits %i with %s on one line and changes nothing', async (args, code, errorCode) => {
+    cairn(['init']);
+    const before = await snapshotTree(project.root);
+    const result = cairn(args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(new RegExp(`^cairn: ${errorCode}: .+ — .+\\n$`));
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await snapshotTree(project.root)).toEqual(before);
+  });
+
+  it('an invalid project config exits 3 naming file and key, and changes nothing', async () => {
+    await mkdir(join(project.root, '.cairn'), { recursive: true });
+    await writeFile(join(project.root, '.cairn', 'config.json'), '{"limits":{"searchLimit":0}}');
+    const before = await snapshotTree(project.root);
+    for (const args of [['init'], ['write'], ['status']]) {
+      const result = cairn(args, 'new content');
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(/INVALID_CONFIG: .*"limits\.searchLimit".*config\.json/);
+    }
+    const json = JSON.parse(cairn(['status', '--json']).stdout);
+    expect(json).toMatchObject({ ok: false, error: { code: 'INVALID_CONFIG' } });
+    expect(json.error.details.key).toBe('limits.searchLimit');
+    expect(await snapshotTree(project.root)).toEqual(before);
+  });
+
+  it('a readonly backend refuses write with exit 1 and keeps MEMORY.md', async () => {
+    cairn(['init']);
+    const memory = join(project.root, '.cairn', 'memory', 'MEMORY.md');
+    const original = await readFile(memory, 'utf8');
+    const result = cairn(['write', '--json'], 'x', { CAIRN_MEMORY_BACKEND_TYPE: 'readonly' });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).error.code).toBe('READ_ONLY');
+    expect(await readFile(memory, 'utf8')).toBe(original);
+  });
+
+  it('prints help and the version', () => {
+    expect(cairn(['--help']).stdout).toContain('Usage: cairn <command>');
+    expect(cairn([]).code).toBe(2);
+    expect(cairn(['--version']).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});

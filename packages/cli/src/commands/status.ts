@@ -1,0 +1,67 @@
+import { describeSource, SETTING_DEFINITIONS, settingValue } from '@cairn/core';
+import type { CairnStatus } from '@cairn/engine';
+import type { CommandSpec } from '../command';
+
+function capabilityList(capabilities: object): string {
+  const on = Object.entries(capabilities)
+    .filter(([, value]) => value === true)
+    .map(([key]) => key);
+  return on.length ? on.join(', ') : 'none';
+}
+
+function renderStatus(status: CairnStatus): string {
+  const { settings } = status.settings;
+  const backend = status.backend;
+  const lines = [
+    `Cairn status for ${status.rootDir}`,
+    `  workspace   ${status.workspace} (${status.initialized ? 'initialized' : 'not initialized: run `cairn init`'})`,
+    `  backend     ${backend.resolved}${backend.requested !== backend.resolved ? ` (configured: ${backend.requested})` : ''} — ${backend.name} [${capabilityList(backend.capabilities)}]`,
+    `  retrieval   ${status.retrievalAdapter.resolved} [${capabilityList(status.retrievalAdapter.capabilities)}]`,
+    `  user config ${status.settings.userConfigPath}`,
+    `  project cfg ${status.settings.projectConfigPath}`,
+    '',
+    'Settings:',
+  ];
+  const width = Math.max(...SETTING_DEFINITIONS.map((d) => d.key.length));
+  for (const { key } of SETTING_DEFINITIONS) {
+    const value = JSON.stringify(settingValue(settings, key));
+    lines.push(
+      `  ${key.padEnd(width)}  ${value}  (${describeSource(status.settings.sources[key]!)})`,
+    );
+  }
+  lines.push('', 'Files:');
+  if (status.files.length === 0) lines.push('  (none)');
+  for (const file of status.files) lines.push(`  ${file.path}  ${file.bytes} B`);
+  if (status.warnings.length > 0) {
+    lines.push('', 'Warnings:', ...status.warnings.map((warning) => `  ! ${warning}`));
+  }
+  return lines.join('\n');
+}
+
+export const statusCommand: CommandSpec = {
+  name: 'status',
+  summary: 'Show resolved settings with their sources, the backend, paths and warnings',
+  usage: 'cairn status [--root <dir>] [--json]',
+  options: {},
+  positionals: { min: 0, max: 0 },
+  async run({ open }) {
+    const status = await open().status();
+    const { settings, sources, userConfigPath, projectConfigPath } = status.settings;
+    return {
+      json: {
+        ok: true,
+        rootDir: status.rootDir,
+        workspace: status.workspace,
+        initialized: status.initialized,
+        backend: status.backend,
+        retrievalAdapter: status.retrievalAdapter,
+        settings,
+        sources,
+        configFiles: { user: userConfigPath, project: projectConfigPath },
+        files: status.files,
+        warnings: status.warnings,
+      },
+      text: renderStatus(status),
+    };
+  },
+};

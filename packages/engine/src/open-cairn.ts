@@ -1,0 +1,157 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CAIRN_INDEX_DIR,
+  CAIRN_STATE_DIR,
+  type CairnSettings,
+  type CairnSettingsOverrides,
+  cairnPath,
+  ensureMemoryWorkspace,
+  listMemoryFiles,
+  MEMORY_WORKSPACE_PATH,
+  type MemoryBackend,
+  type MemoryReadResult,
+  type MemoryWriteResult,
+  memoryWorkspacePath,
+  type Resolution,
+  type ResolvedSettings,
+  type RetrievalAdapterRegistration,
+  resolveMemoryBackendDetailed,
+  resolveRetrievalAdapter,
+  resolveSettings,
+  type WorkspaceFileInfo,
+  writeFileAtomic,
+} from '@cairn/core';
+import { registerBuiltins } from './builtins';
+
+export interface OpenCairnOptions {
+  env?: NodeJS.ProcessEnv;
+  homeDir?: string;
+  overrides?: CairnSettingsOverrides;
+}
+
+export interface InitResult {
+  rootDir: string;
+  /** Project-relative paths created by this call. */
+  created: string[];
+}
+
+export interface CairnStatus {
+  rootDir: string;
+  workspace: string;
+  initialized: boolean;
+  backend: {
+    requested: string;
+    resolved: string;
+    name: string;
+    capabilities: MemoryBackend['capabilities'];
+  };
+  retrievalAdapter: {
+    requested: string;
+    resolved: string;
+    capabilities: RetrievalAdapterRegistration['capabilities'];
+  };
+  settings: ResolvedSettings;
+  files: WorkspaceFileInfo[];
+  warnings: string[];
+}
+
+/** The memory of one project, with its settings resolved. */
+export interface Cairn {
+  readonly rootDir: string;
+  readonly settings: CairnSettings;
+  readonly resolved: ResolvedSettings;
+  readonly backend: MemoryBackend;
+  /** Config findings and backend/adapter fallbacks the user should see. */
+  readonly warnings: string[];
+  /** Bootstraps `.cairn/` (idempotent). */
+  init(): Promise<InitResult>;
+  status(): Promise<CairnStatus>;
+  /** The long-term file (MEMORY.md) through the resolved backend. */
+  read(): Promise<MemoryReadResult>;
+  write(content: string): Promise<MemoryWriteResult>;
+}
+
+/** Derived folders git should not track: they are rebuilt from the markdown. */
+const GITIGNORE_LINES = [`${CAIRN_STATE_DIR}/`, `${CAIRN_INDEX_DIR}/`];
+
+async function ensureGitignore(rootDir: string): Promise<boolean> {
+  const path = join(cairnPath(rootDir), '.gitignore');
+  const current = await readFile(path, 'utf8').catch(() => undefined);
+  const present = new Set((current ?? '').split('\n').map((line) => line.trim()));
+  const missing = GITIGNORE_LINES.filter((line) => !present.has(line));
+  if (missing.length === 0) return false;
+  if (current === undefined) {
+    await writeFile(
+      path,
+      `# Derived by Cairn; rebuilt from memory/ when deleted.\n${missing.join('\n')}\n`,
+      {
+        flag: 'wx',
+      },
+    ).catch((error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    });
+    return true;
+  }
+  const separator = current.endsWith('\n') || current === '' ? '' : '\n';
+  await writeFileAtomic(path, `${current}${separator}${missing.join('\n')}\n`);
+  return true;
+}
+
+/**
+ * Opens the memory of the project at `rootDir`: resolves settings (throwing
+ * INVALID_CONFIG on a bad file or value), then the backend and retrieval
+ * adapter, falling back to the builtins with a warning for unknown types.
+ */
+export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cairn {
+  registerBuiltins();
+  const resolved = resolveSettings({ projectRoot: rootDir, ...options });
+  const { settings } = resolved;
+  const backendResolution = resolveMemoryBackendDetailed(settings);
+  const adapterResolution: Resolution<RetrievalAdapterRegistration> =
+    resolveRetrievalAdapter(settings);
+  const backend = backendResolution.value;
+  const warnings = [
+    ...resolved.warnings,
+    ...[backendResolution.warning, adapterResolution.warning].filter((w): w is string => !!w),
+  ];
+
+  return {
+    rootDir,
+    settings,
+    resolved,
+    backend,
+    warnings,
+    async init() {
+      const created = (await ensureMemoryWorkspace(rootDir)).map(
+        (name) => `${MEMORY_WORKSPACE_PATH}/${name}`,
+      );
+      if (await ensureGitignore(rootDir)) created.push('.cairn/.gitignore');
+      return { rootDir, created };
+    },
+    async status() {
+      const files = await listMemoryFiles(rootDir);
+      return {
+        rootDir,
+        workspace: memoryWorkspacePath(rootDir),
+        initialized: files.some((file) => file.path === 'MEMORY.md'),
+        backend: {
+          requested: backendResolution.requested,
+          resolved: backendResolution.resolved,
+          name: backend.name,
+          capabilities: backend.capabilities,
+        },
+        retrievalAdapter: {
+          requested: adapterResolution.requested,
+          resolved: adapterResolution.resolved,
+          capabilities: adapterResolution.value.capabilities,
+        },
+        settings: resolved,
+        files,
+        warnings,
+      };
+    },
+    read: () => backend.read(rootDir),
+    write: (content) => backend.write(rootDir, content),
+  };
+}
