@@ -68,7 +68,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultValue: true,
     defaultLabel: '`true`',
     description:
-      'Master switch. When false, no memory instructions are built and hooks do nothing.',
+      'Master switch. When false, the instruction context is `disabled` and no memory instructions are built.',
   },
   {
     key: 'memoryBackendType',

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { adapterCapabilityTable, backendCapabilityTable, settingsTable } from './doc-tables';
+import { replaceBetweenMarkers } from './markers';
+import { REPO_ROOT } from './workspace-packages';
+
+interface GeneratedSection {
+  file: string;
+  name: string;
+  build: () => string | Promise<string>;
+}
+
+export const SECTIONS: GeneratedSection[] = [
+  { file: 'docs/BACKENDS.md', name: 'backend-capabilities', build: backendCapabilityTable },
+  { file: 'docs/BACKENDS.md', name: 'adapter-capabilities', build: adapterCapabilityTable },
+  { file: 'docs/CONFIG.md', name: 'settings', build: settingsTable },
+];
+
+/** Regenerates every section in memory; returns the files whose text would change. */
+export async function renderDocs(): Promise<Map<string, { before: string; after: string }>> {
+  const files = new Map<string, { before: string; after: string }>();
+  for (const section of SECTIONS) {
+    const path = join(REPO_ROOT, section.file);
+    const entry = files.get(path) ?? { before: readFileSync(path, 'utf8'), after: '' };
+    entry.after = replaceBetweenMarkers(
+      entry.after || entry.before,
+      section.name,
+      await section.build(),
+    );
+    files.set(path, entry);
+  }
+  return files;
+}
+
+/** The files that are out of date (empty when the docs match the code). */
+export async function staleDocs(): Promise<string[]> {
+  const files = await renderDocs();
+  return [...files].filter(([, { before, after }]) => before !== after).map(([path]) => path);
+}
