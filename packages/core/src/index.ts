@@ -7,6 +7,7 @@ export type {
   MemoryGetResult,
   MemoryKind,
   MemoryReadResult,
+  MemorySearchFilters,
   MemorySearchOptions,
   MemorySearchResult,
   MemoryWriteResult,
@@ -27,6 +28,7 @@ export {
   memoryGetOptionsSchema,
   memoryPoolDefinitionSchema,
   memoryQuerySchema,
+  memorySearchFiltersSchema,
   memorySearchOptionsSchema,
   memoryTierSchema,
   type NormalizedMemoryQuery,
@@ -42,6 +44,7 @@ export {
   MemoryBackendError,
   type MemoryBackendErrorCode,
 } from './errors';
+export { type FileLockOptions, withFileLock } from './file-lock';
 export {
   buildExecutionMemoryInstructions,
   buildPlanningMemoryInstructions,
@@ -83,6 +86,43 @@ export {
   settingValue,
   userConfigPath,
 } from './settings/resolve-settings';
+export {
+  type ChunkOptions,
+  chunkDocument,
+  estimateTokens,
+  type MemoryChunk,
+} from './units/chunker';
+export {
+  BLOCK_SEPARATOR,
+  parseMemoryDocument,
+  parseUnitAttributes,
+  serializeUnit,
+  UNIT_END_MARKER,
+  UNIT_START_PREFIX,
+} from './units/unit-codec';
+export {
+  CATEGORY_RULES,
+  containsMarker,
+  duplicateKey,
+  inferCategory,
+  isDuplicateText,
+  NEAR_DUPLICATE_MIN_WORDS,
+  NEAR_DUPLICATE_THRESHOLD,
+  normalizeUnitText,
+} from './units/unit-text';
+export {
+  type DocumentIssue,
+  type LocatedUnit,
+  MEMORY_CATEGORIES,
+  type MemoryCategory,
+  type MemoryUnit,
+  type ParsedDocument,
+  type RawSegment,
+  REVIEW_STATES,
+  type ReviewState,
+  rawMemoryId,
+  UNIT_ID_PATTERN,
+} from './units/unit-types';
 export { formatDateInTimeZone, isCalendarDate } from './workspace/dates';
 export * from './workspace/paths';
 export {

@@ -62,6 +62,23 @@ export interface MemorySearchOptions {
   limit?: number;
   /** Maximum characters per snippet. Default 320. */
   snippetChars?: number;
+  /** Optional narrowing; backends without metadata ignore what they cannot apply. */
+  filters?: MemorySearchFilters;
+}
+
+export interface MemorySearchFilters {
+  /** Only hits of these categories (units only). */
+  category?: string[];
+  kind?: MemoryKind[];
+  /** Review states to keep; default approved and draft (deprecated left out). */
+  review?: string[];
+  /** ISO date or instant: units created at or after / before it. RAW hits have no date and are dropped when set. */
+  since?: string;
+  until?: string;
+  /** Workspace-relative path or prefix, e.g. `2026-03-` or `threads/`. */
+  path?: string;
+  /** Keep deprecated units (same as listing `deprecated` in review). */
+  includeDeprecated?: boolean;
 }
 
 /** Kind of content a search hit came from (seed 003): a managed unit or raw markdown. */

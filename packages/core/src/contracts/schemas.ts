@@ -10,10 +10,25 @@ export const memoryGetOptionsSchema = z.strictObject({
   lineCount: z.number().int().min(1).optional(),
 });
 
+const isoDate = z
+  .string()
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO date such as 2026-03-01');
+
+export const memorySearchFiltersSchema = z.strictObject({
+  category: z.array(z.enum(['preference', 'fact', 'decision', 'entity', 'other'])).optional(),
+  kind: z.array(z.enum(['UNIT', 'RAW'])).optional(),
+  review: z.array(z.enum(['draft', 'approved', 'deprecated'])).optional(),
+  since: isoDate.optional(),
+  until: isoDate.optional(),
+  path: z.string().max(200).optional(),
+  includeDeprecated: z.boolean().optional(),
+});
+
 export const memorySearchOptionsSchema = z.strictObject({
   query: z.string().trim().min(1, 'query must not be empty').max(2000),
   limit: z.number().int().min(1).max(100).default(10),
   snippetChars: z.number().int().min(40).max(4000).default(320),
+  filters: memorySearchFiltersSchema.optional(),
 });
 
 export const memoryTierSchema = z.enum(['hot', 'warm', 'cold']);
