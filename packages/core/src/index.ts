@@ -97,6 +97,7 @@ export {
   parseMemoryDocument,
   parseUnitAttributes,
   serializeUnit,
+  serializeUnitBlock,
   UNIT_END_MARKER,
   UNIT_START_PREFIX,
 } from './units/unit-codec';

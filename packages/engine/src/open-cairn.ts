@@ -23,11 +23,14 @@ import {
   writeFileAtomic,
 } from '@cairn/core';
 import { registerBuiltins } from './builtins';
+import { createMemoryApi, type MemoryApi } from './memory-api';
 
 export interface OpenCairnOptions {
   env?: NodeJS.ProcessEnv;
   homeDir?: string;
   overrides?: CairnSettingsOverrides;
+  /** The clock for timestamps and daily file names; tests pin it. */
+  now?: () => Date;
 }
 
 export interface InitResult {
@@ -57,7 +60,7 @@ export interface CairnStatus {
 }
 
 /** The memory of one project, with its settings resolved. */
-export interface Cairn {
+export interface Cairn extends MemoryApi {
   readonly rootDir: string;
   readonly settings: CairnSettings;
   readonly resolved: ResolvedSettings;
@@ -105,7 +108,8 @@ async function ensureGitignore(rootDir: string): Promise<boolean> {
  */
 export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cairn {
   registerBuiltins();
-  const resolved = resolveSettings({ projectRoot: rootDir, ...options });
+  const { now, ...settingsOptions } = options;
+  const resolved = resolveSettings({ projectRoot: rootDir, ...settingsOptions });
   const { settings } = resolved;
   const backendResolution = resolveMemoryBackendDetailed(settings);
   const adapterResolution: Resolution<RetrievalAdapterRegistration> =
@@ -117,6 +121,7 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
   ];
 
   return {
+    ...createMemoryApi(rootDir, settings, backend, now),
     rootDir,
     settings,
     resolved,

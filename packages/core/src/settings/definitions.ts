@@ -154,6 +154,15 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description: 'Maximum characters in one search snippet.',
   },
   {
+    key: 'limits.maxUnitChars',
+    env: 'CAIRN_LIMITS_MAX_UNIT_CHARS',
+    schema: z.number().int().min(20).max(100_000),
+    fromEnv: parseNumber,
+    defaultValue: 2000,
+    defaultLabel: '`2000`',
+    description: 'Longest text one memory unit may hold; longer adds fail with `text_too_long`.',
+  },
+  {
     key: 'limits.getMaxLines',
     env: 'CAIRN_LIMITS_GET_MAX_LINES',
     schema: z.number().int().min(1).max(5000),

@@ -15,7 +15,7 @@ export interface CairnSettings {
   insightExtractionSchedule: string;
   insightExtractionMinIntervalMs: number;
   timezone: string;
-  limits: { searchLimit: number; snippetChars: number; getMaxLines: number };
+  limits: { searchLimit: number; snippetChars: number; maxUnitChars: number; getMaxLines: number };
 }
 
 /** Explicit overrides, e.g. from CLI flags or a test. */

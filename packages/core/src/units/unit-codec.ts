@@ -33,8 +33,13 @@ function encodeValue(value: string): string {
   return SAFE_VALUE.test(value) ? value : encodeURIComponent(value);
 }
 
-/** One unit as markdown: start marker, body, end marker, separator. */
+/** One unit as markdown: start marker, body, end marker, then the `----` separator. */
 export function serializeUnit(unit: MemoryUnit): string {
+  return `${serializeUnitBlock(unit)}\n\n${BLOCK_SEPARATOR}\n`;
+}
+
+/** The marker-delimited block alone (no trailing newline), for replacing a unit in place. */
+export function serializeUnitBlock(unit: MemoryUnit): string {
   const attributes = [
     `memory_id=${unit.memoryId}`,
     `category=${unit.category}`,
@@ -43,7 +48,7 @@ export function serializeUnit(unit: MemoryUnit): string {
     `updated_at=${unit.updatedAt}`,
     ...(unit.source ? [`source=${encodeValue(unit.source)}`] : []),
   ];
-  return `${UNIT_START_PREFIX} ${attributes.join(' ')} -->\n${unit.text}\n${UNIT_END_MARKER}\n\n${BLOCK_SEPARATOR}\n`;
+  return `${UNIT_START_PREFIX} ${attributes.join(' ')} -->\n${unit.text}\n${UNIT_END_MARKER}`;
 }
 
 function isIsoInstant(value: string): boolean {

@@ -1,0 +1,80 @@
+import {
+  CairnError,
+  type CairnSettings,
+  type DocumentIssue,
+  HEAD_END_MARKER,
+  HEAD_START_MARKER,
+  type MemoryBackend,
+  type MemorySearchFilters,
+  type MemorySearchResult,
+} from '@cairn/core';
+import { getMemory, listUnits } from './units/unit-queries';
+import type { AddUnitInput } from './units/unit-input';
+import type { MemoryRecord } from './units/unit-results';
+import { createUnitStore, type ListUnitsFilter } from './units/unit-store';
+
+export interface SearchRequest {
+  query: string;
+  limit?: number;
+  snippetChars?: number;
+  filters?: MemorySearchFilters;
+}
+
+export interface HeadView {
+  /** The managed region of MEMORY.md (between the head markers), or '' when absent. */
+  head: string;
+  /** The whole MEMORY.md. */
+  content: string;
+  exists: boolean;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  /** Damaged regions of workspace files, read as RAW so nothing is lost. */
+  issues: DocumentIssue[];
+  files: number;
+  units: number;
+}
+
+function extractHead(content: string): string {
+  const start = content.indexOf(HEAD_START_MARKER);
+  const end = content.indexOf(HEAD_END_MARKER);
+  if (start === -1 || end < start) return '';
+  return content.slice(start + HEAD_START_MARKER.length, end).trim();
+}
+
+/** The unit, search and head calls of a project, bound to its settings and backend. */
+export function createMemoryApi(rootDir: string, settings: CairnSettings, backend: MemoryBackend, now?: () => Date) {
+  const store = createUnitStore({ rootDir, settings, ...(now ? { now } : {}) });
+  return {
+    add: (input: AddUnitInput) => store.add(input),
+    replace: (memoryId: string, text: string) => store.replace(memoryId, text),
+    remove: (memoryId: string) => store.remove(memoryId),
+    get: (memoryId: string): Promise<MemoryRecord> => getMemory(rootDir, store.scan, memoryId),
+    list: async (filter?: ListUnitsFilter): Promise<MemoryRecord[]> => listUnits(await store.scan(), filter),
+    async search(request: SearchRequest): Promise<MemorySearchResult[]> {
+      if (!backend.search) {
+        throw new CairnError('UNSUPPORTED', `The "${backend.type}" backend has no search`, {
+          hint: 'switch memoryBackendType to "file" for local search',
+        });
+      }
+      return backend.search(rootDir, {
+        limit: settings.limits.searchLimit,
+        snippetChars: settings.limits.snippetChars,
+        ...request,
+      });
+    },
+    async readHead(): Promise<HeadView> {
+      const { content, exists } = await backend.read(rootDir);
+      return { head: extractHead(content), content, exists };
+    },
+    async doctor(): Promise<DoctorReport> {
+      const documents = await store.scan();
+      const issues = documents.flatMap((document) => document.issues);
+      const units = documents.reduce((sum, document) => sum + document.units.length, 0);
+      return { ok: issues.length === 0, issues, files: documents.length, units };
+    },
+  };
+}
+
+export type MemoryApi = ReturnType<typeof createMemoryApi>;

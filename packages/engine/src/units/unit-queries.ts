@@ -1,0 +1,81 @@
+import {
+  CairnError,
+  type ParsedDocument,
+  parseInput,
+  readMemoryFile,
+  UNIT_ID_PATTERN,
+} from '@cairn/core';
+import { z } from 'zod';
+import type { ListUnitsFilter } from './unit-store';
+import type { MemoryRecord } from './unit-results';
+import { findUnit, rawRecord, unitRecord } from './workspace-scan';
+
+const RAW_ID = /^RAW:(.+)#L(\d+)-L(\d+)$/;
+
+function notFound(memoryId: string): CairnError {
+  return new CairnError('NOT_FOUND', `No memory ${memoryId}`, {
+    hint: 'find ids with `cairn list` or `cairn search`',
+    details: { memoryId },
+  });
+}
+
+/** A unit by id, or a RAW line range by its `RAW:<path>#L<a>-L<b>` id. */
+export async function getMemory(
+  rootDir: string,
+  documents: () => Promise<ParsedDocument[]>,
+  memoryId: string,
+): Promise<MemoryRecord> {
+  const raw = RAW_ID.exec(memoryId);
+  if (raw) {
+    const [, path, from, to] = raw;
+    const start = Number(from);
+    const end = Number(to);
+    const text = await readMemoryFile(rootDir, path).catch((error) => {
+      if (CairnError.isInstance(error) && error.code === 'NOT_FOUND') throw notFound(memoryId);
+      throw error;
+    });
+    const lines = text.split('\n');
+    if (start < 1 || end < start || end > lines.length) throw notFound(memoryId);
+    const slice = lines.slice(start - 1, end).join('\n');
+    return rawRecord({ path: path!, startLine: start, endLine: end, text: slice, block: 0 });
+  }
+  if (!UNIT_ID_PATTERN.test(memoryId)) {
+    throw new CairnError('INVALID_INPUT', `Not a memory id: ${JSON.stringify(memoryId)}`, {
+      hint: 'ids look like UNIT:<uuid> or RAW:<path>#L<start>-L<end>',
+    });
+  }
+  const unit = findUnit(await documents(), memoryId);
+  if (!unit) throw notFound(memoryId);
+  return unitRecord(unit);
+}
+
+const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO date');
+export const listFilterSchema = z.strictObject({
+  category: z.enum(['preference', 'fact', 'decision', 'entity', 'other']).optional(),
+  review: z.enum(['draft', 'approved', 'deprecated']).optional(),
+  since: isoDate.optional(),
+  until: isoDate.optional(),
+  path: z.string().max(200).optional(),
+});
+
+/** Managed units matching the filter, oldest first. */
+export function listUnits(documents: ParsedDocument[], input: ListUnitsFilter = {}): MemoryRecord[] {
+  const filter = parseInput(listFilterSchema, input, 'list filter');
+  const since = filter.since ? Date.parse(filter.since) : undefined;
+  const until = filter.until ? Date.parse(filter.until) : undefined;
+  return documents
+    .flatMap((document) => document.units)
+    .filter((unit) => {
+      if (filter.category && unit.category !== filter.category) return false;
+      if (filter.review && unit.review !== filter.review) return false;
+      if (filter.path && !unit.path.startsWith(filter.path)) return false;
+      const created = Date.parse(unit.createdAt);
+      if (since !== undefined && created < since) return false;
+      if (until !== undefined && created >= until) return false;
+      return true;
+    })
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+    .map(unitRecord);
+}
+
+export { findUnit };

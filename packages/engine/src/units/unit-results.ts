@@ -1,0 +1,85 @@
+import type { MemoryCategory, MemoryKind, ReviewState } from '@cairn/core';
+
+/** A memory as returned by get/list: a managed unit or a RAW line range. */
+export interface MemoryRecord {
+  /** `UNIT:<uuid>` or `RAW:<path>#L<start>-L<end>`. */
+  memoryId: string;
+  kind: MemoryKind;
+  /** Workspace-relative path, e.g. `2026-04-22.md`. */
+  path: string;
+  startLine: number;
+  endLine: number;
+  text: string;
+  category?: MemoryCategory;
+  review?: ReviewState;
+  createdAt?: string;
+  updatedAt?: string;
+  source?: string;
+}
+
+/** Error codes of the unit write path (seed 003 names the first). */
+export type UnitErrorCode =
+  | 'text_required'
+  | 'text_too_long'
+  | 'text_contains_marker'
+  | 'invalid_category'
+  | 'invalid_review'
+  | 'invalid_source'
+  | 'invalid_id'
+  | 'not_found'
+  | 'not_mutable'
+  | 'conflict'
+  | 'write_failed';
+
+export interface FailedResult {
+  action: 'failed';
+  error: UnitErrorCode;
+  /** What went wrong and what to do next. */
+  message: string;
+}
+
+/** The existing memory a duplicate matched; nothing was written. */
+export interface DuplicateResult {
+  action: 'duplicate';
+  existing: {
+    memoryId: string;
+    kind: MemoryKind;
+    path: string;
+    category?: MemoryCategory;
+    text: string;
+  };
+}
+
+export type AddUnitResult =
+  | {
+      action: 'created';
+      memoryId: string;
+      kind: 'UNIT';
+      path: string;
+      category: MemoryCategory;
+      text: string;
+    }
+  | DuplicateResult
+  | FailedResult;
+
+export type ReplaceUnitResult =
+  | {
+      action: 'replaced';
+      memoryId: string;
+      kind: 'UNIT';
+      path: string;
+      category: MemoryCategory;
+      text: string;
+      createdAt: string;
+      updatedAt: string;
+    }
+  | DuplicateResult
+  | FailedResult;
+
+export type RemoveUnitResult =
+  | { action: 'removed'; memoryId: string; kind: 'UNIT'; path: string }
+  | FailedResult;
+
+export function failed(error: UnitErrorCode, message: string): FailedResult {
+  return { action: 'failed', error, message };
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import {
+  CairnError,
+  type CairnSettings,
+  cairnStatePath,
+  dailyMemoryFileName,
+  type MemoryCategory,
+  type ParsedDocument,
+  type ReviewState,
+  readMemoryFile,
+  serializeUnit,
+  serializeUnitBlock,
+  UNIT_ID_PATTERN,
+  withFileLock,
+  writeMemoryFile,
+} from '@cairn/core';
+import { type AddUnitInput, validateAddInput, validateText } from './unit-input';
+import {
+  type AddUnitResult,
+  type FailedResult,
+  failed,
+  type MemoryRecord,
+  type RemoveUnitResult,
+  type ReplaceUnitResult,
+} from './unit-results';
+import { findDuplicate, findUnit, scanWorkspace } from './workspace-scan';
+
+export interface UnitStoreOptions {
+  rootDir: string;
+  settings: CairnSettings;
+  /** The clock; tests pin it. */
+  now?: () => Date;
+}
+
+export interface ListUnitsFilter {
+  category?: MemoryCategory;
+  review?: ReviewState;
+  /** ISO date or instant: created at or after. */
+  since?: string;
+  /** ISO date or instant: created before. */
+  until?: string;
+  /** Workspace-relative path or prefix. */
+  path?: string;
+}
+
+function checkId(memoryId: unknown): FailedResult | undefined {
+  if (typeof memoryId === 'string' && memoryId.startsWith('RAW:')) {
+    return failed('not_mutable', `${memoryId} is RAW markdown: edit the file by hand, or add a managed unit instead`);
+  }
+  if (typeof memoryId !== 'string' || !UNIT_ID_PATTERN.test(memoryId)) {
+    return failed('invalid_id', 'memoryId must look like UNIT:<uuid>; find ids with memory_list or memory_search');
+  }
+  return undefined;
+}
+
+/** Appends `block` to a daily file's text, keeping one blank line between blocks. */
+function appendBlock(current: string | undefined, block: string, date: string): string {
+  if (current === undefined || current.trim() === '') return `# ${date}\n\n${block}`;
+  const base = current.endsWith('\n') ? current : `${current}\n`;
+  return `${base}\n${block}`;
+}
+
+/** Replaces lines `start..end` (1-based, inclusive) of `text` with `replacement` lines. */
+function spliceLines(text: string, start: number, end: number, replacement: string[]): string {
+  const lines = text.split('\n');
+  lines.splice(start - 1, end - start + 1, ...replacement);
+  return lines.join('\n');
+}
+
+/** After removing a unit, also drop its `----` separator and the blank lines around it. */
+function removalEnd(lines: string[], end: number): number {
+  let last = end;
+  while (lines[last]?.trim() === '') last += 1;
+  if (lines[last]?.trim() === '----') {
+    last += 1;
+    if (lines[last]?.trim() === '') last += 1;
+  }
+  return last;
+}
+
+/**
+ * Managed units in the daily files. Every mutation runs under one workspace
+ * lock and rewrites the file atomically, so concurrent writers (threads or
+ * processes) never lose each other's units.
+ */
+export function createUnitStore(options: UnitStoreOptions) {
+  const { rootDir, settings } = options;
+  const now = options.now ?? (() => new Date());
+  const lockPath = join(cairnStatePath(rootDir), 'locks', 'units.lock');
+  /** Runs a mutation under the workspace lock; I/O and lock failures become failed results. */
+  const locked = async <T>(fn: () => Promise<T>): Promise<T | FailedResult> => {
+    try {
+      return await withFileLock(lockPath, fn);
+    } catch (error) {
+      if (!CairnError.isInstance(error)) throw error;
+      if (error.code === 'CONFLICT') return failed('conflict', error.message);
+      return failed('write_failed', error.message);
+    }
+  };
+  const maxChars = () => settings.limits.maxUnitChars;
+
+  async function add(input: AddUnitInput): Promise<AddUnitResult> {
+    const valid = validateAddInput(input, maxChars());
+    if ('action' in valid) return valid;
+    return locked(async () => {
+      const documents = await scanWorkspace(rootDir);
+      const duplicate = findDuplicate(documents, valid.text);
+      if (duplicate) return duplicate;
+      const instant = now();
+      const path = dailyMemoryFileName(instant, settings.timezone);
+      const stamp = instant.toISOString();
+      const memoryId = `UNIT:${randomUUID()}`;
+      const block = serializeUnit({ memoryId, ...valid, createdAt: stamp, updatedAt: stamp });
+      const current = await readMemoryFile(rootDir, path).catch(() => undefined);
+      await writeMemoryFile(rootDir, path, appendBlock(current, block, path.slice(0, -3)));
+      return { action: 'created', memoryId, kind: 'UNIT', path, category: valid.category, text: valid.text };
+    });
+  }
+
+  async function replace(memoryId: string, text: string): Promise<ReplaceUnitResult> {
+    const bad = checkId(memoryId);
+    if (bad) return bad;
+    const valid = validateText(text, maxChars());
+    if (typeof valid !== 'string') return valid;
+    return locked(async () => {
+      const documents = await scanWorkspace(rootDir);
+      const unit = findUnit(documents, memoryId);
+      if (!unit) return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
+      const duplicate = findDuplicate(documents, valid, memoryId);
+      if (duplicate) return duplicate;
+      const updated = { ...unit, text: valid, updatedAt: now().toISOString() };
+      const content = await readMemoryFile(rootDir, unit.path);
+      const block = serializeUnitBlock(updated).split('\n');
+      await writeMemoryFile(rootDir, unit.path, spliceLines(content, unit.startLine, unit.endLine, block));
+      const { path, category, createdAt, updatedAt } = updated;
+      return { action: 'replaced', memoryId, kind: 'UNIT', path, category, text: valid, createdAt, updatedAt };
+    });
+  }
+
+  async function remove(memoryId: string): Promise<RemoveUnitResult> {
+    const bad = checkId(memoryId);
+    if (bad) return bad;
+    return locked(async () => {
+      const unit = findUnit(await scanWorkspace(rootDir), memoryId);
+      if (!unit) return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
+      const content = await readMemoryFile(rootDir, unit.path);
+      const end = removalEnd(content.split('\n'), unit.endLine);
+      await writeMemoryFile(rootDir, unit.path, spliceLines(content, unit.startLine, end, []));
+      return { action: 'removed', memoryId, kind: 'UNIT', path: unit.path };
+    });
+  }
+
+  return { add, replace, remove, scan: (): Promise<ParsedDocument[]> => scanWorkspace(rootDir) };
+}
+
+export type UnitStore = ReturnType<typeof createUnitStore>;
