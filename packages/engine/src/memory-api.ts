@@ -1,3 +1,4 @@
+import { openSearchIndex } from '@cairn/backend-file';
 import {
   CairnError,
   type CairnSettings,
@@ -8,8 +9,8 @@ import {
   type MemorySearchFilters,
   type MemorySearchResult,
 } from '@cairn/core';
-import { getMemory, listUnits } from './units/unit-queries';
 import type { AddUnitInput } from './units/unit-input';
+import { getMemory, listUnits } from './units/unit-queries';
 import type { MemoryRecord } from './units/unit-results';
 import { createUnitStore, type ListUnitsFilter } from './units/unit-store';
 
@@ -44,14 +45,20 @@ function extractHead(content: string): string {
 }
 
 /** The unit, search and head calls of a project, bound to its settings and backend. */
-export function createMemoryApi(rootDir: string, settings: CairnSettings, backend: MemoryBackend, now?: () => Date) {
+export function createMemoryApi(
+  rootDir: string,
+  settings: CairnSettings,
+  backend: MemoryBackend,
+  now?: () => Date,
+) {
   const store = createUnitStore({ rootDir, settings, ...(now ? { now } : {}) });
   return {
     add: (input: AddUnitInput) => store.add(input),
     replace: (memoryId: string, text: string) => store.replace(memoryId, text),
     remove: (memoryId: string) => store.remove(memoryId),
     get: (memoryId: string): Promise<MemoryRecord> => getMemory(rootDir, store.scan, memoryId),
-    list: async (filter?: ListUnitsFilter): Promise<MemoryRecord[]> => listUnits(await store.scan(), filter),
+    list: async (filter?: ListUnitsFilter): Promise<MemoryRecord[]> =>
+      listUnits(await store.scan(), filter),
     async search(request: SearchRequest): Promise<MemorySearchResult[]> {
       if (!backend.search) {
         throw new CairnError('UNSUPPORTED', `The "${backend.type}" backend has no search`, {
@@ -67,6 +74,15 @@ export function createMemoryApi(rootDir: string, settings: CairnSettings, backen
     async readHead(): Promise<HeadView> {
       const { content, exists } = await backend.read(rootDir);
       return { head: extractHead(content), content, exists };
+    },
+    /** Rebuilds the local search index from the markdown (deleting it loses nothing). */
+    async reindex() {
+      const index = openSearchIndex(rootDir);
+      try {
+        return await index.rebuild();
+      } finally {
+        index.close();
+      }
     },
     async doctor(): Promise<DoctorReport> {
       const documents = await store.scan();

@@ -180,12 +180,14 @@ function rawSegments(lines: string[], rawLines: Set<number>, path: string): RawS
   for (let n = 1; n <= lines.length; n += 1) {
     const line = lines[n - 1]!;
     const hard = !rawLines.has(n) || line.trim() === BLOCK_SEPARATOR;
-    if (hard || line.trim() === '') flush();
+    // Marker lines of damaged regions stay in the file but are metadata, never RAW text.
+    const marker = isStart(line) || isEnd(line);
+    if (hard || marker || line.trim() === '') flush();
     if (hard) {
       if (segments.at(-1)?.block === block) block += 1;
       continue;
     }
-    if (line.trim() !== '') current.push(n);
+    if (!marker && line.trim() !== '') current.push(n);
   }
   flush();
   return segments;

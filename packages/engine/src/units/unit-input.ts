@@ -32,7 +32,10 @@ const MAX_SOURCE_CHARS = 500;
 /** Validates unit text; returns the normalized text or a failed result. */
 export function validateText(raw: unknown, maxChars: number): string | FailedResult {
   if (typeof raw !== 'string' || normalizeUnitText(raw) === '') {
-    return failed('text_required', 'text is required: pass the complete memory as a non-empty string');
+    return failed(
+      'text_required',
+      'text is required: pass the complete memory as a non-empty string',
+    );
   }
   const text = normalizeUnitText(raw);
   if (text.length > maxChars) {
@@ -42,14 +45,20 @@ export function validateText(raw: unknown, maxChars: number): string | FailedRes
     );
   }
   if (containsMarker(text)) {
-    return failed('text_contains_marker', 'text must not contain Cairn marker comments (<!-- cairn:memory:item:… -->)');
+    return failed(
+      'text_contains_marker',
+      'text must not contain Cairn marker comments (<!-- cairn:memory:item:… -->)',
+    );
   }
   return text;
 }
 
 /** Validates an add request (any shape: it may come from MCP, CLI or a hook). */
 export function validateAddInput(input: unknown, maxChars: number): ValidUnitInput | FailedResult {
-  const value = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const value = (typeof input === 'object' && input !== null ? input : {}) as Record<
+    string,
+    unknown
+  >;
   const text = validateText(value.text, maxChars);
   if (typeof text !== 'string') return text;
   const category = value.category ?? inferCategory(text);
@@ -61,8 +70,14 @@ export function validateAddInput(input: unknown, maxChars: number): ValidUnitInp
     return failed('invalid_review', `review must be one of ${REVIEW_STATES.join(', ')}`);
   }
   const source = value.source;
-  if (source !== undefined && (typeof source !== 'string' || source.length > MAX_SOURCE_CHARS || source.includes('\n'))) {
-    return failed('invalid_source', `source must be a single-line string of at most ${MAX_SOURCE_CHARS} characters`);
+  if (
+    source !== undefined &&
+    (typeof source !== 'string' || source.length > MAX_SOURCE_CHARS || source.includes('\n'))
+  ) {
+    return failed(
+      'invalid_source',
+      `source must be a single-line string of at most ${MAX_SOURCE_CHARS} characters`,
+    );
   }
   return {
     text,

@@ -6,8 +6,8 @@ import {
   UNIT_ID_PATTERN,
 } from '@cairn/core';
 import { z } from 'zod';
-import type { ListUnitsFilter } from './unit-store';
 import type { MemoryRecord } from './unit-results';
+import type { ListUnitsFilter } from './unit-store';
 import { findUnit, rawRecord, unitRecord } from './workspace-scan';
 
 const RAW_ID = /^RAW:(.+)#L(\d+)-L(\d+)$/;
@@ -59,7 +59,10 @@ export const listFilterSchema = z.strictObject({
 });
 
 /** Managed units matching the filter, oldest first. */
-export function listUnits(documents: ParsedDocument[], input: ListUnitsFilter = {}): MemoryRecord[] {
+export function listUnits(
+  documents: ParsedDocument[],
+  input: ListUnitsFilter = {},
+): MemoryRecord[] {
   const filter = parseInput(listFilterSchema, input, 'list filter');
   const since = filter.since ? Date.parse(filter.since) : undefined;
   const until = filter.until ? Date.parse(filter.until) : undefined;

@@ -46,10 +46,16 @@ export interface ListUnitsFilter {
 
 function checkId(memoryId: unknown): FailedResult | undefined {
   if (typeof memoryId === 'string' && memoryId.startsWith('RAW:')) {
-    return failed('not_mutable', `${memoryId} is RAW markdown: edit the file by hand, or add a managed unit instead`);
+    return failed(
+      'not_mutable',
+      `${memoryId} is RAW markdown: edit the file by hand, or add a managed unit instead`,
+    );
   }
   if (typeof memoryId !== 'string' || !UNIT_ID_PATTERN.test(memoryId)) {
-    return failed('invalid_id', 'memoryId must look like UNIT:<uuid>; find ids with memory_list or memory_search');
+    return failed(
+      'invalid_id',
+      'memoryId must look like UNIT:<uuid>; find ids with memory_list or memory_search',
+    );
   }
   return undefined;
 }
@@ -114,7 +120,14 @@ export function createUnitStore(options: UnitStoreOptions) {
       const block = serializeUnit({ memoryId, ...valid, createdAt: stamp, updatedAt: stamp });
       const current = await readMemoryFile(rootDir, path).catch(() => undefined);
       await writeMemoryFile(rootDir, path, appendBlock(current, block, path.slice(0, -3)));
-      return { action: 'created', memoryId, kind: 'UNIT', path, category: valid.category, text: valid.text };
+      return {
+        action: 'created',
+        memoryId,
+        kind: 'UNIT',
+        path,
+        category: valid.category,
+        text: valid.text,
+      };
     });
   }
 
@@ -126,15 +139,29 @@ export function createUnitStore(options: UnitStoreOptions) {
     return locked(async () => {
       const documents = await scanWorkspace(rootDir);
       const unit = findUnit(documents, memoryId);
-      if (!unit) return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
+      if (!unit)
+        return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
       const duplicate = findDuplicate(documents, valid, memoryId);
       if (duplicate) return duplicate;
       const updated = { ...unit, text: valid, updatedAt: now().toISOString() };
       const content = await readMemoryFile(rootDir, unit.path);
       const block = serializeUnitBlock(updated).split('\n');
-      await writeMemoryFile(rootDir, unit.path, spliceLines(content, unit.startLine, unit.endLine, block));
+      await writeMemoryFile(
+        rootDir,
+        unit.path,
+        spliceLines(content, unit.startLine, unit.endLine, block),
+      );
       const { path, category, createdAt, updatedAt } = updated;
-      return { action: 'replaced', memoryId, kind: 'UNIT', path, category, text: valid, createdAt, updatedAt };
+      return {
+        action: 'replaced',
+        memoryId,
+        kind: 'UNIT',
+        path,
+        category,
+        text: valid,
+        createdAt,
+        updatedAt,
+      };
     });
   }
 
@@ -143,7 +170,8 @@ export function createUnitStore(options: UnitStoreOptions) {
     if (bad) return bad;
     return locked(async () => {
       const unit = findUnit(await scanWorkspace(rootDir), memoryId);
-      if (!unit) return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
+      if (!unit)
+        return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
       const content = await readMemoryFile(rootDir, unit.path);
       const end = removalEnd(content.split('\n'), unit.endLine);
       await writeMemoryFile(rootDir, unit.path, spliceLines(content, unit.startLine, end, []));

@@ -1,7 +1,7 @@
 import {
   isDuplicateText,
-  listMemoryFiles,
   type LocatedUnit,
+  listMemoryFiles,
   type ParsedDocument,
   parseMemoryDocument,
   type RawSegment,
@@ -64,7 +64,10 @@ export function findDuplicate(
       if (unit.memoryId === exceptId || unit.review === 'deprecated') continue;
       if (isDuplicateText(unit.text, text)) {
         const { memoryId, path, category } = unit;
-        return { action: 'duplicate', existing: { memoryId, kind: 'UNIT', path, category, text: unit.text } };
+        return {
+          action: 'duplicate',
+          existing: { memoryId, kind: 'UNIT', path, category, text: unit.text },
+        };
       }
     }
     for (const segment of document.raw) {
@@ -72,7 +75,12 @@ export function findDuplicate(
         const record = rawRecord(segment);
         return {
           action: 'duplicate',
-          existing: { memoryId: record.memoryId, kind: 'RAW', path: record.path, text: record.text },
+          existing: {
+            memoryId: record.memoryId,
+            kind: 'RAW',
+            path: record.path,
+            text: record.text,
+          },
         };
       }
     }
