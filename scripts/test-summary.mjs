@@ -9,25 +9,25 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let files = 0;
+const folders = ['bench'];
 for (const group of ['packages', 'backends', 'harnesses', 'tools']) {
-  let names = [];
   try {
-    names = readdirSync(join(root, group));
+    for (const name of readdirSync(join(root, group))) folders.push(join(group, name));
+  } catch {
+    // the group does not exist yet
+  }
+}
+for (const folder of folders) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(join(root, folder, '.vitest-report.json'), 'utf8'));
   } catch {
     continue;
   }
-  for (const name of names) {
-    let report;
-    try {
-      report = JSON.parse(readFileSync(join(root, group, name, '.vitest-report.json'), 'utf8'));
-    } catch {
-      continue;
-    }
-    files += 1;
-    passed += report.numPassedTests ?? 0;
-    failed += report.numFailedTests ?? 0;
-    skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  }
+  files += 1;
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 if (files === 0) {
   console.error('no vitest reports found: did the tests run?');

@@ -21,6 +21,12 @@ import {
   writeFileAtomic,
 } from '@cairn/core';
 import { queryTerms, scanMarkdown } from './keyword-scan';
+import {
+  discardSearchIndex,
+  hasWorkspace,
+  sharedSearchIndex,
+  type WarningSink,
+} from './search-index-cache';
 
 export const fileCapabilities = {
   readable: true,
@@ -33,7 +39,23 @@ export const fileCapabilities = {
 export interface FileBackendOptions {
   /** Most lines one `get` returns. Default 200. */
   getMaxLines?: number;
+  /**
+   * Search through the SQLite full-text index in `.cairn/index/` (default
+   * true). False, or an index that cannot be opened, uses a plain scan.
+   */
+  searchIndex?: boolean;
+  /** Told once about each distinct warning, e.g. search falling back to the scan. */
+  onWarning?: (message: string) => void;
 }
+
+/** The file backend, with the warnings it has collected (index fallbacks). */
+export interface FileBackend extends MemoryBackend {
+  readonly warnings: readonly string[];
+}
+
+type ParsedSearchOptions = ReturnType<typeof parseSearchOptions>;
+const parseSearchOptions = (input: unknown) =>
+  parseInput(memorySearchOptionsSchema, input, 'search options');
 
 const TYPE = 'file';
 
@@ -101,11 +123,17 @@ async function getLines(
   };
 }
 
-async function searchWorkspace(
+/** The plain scan: every workspace file read and split into paragraphs; no unit metadata. */
+async function scanWorkspace(
   rootDir: string,
-  input: MemorySearchOptions,
+  options: ParsedSearchOptions,
 ): Promise<MemorySearchResult[]> {
-  const options = parseInput(memorySearchOptionsSchema, input, 'search options');
+  const filters = options.filters ?? {};
+  // Scan hits are RAW text without dates, categories or review states.
+  if (filters.kind?.length && !filters.kind.includes('RAW')) return [];
+  if (filters.category?.length || filters.review?.length || filters.since || filters.until) {
+    return [];
+  }
   const terms = queryTerms(options.query);
   const results: MemorySearchResult[] = [];
   let files: Awaited<ReturnType<typeof listMemoryFiles>>;
@@ -117,9 +145,10 @@ async function searchWorkspace(
     });
   }
   for (const file of files) {
-    const content = await readFile(await resolveWorkspaceFile(rootDir, file.path), 'utf8').catch(
-      () => '',
-    );
+    if (filters.path && !file.path.startsWith(filters.path)) continue;
+    const content = await resolveWorkspaceFile(rootDir, file.path)
+      .then((path) => readFile(path, 'utf8'))
+      .catch(() => '');
     for (const hit of scanMarkdown(content, terms, options.snippetChars)) {
       results.push({ path: file.path, kind: 'RAW', ...hit });
     }
@@ -128,19 +157,52 @@ async function searchWorkspace(
 }
 
 /**
+ * Search through the shared SQLite index; the plain scan answers when the
+ * index cannot be loaded, opened or queried. A missing workspace is empty
+ * and creates nothing.
+ */
+async function searchWorkspace(
+  rootDir: string,
+  input: MemorySearchOptions,
+  useIndex: boolean,
+  warn: WarningSink,
+): Promise<MemorySearchResult[]> {
+  const options = parseSearchOptions(input);
+  if (!hasWorkspace(rootDir)) return [];
+  const index = useIndex ? sharedSearchIndex(rootDir, warn) : undefined;
+  if (index) {
+    try {
+      return await index.search(options);
+    } catch (error) {
+      if (CairnError.isInstance(error)) throw error;
+      discardSearchIndex(rootDir, error, warn);
+    }
+  }
+  return scanWorkspace(rootDir, options);
+}
+
+/**
  * The default backend: `.cairn/memory/MEMORY.md` on disk, written through a
  * temp file and a rename so no reader ever sees a torn file.
  */
-export function createFileBackend(options: FileBackendOptions = {}): MemoryBackend {
+export function createFileBackend(options: FileBackendOptions = {}): FileBackend {
   const maxLines = options.getMaxLines ?? 200;
+  const useIndex = options.searchIndex !== false;
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    if (warnings.includes(message)) return;
+    warnings.push(message);
+    options.onWarning?.(message);
+  };
   return {
+    warnings,
     type: TYPE,
     name: 'File (markdown in .cairn/memory/)',
     capabilities: fileCapabilities,
     read: readLongTerm,
     write: writeLongTerm,
     get: (rootDir, getOptions) => getLines(rootDir, getOptions, maxLines),
-    search: searchWorkspace,
+    search: (rootDir, searchOptions) => searchWorkspace(rootDir, searchOptions, useIndex, warn),
     exists: (rootDir) =>
       access(memoryLongTermPath(rootDir)).then(
         () => true,

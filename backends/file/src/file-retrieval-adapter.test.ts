@@ -1,9 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { memoryWorkspacePath } from '@cairn/core';
+import { cairnIndexPath, memoryWorkspacePath } from '@cairn/core';
 import { expectCode, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileRetrievalAdapter } from './index';
+import { createFileBackend, createFileRetrievalAdapter, POOL_INDEX_FILENAME } from './index';
+import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
 
 let project: TempProject;
 beforeEach(async () => {
@@ -75,5 +77,61 @@ describe('file retrieval adapter', () => {
       'INVALID_INPUT',
     );
     await expectCode(adapter.recall({ agentId: '', query: 'x' }), 'INVALID_INPUT');
+  });
+});
+
+describe('file retrieval adapter over the index', () => {
+  it('recalls workspace units with their metadata and leaves deprecated ones out', async () => {
+    await writeWorkspaceFile(
+      project.root,
+      '2026-03-01.md',
+      `${unit(1, 'The deploy runs at noon.', { category: 'fact' })}${unit(2, 'Deploy on Fridays.', { review: 'deprecated' })}`,
+    );
+    const adapter = createFileRetrievalAdapter({ rootDir: project.root });
+    const hits = await adapter.recall({ agentId: 'bob', query: 'deploy noon' });
+    expect(hits[0]?.metadata).toMatchObject({
+      poolId: 'workspace',
+      tier: 'hot',
+      path: '2026-03-01.md',
+      kind: 'UNIT',
+      memoryId: unitId(1),
+      category: 'fact',
+    });
+    expect(hits[0]?.snippet).toBe('The deploy runs at noon.');
+    expect(hits.map((h) => h.metadata?.memoryId)).not.toContain(unitId(2));
+    const old = await adapter.recall({
+      agentId: 'bob',
+      query: 'deploy',
+      filters: { review: 'deprecated' },
+    });
+    expect(old.map((h) => h.metadata?.memoryId)).toEqual([unitId(2)]);
+    const facts = await adapter.recall({
+      agentId: 'bob',
+      query: 'deploy',
+      filters: { category: 'fact', startLine: '1' },
+    });
+    expect(facts.map((h) => h.metadata?.memoryId)).toEqual([unitId(1)]);
+  });
+
+  it('indexes pool folders apart from the workspace and follows their edits', async () => {
+    const adapter = await adapterWithPools();
+    const search = () => createFileBackend().search!(project.root, { query: 'deploy' });
+    const workspaceOnly = await search();
+    expect(pools(await adapter.recall({ agentId: 'bob', query: 'runbook' }))).toEqual(['warm']);
+    expect(existsSync(join(cairnIndexPath(project.root), POOL_INDEX_FILENAME))).toBe(true);
+    // Pool folders live in their own file, so they never change workspace ranking.
+    expect(await search()).toEqual(workspaceOnly);
+    await writeFile(join(project.root, 'docs/warm/more.md'), 'Second runbook page.\n');
+    await rm(join(project.root, 'docs/warm/notes.md'));
+    const after = await adapter.recall({ agentId: 'bob', query: 'runbook' });
+    expect(after.map((h) => h.metadata?.path)).toEqual(['more.md']);
+    expect(after[0]?.uri).toBe(join(project.root, 'docs/warm/more.md'));
+  });
+
+  it('scans without creating an index when the workspace does not exist', async () => {
+    await rm(memoryWorkspacePath(project.root), { recursive: true });
+    const adapter = await adapterWithPools();
+    expect(pools(await adapter.recall({ agentId: 'bob', query: 'deploy' }))).toEqual(['warm']);
+    expect(existsSync(cairnIndexPath(project.root))).toBe(false);
   });
 });

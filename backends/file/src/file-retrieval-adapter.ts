@@ -1,7 +1,6 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import {
-  ATOMIC_TEMP_PREFIX,
+  CairnError,
   type MemoryPoolDefinition,
   type MemoryQuery,
   type MemoryResult,
@@ -14,7 +13,15 @@ import {
   type RetrievalAdapterCapabilities,
   type RetrievalAdapterFactoryOptions,
 } from '@cairn/core';
-import { queryTerms, scanMarkdown } from './keyword-scan';
+import { eligible } from './pool-filters';
+import { type PoolTarget, recallIndexedPool } from './pool-recall';
+import { scanPool } from './pool-scan';
+import {
+  discardSearchIndex,
+  hasWorkspace,
+  sharedSearchIndex,
+  type WarningSink,
+} from './search-index-cache';
 
 export const fileRetrievalCapabilities = {
   semantic: false,
@@ -24,82 +31,61 @@ export const fileRetrievalCapabilities = {
 
 /** The workspace itself is always the hot pool unless a registered pool takes this id. */
 export const WORKSPACE_POOL_ID = 'workspace';
-const MAX_FILES_PER_POOL = 5000;
-const SNIPPET_CHARS = 320;
 
-async function markdownFiles(dir: string, found: string[] = []): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (found.length >= MAX_FILES_PER_POOL) break;
-    if (entry.name.startsWith('.') || entry.name.startsWith(ATOMIC_TEMP_PREFIX)) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) await markdownFiles(path, found);
-    else if (entry.isFile() && entry.name.endsWith('.md')) found.push(path);
-  }
-  return found;
+const byScore = (a: MemoryResult, b: MemoryResult) =>
+  (b.score ?? 0) - (a.score ?? 0) || a.id.localeCompare(b.id);
+
+/** The shared index, or undefined without a workspace (then nothing is created under .cairn/). */
+function indexFor(rootDir: string, warn: WarningSink) {
+  return hasWorkspace(rootDir) ? sharedSearchIndex(rootDir, warn) : undefined;
 }
 
-function eligible(pool: MemoryPoolDefinition, query: NormalizedMemoryQuery): boolean {
-  if (!query.tiers.includes(pool.tier)) return false;
-  if (query.poolIds && !query.poolIds.includes(pool.id)) return false;
-  if (pool.agents && !pool.agents.includes(query.agentId)) return false;
-  if (pool.roles && (!query.role || !pool.roles.includes(query.role))) return false;
-  return true;
-}
-
-function matchesFilters(metadata: Record<string, unknown>, query: NormalizedMemoryQuery): boolean {
-  for (const [key, wanted] of Object.entries(query.filters ?? {})) {
-    const actual = String(metadata[key] ?? '');
-    if (Array.isArray(wanted) ? !wanted.includes(actual) : wanted !== actual) return false;
+/** Recall from every target through the index; the plain scan answers when the index fails. */
+async function recallTargets(
+  rootDir: string,
+  targets: PoolTarget[],
+  query: NormalizedMemoryQuery,
+  warn: WarningSink,
+): Promise<MemoryResult[]> {
+  const index = indexFor(rootDir, warn);
+  if (index) {
+    try {
+      const found = await Promise.all(targets.map((t) => recallIndexedPool(index, t, query)));
+      return found.flat();
+    } catch (error) {
+      if (CairnError.isInstance(error)) throw error;
+      discardSearchIndex(rootDir, error, warn);
+    }
   }
-  return true;
+  const found = await Promise.all(targets.map((t) => scanPool(t.pool, t.base, query)));
+  return found.flat();
 }
 
 /**
- * The builtin retrieval adapter (seed 001's filesystem fallback): keyword
- * recall over the markdown of each eligible pool, read on demand.
+ * The builtin retrieval adapter (seed 001's filesystem fallback): bm25
+ * recall through the SQLite index in `.cairn/index/` (the workspace, and
+ * registered pool folders in a second file), or a plain keyword scan when
+ * the index is unavailable or the workspace does not exist yet.
  */
 export function createFileRetrievalAdapter(
   options: RetrievalAdapterFactoryOptions,
 ): MemoryRetrievalAdapter {
-  const rootDir = options.rootDir;
+  const rootDir = resolve(options.rootDir);
   const workspacePool: MemoryPoolDefinition = {
     id: WORKSPACE_POOL_ID,
     tier: 'hot',
     path: memoryWorkspacePath(rootDir),
   };
   let pools: MemoryPoolDefinition[] = [workspacePool];
-
-  async function recallPool(pool: MemoryPoolDefinition, query: NormalizedMemoryQuery) {
-    const base = isAbsolute(pool.path) ? pool.path : resolve(rootDir, pool.path);
-    const info = await lstat(base).catch(() => undefined);
-    if (!info?.isDirectory()) return [];
-    const terms = queryTerms(query.query);
-    const results: MemoryResult[] = [];
-    for (const file of await markdownFiles(base)) {
-      const content = await readFile(file, 'utf8').catch(() => '');
-      const path = relative(base, file).split('\\').join('/');
-      for (const hit of scanMarkdown(content, terms, SNIPPET_CHARS)) {
-        const metadata = { poolId: pool.id, tier: pool.tier, path, ...hit };
-        if (!matchesFilters(metadata, query)) continue;
-        results.push({
-          id: `${pool.id}:${path}:${hit.startLine}`,
-          uri: file,
-          score: hit.score,
-          snippet: hit.snippet,
-          metadata: {
-            poolId: pool.id,
-            tier: pool.tier,
-            path,
-            startLine: hit.startLine,
-            endLine: hit.endLine,
-          },
-        });
-      }
-    }
-    return results;
-  }
-
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    if (!warnings.includes(message)) warnings.push(message);
+  };
+  const targetOf = (pool: MemoryPoolDefinition): PoolTarget => ({
+    pool,
+    base: isAbsolute(pool.path) ? pool.path : resolve(rootDir, pool.path),
+    workspace: pool === workspacePool,
+  });
   return {
     id: 'file',
     capabilities: fileRetrievalCapabilities,
@@ -109,23 +95,32 @@ export function createFileRetrievalAdapter(
       );
       const overridesWorkspace = parsed.some((pool) => pool.id === WORKSPACE_POOL_ID);
       pools = overridesWorkspace ? parsed : [workspacePool, ...parsed];
+      try {
+        const folders = pools.map(targetOf).filter((t) => !t.workspace);
+        indexFor(rootDir, warn)?.pruneFolders(folders.map((t) => t.base));
+      } catch (error) {
+        // Stale pools only cost disk space; recall still works.
+        warn(`could not prune the pool index: ${String(error)}`);
+      }
     },
     async indexPaths() {
-      // Pull-based: every recall reads the files as they are now.
+      // Pull-based: every recall refreshes the index from the files as they are now.
     },
     async recall(input: MemoryQuery) {
       const query = parseInput(memoryQuerySchema, input, 'memory query');
-      const results: MemoryResult[] = [];
-      for (const pool of pools.filter((p) => eligible(p, query))) {
-        results.push(...(await recallPool(pool, query)));
-      }
-      return results.sort((a, b) => (b.score ?? 0) - (a.score ?? 0)).slice(0, query.limit);
+      const targets = pools.filter((pool) => eligible(pool, query)).map(targetOf);
+      const results = await recallTargets(rootDir, targets, query, warn);
+      return results.sort(byScore).slice(0, query.limit);
     },
     async status() {
+      const indexed = indexFor(rootDir, warn) !== undefined;
       return {
         ok: true,
-        message: `keyword scan over ${pools.length} pool(s)`,
-        details: { pools: pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path })) },
+        message: `${indexed ? 'full-text index' : 'keyword scan'} over ${pools.length} pool(s)`,
+        details: {
+          pools: pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path })),
+          ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
+        },
       };
     },
   };

@@ -11,10 +11,15 @@ export interface ScanHit {
   snippet: string;
 }
 
+/** Common English function words: they match almost every chunk and rank nothing. */
 const STOP_WORDS = new Set(
-  'a an and are as at be by did do does for from has have how i in is it of on or that the this to was what when where which who why with you'.split(
-    ' ',
-  ),
+  `a about above after again against all am an and any are as at be because been before being
+  below between both but by can could did do does doing down during each few for from further
+  had has have having he her here hers herself him himself his how i if in into is it its itself
+  just me more most my myself no nor not now of off on once only or other our ours ourselves out
+  over own same she should so some such than that the their theirs them themselves then there
+  these they this those through to too under until up us very was we were what when where which
+  while who whom why will with would you your yours yourself yourselves`.split(/\s+/),
 );
 
 /** Lowercase alphanumeric terms, stop words dropped, deduplicated. */

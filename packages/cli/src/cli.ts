@@ -4,8 +4,12 @@ import { CairnError } from '@cairn/core';
 import { type Cairn, findProjectRoot, openCairn, VERSION } from '@cairn/engine';
 import type { CommandSpec, OptionSpec } from './command';
 import { initCommand } from './commands/init';
+import { doctorCommand, reindexCommand } from './commands/maintenance-commands';
+import { mcpCommand } from './commands/mcp';
 import { readCommand } from './commands/read';
+import { getCommand, listCommand, searchCommand } from './commands/read-commands';
 import { statusCommand } from './commands/status';
+import { addCommand, removeCommand, replaceCommand } from './commands/unit-commands';
 import { writeCommand } from './commands/write';
 import { EXIT, exitCodeFor } from './exit-codes';
 import { type CliIO, printError, printJson } from './io';
@@ -15,6 +19,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   statusCommand,
   readCommand,
   writeCommand,
+  addCommand,
+  replaceCommand,
+  removeCommand,
+  getCommand,
+  listCommand,
+  searchCommand,
+  reindexCommand,
+  doctorCommand,
+  mcpCommand,
 ];
 
 const GLOBAL_OPTIONS: OptionSpec = {
@@ -95,11 +108,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     const output = await command.run({ io, json, root, values, positionals, open });
     if (json) printJson(io, output.json);
     else if (output.text) io.stdout(`${output.text}\n`);
+    if (!json && output.errorLine) io.stderr(`cairn: ${output.errorLine}\n`);
     // status lists warnings itself; JSON output carries them where relevant.
     if (!json && command !== statusCommand) {
       for (const warning of cairn?.warnings ?? []) io.stderr(`cairn: warning: ${warning}\n`);
     }
-    return EXIT.OK;
+    return output.exitCode ?? EXIT.OK;
   } catch (error) {
     printError(io, error, json);
     return exitCodeFor(error);

@@ -19,6 +19,10 @@ export interface CommandContext {
 export interface CommandOutput {
   json: Record<string, unknown>;
   text: string;
+  /** Non-zero when the command reports a failure as a result (e.g. a failed add). */
+  exitCode?: number;
+  /** One line for stderr, with the exit code above. */
+  errorLine?: string;
 }
 
 export interface CommandSpec {

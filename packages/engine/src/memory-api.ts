@@ -8,6 +8,7 @@ import {
   type MemoryBackend,
   type MemorySearchFilters,
   type MemorySearchResult,
+  rawMemoryId,
 } from '@cairn/core';
 import type { AddUnitInput } from './units/unit-input';
 import { getMemory, listUnits } from './units/unit-queries';
@@ -65,11 +66,15 @@ export function createMemoryApi(
           hint: 'switch memoryBackendType to "file" for local search',
         });
       }
-      return backend.search(rootDir, {
+      const results = await backend.search(rootDir, {
         limit: settings.limits.searchLimit,
         snippetChars: settings.limits.snippetChars,
         ...request,
       });
+      // Every hit gets an id `get` accepts: RAW hits are addressed by line range.
+      return results.map((hit) =>
+        hit.memoryId ? hit : { ...hit, memoryId: rawMemoryId(hit), kind: hit.kind ?? 'RAW' },
+      );
     },
     async readHead(): Promise<HeadView> {
       const { content, exists } = await backend.read(rootDir);

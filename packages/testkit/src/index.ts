@@ -4,5 +4,9 @@ export {
   type DescribeMemoryBackendOptions,
   describeMemoryBackend,
 } from './describe-memory-backend';
+export {
+  type DescribeRetrievalAdapterOptions,
+  describeRetrievalAdapter,
+} from './describe-retrieval-adapter';
 export { expectCode } from './expect-code';
 export { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';

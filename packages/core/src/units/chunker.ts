@@ -114,7 +114,9 @@ export function chunkDocument(document: ParsedDocument, options: ChunkOptions = 
   }));
   const blocks = new Map<number, RawSegment[]>();
   for (const segment of document.raw) {
-    blocks.set(segment.block, [...(blocks.get(segment.block) ?? []), segment]);
+    const list = blocks.get(segment.block);
+    if (list) list.push(segment);
+    else blocks.set(segment.block, [segment]);
   }
   const used = new Set<string>();
   for (const segments of blocks.values()) {

@@ -86,6 +86,8 @@ export function parseUnitAttributes(line: string): Omit<MemoryUnit, 'text'> | un
   return { memoryId, category, review, createdAt, updatedAt, ...(source ? { source } : {}) };
 }
 
+/** Any whole-line Cairn comment (unit markers, head markers): metadata, never RAW text. */
+const CAIRN_COMMENT = /^\s*<!--\s*cairn:.*-->\s*$/;
 const isStart = (line: string) => line.trimStart().startsWith(UNIT_START_PREFIX);
 const isEnd = (line: string) => line.trim() === UNIT_END_MARKER;
 
@@ -181,7 +183,7 @@ function rawSegments(lines: string[], rawLines: Set<number>, path: string): RawS
     const line = lines[n - 1]!;
     const hard = !rawLines.has(n) || line.trim() === BLOCK_SEPARATOR;
     // Marker lines of damaged regions stay in the file but are metadata, never RAW text.
-    const marker = isStart(line) || isEnd(line);
+    const marker = CAIRN_COMMENT.test(line);
     if (hard || marker || line.trim() === '') flush();
     if (hard) {
       if (segments.at(-1)?.block === block) block += 1;

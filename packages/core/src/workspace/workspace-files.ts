@@ -90,15 +90,26 @@ async function listDir(dir: string, prefix: string): Promise<WorkspaceFileInfo[]
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   });
-  const files: WorkspaceFileInfo[] = [];
-  for (const entry of entries) {
-    const rel = `${prefix}${entry.name}`;
-    if (entry.name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(rel)) continue;
-    const info = await lstat(join(dir, entry.name));
-    if (!info.isFile()) continue;
-    files.push({ path: rel, bytes: info.size, mtimeMs: info.mtimeMs });
-  }
-  return files;
+  const candidates = entries.filter(
+    (entry) =>
+      entry.isFile() &&
+      !entry.name.startsWith(ATOMIC_TEMP_PREFIX) &&
+      isAllowedWorkspaceFile(`${prefix}${entry.name}`),
+  );
+  // Dirent types come from readdir without following links, so links are already out.
+  const stats = await Promise.all(candidates.map((entry) => lstat(join(dir, entry.name))));
+  return candidates.map((entry, index) => ({
+    path: `${prefix}${entry.name}`,
+    bytes: stats[index]!.size,
+    mtimeMs: stats[index]!.mtimeMs,
+  }));
+}
+
+/** The threads folder, unless it is missing or a link (which could lead outside). */
+async function threadsDir(workspace: string): Promise<string | undefined> {
+  const dir = join(workspace, MEMORY_THREADS_DIR);
+  const info = await lstat(dir).catch(() => undefined);
+  return info?.isDirectory() ? dir : undefined;
 }
 
 /**
@@ -107,9 +118,12 @@ async function listDir(dir: string, prefix: string): Promise<WorkspaceFileInfo[]
  */
 export async function listMemoryFiles(rootDir: string): Promise<WorkspaceFileInfo[]> {
   const workspace = memoryWorkspacePath(rootDir);
-  const top = await listDir(workspace, '');
-  const threads = await listDir(join(workspace, MEMORY_THREADS_DIR), `${MEMORY_THREADS_DIR}/`);
-  return [...top, ...threads].sort((a, b) => a.path.localeCompare(b.path));
+  const threads = await threadsDir(workspace);
+  const [top, threaded] = await Promise.all([
+    listDir(workspace, ''),
+    threads ? listDir(threads, `${MEMORY_THREADS_DIR}/`) : [],
+  ]);
+  return [...top, ...threaded].sort((a, b) => a.path.localeCompare(b.path));
 }
 
 /** Reads a validated workspace file. Missing files throw NOT_FOUND. */

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { memoryWorkspacePath, parseMemoryDocument } from '@cairn/core';
 import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';

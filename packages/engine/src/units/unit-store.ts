@@ -20,7 +20,6 @@ import {
   type AddUnitResult,
   type FailedResult,
   failed,
-  type MemoryRecord,
   type RemoveUnitResult,
   type ReplaceUnitResult,
 } from './unit-results';

@@ -1,0 +1,112 @@
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CairnError, type ChunkOptions } from '@cairn/core';
+import { type ChunkHit, type ChunkQuery, queryChunks } from './index-query';
+import { refreshSource, type SearchIndexRefreshStats } from './index-refresh';
+import { SEARCH_INDEX_SCHEMA_VERSION } from './index-schema';
+import type { IndexSource } from './index-sources';
+import { IndexStore } from './index-store';
+import { isDamagedDatabase, loadSqlite } from './sqlite-driver';
+
+/** Deletes a database file and its WAL companions. */
+export function removeDatabaseFiles(dbPath: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
+}
+
+/** Opens (or creates) the database; a damaged file is derived data, so it is replaced. */
+function openStore(dbPath: string, format: string): IndexStore {
+  const Database = loadSqlite();
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const attempt = () => {
+    const db = new Database(dbPath);
+    try {
+      return new IndexStore(db, format);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  };
+  try {
+    return attempt();
+  } catch (error) {
+    if (!isDamagedDatabase(error)) throw error;
+    removeDatabaseFiles(dbPath);
+    return attempt();
+  }
+}
+
+function fileIdentity(path: string): string | undefined {
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info ? `${info.dev}:${info.ino}` : undefined;
+}
+
+/**
+ * One SQLite index file: refreshes of its pools run one at a time, queries
+ * are synchronous reads on one connection, and a file deleted or replaced
+ * under it is reopened (and so rebuilt) on the next call.
+ */
+export class IndexDatabase {
+  readonly dbPath: string;
+  private readonly chunkOptions: ChunkOptions;
+  private readonly format: string;
+  private store: IndexStore | undefined;
+  private identity: string | undefined;
+  private closed = false;
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(dbPath: string, chunkOptions: Required<ChunkOptions>) {
+    this.dbPath = dbPath;
+    this.chunkOptions = chunkOptions;
+    this.format = `v${SEARCH_INDEX_SCHEMA_VERSION}:chunk=${chunkOptions.maxTokens}/${chunkOptions.overlapTokens}`;
+    this.connect();
+  }
+
+  private connect(): IndexStore {
+    this.store = openStore(this.dbPath, this.format);
+    this.identity = fileIdentity(this.dbPath);
+    return this.store;
+  }
+
+  private current(): IndexStore {
+    if (this.closed) {
+      throw new CairnError('INTERNAL', `The search index ${this.dbPath} is closed`, {
+        hint: 'open a new one with openSearchIndex()',
+      });
+    }
+    if (this.store && fileIdentity(this.dbPath) === this.identity) return this.store;
+    this.store?.close();
+    this.store = undefined;
+    return this.connect();
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(task, task);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Brings one pool up to date; `rebuild` drops every table first. */
+  refreshPool(source: IndexSource, rebuild = false): Promise<SearchIndexRefreshStats> {
+    return this.serial(() =>
+      refreshSource(this.current(), source, { chunk: this.chunkOptions, rebuild }),
+    );
+  }
+
+  /** Ranks the chunks of one pool; refresh it first. */
+  queryPool(query: ChunkQuery): ChunkHit[] {
+    return queryChunks(this.current(), query);
+  }
+
+  /** Forgets every pool not in `keep`. */
+  prunePools(keep: string[]): void {
+    const store = this.current();
+    const wanted = new Set(keep);
+    for (const pool of store.pools()) if (!wanted.has(pool)) store.dropPool(pool);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.store?.close();
+    this.store = undefined;
+  }
+}

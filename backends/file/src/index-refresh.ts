@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { ChunkOptions } from '@cairn/core';
+import type { IndexSource } from './index-sources';
+import { chunkFile } from './index-sources';
+import type { IndexStore, PoolChanges } from './index-store';
+
+/** What one refresh (or rebuild) did. */
+export interface SearchIndexRefreshStats {
+  /** Files listed (one stat call each). */
+  filesScanned: number;
+  /** Files read and hashed because their size or mtime moved (or were new). */
+  filesRead: number;
+  /** Files whose chunks were replaced: new files and files with new content. */
+  filesChanged: number;
+  /** Files gone from disk whose chunks were deleted. */
+  filesRemoved: number;
+  chunksWritten: number;
+  /** Wall time of the refresh in milliseconds. */
+  ms: number;
+}
+
+function contentHash(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Compares the source with what the index holds: unchanged size and mtime
+ * is skipped unread, a moved stat with the same hash only updates the stat,
+ * anything else is re-chunked. `full` ignores what the index holds.
+ */
+async function collectChanges(
+  store: IndexStore,
+  source: IndexSource,
+  chunkOptions: ChunkOptions,
+  full: boolean,
+): Promise<{ changes: PoolChanges; scanned: number; read: number }> {
+  const known = full ? new Map() : store.filesOf(source.pool);
+  const listed = source.list();
+  const changes: PoolChanges = { pool: source.pool, restat: [], updates: [], removed: [] };
+  let read = 0;
+  const present = new Set<string>();
+  for (const file of listed) {
+    const before = known.get(file.path);
+    if (before && before.size === file.bytes && before.mtimeMs === file.mtimeMs) {
+      present.add(file.path);
+      continue;
+    }
+    const bytes = await source.read(file.path);
+    if (!bytes) continue;
+    read += 1;
+    present.add(file.path);
+    const stat = {
+      path: file.path,
+      size: file.bytes,
+      mtimeMs: file.mtimeMs,
+      hash: contentHash(bytes),
+    };
+    if (before?.hash === stat.hash) {
+      changes.restat.push(stat);
+    } else {
+      const chunks = chunkFile(bytes.toString('utf8'), file.path, chunkOptions);
+      changes.updates.push({ ...stat, chunks });
+    }
+  }
+  for (const path of known.keys()) if (!present.has(path)) changes.removed.push(path);
+  return { changes, scanned: listed.length, read };
+}
+
+/** Brings one pool of the index up to date with its source, in one transaction. */
+export async function refreshSource(
+  store: IndexStore,
+  source: IndexSource,
+  options: { chunk: ChunkOptions; rebuild?: boolean },
+): Promise<SearchIndexRefreshStats> {
+  const started = performance.now();
+  const full = options.rebuild === true;
+  const { changes, scanned, read } = await collectChanges(store, source, options.chunk, full);
+  const dirty =
+    full || changes.restat.length > 0 || changes.updates.length > 0 || changes.removed.length > 0;
+  const chunksWritten = dirty ? store.apply({ ...changes, reset: full }) : 0;
+  return {
+    filesScanned: scanned,
+    filesRead: read,
+    filesChanged: changes.updates.length,
+    filesRemoved: changes.removed.length,
+    chunksWritten,
+    ms: Math.round((performance.now() - started) * 100) / 100,
+  };
+}

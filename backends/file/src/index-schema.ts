@@ -1,0 +1,89 @@
+import type { SqliteDatabase } from './sqlite-driver';
+
+/**
+ * Bump when the tables, the tokenizer or what goes into a chunk change: an
+ * index with another version is dropped and rebuilt from the markdown.
+ */
+export const SEARCH_INDEX_SCHEMA_VERSION = 1;
+
+const TABLES = `
+CREATE TABLE files (
+  pool TEXT NOT NULL,
+  path TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  hash TEXT NOT NULL,
+  PRIMARY KEY (pool, path)
+) WITHOUT ROWID;
+CREATE TABLE chunks (
+  rowid INTEGER PRIMARY KEY,
+  chunk_id TEXT NOT NULL,
+  pool TEXT NOT NULL,
+  path TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('UNIT', 'RAW')),
+  memory_id TEXT,
+  category TEXT,
+  review TEXT,
+  created_at TEXT,
+  created_ms INTEGER,
+  updated_at TEXT,
+  source TEXT,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  UNIQUE (pool, chunk_id)
+);
+CREATE INDEX chunks_by_file ON chunks (pool, path);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  text,
+  content = 'chunks',
+  content_rowid = 'rowid',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_fts (rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
+CREATE TRIGGER chunks_after_update AFTER UPDATE OF text ON chunks BEGIN
+  INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+  INSERT INTO chunks_fts (rowid, text) VALUES (new.rowid, new.text);
+END;
+`;
+
+const DROP = `
+DROP TRIGGER IF EXISTS chunks_after_insert;
+DROP TRIGGER IF EXISTS chunks_after_delete;
+DROP TRIGGER IF EXISTS chunks_after_update;
+DROP TABLE IF EXISTS chunks_fts;
+DROP TABLE IF EXISTS chunks;
+DROP TABLE IF EXISTS files;
+`;
+
+/** Drops and recreates every table; call inside a transaction. */
+export function recreateTables(db: SqliteDatabase, format: string): void {
+  db.exec(DROP);
+  db.exec(TABLES);
+  db.prepare(
+    "INSERT INTO meta (key, value) VALUES ('format', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+  ).run(format);
+}
+
+/**
+ * Makes sure the tables match `format` (schema version plus chunking
+ * options); anything else is derived data from an older build and is dropped.
+ */
+export function prepareSchema(db: SqliteDatabase, format: string): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const read = () =>
+    db.prepare("SELECT value FROM meta WHERE key = 'format'").pluck().get() as string | undefined;
+  if (read() === format) return;
+  db.transaction(() => {
+    // Another process may have upgraded it while we waited for the lock.
+    if (read() !== format) recreateTables(db, format);
+  }).immediate();
+}

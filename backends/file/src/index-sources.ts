@@ -1,0 +1,132 @@
+import { lstatSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  ATOMIC_TEMP_PREFIX,
+  type ChunkOptions,
+  chunkDocument,
+  isAllowedWorkspaceFile,
+  MEMORY_THREADS_DIR,
+  type MemoryChunk,
+  memoryWorkspacePath,
+  parseMemoryDocument,
+  resolveWorkspaceFile,
+} from '@cairn/core';
+
+/** A file as listed: a relative `/`-separated path and its stat. */
+export interface SourceFile {
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+/** Where a pool's markdown comes from. */
+export interface IndexSource {
+  /** The pool key in the index: `workspace`, or the absolute folder of a registered pool. */
+  pool: string;
+  /** Only stat calls: a refresh with nothing changed does no more than this. */
+  list(): SourceFile[];
+  /** The file's bytes, or undefined when it vanished or may not be read. */
+  read(path: string): Promise<Buffer | undefined>;
+}
+
+export const WORKSPACE_SOURCE = 'workspace';
+export const MAX_FILES_PER_FOLDER = 5000;
+
+function entriesOf(dir: string) {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function statOf(path: string, rel: string): SourceFile | undefined {
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  return info?.isFile() ? { path: rel, bytes: info.size, mtimeMs: info.mtimeMs } : undefined;
+}
+
+/**
+ * The same files as core's `listMemoryFiles` (same name rules, links and
+ * temp files skipped), listed with synchronous stat calls: a search
+ * refreshes first, and awaiting one lstat per file costs more than the query.
+ */
+export function listWorkspaceFiles(rootDir: string): SourceFile[] {
+  const workspace = memoryWorkspacePath(rootDir);
+  const files: SourceFile[] = [];
+  const listDir = (dir: string, prefix: string) => {
+    for (const entry of entriesOf(dir)) {
+      const rel = `${prefix}${entry.name}`;
+      if (entry.name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(rel)) continue;
+      const file = statOf(join(dir, entry.name), rel);
+      if (file) files.push(file);
+    }
+  };
+  listDir(workspace, '');
+  listDir(join(workspace, MEMORY_THREADS_DIR), `${MEMORY_THREADS_DIR}/`);
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+async function readOrUndefined(path: string): Promise<Buffer | undefined> {
+  return readFile(path).catch(() => undefined);
+}
+
+export function workspaceSource(rootDir: string): IndexSource {
+  return {
+    pool: WORKSPACE_SOURCE,
+    list: () => listWorkspaceFiles(rootDir),
+    // Checked only when a file is read: a `threads` link leading out of the workspace is skipped.
+    read: async (path) => {
+      const resolved = await resolveWorkspaceFile(rootDir, path).catch(() => undefined);
+      return resolved ? readOrUndefined(resolved) : undefined;
+    },
+  };
+}
+
+/** Every `*.md` under `folder` (hidden entries, links and temp files skipped). */
+export function listMarkdownFiles(folder: string): SourceFile[] {
+  const files: SourceFile[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of entriesOf(dir)) {
+      if (files.length >= MAX_FILES_PER_FOLDER) return;
+      if (entry.name.startsWith('.') || entry.name.startsWith(ATOMIC_TEMP_PREFIX)) continue;
+      const rel = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) walk(join(dir, entry.name), `${rel}/`);
+      else if (entry.isFile() && entry.name.endsWith('.md')) {
+        const file = statOf(join(dir, entry.name), rel);
+        if (file) files.push(file);
+      }
+    }
+  };
+  walk(folder, '');
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** A registered pool folder of arbitrary markdown, keyed by its absolute path. */
+export function folderSource(folder: string): IndexSource {
+  return {
+    pool: folder,
+    list: () => listMarkdownFiles(folder),
+    read: (path) => readOrUndefined(join(folder, ...path.split('/'))),
+  };
+}
+
+/** Any `<!-- cairn:… -->` line: metadata, never indexed text (head markers, damaged unit markers). */
+const MARKER_LINE = /^\s*<!--\s*cairn:/;
+
+/**
+ * Parses and chunks one file with core's codec and chunker; marker lines
+ * left in RAW text (a damaged unit, the head region) are removed, and
+ * chunks with no text left are dropped.
+ */
+export function chunkFile(text: string, path: string, options: ChunkOptions): MemoryChunk[] {
+  const chunks: MemoryChunk[] = [];
+  for (const chunk of chunkDocument(parseMemoryDocument(text, path), options)) {
+    const lines = chunk.text.split('\n');
+    const kept = lines.some((line) => MARKER_LINE.test(line))
+      ? lines.filter((line) => !MARKER_LINE.test(line)).join('\n')
+      : chunk.text;
+    if (kept.trim() !== '') chunks.push(kept === chunk.text ? chunk : { ...chunk, text: kept });
+  }
+  return chunks;
+}

@@ -1,0 +1,145 @@
+import type { MemoryChunk } from '@cairn/core';
+import { prepareSchema, recreateTables } from './index-schema';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-driver';
+
+/** What the index remembers about one source file. */
+export interface IndexedFile {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
+/** One file whose chunks are replaced. */
+export interface FileUpdate extends IndexedFile {
+  path: string;
+  chunks: MemoryChunk[];
+}
+
+/** Every change one refresh makes to one pool, applied in one transaction. */
+export interface PoolChanges {
+  pool: string;
+  /** Content unchanged, only size or mtime moved. */
+  restat: (IndexedFile & { path: string })[];
+  updates: FileUpdate[];
+  removed: string[];
+  /** Drop every table first (a rebuild). */
+  reset?: boolean;
+}
+
+const MAX_CACHED_QUERIES = 64;
+
+/**
+ * The SQLite side of the index: one connection, prepared statements
+ * cached, and the few writes a refresh needs.
+ */
+export class IndexStore {
+  readonly db: SqliteDatabase;
+  private readonly format: string;
+  private readonly queries = new Map<string, SqliteStatement>();
+  private readonly statements: ReturnType<typeof prepareStatements>;
+
+  constructor(db: SqliteDatabase, format: string) {
+    this.db = db;
+    this.format = format;
+    prepareSchema(db, format);
+    this.statements = prepareStatements(db);
+  }
+
+  filesOf(pool: string): Map<string, IndexedFile> {
+    const rows = this.statements.filesOf.all(pool) as (IndexedFile & { path: string })[];
+    return new Map(rows.map(({ path, ...file }) => [path, file]));
+  }
+
+  pools(): string[] {
+    return this.statements.pools.all() as string[];
+  }
+
+  /** Applies a refresh atomically; returns how many chunks were written. */
+  apply(changes: PoolChanges): number {
+    const s = this.statements;
+    const write = this.db.transaction(() => {
+      if (changes.reset) recreateTables(this.db, this.format);
+      for (const file of changes.restat)
+        s.restat.run(file.size, file.mtimeMs, changes.pool, file.path);
+      for (const path of changes.removed) {
+        s.deleteChunks.run(changes.pool, path);
+        s.deleteFile.run(changes.pool, path);
+      }
+      let written = 0;
+      for (const file of changes.updates) {
+        s.deleteChunks.run(changes.pool, file.path);
+        for (const chunk of file.chunks) s.insertChunk.run(chunkRow(changes.pool, chunk));
+        s.upsertFile.run(changes.pool, file.path, file.size, file.mtimeMs, file.hash);
+        written += file.chunks.length;
+      }
+      return written;
+    });
+    return write.immediate();
+  }
+
+  /** Forgets a whole pool (a folder no longer registered). */
+  dropPool(pool: string): void {
+    this.db.transaction(() => {
+      this.statements.deletePoolChunks.run(pool);
+      this.statements.deletePoolFiles.run(pool);
+    })();
+  }
+
+  /** A prepared statement for dynamic SQL, cached by its text. */
+  query(sql: string): SqliteStatement {
+    let statement = this.queries.get(sql);
+    if (!statement) {
+      if (this.queries.size >= MAX_CACHED_QUERIES) this.queries.clear();
+      statement = this.db.prepare(sql);
+      this.queries.set(sql, statement);
+    }
+    return statement;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function prepareStatements(db: SqliteDatabase) {
+  return {
+    filesOf: db.prepare(
+      'SELECT path, size, mtime_ms AS mtimeMs, hash FROM files WHERE pool = ? ORDER BY path',
+    ),
+    pools: db.prepare('SELECT DISTINCT pool FROM files').pluck(),
+    restat: db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE pool = ? AND path = ?'),
+    upsertFile: db.prepare(
+      `INSERT INTO files (pool, path, size, mtime_ms, hash) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (pool, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash`,
+    ),
+    deleteFile: db.prepare('DELETE FROM files WHERE pool = ? AND path = ?'),
+    deleteChunks: db.prepare('DELETE FROM chunks WHERE pool = ? AND path = ?'),
+    deletePoolFiles: db.prepare('DELETE FROM files WHERE pool = ?'),
+    deletePoolChunks: db.prepare('DELETE FROM chunks WHERE pool = ?'),
+    insertChunk: db.prepare(
+      `INSERT INTO chunks (chunk_id, pool, path, kind, memory_id, category, review, created_at,
+         created_ms, updated_at, source, start_line, end_line, text)
+       VALUES (@chunkId, @pool, @path, @kind, @memoryId, @category, @review, @createdAt,
+         @createdMs, @updatedAt, @source, @startLine, @endLine, @text)`,
+    ),
+  };
+}
+
+function chunkRow(pool: string, chunk: MemoryChunk) {
+  return {
+    chunkId: chunk.id,
+    pool,
+    path: chunk.path,
+    kind: chunk.kind,
+    memoryId: chunk.memoryId ?? null,
+    category: chunk.category ?? null,
+    review: chunk.review ?? null,
+    createdAt: chunk.createdAt ?? null,
+    createdMs: chunk.createdAt ? Date.parse(chunk.createdAt) : null,
+    updatedAt: chunk.updatedAt ?? null,
+    source: chunk.source ?? null,
+    startLine: chunk.startLine,
+    endLine: chunk.endLine,
+    text: chunk.text,
+  };
+}

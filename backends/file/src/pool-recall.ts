@@ -1,0 +1,87 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MemoryPoolDefinition, MemoryResult, NormalizedMemoryQuery } from '@cairn/core';
+import { buildFtsQuery, searchTerms, snippetTerms } from './fts-query';
+import type { IndexDatabase } from './index-database';
+import type { ChunkHit } from './index-query';
+import { folderSource, type IndexSource } from './index-sources';
+import { boundSnippet } from './keyword-scan';
+import { matchesFilters, splitFilters } from './pool-filters';
+import type { ProjectSearchIndex } from './search-index';
+
+const SNIPPET_CHARS = 320;
+/** Candidates fetched when some filters can only be checked after the query. */
+const POST_FILTER_CANDIDATES = 1000;
+
+/** Where a pool's hits come from: the workspace index, or the pool-folder index. */
+export interface PoolTarget {
+  pool: MemoryPoolDefinition;
+  /** Absolute folder the hit paths are relative to. */
+  base: string;
+  /** True for the builtin workspace pool (indexed as the workspace files only). */
+  workspace: boolean;
+}
+
+function toResult(target: PoolTarget, hit: ChunkHit, terms: string[]): MemoryResult {
+  const { pool, base } = target;
+  return {
+    id: `${pool.id}:${hit.path}:${hit.startLine}`,
+    uri: join(base, ...hit.path.split('/')),
+    score: hit.score,
+    snippet: boundSnippet(hit.text, terms, SNIPPET_CHARS),
+    metadata: {
+      poolId: pool.id,
+      tier: pool.tier,
+      path: hit.path,
+      startLine: hit.startLine,
+      endLine: hit.endLine,
+      kind: hit.kind,
+      ...(hit.memoryId ? { memoryId: hit.memoryId } : {}),
+      ...(hit.category ? { category: hit.category } : {}),
+      ...(hit.review ? { review: hit.review } : {}),
+      ...(hit.createdAt ? { createdAt: hit.createdAt } : {}),
+    },
+  };
+}
+
+function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/**
+ * Recall from one pool through the index: refresh that pool (stat calls
+ * only when nothing changed), then a bm25 query with the filters the index
+ * can apply; the rest are checked on each hit.
+ */
+export async function recallIndexedPool(
+  index: ProjectSearchIndex,
+  target: PoolTarget,
+  query: NormalizedMemoryQuery,
+): Promise<MemoryResult[]> {
+  const terms = searchTerms(query.query);
+  const match = buildFtsQuery(terms);
+  const split = splitFilters(target.pool, query.filters);
+  if (!match || !split.poolMatches || !isDirectory(target.base)) return [];
+  let database: IndexDatabase;
+  let source: IndexSource;
+  if (target.workspace) {
+    database = index.workspace;
+    source = index.workspaceSource;
+  } else {
+    database = index.folders();
+    source = folderSource(target.base);
+  }
+  await database.refreshPool(source);
+  const postFilter = Object.keys(split.rest).length > 0;
+  const hits = database.queryPool({
+    pool: source.pool,
+    match,
+    limit: postFilter ? POST_FILTER_CANDIDATES : query.limit,
+    oneOf: split.oneOf,
+    excludeDeprecated: !split.reviewFiltered,
+  });
+  const around = snippetTerms(terms);
+  return hits
+    .map((hit) => toResult(target, hit, around))
+    .filter((result) => !postFilter || matchesFilters(result.metadata ?? {}, split.rest));
+}

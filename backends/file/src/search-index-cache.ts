@@ -1,0 +1,60 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { formatError, memoryWorkspacePath } from '@cairn/core';
+import { ProjectSearchIndex } from './search-index';
+import { isDamagedDatabase } from './sqlite-driver';
+
+/** One open index per project root, shared by the backend and the retrieval adapter. */
+const indexes = new Map<string, ProjectSearchIndex>();
+
+export type WarningSink = (message: string) => void;
+
+/** True when `.cairn/memory/` exists: without it nothing is indexed and nothing is created. */
+export function hasWorkspace(rootDir: string): boolean {
+  return statSync(memoryWorkspacePath(rootDir), { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/**
+ * The cached index of `rootDir`, opened on first use. Undefined (with a
+ * warning) when better-sqlite3 cannot be loaded or the database cannot be
+ * opened; callers then fall back to the plain scan. A later call tries again.
+ */
+export function sharedSearchIndex(
+  rootDir: string,
+  warn: WarningSink,
+): ProjectSearchIndex | undefined {
+  const key = resolve(rootDir);
+  const cached = indexes.get(key);
+  if (cached) return cached;
+  try {
+    const index = new ProjectSearchIndex(key);
+    indexes.set(key, index);
+    return index;
+  } catch (error) {
+    warn(`search index unavailable (${formatError(error)}); using a plain keyword scan`);
+    return undefined;
+  }
+}
+
+/**
+ * Closes and forgets the cached index of `rootDir` after a failure; a
+ * damaged database file is deleted so the next search rebuilds it.
+ */
+export function discardSearchIndex(rootDir: string, error: unknown, warn: WarningSink): void {
+  const key = resolve(rootDir);
+  const index = indexes.get(key);
+  indexes.delete(key);
+  try {
+    index?.close();
+    if (index && isDamagedDatabase(error)) index.removeFiles();
+  } catch {
+    // Best effort: the scan answers this time, and the next call reopens.
+  }
+  warn(`search index failed (${formatError(error)}); using a plain keyword scan`);
+}
+
+/** Closes every cached index (for tests and for processes that shut down cleanly). */
+export function closeSearchIndexes(): void {
+  for (const index of indexes.values()) index.close();
+  indexes.clear();
+}

@@ -1,0 +1,143 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  type ChunkOptions,
+  cairnIndexPath,
+  type MemorySearchOptions,
+  type MemorySearchResult,
+  memorySearchOptionsSchema,
+  parseInput,
+} from '@cairn/core';
+import { buildFtsQuery, searchTerms, snippetTerms } from './fts-query';
+import { IndexDatabase, removeDatabaseFiles } from './index-database';
+import type { ChunkHit } from './index-query';
+import type { SearchIndexRefreshStats } from './index-refresh';
+import { type IndexSource, WORKSPACE_SOURCE, workspaceSource } from './index-sources';
+import { boundSnippet } from './keyword-scan';
+import { searchFilterQuery } from './search-filters';
+
+export type { SearchIndexRefreshStats } from './index-refresh';
+
+/** The workspace index, under `.cairn/index/`. */
+export const SEARCH_INDEX_FILENAME = 'search.sqlite';
+/** Registered retrieval-pool folders, kept apart so they never skew workspace ranking. */
+export const POOL_INDEX_FILENAME = 'pools.sqlite';
+
+export interface SearchIndexOptions {
+  /** RAW chunk sizing for core's chunker; an index built with other values is rebuilt. */
+  chunk?: ChunkOptions;
+}
+
+/**
+ * Full-text search over the workspace, kept in `.cairn/index/search.sqlite`.
+ * The index is derived data: deleting it loses nothing, the next search
+ * rebuilds it from the markdown.
+ */
+export interface SearchIndex {
+  readonly rootDir: string;
+  /** Absolute path of the SQLite file. */
+  readonly dbPath: string;
+  /** Brings the index up to date; costs one stat per file when nothing changed. */
+  refresh(): Promise<SearchIndexRefreshStats>;
+  /** Drops everything and indexes every file again. */
+  rebuild(): Promise<SearchIndexRefreshStats>;
+  /** Refreshes, then ranks chunks by bm25. Bad options throw INVALID_INPUT. */
+  search(options: MemorySearchOptions): Promise<MemorySearchResult[]>;
+  close(): void;
+}
+
+function toSearchResult(hit: ChunkHit, terms: string[], snippetChars: number): MemorySearchResult {
+  return {
+    path: hit.path,
+    startLine: hit.startLine,
+    endLine: hit.endLine,
+    score: hit.score,
+    snippet: boundSnippet(hit.text, terms, snippetChars),
+    kind: hit.kind,
+    ...(hit.memoryId ? { memoryId: hit.memoryId } : {}),
+    ...(hit.category ? { category: hit.category } : {}),
+    ...(hit.createdAt ? { createdAt: hit.createdAt } : {}),
+  };
+}
+
+/** The indexes of one project root: the workspace, and (opened on demand) pool folders. */
+export class ProjectSearchIndex implements SearchIndex {
+  readonly rootDir: string;
+  readonly dbPath: string;
+  /** Where registered pool folders are indexed. */
+  readonly foldersPath: string;
+  readonly workspace: IndexDatabase;
+  readonly workspaceSource: IndexSource;
+  private readonly chunkOptions: Required<ChunkOptions>;
+  private folderIndex: IndexDatabase | undefined;
+  private closed = false;
+
+  constructor(rootDir: string, options: SearchIndexOptions = {}) {
+    this.rootDir = resolve(rootDir);
+    this.dbPath = join(cairnIndexPath(this.rootDir), SEARCH_INDEX_FILENAME);
+    this.foldersPath = join(cairnIndexPath(this.rootDir), POOL_INDEX_FILENAME);
+    this.chunkOptions = { maxTokens: 400, overlapTokens: 60, ...options.chunk };
+    this.workspace = new IndexDatabase(this.dbPath, this.chunkOptions);
+    this.workspaceSource = workspaceSource(this.rootDir);
+  }
+
+  /** The index of registered pool folders, opened on first use. */
+  folders(): IndexDatabase {
+    // A closed index reports it through the workspace database instead of reopening files.
+    if (this.closed) return this.workspace;
+    this.folderIndex ??= new IndexDatabase(this.foldersPath, this.chunkOptions);
+    return this.folderIndex;
+  }
+
+  /** Forgets indexed pool folders not in `keep`; opens nothing that does not exist yet. */
+  pruneFolders(keep: string[]): void {
+    if (this.folderIndex || existsSync(this.foldersPath)) this.folders().prunePools(keep);
+  }
+
+  refresh(): Promise<SearchIndexRefreshStats> {
+    return this.workspace.refreshPool(this.workspaceSource);
+  }
+
+  rebuild(): Promise<SearchIndexRefreshStats> {
+    return this.workspace.refreshPool(this.workspaceSource, true);
+  }
+
+  async search(input: MemorySearchOptions): Promise<MemorySearchResult[]> {
+    const options = parseInput(memorySearchOptionsSchema, input, 'search options');
+    const terms = searchTerms(options.query);
+    const match = buildFtsQuery(terms);
+    if (!match) return [];
+    await this.refresh();
+    const hits = this.workspace.queryPool({
+      pool: WORKSPACE_SOURCE,
+      match,
+      limit: options.limit,
+      ...searchFilterQuery(options.filters),
+    });
+    const around = snippetTerms(terms);
+    return hits.map((hit) => toSearchResult(hit, around, options.snippetChars));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.workspace.close();
+    this.folderIndex?.close();
+  }
+
+  /** Closes and deletes both index files (after SQLite reported them damaged). */
+  removeFiles(): void {
+    this.close();
+    removeDatabaseFiles(this.dbPath);
+    removeDatabaseFiles(this.foldersPath);
+  }
+}
+
+/**
+ * Opens the search index of the project at `rootDir`, creating
+ * `.cairn/index/search.sqlite` when needed. Throws BACKEND_UNAVAILABLE when
+ * better-sqlite3 cannot be loaded, and SQLite's error when the file cannot
+ * be opened.
+ */
+export function openSearchIndex(rootDir: string, options: SearchIndexOptions = {}): SearchIndex {
+  return new ProjectSearchIndex(rootDir, options);
+}

@@ -1,0 +1,10 @@
+export { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
+export { MEMORY_TOOL_NAMES, type MemoryToolName } from './memory-tools';
+export {
+  DEFAULT_HTTP_PORT,
+  type HttpServerHandle,
+  type ServeHttpOptions,
+  serveHttp,
+} from './serve-http';
+export { type McpServerHandle, type ServeStdioOptions, serveStdio } from './serve-stdio';
+export { VERSION } from './version';

@@ -1,0 +1,193 @@
+import type { MemorySearchResult } from '@cairn/core';
+import type { Cairn } from '@cairn/engine';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { ToolOutcome } from './tool-results';
+import {
+  addInput,
+  addOutput,
+  getInput,
+  getOutput,
+  listInput,
+  listOutput,
+  readHeadInput,
+  readHeadOutput,
+  removeInput,
+  removeOutput,
+  replaceInput,
+  replaceOutput,
+  searchInput,
+  searchOutput,
+} from './tool-schemas';
+
+/** The tools every Cairn MCP server lists, in this order. */
+export const MEMORY_TOOL_NAMES = [
+  'memory_add',
+  'memory_replace',
+  'memory_remove',
+  'memory_get',
+  'memory_list',
+  'memory_search',
+  'memory_read_head',
+] as const;
+
+export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];
+
+/** One tool: its MCP description and the engine call behind it. */
+export interface MemoryTool {
+  name: MemoryToolName;
+  title: string;
+  description: string;
+  inputSchema: z.ZodObject;
+  outputSchema: z.ZodObject;
+  annotations: ToolAnnotations;
+  /** `args` has already been parsed by `inputSchema` (the SDK does it). */
+  run(cairn: Cairn, args: unknown): Promise<ToolOutcome>;
+}
+
+function defineTool<S extends z.ZodObject>(
+  tool: Omit<MemoryTool, 'inputSchema' | 'run'> & {
+    inputSchema: S;
+    run(cairn: Cairn, args: z.output<S>): Promise<ToolOutcome>;
+  },
+): MemoryTool {
+  return { ...tool, run: (cairn, args) => tool.run(cairn, args as z.output<S>) };
+}
+
+/** Every tool works on the local project only: nothing reaches outside it. */
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** A `failed` result from the engine is a tool error that keeps seed 003's shape. */
+function unitOutcome(result: { action: string }): ToolOutcome {
+  return { structured: result, isError: result.action === 'failed' };
+}
+
+const memoryAdd = defineTool({
+  name: 'memory_add',
+  title: 'Add a memory',
+  description:
+    "Store one durable memory as a managed unit in today's daily file (.cairn/memory/YYYY-MM-DD.md). " +
+    'Pass the complete statement; the category is inferred when absent. Returns `created` with a stable ' +
+    'memoryId, or `duplicate` (nothing written) when the same memory already exists. Empty or oversized ' +
+    'text is a tool error with `error` set to its code (text_required, text_too_long, ...).',
+  inputSchema: addInput,
+  outputSchema: addOutput,
+  // Not idempotent: a unit added as `deprecated` is skipped by duplicate detection.
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  run: async (cairn, args) => unitOutcome(await cairn.add(args)),
+});
+
+const memoryReplace = defineTool({
+  name: 'memory_replace',
+  title: 'Replace a memory',
+  description:
+    'Replace the text of a managed unit (UNIT:<uuid>), keeping its id, category and creation time. ' +
+    'RAW memories are plain markdown and cannot be replaced (error not_mutable); an unknown id gives ' +
+    'not_found. Returns `duplicate` (nothing written) when the new text repeats another memory.',
+  inputSchema: replaceInput,
+  outputSchema: replaceOutput,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  run: async (cairn, { memoryId, text }) => unitOutcome(await cairn.replace(memoryId, text)),
+});
+
+const memoryRemove = defineTool({
+  name: 'memory_remove',
+  title: 'Remove a memory',
+  description:
+    'Delete a managed unit (UNIT:<uuid>) from its daily file. RAW memories cannot be removed ' +
+    '(not_mutable). Removing again reports not_found and changes nothing.',
+  inputSchema: removeInput,
+  outputSchema: removeOutput,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  run: async (cairn, { memoryId }) => unitOutcome(await cairn.remove(memoryId)),
+});
+
+const memoryGet = defineTool({
+  name: 'memory_get',
+  title: 'Get a memory',
+  description:
+    'Read one memory by id: a managed unit (UNIT:<uuid>) or a line range of plain markdown ' +
+    '(RAW:<path>#L<start>-L<end>, as memory_search returns). Unknown ids give NOT_FOUND, malformed ids INVALID_INPUT.',
+  inputSchema: getInput,
+  outputSchema: getOutput,
+  annotations: READ_ONLY,
+  run: async (cairn, { memoryId }) => ({ structured: { memory: await cairn.get(memoryId) } }),
+});
+
+const memoryList = defineTool({
+  name: 'memory_list',
+  title: 'List memories',
+  description:
+    'List managed units, oldest first, optionally filtered by category, review state, creation date ' +
+    'range or file path prefix. Plain markdown (RAW) is not listed: use memory_search for it.',
+  inputSchema: listInput,
+  outputSchema: listOutput,
+  annotations: READ_ONLY,
+  run: async (cairn, filter) => ({ structured: { units: await cairn.list(filter) } }),
+});
+
+/** RAW hits carry no id from the backend; give them the one memory_get reads. */
+function withRawIds(results: MemorySearchResult[]): MemorySearchResult[] {
+  return results.map((hit) =>
+    hit.memoryId || hit.kind === 'UNIT'
+      ? hit
+      : { ...hit, memoryId: `RAW:${hit.path}#L${hit.startLine}-L${hit.endLine}` },
+  );
+}
+
+const memorySearch = defineTool({
+  name: 'memory_search',
+  title: 'Search memories',
+  description:
+    'Search managed units and plain markdown notes in the project memory. Results come best first ' +
+    'with bounded snippets and an id to pass to memory_get (UNIT:<uuid>, or RAW:<path>#L<a>-L<b> ' +
+    'for plain markdown). Deprecated units are left out unless filters.includeDeprecated is true.',
+  inputSchema: searchInput,
+  outputSchema: searchOutput,
+  annotations: READ_ONLY,
+  run: async (cairn, request) => ({
+    structured: { results: withRawIds(await cairn.search(request)) },
+  }),
+});
+
+const memoryReadHead = defineTool({
+  name: 'memory_read_head',
+  title: 'Read MEMORY.md',
+  description:
+    'Read MEMORY.md, the long-term memory file: `head` is its managed region (between the Cairn ' +
+    'head markers, empty when absent), `content` the whole file, `exists` whether the file exists.',
+  inputSchema: readHeadInput,
+  outputSchema: readHeadOutput,
+  annotations: READ_ONLY,
+  run: async (cairn) => ({ structured: await cairn.readHead() }),
+});
+
+export const MEMORY_TOOLS: readonly MemoryTool[] = [
+  memoryAdd,
+  memoryReplace,
+  memoryRemove,
+  memoryGet,
+  memoryList,
+  memorySearch,
+  memoryReadHead,
+];

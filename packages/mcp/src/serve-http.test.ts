@@ -1,0 +1,148 @@
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { type Cairn, openCairn } from '@cairn/engine';
+import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isLoopbackHost } from './loopback';
+import { type HttpServerHandle, serveHttp } from './serve-http';
+
+let project: TempProject;
+let cairn: Cairn;
+let handle: HttpServerHandle | undefined;
+
+beforeEach(async () => {
+  project = await makeTempProject();
+  const home = join(project.root, 'home');
+  cairn = openCairn(project.root, { env: {}, homeDir: home });
+});
+
+afterEach(async () => {
+  await handle?.close();
+  handle = undefined;
+  await project.cleanup();
+});
+
+/** A raw request, so the test controls the Host and Origin headers. */
+function send(url: string, method: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0' },
+  },
+});
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+describe('serveHttp', () => {
+  it('serves the tools to the SDK client over streamable HTTP (stateless)', async () => {
+    handle = await serveHttp(cairn, { port: 0 });
+    expect(handle.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: 'http-test', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    expect((await client.listTools()).tools).toHaveLength(7);
+    const added = (await client.callTool({
+      name: 'memory_add',
+      arguments: { text: 'HTTP clients share the same memory.' },
+    })) as CallToolResult;
+    expect(added.structuredContent).toMatchObject({ action: 'created' });
+    const found = (await client.callTool({
+      name: 'memory_search',
+      arguments: { query: 'HTTP memory' },
+    })) as CallToolResult;
+    expect(found.structuredContent).toMatchObject({
+      results: [{ memoryId: added.structuredContent?.memoryId }],
+    });
+    await client.close();
+  });
+
+  it('refuses a non-loopback host unless allowRemote is set', async () => {
+    const error = await expectCode(serveHttp(cairn, { host: '0.0.0.0', port: 0 }), 'INVALID_INPUT');
+    expect(error.message).toMatch(/allowRemote/);
+    handle = await serveHttp(cairn, { host: '0.0.0.0', port: 0, allowRemote: true });
+    expect(handle.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
+  });
+
+  it('rejects DNS-rebinding Host and Origin headers, other paths and GET, changing nothing', async () => {
+    handle = await serveHttp(cairn, { port: 0 });
+    const before = await snapshotTree(project.root);
+    const port = new URL(handle.url).port;
+    const evilHost = await send(
+      handle.url,
+      'POST',
+      { ...MCP_HEADERS, host: `evil.example:${port}` },
+      INITIALIZE,
+    );
+    expect(evilHost.status).toBe(403);
+    const evilOrigin = await send(
+      handle.url,
+      'POST',
+      { ...MCP_HEADERS, origin: 'http://evil.example' },
+      INITIALIZE,
+    );
+    expect(evilOrigin.status).toBe(403);
+    const local = await send(
+      handle.url,
+      'POST',
+      { ...MCP_HEADERS, origin: `http://localhost:${port}` },
+      INITIALIZE,
+    );
+    expect(local.status).toBe(200);
+    expect(JSON.parse(local.body).result.serverInfo.name).toBe('cairn');
+    expect(
+      (await send(handle.url.replace('/mcp', '/other'), 'POST', MCP_HEADERS, INITIALIZE)).status,
+    ).toBe(404);
+    const get = await send(handle.url, 'GET', { accept: 'text/event-stream' });
+    expect(get.status).toBe(405);
+    expect(JSON.parse(get.body).error.message).toMatch(/stateless/);
+    expect(await snapshotTree(project.root)).toEqual(before);
+  });
+
+  it('reports a busy port as CONFLICT and a bad one as INVALID_INPUT', async () => {
+    handle = await serveHttp(cairn, { port: 0 });
+    const port = Number(new URL(handle.url).port);
+    await expectCode(serveHttp(cairn, { port }), 'CONFLICT');
+    await expectCode(serveHttp(cairn, { port: 70000 }), 'INVALID_INPUT');
+  });
+
+  it('close() settles `closed`', async () => {
+    const running = await serveHttp(cairn, { port: 0 });
+    await running.close();
+    await running.closed;
+  });
+});
+
+it.each([
+  ['127.0.0.1', true],
+  ['127.8.9.10', true],
+  ['localhost', true],
+  ['::1', true],
+  ['[::1]', true],
+  ['0.0.0.0', false],
+  ['192.168.1.4', false],
+  ['localhost.evil.example', false],
+  ['::', false],
+])('isLoopbackHost(%s) is %s', (host, expected) => {
+  expect(isLoopbackHost(host)).toBe(expected);
+});

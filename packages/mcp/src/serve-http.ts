@@ -1,0 +1,143 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CairnError } from '@cairn/core';
+import type { Cairn } from '@cairn/engine';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
+import { isLoopbackHost, isLoopbackRequest } from './loopback';
+import type { McpServerHandle } from './serve-stdio';
+
+/** The port `cairn mcp --http` listens on when none is given. */
+export const DEFAULT_HTTP_PORT = 7377;
+
+export interface ServeHttpOptions extends CairnMcpServerOptions {
+  /** Default 7377; 0 picks a free port (read it from the handle's `url`). */
+  port?: number;
+  /** Default `127.0.0.1`. Other hosts are refused unless `allowRemote` is set. */
+  host?: string;
+  /**
+   * Serve on a non-loopback host. The server has no authentication: put it
+   * behind something that has. Also turns off the Host/Origin checks.
+   */
+  allowRemote?: boolean;
+  /** The endpoint path. Default `/mcp`. */
+  path?: string;
+}
+
+export interface HttpServerHandle extends McpServerHandle {
+  /** The endpoint, e.g. `http://127.0.0.1:7377/mcp`. */
+  readonly url: string;
+}
+
+function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
+ * Stateless: every POST gets a fresh MCP server and transport over the one
+ * Cairn, answered as plain JSON. No session to lose, nothing to expire, and
+ * the unit writes are already safe across concurrent requests (file lock).
+ * GET (a server-to-client stream) has nothing to carry here, so it is 405.
+ */
+function requestHandler(cairn: Cairn, options: ServeHttpOptions, path: string) {
+  const guarded = !options.allowRemote;
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) {
+      return sendJsonRpcError(res, 404, `Not found: the MCP endpoint is ${path}`);
+    }
+    if (guarded && !isLoopbackRequest(req.headers)) {
+      const message = 'Forbidden: only loopback Host and Origin headers are accepted';
+      return sendJsonRpcError(res, 403, message);
+    }
+    if (req.method !== 'POST') {
+      const message = 'Method not allowed: this server is stateless, POST JSON-RPC to it';
+      return sendJsonRpcError(res, 405, message, { allow: 'POST' });
+    }
+    const server = createCairnMcpServer(cairn, options);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    } catch (error) {
+      options.onToolError?.(error, 'http');
+      if (!res.headersSent)
+        sendJsonRpcError(res, 500, 'Internal error while handling the MCP request');
+    }
+  };
+}
+
+/**
+ * Serves the memory tools over MCP streamable HTTP on node:http. Loopback
+ * only unless `allowRemote` is set (INVALID_INPUT otherwise); resolves once
+ * listening.
+ */
+export async function serveHttp(
+  cairn: Cairn,
+  options: ServeHttpOptions = {},
+): Promise<HttpServerHandle> {
+  const { port = DEFAULT_HTTP_PORT, host = '127.0.0.1', path = '/mcp' } = options;
+  if (!isLoopbackHost(host) && !options.allowRemote) {
+    throw new CairnError(
+      'INVALID_INPUT',
+      `Refusing to serve MCP on the non-loopback host ${host}`,
+      {
+        hint: 'the server has no authentication: bind 127.0.0.1, or opt in with allowRemote (cairn mcp --allow-remote) behind your own auth',
+        details: { host },
+      },
+    );
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new CairnError('INVALID_INPUT', `Not a TCP port: ${port}`, {
+      hint: 'use 0-65535 (0 picks a free port)',
+    });
+  }
+  const handle = requestHandler(cairn, options, path);
+  const http = createServer((req, res) => void handle(req, res));
+  const closed = new Promise<void>((resolve) => http.once('close', () => resolve()));
+  const address = await listen(http, port, host).catch((error: NodeJS.ErrnoException) => {
+    const inUse = error.code === 'EADDRINUSE';
+    throw new CairnError(
+      inUse ? 'CONFLICT' : 'INVALID_INPUT',
+      `Cannot listen on ${host}:${port}: ${error.code ?? error.message}`,
+      {
+        cause: error,
+        hint: inUse
+          ? 'another process has the port: pick another with --port, or 0 for a free one'
+          : 'check the host and port',
+      },
+    );
+  });
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}${path}`,
+    closed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}

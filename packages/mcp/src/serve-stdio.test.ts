@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { openCairn } from '@cairn/engine';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { serveStdio } from './serve-stdio';
+
+let project: TempProject;
+
+beforeEach(async () => {
+  project = await makeTempProject();
+});
+afterEach(() => project.cleanup());
+
+function frame(message: object): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+it('answers every request received before stdin ends, then stops by itself', async () => {
+  const home = join(project.root, 'home');
+  const cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: string[] = [];
+  let buffer = '';
+  stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    lines.push(...parts);
+  });
+  const handle = await serveStdio(cairn, { stdin, stdout });
+
+  // A piped script: everything at once, then end of input.
+  stdin.end(
+    frame({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'pipe', version: '0' },
+      },
+    }) +
+      frame({ jsonrpc: '2.0', method: 'notifications/initialized' }) +
+      frame({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'memory_add',
+          arguments: { text: 'Piped writes are answered before exit.' },
+        },
+      }),
+  );
+  await handle.closed;
+
+  const responses = lines.map((line) => JSON.parse(line));
+  expect(responses.map((response) => response.id)).toEqual([1, 2]);
+  expect(responses[0].result.serverInfo).toMatchObject({ name: 'cairn' });
+  expect(responses[1].result.structuredContent).toMatchObject({ action: 'created' });
+  expect(await cairn.list()).toHaveLength(1);
+});
+
+it('close() stops the server and settles `closed`', async () => {
+  const home = join(project.root, 'home');
+  const stdin = new PassThrough();
+  const handle = await serveStdio(openCairn(project.root, { env: {}, homeDir: home }), {
+    stdin,
+    stdout: new PassThrough(),
+  });
+  await handle.close();
+  await handle.closed;
+  expect(stdin.listenerCount('data')).toBe(0);
+});

@@ -1,0 +1,70 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Cairn } from '@cairn/engine';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
+
+/** A running server: `closed` settles once it has stopped, whoever stopped it. */
+export interface McpServerHandle {
+  close(): Promise<void>;
+  readonly closed: Promise<void>;
+}
+
+export interface ServeStdioOptions extends CairnMcpServerOptions {
+  /** Default `process.stdin`. */
+  stdin?: Readable;
+  /** Default `process.stdout`: nothing else may write there while serving. */
+  stdout?: Writable;
+}
+
+const isRequest = (message: JSONRPCMessage) => 'method' in message && 'id' in message;
+const isResponse = (message: JSONRPCMessage) => !('method' in message) && 'id' in message;
+
+/**
+ * Serves the memory tools on stdin/stdout until stdin ends or `close()` is
+ * called. When stdin ends (the client hung up, or a piped script ran out)
+ * the requests already received are still answered before the server stops.
+ */
+export async function serveStdio(
+  cairn: Cairn,
+  options: ServeStdioOptions = {},
+): Promise<McpServerHandle> {
+  const { stdin = process.stdin, stdout = process.stdout, ...serverOptions } = options;
+  const server = createCairnMcpServer(cairn, serverOptions);
+  const transport = new StdioServerTransport(stdin, stdout);
+  let markClosed = () => {};
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  transport.onclose = () => markClosed();
+
+  let pending = 0;
+  let inputEnded = false;
+  const closeWhenDrained = () => {
+    if (inputEnded && pending === 0) void server.close();
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    await send(message);
+    if (isResponse(message)) pending -= 1;
+    closeWhenDrained();
+  };
+  transport.onmessage = (message) => {
+    if (isRequest(message)) pending += 1;
+  };
+  const onEnd = () => {
+    inputEnded = true;
+    closeWhenDrained();
+  };
+  // A client that dies mid-answer leaves an EPIPE on stdout: stop instead of crashing.
+  const onBrokenPipe = () => void server.close();
+  stdin.once('end', onEnd);
+  stdout.on('error', onBrokenPipe);
+  void closed.then(() => {
+    stdin.off('end', onEnd);
+    stdout.off('error', onBrokenPipe);
+  });
+
+  await server.connect(transport);
+  return { close: () => server.close(), closed };
+}

@@ -1,0 +1,44 @@
+import { CairnError } from '@cairn/core';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** What a tool hands back before it becomes a CallToolResult. */
+export interface ToolOutcome {
+  structured: object;
+  isError?: boolean;
+}
+
+/** Structured content plus the same JSON as text, for clients that only read text. */
+export function toolResult({ structured, isError }: ToolOutcome): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured as Record<string, unknown>,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+export interface ToolErrorBody {
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+/** A thrown value as `{ code, message, hint? }`: the CairnError's code, or INTERNAL. */
+export function toolErrorBody(error: unknown): ToolErrorBody {
+  if (CairnError.isInstance(error)) {
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.hint ? { hint: error.hint } : {}),
+    };
+  }
+  return {
+    code: 'INTERNAL',
+    message: error instanceof Error ? error.message : String(error),
+    hint: "a bug in Cairn, not in your input: report it with the server's stderr log",
+  };
+}
+
+/** A thrown error as a tool error: the server answers it and keeps running. */
+export function toolErrorResult(error: unknown): CallToolResult {
+  return toolResult({ structured: { error: toolErrorBody(error) }, isError: true });
+}

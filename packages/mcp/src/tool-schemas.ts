@@ -1,0 +1,165 @@
+import {
+  MEMORY_CATEGORIES,
+  memorySearchFiltersSchema,
+  memorySearchOptionsSchema,
+  REVIEW_STATES,
+} from '@cairn/core';
+import { z } from 'zod';
+
+/*
+ * Input schemas are strict: an unknown or mistyped argument is rejected by the
+ * SDK before the engine runs, so nothing is written. Content rules that depend
+ * on settings (text length, empty text, id shape) stay in the engine, which
+ * answers them with its own codes (text_required, INVALID_INPUT, ...).
+ *
+ * Output schemas are objects (MCP requires `type: "object"`) and the client
+ * validates structured content against them even on errors, so each one
+ * admits both the success fields and `error`. They list every field and
+ * forbid others; the server parses each result through its schema, so a
+ * field the engine adds later is dropped rather than failing validation.
+ */
+
+const category = z.enum(MEMORY_CATEGORIES);
+const review = z.enum(REVIEW_STATES);
+const kind = z.enum(['UNIT', 'RAW']);
+
+const memoryId = z
+  .string({ error: 'memoryId is required: a string such as UNIT:<uuid>' })
+  .describe('UNIT:<uuid>, as returned by memory_add, memory_list or memory_search');
+
+const unitText = z
+  .string({ error: 'text is required: the complete memory as a string' })
+  .describe('The complete memory: one self-contained statement a later session can act on');
+
+export const addInput = z.strictObject({
+  text: unitText,
+  category: category
+    .optional()
+    .describe('preference, fact, decision, entity or other; inferred from the text when absent'),
+  review: review.optional().describe('draft, approved (default) or deprecated'),
+  source: z
+    .string()
+    .optional()
+    .describe('Provenance on one line (a tool, session or turn id), at most 500 characters'),
+});
+
+export const replaceInput = z.strictObject({ memoryId, text: unitText });
+
+export const removeInput = z.strictObject({ memoryId });
+
+export const getInput = z.strictObject({
+  memoryId: memoryId.describe(
+    'UNIT:<uuid>, or RAW:<path>#L<start>-L<end> for a range of plain markdown',
+  ),
+});
+
+export const listInput = z.strictObject({
+  category: category.optional(),
+  review: review.optional(),
+  since: z.string().optional().describe('ISO date or instant: created at or after'),
+  until: z.string().optional().describe('ISO date or instant: created before'),
+  path: z.string().optional().describe('Workspace-relative file or prefix, e.g. 2026-04'),
+});
+
+export const searchInput = z.strictObject({
+  query: memorySearchOptionsSchema.shape.query.describe('What to look for, in plain words'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Most results (default: limits.searchLimit)'),
+  filters: memorySearchFiltersSchema
+    .optional()
+    .describe('Narrow by category, kind, review, date range or path'),
+});
+
+export const readHeadInput = z.strictObject({});
+
+/** A thrown error: a CairnError's code (NOT_FOUND, INVALID_INPUT, ...) or INTERNAL. */
+export const errorBody = z.object({
+  code: z.string(),
+  message: z.string(),
+  hint: z.string().optional(),
+});
+
+const memoryRecord = z.object({
+  memoryId: z.string(),
+  kind,
+  path: z.string(),
+  startLine: z.number(),
+  endLine: z.number(),
+  text: z.string(),
+  category: category.optional(),
+  review: review.optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  source: z.string().optional(),
+});
+
+const searchResult = z.object({
+  path: z.string(),
+  startLine: z.number(),
+  endLine: z.number(),
+  score: z.number(),
+  snippet: z.string(),
+  memoryId: z.string().optional(),
+  kind: kind.optional(),
+  category: z.string().optional(),
+  createdAt: z.string().optional(),
+});
+
+/** The result of add/replace/remove, in seed 003's shapes, or a thrown error. */
+function unitResultOutput<const A extends readonly [string, ...string[]]>(actions: A) {
+  return z.object({
+    action: z.enum(actions).optional().describe('Absent only when the call threw (see error.code)'),
+    memoryId: z.string().optional(),
+    kind: z.literal('UNIT').optional(),
+    path: z.string().optional(),
+    category: category.optional(),
+    text: z.string().optional(),
+    createdAt: z.string().optional(),
+    updatedAt: z.string().optional(),
+    existing: z
+      .object({
+        memoryId: z.string(),
+        kind,
+        path: z.string(),
+        category: category.optional(),
+        text: z.string(),
+      })
+      .optional()
+      .describe('The memory this text duplicates; nothing was written'),
+    error: z
+      .union([z.string(), errorBody])
+      .optional()
+      .describe(
+        'A failed result carries its code as a string (text_required, not_mutable, ...); a thrown error an object',
+      ),
+    message: z.string().optional(),
+  });
+}
+
+export const addOutput = unitResultOutput(['created', 'duplicate', 'failed']);
+export const replaceOutput = unitResultOutput(['replaced', 'duplicate', 'failed']);
+export const removeOutput = unitResultOutput(['removed', 'failed']);
+
+export const getOutput = z.object({ memory: memoryRecord.optional(), error: errorBody.optional() });
+
+export const listOutput = z.object({
+  units: z.array(memoryRecord).optional().describe('Managed units, oldest first'),
+  error: errorBody.optional(),
+});
+
+export const searchOutput = z.object({
+  results: z.array(searchResult).optional().describe('Best first, with bounded snippets'),
+  error: errorBody.optional(),
+});
+
+export const readHeadOutput = z.object({
+  head: z.string().optional().describe('The managed region of MEMORY.md, or empty'),
+  content: z.string().optional().describe('The whole MEMORY.md'),
+  exists: z.boolean().optional(),
+  error: errorBody.optional(),
+});
