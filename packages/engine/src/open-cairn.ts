@@ -153,7 +153,8 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
         },
         settings: resolved,
         files,
-        warnings,
+        // A backend may learn of trouble after opening (e.g. its index fell back to a scan).
+        warnings: [...warnings, ...((backend as { warnings?: readonly string[] }).warnings ?? [])],
       };
     },
     read: () => backend.read(rootDir),
