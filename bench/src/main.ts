@@ -1,0 +1,123 @@
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runLocomo } from './locomo/run-locomo';
+import {
+  collectMeta,
+  renderConsoleTable,
+  type Section,
+  writeBenchmarksDoc,
+  writeJsonReport,
+} from './report';
+import { runScale } from './scale/run-scale';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** shared/ sits beside the repository (a clean clone keeps the dataset outside it). */
+const DEFAULT_DATA = join(dirname(REPO_ROOT), 'shared/bench/locomo/locomo-dev.json');
+const DOC_PATH = join(REPO_ROOT, 'docs/BENCHMARKS.md');
+const TARGETS = ['scale', 'locomo', 'all'] as const;
+type Target = (typeof TARGETS)[number];
+
+const USAGE = `Usage: pnpm bench [scale|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
+
+  scale     index build, refresh and search over a generated 10,000-unit workspace,
+            and \`cairn search\` beside bare node
+  locomo    retrieval quality on the LoCoMo development split, beside BM25
+  all       both (default)
+
+  --data <file>   LoCoMo JSON (default: ${DEFAULT_DATA})
+  --json <file>   also write every figure as JSON
+  --quick         small sizes for a smoke test; does not write docs/BENCHMARKS.md`;
+
+interface Options {
+  target: Target;
+  dataPath: string;
+  jsonPath: string | undefined;
+  quick: boolean;
+}
+
+/** A bad command line: printed with the usage, without a stack. */
+class UsageError extends Error {}
+
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({
+      // pnpm may forward a literal `--` before the script's arguments.
+      args: argv.filter((arg) => arg !== '--'),
+      options: {
+        data: { type: 'string' },
+        json: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function parseOptions(argv: string[]): Options | undefined {
+  const { values, positionals } = parseCommandLine(argv);
+  if (values.help) return undefined;
+  const target = positionals[0] ?? 'all';
+  if (positionals.length > 1 || !TARGETS.includes(target as Target)) {
+    throw new UsageError(
+      `unknown bench "${positionals.join(' ')}": expected one of ${TARGETS.join(', ')}`,
+    );
+  }
+  // pnpm runs the script in bench/; paths the user typed are relative to where they typed them.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  return {
+    target: target as Target,
+    dataPath: values.data ? resolve(cwd, values.data) : DEFAULT_DATA,
+    jsonPath: values.json ? resolve(cwd, values.json) : undefined,
+    quick: values.quick ?? false,
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (!options) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const meta = collectMeta(REPO_ROOT, options.quick);
+  if (options.quick)
+    process.stdout.write('QUICK run: sizes are shrunk; docs/BENCHMARKS.md is not written.\n');
+  const sections: Section[] = [];
+  const run = async (bench: () => Promise<Section>) => {
+    const section = await bench();
+    sections.push(section);
+    process.stdout.write(`\n${section.tables.map(renderConsoleTable).join('\n\n')}\n`);
+  };
+  const started = performance.now();
+  if (options.target !== 'locomo') await run(() => runScale({ quick: options.quick }));
+  if (options.target !== 'scale') {
+    await run(() => runLocomo({ dataPath: options.dataPath, quick: options.quick }));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  process.stdout.write(`\nBench time: ${seconds.toFixed(1)} s\n`);
+  if (options.jsonPath) {
+    await writeJsonReport(options.jsonPath, meta, sections);
+    process.stdout.write(`Figures written to ${options.jsonPath}\n`);
+  }
+  if (!options.quick) {
+    await writeBenchmarksDoc(DOC_PATH, meta, sections);
+    process.stdout.write(`Rewrote ${DOC_PATH}\n`);
+  } else {
+    process.stdout.write('QUICK run: docs/BENCHMARKS.md left as it was.\n');
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`bench: ${error.message}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.stderr.write(
+    `bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

@@ -1,0 +1,190 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+
+export type SectionName = 'scale' | 'locomo';
+
+/** A table both printed to the terminal and written to markdown. */
+export interface Table {
+  title: string;
+  columns: string[];
+  rows: string[][];
+  notes?: string[];
+}
+
+/** One bench's output: prose for the doc, tables, and the raw figures for JSON. */
+export interface Section {
+  name: SectionName;
+  title: string;
+  intro: string[];
+  tables: Table[];
+  figures: unknown;
+}
+
+export interface RunMeta {
+  date: string;
+  commit: string;
+  /** True when the working tree had uncommitted changes. */
+  dirty: boolean;
+  cpu: string;
+  cores: number;
+  memoryGb: number;
+  node: string;
+  platform: string;
+  /** One-minute load average when the run started: other work on the machine skews latencies. */
+  loadAverage: number;
+  quick: boolean;
+}
+
+function git(repoRoot: string, args: string[]): string | undefined {
+  try {
+    return execFileSync('git', args, {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+export function collectMeta(repoRoot: string, quick: boolean): RunMeta {
+  const cpuList = cpus();
+  return {
+    date: new Date().toISOString(),
+    commit: git(repoRoot, ['rev-parse', '--short', 'HEAD']) ?? 'unknown',
+    dirty: (git(repoRoot, ['status', '--porcelain']) ?? '') !== '',
+    cpu: cpuList[0]?.model.trim() ?? 'unknown',
+    cores: cpuList.length,
+    memoryGb: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${platform()} ${arch()}`,
+    loadAverage: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    quick,
+  };
+}
+
+export function describeMeta(meta: RunMeta): string {
+  const when = `${meta.date.slice(0, 16).replace('T', ' ')} UTC`;
+  const commit = `commit ${meta.commit}${meta.dirty ? ' (with uncommitted changes)' : ''}`;
+  const machine = `${meta.cpu}, ${meta.cores} cores, ${meta.memoryGb} GB memory, Node ${meta.node}, ${meta.platform}`;
+  return `${when}, ${commit}; ${machine}; load average ${meta.loadAverage} at start`;
+}
+
+export const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
+
+/** Fixed decimals, with thousands separators for big values. */
+export function formatNumber(value: number, digits = 1): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+export function renderConsoleTable(table: Table): string {
+  const all = [table.columns, ...table.rows];
+  const widths = table.columns.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((width) => '-'.repeat(width)).join('  ');
+  const notes = (table.notes ?? []).map((note) => `  * ${note}`);
+  return [table.title, line(table.columns), rule, ...table.rows.map(line), ...notes].join('\n');
+}
+
+function renderMarkdownTable(table: Table): string {
+  const escapeCell = (cell: string) => cell.replace(/\|/g, '\\|');
+  const row = (cells: string[]) => `| ${cells.map(escapeCell).join(' | ')} |`;
+  const rule = `|${table.columns.map(() => ' --- ').join('|')}|`;
+  const notes = (table.notes ?? []).map((note) => `- ${note}`);
+  const body = [row(table.columns), rule, ...table.rows.map(row)];
+  return [`### ${table.title}`, '', ...body, ...(notes.length ? ['', ...notes] : [])].join('\n');
+}
+
+const start = (name: SectionName) => `<!-- bench:${name}:start -->`;
+const end = (name: SectionName) => `<!-- bench:${name}:end -->`;
+
+function renderSection(section: Section, meta: RunMeta): string {
+  return [
+    start(section.name),
+    `## ${section.title}`,
+    '',
+    `_Measured ${describeMeta(meta)}._`,
+    '',
+    ...section.intro.flatMap((paragraph) => [paragraph, '']),
+    ...section.tables.flatMap((table) => [renderMarkdownTable(table), '']),
+    end(section.name),
+  ].join('\n');
+}
+
+/** The section as a previous run wrote it, so a partial run keeps the other figures. */
+function previousSection(existing: string | undefined, name: SectionName): string | undefined {
+  if (!existing) return undefined;
+  const from = existing.indexOf(start(name));
+  const to = existing.indexOf(end(name));
+  return from === -1 || to < from ? undefined : existing.slice(from, to + end(name).length);
+}
+
+const REPRODUCE = [
+  '## Reproduce',
+  '',
+  '```sh',
+  'pnpm install && pnpm build',
+  'pnpm bench                 # scale and LoCoMo; rewrites this file',
+  'pnpm bench scale           # only the Scale section',
+  'pnpm bench locomo --data ../shared/bench/locomo/locomo-dev.json',
+  'pnpm bench --json bench.json   # also write every figure as JSON',
+  'pnpm bench --quick         # smoke test with small sizes; never writes this file',
+  '```',
+  '',
+];
+
+const ORDER: SectionName[] = ['scale', 'locomo'];
+
+export function renderBenchmarksDoc(meta: RunMeta, sections: Section[], existing?: string): string {
+  const parts = ORDER.map((name) => {
+    const fresh = sections.find((section) => section.name === name);
+    if (fresh) return renderSection(fresh, meta);
+    return (
+      previousSection(existing, name) ??
+      `${start(name)}\n_Not run yet: \`pnpm bench ${name}\`._\n${end(name)}`
+    );
+  });
+  return [
+    '# Benchmarks',
+    '',
+    '<!-- Generated by `pnpm bench` (bench/src/main.ts). Do not edit by hand: rerun the bench. -->',
+    '',
+    '> Written by `pnpm bench`; do not edit. Each section states the machine, date and commit it was measured on.',
+    `> Last run: ${describeMeta(meta)}.`,
+    '',
+    'Targets are information only: a MISS never fails the run. Latencies are wall-clock milliseconds;',
+    'MB means 10^6 bytes. Medians and ratios come from one run, measured side by side.',
+    '',
+    ...parts.flatMap((part) => [part, '']),
+    ...REPRODUCE,
+  ].join('\n');
+}
+
+export async function writeBenchmarksDoc(
+  path: string,
+  meta: RunMeta,
+  sections: Section[],
+): Promise<void> {
+  const existing = await readFile(path, 'utf8').catch(() => undefined);
+  await writeFile(path, renderBenchmarksDoc(meta, sections, existing));
+}
+
+export async function writeJsonReport(
+  path: string,
+  meta: RunMeta,
+  sections: Section[],
+): Promise<void> {
+  const figures = Object.fromEntries(sections.map((section) => [section.name, section.figures]));
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify({ meta, ...figures }, null, 2)}\n`);
+}
