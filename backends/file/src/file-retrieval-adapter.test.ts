@@ -2,9 +2,19 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cairnIndexPath, memoryWorkspacePath } from '@cairn/core';
-import { expectCode, makeTempProject, type TempProject } from '@cairn/testkit';
+import {
+  describeRetrievalAdapter,
+  expectCode,
+  makeTempProject,
+  type TempProject,
+} from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileBackend, createFileRetrievalAdapter, POOL_INDEX_FILENAME } from './index';
+import {
+  createFileBackend,
+  createFileRetrievalAdapter,
+  fileRetrievalCapabilities,
+  POOL_INDEX_FILENAME,
+} from './index';
 import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
 
 let project: TempProject;
@@ -134,4 +144,10 @@ describe('file retrieval adapter over the index', () => {
     expect(pools(await adapter.recall({ agentId: 'bob', query: 'deploy' }))).toEqual(['warm']);
     expect(existsSync(cairnIndexPath(project.root))).toBe(false);
   });
+});
+
+describeRetrievalAdapter({
+  name: 'file',
+  capabilities: fileRetrievalCapabilities,
+  create: (rootDir) => createFileRetrievalAdapter({ rootDir }),
 });

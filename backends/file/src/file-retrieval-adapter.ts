@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import {
   CairnError,
+  compareCodeUnits,
   type MemoryPoolDefinition,
   type MemoryQuery,
   type MemoryResult,
@@ -33,7 +34,7 @@ export const fileRetrievalCapabilities = {
 export const WORKSPACE_POOL_ID = 'workspace';
 
 const byScore = (a: MemoryResult, b: MemoryResult) =>
-  (b.score ?? 0) - (a.score ?? 0) || a.id.localeCompare(b.id);
+  (b.score ?? 0) - (a.score ?? 0) || compareCodeUnits(a.id, b.id);
 
 /** The shared index, or undefined without a workspace (then nothing is created under .cairn/). */
 function indexFor(rootDir: string, warn: WarningSink) {

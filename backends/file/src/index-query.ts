@@ -1,4 +1,6 @@
 import type { MemoryKind } from '@cairn/core';
+import { stemmer } from 'stemmer';
+import { buildFtsQuery } from './fts-query';
 import type { IndexStore } from './index-store';
 
 /** Chunk columns a query may narrow with an `IN (...)` list. */
@@ -6,8 +8,8 @@ export type FilterColumn = 'path' | 'kind' | 'category' | 'review' | 'memory_id'
 
 export interface ChunkQuery {
   pool: string;
-  /** An FTS5 MATCH expression (see buildFtsQuery). */
-  match: string;
+  /** The query terms (see searchTerms); very common ones are left out of the MATCH. */
+  terms: string[];
   limit: number;
   /** Each column must equal one of the values; an empty list matches nothing. */
   oneOf?: [FilterColumn, string[]][];
@@ -78,17 +80,82 @@ const COLUMNS = `c.chunk_id AS chunkId, c.kind, c.path, c.start_line AS startLin
   c.created_at AS createdAt`;
 
 /** Ranks and cuts first, then reads the text of the few rows kept, so the sort never carries text. */
-function rankedRows(store: IndexStore, query: ChunkQuery): ChunkRow[] {
+function rankedRows(
+  store: IndexStore,
+  query: ChunkQuery,
+  match: string,
+  onlyIds?: number[],
+): ChunkRow[] {
   const filter = filterClause(query);
+  const ids = onlyIds ? `AND c.rowid IN (${onlyIds.join(', ')})` : '';
   const sql = `SELECT ${COLUMNS}, top.rank FROM (
       SELECT c.rowid AS id, bm25(chunks_fts) AS rank, c.path AS p, c.start_line AS s, c.chunk_id AS k
       FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-      WHERE chunks_fts MATCH ? AND ${filter.sql.join(' AND ')}
+      WHERE chunks_fts MATCH ? AND ${filter.sql.join(' AND ')} ${ids}
       ORDER BY rank, p, s, k
       LIMIT ?
     ) AS top JOIN chunks c ON c.rowid = top.id
     ORDER BY top.rank, top.p, top.s, top.k`;
-  return store.query(sql).all(query.match, ...filter.params, query.limit) as ChunkRow[];
+  return store.query(sql).all(match, ...filter.params, query.limit) as ChunkRow[];
+}
+
+/** How many best-ranked candidates the fast path looks at, per result wanted. */
+const CANDIDATES_PER_RESULT = 4;
+
+/**
+ * The fast path: rank on the FTS table alone (no join per matching row),
+ * then filter the best candidates. Exact: only candidates ranked strictly
+ * above the cut are trusted, so ties at the cut cannot change the answer;
+ * when they are too few (heavy filters), the full query runs instead.
+ */
+function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string): ChunkRow[] {
+  const want = query.limit * CANDIDATES_PER_RESULT + 8;
+  const top = store
+    .query(
+      'SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?',
+    )
+    .all(match, want) as { id: number; rank: number }[];
+  if (top.length === 0) return [];
+  if (top.length < want)
+    return rankedRows(
+      store,
+      query,
+      match,
+      top.map((row) => row.id),
+    );
+  const cut = top.at(-1)!.rank;
+  const sure = top.filter((row) => row.rank < cut).map((row) => row.id);
+  const rows = sure.length > 0 ? rankedRows(store, query, match, sure) : [];
+  return rows.length >= query.limit ? rows : rankedRows(store, query, match);
+}
+
+/** A term in more than this share of chunks is left out when rarer terms remain. */
+export const COMMON_TERM_SHARE = 0.25;
+/** Below this many chunks every query is cheap, so nothing is pruned. */
+export const MIN_CHUNKS_TO_PRUNE = 2000;
+
+/**
+ * Drops very common terms. Ranking every chunk that holds such a word costs
+ * far more than the word adds to BM25 (its idf is small), so it is left out
+ * unless nothing rarer is left. Frequencies come from the fts5vocab table,
+ * keyed by the porter stem the tokenizer stored.
+ */
+export function keepInformativeTerms(store: IndexStore, terms: string[]): string[] {
+  if (terms.length < 2) return terms;
+  const stems = terms.map((term) => stemmer(term));
+  const placeholders = stems.map(() => '?').join(', ');
+  const rows = store
+    .query(`SELECT term, doc FROM chunks_vocab WHERE term IN (${placeholders})`)
+    .all(...stems) as { term: string; doc: number }[];
+  const { total } = store.query('SELECT count(*) AS total FROM chunks').get() as { total: number };
+  if (total < MIN_CHUNKS_TO_PRUNE) return terms;
+  const common = new Set(
+    rows.filter((row) => row.doc > total * COMMON_TERM_SHARE).map((row) => row.term),
+  );
+  const present = new Set(rows.map((row) => row.term));
+  const kept = terms.filter((_, index) => !common.has(stems[index]!));
+  // Only prune when a rarer term actually occurs: otherwise the query would find nothing.
+  return kept.some((_, index) => present.has(stemmer(kept[index]!))) ? kept : terms;
 }
 
 /**
@@ -96,7 +163,9 @@ function rankedRows(store: IndexStore, query: ChunkQuery): ChunkRow[] {
  * location so equal indexes always answer in the same order.
  */
 export function queryChunks(store: IndexStore, query: ChunkQuery): ChunkHit[] {
-  const rows = rankedRows(store, query);
+  const match = buildFtsQuery(keepInformativeTerms(store, query.terms));
+  if (!match) return [];
+  const rows = rankedRowsFast(store, query, match);
   return rows.map((row) => ({
     chunkId: row.chunkId,
     kind: row.kind,

@@ -4,7 +4,7 @@ import type { SqliteDatabase } from './sqlite-driver';
  * Bump when the tables, the tokenizer or what goes into a chunk change: an
  * index with another version is dropped and rebuilt from the markdown.
  */
-export const SEARCH_INDEX_SCHEMA_VERSION = 1;
+export const SEARCH_INDEX_SCHEMA_VERSION = 2;
 
 const TABLES = `
 CREATE TABLE files (
@@ -40,6 +40,8 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
   content_rowid = 'rowid',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
+-- Document frequency per (stemmed) term, read to leave very common terms out of a query.
+CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
   INSERT INTO chunks_fts (rowid, text) VALUES (new.rowid, new.text);
 END;
@@ -56,6 +58,7 @@ const DROP = `
 DROP TRIGGER IF EXISTS chunks_after_insert;
 DROP TRIGGER IF EXISTS chunks_after_delete;
 DROP TRIGGER IF EXISTS chunks_after_update;
+DROP TABLE IF EXISTS chunks_vocab;
 DROP TABLE IF EXISTS chunks_fts;
 DROP TABLE IF EXISTS chunks;
 DROP TABLE IF EXISTS files;

@@ -5,6 +5,7 @@ import {
   ATOMIC_TEMP_PREFIX,
   type ChunkOptions,
   chunkDocument,
+  compareCodeUnits,
   isAllowedWorkspaceFile,
   MEMORY_THREADS_DIR,
   type MemoryChunk,
@@ -64,7 +65,7 @@ export function listWorkspaceFiles(rootDir: string): SourceFile[] {
   };
   listDir(workspace, '');
   listDir(join(workspace, MEMORY_THREADS_DIR), `${MEMORY_THREADS_DIR}/`);
-  return files.sort((a, b) => a.path.localeCompare(b.path));
+  return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 async function readOrUndefined(path: string): Promise<Buffer | undefined> {
@@ -99,7 +100,7 @@ export function listMarkdownFiles(folder: string): SourceFile[] {
     }
   };
   walk(folder, '');
-  return files.sort((a, b) => a.path.localeCompare(b.path));
+  return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 /** A registered pool folder of arbitrary markdown, keyed by its absolute path. */

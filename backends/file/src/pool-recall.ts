@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryPoolDefinition, MemoryResult, NormalizedMemoryQuery } from '@cairn/core';
-import { buildFtsQuery, searchTerms, snippetTerms } from './fts-query';
+import { searchTerms, snippetTerms } from './fts-query';
 import type { IndexDatabase } from './index-database';
 import type { ChunkHit } from './index-query';
 import { folderSource, type IndexSource } from './index-sources';
@@ -59,9 +59,8 @@ export async function recallIndexedPool(
   query: NormalizedMemoryQuery,
 ): Promise<MemoryResult[]> {
   const terms = searchTerms(query.query);
-  const match = buildFtsQuery(terms);
   const split = splitFilters(target.pool, query.filters);
-  if (!match || !split.poolMatches || !isDirectory(target.base)) return [];
+  if (terms.length === 0 || !split.poolMatches || !isDirectory(target.base)) return [];
   let database: IndexDatabase;
   let source: IndexSource;
   if (target.workspace) {
@@ -75,7 +74,7 @@ export async function recallIndexedPool(
   const postFilter = Object.keys(split.rest).length > 0;
   const hits = database.queryPool({
     pool: source.pool,
-    match,
+    terms,
     limit: postFilter ? POST_FILTER_CANDIDATES : query.limit,
     oneOf: split.oneOf,
     excludeDeprecated: !split.reviewFiltered,

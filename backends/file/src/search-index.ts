@@ -8,7 +8,7 @@ import {
   memorySearchOptionsSchema,
   parseInput,
 } from '@cairn/core';
-import { buildFtsQuery, searchTerms, snippetTerms } from './fts-query';
+import { searchTerms, snippetTerms } from './fts-query';
 import { IndexDatabase, removeDatabaseFiles } from './index-database';
 import type { ChunkHit } from './index-query';
 import type { SearchIndexRefreshStats } from './index-refresh';
@@ -105,12 +105,11 @@ export class ProjectSearchIndex implements SearchIndex {
   async search(input: MemorySearchOptions): Promise<MemorySearchResult[]> {
     const options = parseInput(memorySearchOptionsSchema, input, 'search options');
     const terms = searchTerms(options.query);
-    const match = buildFtsQuery(terms);
-    if (!match) return [];
+    if (terms.length === 0) return [];
     await this.refresh();
     const hits = this.workspace.queryPool({
       pool: WORKSPACE_SOURCE,
-      match,
+      terms,
       limit: options.limit,
       ...searchFilterQuery(options.filters),
     });

@@ -71,7 +71,11 @@ export {
   resolveMemoryBackendDetailed,
   resolveRetrievalAdapter,
 } from './registry';
-export { SETTING_DEFINITIONS, type SettingDefinition } from './settings/definitions';
+export {
+  LOCAL_TIME_ZONE,
+  SETTING_DEFINITIONS,
+  type SettingDefinition,
+} from './settings/definitions';
 export {
   type CairnSettings,
   type CairnSettingsOverrides,
@@ -124,7 +128,7 @@ export {
   rawMemoryId,
   UNIT_ID_PATTERN,
 } from './units/unit-types';
-export { formatDateInTimeZone, isCalendarDate } from './workspace/dates';
+export { compareCodeUnits, formatDateInTimeZone, isCalendarDate } from './workspace/dates';
 export * from './workspace/paths';
 export {
   isAllowedWorkspaceFile,

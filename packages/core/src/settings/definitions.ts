@@ -46,18 +46,18 @@ const cronSchema = z
   .string()
   .regex(/^\s*(\S+\s+){4}\S+\s*$/, 'expected a five-field cron expression such as "0 2 * * *"');
 
+/** `local` means the machine's zone, resolved when a date is formatted (ICU start-up is slow). */
+export const LOCAL_TIME_ZONE = 'local';
+
 const timeZoneSchema = z.string().refine((zone) => {
+  if (zone === LOCAL_TIME_ZONE) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;
   } catch {
     return false;
   }
-}, 'expected an IANA time zone such as "Europe/Paris" or "UTC"');
-
-function systemTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
+}, 'expected "local" or an IANA time zone such as "Europe/Paris" or "UTC"');
 
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
@@ -131,9 +131,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     env: 'CAIRN_TIMEZONE',
     schema: timeZoneSchema,
     fromEnv: parseString,
-    defaultValue: systemTimeZone,
-    defaultLabel: "the system's time zone",
-    description: 'IANA time zone that decides the date of the daily file (`YYYY-MM-DD.md`).',
+    defaultValue: LOCAL_TIME_ZONE,
+    defaultLabel: '`"local"` (the system\'s zone)',
+    description:
+      'IANA time zone that decides the date of the daily file (`YYYY-MM-DD.md`); `local` uses the system zone.',
   },
   {
     key: 'limits.searchLimit',

@@ -46,7 +46,7 @@ describe('resolveSettings', () => {
       limits: { searchLimit: 10, snippetChars: 320, getMaxLines: 200 },
     });
     expect(sources.memoryBackendType).toEqual({ kind: 'default' });
-    expect(settings.timezone.length).toBeGreaterThan(0);
+    expect(settings.timezone).toBe('local');
   });
 
   it('layers user < project < env < options and records each source', async () => {

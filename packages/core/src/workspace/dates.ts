@@ -4,7 +4,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
+      ...(timeZone === 'local' ? {} : { timeZone }),
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
@@ -14,7 +14,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** The calendar date of `date` in `timeZone`, as `YYYY-MM-DD`. */
+/** The calendar date of `date` in `timeZone` (`local`: the system zone), as `YYYY-MM-DD`. */
 export function formatDateInTimeZone(date: Date, timeZone: string): string {
   const parts = formatterFor(timeZone).formatToParts(date);
   const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
@@ -30,4 +30,12 @@ export function isCalendarDate(value: string): boolean {
   return (
     date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
   );
+}
+
+/**
+ * Orders strings by UTF-16 code units. Unlike `localeCompare` it needs no
+ * ICU collator, whose start-up costs milliseconds in a short-lived process.
+ */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -167,6 +167,12 @@ describe('dates', () => {
     expect(dailyMemoryFileName(instant, 'UTC')).toBe('2026-03-01.md');
     expect(dailyMemoryFileName(instant, 'Asia/Tokyo')).toBe('2026-03-02.md');
     expect(formatDateInTimeZone(instant, 'America/Los_Angeles')).toBe('2026-03-01');
+    const local = new Intl.DateTimeFormat('en-CA', {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    expect(formatDateInTimeZone(instant, 'local')).toBe(local.format(instant));
   });
 
   it('knows real calendar dates', () => {

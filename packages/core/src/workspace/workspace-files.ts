@@ -2,6 +2,7 @@ import { lstat, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { ATOMIC_TEMP_PREFIX, writeFileAtomic } from '../atomic-write';
 import { CairnError } from '../errors';
+import { compareCodeUnits } from './dates';
 import {
   HEAD_END_MARKER,
   HEAD_START_MARKER,
@@ -123,7 +124,7 @@ export async function listMemoryFiles(rootDir: string): Promise<WorkspaceFileInf
     listDir(workspace, ''),
     threads ? listDir(threads, `${MEMORY_THREADS_DIR}/`) : [],
   ]);
-  return [...top, ...threaded].sort((a, b) => a.path.localeCompare(b.path));
+  return [...top, ...threaded].sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 /** Reads a validated workspace file. Missing files throw NOT_FOUND. */

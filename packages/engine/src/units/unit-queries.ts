@@ -1,5 +1,6 @@
 import {
   CairnError,
+  compareCodeUnits,
   type ParsedDocument,
   parseInput,
   readMemoryFile,
@@ -77,7 +78,7 @@ export function listUnits(
       if (until !== undefined && created >= until) return false;
       return true;
     })
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+    .sort((a, b) => compareCodeUnits(a.createdAt, b.createdAt))
     .map(unitRecord);
 }
 
