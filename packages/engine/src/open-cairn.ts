@@ -120,13 +120,21 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
     ...[backendResolution.warning, adapterResolution.warning].filter((w): w is string => !!w),
   ];
 
+  // A backend may learn of trouble after opening (e.g. its index fell back to a scan).
+  const currentWarnings = () => [
+    ...warnings,
+    ...((backend as { warnings?: readonly string[] }).warnings ?? []),
+  ];
+
   return {
     ...createMemoryApi(rootDir, settings, backend, now),
     rootDir,
     settings,
     resolved,
     backend,
-    warnings,
+    get warnings() {
+      return currentWarnings();
+    },
     async init() {
       const created = (await ensureMemoryWorkspace(rootDir)).map(
         (name) => `${MEMORY_WORKSPACE_PATH}/${name}`,
@@ -153,8 +161,7 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
         },
         settings: resolved,
         files,
-        // A backend may learn of trouble after opening (e.g. its index fell back to a scan).
-        warnings: [...warnings, ...((backend as { warnings?: readonly string[] }).warnings ?? [])],
+        warnings: currentWarnings(),
       };
     },
     read: () => backend.read(rootDir),
