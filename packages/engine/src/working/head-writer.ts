@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import {
+  getDefaultMemoryScaffold,
+  readMemoryFile,
+  threadHeadFileName,
+  writeMemoryFile,
+} from '@cairn/core';
+import { type HeadUnit, renderHeadRegion, replaceHeadRegion } from './head-render';
+import type { HeadStore } from './head-store';
+import { threadFileKey } from './thread-key';
+import { emptyThreadState, foldSummary, renderThreadHead } from './thread-state';
+
+/** MEMORY.md is shared by every agent and harness: one head record guards it. */
+export const GLOBAL_HEAD = { agentId: '*', scope: 'head:MEMORY.md' } as const;
+
+export interface LeaseOptions {
+  /** Tries before the write is deferred (it is retried on the next event). Default 40. */
+  attempts?: number;
+  /** How long a lease holds if its owner dies mid-write. Default 10 s. */
+  ttlMs?: number;
+}
+
+export type WriteOutcome =
+  | { applied: true; keptUserEdit: boolean }
+  | { applied: false; deferred: true; holder: string };
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `write` holding the lease of (agentId, scope). A busy lease is not a
+ * failure: the call backs off and retries, and if the lease stays busy the
+ * write is recorded as pending for the next event. A render that succeeds
+ * settles every pending write requested before it started (it supersedes them).
+ */
+export async function writeUnderLease(
+  store: HeadStore,
+  target: { agentId: string; scope: string },
+  write: (lastRendered: string | undefined) => Promise<{ rendered: string; keptUserEdit: boolean }>,
+  options: LeaseOptions = {},
+): Promise<WriteOutcome> {
+  const owner = `${process.pid}:${randomUUID()}`;
+  const attempts = options.attempts ?? 40;
+  let holder = '';
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    const startedMs = Date.now();
+    const lease = store.acquire(
+      target.agentId,
+      target.scope,
+      owner,
+      options.ttlMs ?? 10_000,
+      startedMs,
+    );
+    if (lease.ok) {
+      let rendered: string | undefined;
+      try {
+        const result = await write(lease.lastRendered);
+        rendered = result.rendered;
+        store.settle(target.agentId, target.scope, startedMs);
+        return { applied: true, keptUserEdit: result.keptUserEdit };
+      } finally {
+        store.release(target.agentId, target.scope, owner, rendered);
+      }
+    }
+    holder = lease.holder;
+    // Jittered backoff so concurrent writers do not retry in lockstep.
+    await pause(10 + Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5)));
+  }
+  store.defer(target.agentId, target.scope, `lease held by ${holder}`);
+  return { applied: false, deferred: true, holder };
+}
+
+const readOrUndefined = (rootDir: string, path: string) =>
+  readMemoryFile(rootDir, path).catch(() => undefined);
+
+/**
+ * Read-modify-write that does not lose an edit made by someone else (a
+ * person in an editor) between the read and the write: the file is read
+ * again just before the atomic rename, and the update is recomputed if it
+ * changed. Cairn's own writers are already serialized by the lease.
+ */
+async function rewriteUnlessChanged(
+  rootDir: string,
+  path: string,
+  update: (current: string | undefined) => { content: string; keptUserEdit: boolean },
+): Promise<boolean> {
+  for (let attempt = 0; ; attempt += 1) {
+    const before = await readOrUndefined(rootDir, path);
+    const next = update(before);
+    if (attempt < 5 && (await readOrUndefined(rootDir, path)) !== before) continue;
+    await writeMemoryFile(rootDir, path, next.content);
+    return next.keptUserEdit;
+  }
+}
+
+/** Re-renders the managed region of MEMORY.md from every thread head and the approved units. */
+export function refreshGlobalHead(
+  rootDir: string,
+  store: HeadStore,
+  input: { units: HeadUnit[]; budgetTokens: number; now: () => Date },
+  options?: LeaseOptions,
+): Promise<WriteOutcome> {
+  return writeUnderLease(
+    store,
+    GLOBAL_HEAD,
+    async (lastRendered) => {
+      const region = renderHeadRegion({
+        threads: store.threads(),
+        units: input.units,
+        budgetTokens: input.budgetTokens,
+        now: input.now().toISOString(),
+      });
+      const keptUserEdit = await rewriteUnlessChanged(rootDir, 'MEMORY.md', (current) =>
+        replaceHeadRegion(current ?? getDefaultMemoryScaffold(), region, lastRendered),
+      );
+      return { rendered: region, keptUserEdit };
+    },
+    options,
+  );
+}
+
+/**
+ * Re-renders one thread head from the facts of its temporal nodes, under
+ * the thread's own lease. The head is recomputed, not patched, so a render
+ * that was deferred is superseded by the next one that succeeds.
+ */
+export function refreshThreadHead(
+  rootDir: string,
+  store: HeadStore,
+  target: { agentId: string; threadKey: string; now: () => Date },
+  options?: LeaseOptions,
+): Promise<WriteOutcome> {
+  const { agentId, threadKey } = target;
+  return writeUnderLease(
+    store,
+    { agentId, scope: `thread:${threadKey}` },
+    async () => {
+      let state = emptyThreadState(agentId, threadKey, target.now().toISOString());
+      for (const entry of store.recentFacts(agentId, threadKey)) {
+        state = foldSummary(state, entry.facts, entry.nodeId, entry.at, false);
+      }
+      state = { ...state, sessions: store.sessionCount(agentId, threadKey) };
+      store.putThread(state);
+      const rendered = renderThreadHead(state);
+      await writeMemoryFile(
+        rootDir,
+        threadHeadFileName(threadFileKey(agentId, threadKey)),
+        `${rendered}\n`,
+      );
+      return { rendered, keptUserEdit: false };
+    },
+    options,
+  );
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { CairnError, THREAD_KEY_PATTERN } from '@cairn/core';
+
+/** Lowercase, `[a-z0-9._-]` only, no leading punctuation, bounded: safe in file names and keys. */
+export function slugify(value: string, max = 48): string {
+  const slug = value
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .replace(/-+$/, '')
+    .slice(0, max);
+  return slug || 'x';
+}
+
+/** The checked-out branch, read from `.git/HEAD` (no git process); `detached` or `none` otherwise. */
+export function gitBranch(cwd: string): string {
+  try {
+    const head = readFileSync(join(cwd, '.git', 'HEAD'), 'utf8').trim();
+    const match = /^ref: refs\/heads\/(.+)$/.exec(head);
+    return match ? match[1]! : 'detached';
+  } catch {
+    return 'none';
+  }
+}
+
+/** The default thread of a session: the project plus its git branch, e.g. `cairn.main`. */
+export function defaultThreadKey(rootDir: string): string {
+  return `${slugify(basename(rootDir), 40)}.${slugify(gitBranch(rootDir), 60)}`;
+}
+
+export type ThreadKind = 'topic' | 'person';
+
+/** An explicit topic or person thread: `topic-<slug>` / `person-<slug>`. */
+export function explicitThreadKey(kind: ThreadKind, name: string): string {
+  return `${kind}-${slugify(name, 80)}`;
+}
+
+/** Validates a thread key from outside (API, hooks, MCP). */
+export function checkThreadKey(threadKey: string): string {
+  if (!THREAD_KEY_PATTERN.test(threadKey) || threadKey.includes('..')) {
+    throw new CairnError('INVALID_INPUT', `Invalid thread key ${JSON.stringify(threadKey)}`, {
+      hint: 'thread keys are lowercase letters, digits, ".", "_" and "-", starting with a letter or digit',
+    });
+  }
+  return threadKey;
+}
+
+/**
+ * Thread heads are scoped to an agent: the file `threads/<agent>.<thread>.md`
+ * keeps two agents on the same thread key apart.
+ */
+export function threadFileKey(agentId: string, threadKey: string): string {
+  return `${slugify(agentId, 40)}.${threadKey}`.slice(0, 119);
+}
