@@ -15,12 +15,23 @@ export interface CairnSettings {
   insightExtractionSchedule: string;
   insightExtractionMinIntervalMs: number;
   timezone: string;
-  limits: { searchLimit: number; snippetChars: number; maxUnitChars: number; getMaxLines: number };
+  limits: {
+    searchLimit: number;
+    snippetChars: number;
+    maxUnitChars: number;
+    getMaxLines: number;
+    headTokens: number;
+    injectTokens: number;
+  };
+  lineage: { condenseThreshold: number };
+  summarizer: { provider: 'extractive' | 'openai'; baseUrl: string; model: string; apiKeyEnv: string };
 }
 
 /** Explicit overrides, e.g. from CLI flags or a test. */
-export type CairnSettingsOverrides = Partial<Omit<CairnSettings, 'limits'>> & {
+export type CairnSettingsOverrides = Partial<Omit<CairnSettings, 'limits' | 'lineage' | 'summarizer'>> & {
   limits?: Partial<CairnSettings['limits']>;
+  lineage?: Partial<CairnSettings['lineage']>;
+  summarizer?: Partial<CairnSettings['summarizer']>;
 };
 
 /** Where a resolved value came from. Later layers win. */
