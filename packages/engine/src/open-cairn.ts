@@ -24,6 +24,7 @@ import {
 } from '@cairn/core';
 import { registerBuiltins } from './builtins';
 import { createMemoryApi, type MemoryApi } from './memory-api';
+import { createWorkingApi, type WorkingApi } from './working-api';
 
 export interface OpenCairnOptions {
   env?: NodeJS.ProcessEnv;
@@ -60,7 +61,7 @@ export interface CairnStatus {
 }
 
 /** The memory of one project, with its settings resolved. */
-export interface Cairn extends MemoryApi {
+export interface Cairn extends MemoryApi, WorkingApi {
   readonly rootDir: string;
   readonly settings: CairnSettings;
   readonly resolved: ResolvedSettings;
@@ -126,8 +127,10 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
     ...((backend as { warnings?: readonly string[] }).warnings ?? []),
   ];
 
+  const memory = createMemoryApi(rootDir, settings, backend, now);
   return {
-    ...createMemoryApi(rootDir, settings, backend, now),
+    ...memory,
+    ...createWorkingApi(rootDir, settings, memory, now ?? (() => new Date())),
     rootDir,
     settings,
     resolved,

@@ -20,7 +20,25 @@ const MIGRATIONS = [
    CREATE TABLE pending_writes (
      id INTEGER PRIMARY KEY, agent_id TEXT NOT NULL, scope TEXT NOT NULL,
      requested_ms INTEGER NOT NULL, reason TEXT NOT NULL);`,
+  `CREATE TABLE sessions (
+     agent_id TEXT NOT NULL, session_key TEXT NOT NULL, thread_key TEXT NOT NULL,
+     harness TEXT, cwd TEXT, epoch INTEGER NOT NULL DEFAULT 0, started_at TEXT NOT NULL,
+     PRIMARY KEY (agent_id, session_key));
+   CREATE TABLE injections (
+     agent_id TEXT NOT NULL, session_key TEXT NOT NULL, epoch INTEGER NOT NULL, item_id TEXT NOT NULL,
+     PRIMARY KEY (agent_id, session_key, epoch, item_id));`,
 ];
+
+export interface SessionRecord {
+  agentId: string;
+  sessionKey: string;
+  threadKey: string;
+  harness: string | null;
+  cwd: string | null;
+  /** Bumped by each compaction: injection bookkeeping starts over. */
+  epoch: number;
+  startedAt: string;
+}
 
 export type LeaseResult =
   | { ok: true; version: number; lastRendered: string | undefined }
@@ -164,14 +182,12 @@ export class HeadStore {
       at: string;
       session: number;
     }[];
-    return rows
-      .reverse()
-      .map((row) => ({
-        nodeId: row.nodeId,
-        facts: JSON.parse(row.facts) as SummaryFacts,
-        at: row.at,
-        session: row.session === 1,
-      }));
+    return rows.reverse().map((row) => ({
+      nodeId: row.nodeId,
+      facts: JSON.parse(row.facts) as SummaryFacts,
+      at: row.at,
+      session: row.session === 1,
+    }));
   }
 
   sessionCount(agentId: string, threadKey: string): number {
@@ -207,6 +223,64 @@ export class HeadStore {
         : this.db.prepare('SELECT state FROM thread_states').all()
     ) as { state: string }[];
     return rows.map((row) => JSON.parse(row.state) as ThreadHeadState);
+  }
+
+  /** Records a session (first start wins its thread; later starts keep it). */
+  startSession(record: Omit<SessionRecord, 'epoch'>): SessionRecord {
+    this.db
+      .prepare(
+        `INSERT INTO sessions (agent_id, session_key, thread_key, harness, cwd, started_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (agent_id, session_key) DO NOTHING`,
+      )
+      .run(
+        record.agentId,
+        record.sessionKey,
+        record.threadKey,
+        record.harness,
+        record.cwd,
+        record.startedAt,
+      );
+    return this.session(record.agentId, record.sessionKey)!;
+  }
+
+  session(agentId: string, sessionKey: string): SessionRecord | undefined {
+    return this.db
+      .prepare(
+        `SELECT agent_id AS agentId, session_key AS sessionKey, thread_key AS threadKey, harness, cwd, epoch,
+                started_at AS startedAt FROM sessions WHERE agent_id = ? AND session_key = ?`,
+      )
+      .get(agentId, sessionKey) as SessionRecord | undefined;
+  }
+
+  /** After a compaction, items injected before it may be injected again. */
+  bumpEpoch(agentId: string, sessionKey: string): void {
+    this.db
+      .prepare('UPDATE sessions SET epoch = epoch + 1 WHERE agent_id = ? AND session_key = ?')
+      .run(agentId, sessionKey);
+  }
+
+  /** Keeps the ids not yet injected in this session's epoch, and marks them injected. */
+  claimInjections(session: SessionRecord, itemIds: string[]): string[] {
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO injections (agent_id, session_key, epoch, item_id) VALUES (?, ?, ?, ?)',
+    );
+    return this.db
+      .transaction(() =>
+        itemIds.filter(
+          (id) => insert.run(session.agentId, session.sessionKey, session.epoch, id).changes === 1,
+        ),
+      )
+      .immediate();
+  }
+
+  /** Unit ids injected during the session (any epoch), to link from its summary node. */
+  injectedUnits(session: SessionRecord): string[] {
+    const rows = this.db
+      .prepare(
+        "SELECT DISTINCT item_id AS id FROM injections WHERE agent_id = ? AND session_key = ? AND item_id LIKE 'UNIT:%'",
+      )
+      .all(session.agentId, session.sessionKey) as { id: string }[];
+    return rows.map((row) => row.id);
   }
 
   close(): void {

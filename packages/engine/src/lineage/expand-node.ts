@@ -1,0 +1,106 @@
+import type { LineageStore } from './lineage-store';
+import type { TemporalNode, TranscriptEntry } from './lineage-types';
+
+/** Entries and characters an expansion returns at most; page further with getTranscript. */
+export const EXPAND_MAX_ENTRIES = 50;
+export const EXPAND_MAX_ENTRY_CHARS = 2000;
+/** Roots shown on each side of a root node. */
+export const EXPAND_NEIGHBOUR_ROOTS = 3;
+
+export interface ExcerptEntry extends TranscriptEntry {
+  /** True when `text` was cut to EXPAND_MAX_ENTRY_CHARS. */
+  clipped: boolean;
+}
+
+export interface TranscriptExcerpt {
+  sessionKey: string;
+  harness: string | null;
+  startedAt: string;
+  /** Entries in the whole transcript. */
+  totalEntries: number;
+  /** Oldest first: the node's time range when it has entries there, else the start. */
+  entries: ExcerptEntry[];
+  /** More entries exist than `entries` shows. */
+  truncated: boolean;
+}
+
+export interface NodeExpansion {
+  node: TemporalNode;
+  /** Condensed nodes that consumed this one. */
+  parents: TemporalNode[];
+  /** Nodes this one consumed. */
+  children: TemporalNode[];
+  /** Other children of the same parents; for a root, the thread's neighbouring roots in time. */
+  siblings: TemporalNode[];
+  thread: { threadKey: string; nodeCount: number };
+  /** `UNIT:<uuid>` ids linked to the node. */
+  linkedUnits: string[];
+  transcript: TranscriptExcerpt | null;
+}
+
+function siblingsOf(
+  store: LineageStore,
+  agentId: string,
+  node: TemporalNode,
+  parents: TemporalNode[],
+): TemporalNode[] {
+  if (parents.length === 0) return store.neighbourRoots(agentId, node.id, EXPAND_NEIGHBOUR_ROOTS);
+  const seen = new Map<string, TemporalNode>();
+  for (const parent of parents) {
+    for (const child of store.children(agentId, parent.id)) {
+      if (child.id !== node.id) seen.set(child.id, child);
+    }
+  }
+  return [...seen.values()].sort((a, b) => (a.startAt < b.startAt ? -1 : 1));
+}
+
+const clip = (entry: TranscriptEntry): ExcerptEntry =>
+  entry.text.length > EXPAND_MAX_ENTRY_CHARS
+    ? { ...entry, text: `${entry.text.slice(0, EXPAND_MAX_ENTRY_CHARS - 1)}…`, clipped: true }
+    : { ...entry, clipped: false };
+
+function transcriptExcerpt(
+  store: LineageStore,
+  agentId: string,
+  node: TemporalNode,
+): TranscriptExcerpt | null {
+  if (!node.sessionKey) return null;
+  const limit = EXPAND_MAX_ENTRIES;
+  const inRange = store.getTranscript(agentId, node.sessionKey, {
+    fromAt: node.startAt,
+    toAt: node.endAt,
+    limit,
+  });
+  if (!inRange) return null;
+  const transcript =
+    inRange.entries.length > 0
+      ? inRange
+      : (store.getTranscript(agentId, node.sessionKey, { limit }) ?? inRange);
+  return {
+    sessionKey: transcript.sessionKey,
+    harness: transcript.harness,
+    startedAt: transcript.startedAt,
+    totalEntries: transcript.totalEntries,
+    entries: transcript.entries.map(clip),
+    truncated: transcript.entries.length < transcript.totalEntries,
+  };
+}
+
+/**
+ * The drill-down of seed 002 §1: a node with its lineage, its neighbourhood,
+ * its linked units and a bounded excerpt of its transcript. Everything is
+ * read for `agentId` only; another agent's node is NOT_FOUND.
+ */
+export function expandNode(store: LineageStore, nodeId: string, agentId: string): NodeExpansion {
+  const node = store.getNode(agentId, nodeId);
+  const parents = store.parents(agentId, node.id);
+  return {
+    node,
+    parents,
+    children: store.children(agentId, node.id),
+    siblings: siblingsOf(store, agentId, node, parents),
+    thread: { threadKey: node.threadKey, nodeCount: store.countNodes(agentId, node.threadKey) },
+    linkedUnits: store.linkedUnits(agentId, node.id),
+    transcript: transcriptExcerpt(store, agentId, node),
+  };
+}

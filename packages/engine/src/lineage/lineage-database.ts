@@ -1,0 +1,110 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { CairnError, type CairnErrorCode } from '@cairn/core';
+import type BetterSqlite3 from 'better-sqlite3';
+
+export type SqliteDatabase = BetterSqlite3.Database;
+type SqliteConstructor = typeof BetterSqlite3;
+
+let loaded: SqliteConstructor | undefined;
+
+/**
+ * Loads better-sqlite3 on first use, so importing the engine never loads a
+ * native module: hooks that do not touch lineage stay fast and keep working
+ * when the binary is missing or built for another Node.
+ */
+export function loadSqlite(): SqliteConstructor {
+  if (loaded) return loaded;
+  try {
+    loaded = createRequire(import.meta.url)('better-sqlite3') as SqliteConstructor;
+    return loaded;
+  } catch (error) {
+    throw new CairnError(
+      'BACKEND_UNAVAILABLE',
+      'Cannot load better-sqlite3 for the lineage store',
+      {
+        cause: error,
+        hint: 'run `pnpm add better-sqlite3` (or `npm rebuild better-sqlite3` after a Node upgrade)',
+        details: { package: 'better-sqlite3' },
+      },
+    );
+  }
+}
+
+function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function hintFor(code: string | undefined, fallback: CairnErrorCode): string {
+  if (code?.startsWith('SQLITE_BUSY') || code?.startsWith('SQLITE_LOCKED')) {
+    return 'another process held the lineage database for too long; retry, or raise busyTimeoutMs';
+  }
+  if (code === 'SQLITE_FULL') return 'free disk space under .cairn/state/ and retry';
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
+    return 'the lineage database is damaged; it is the source of history, so move it aside and restore it from a backup rather than deleting it';
+  }
+  if (code?.startsWith('SQLITE_READONLY') || code?.startsWith('SQLITE_CANTOPEN')) {
+    return 'check that .cairn/state/ exists and is writable by this user';
+  }
+  return fallback === 'WRITE_FAILED'
+    ? 'check free disk space and write permission on .cairn/state/'
+    : 'check that .cairn/state/lineage.db is readable by this user';
+}
+
+/** Wraps a driver error; CairnErrors (validation, NOT_FOUND) pass through unchanged. */
+export function lineageError(error: unknown, code: CairnErrorCode, what: string): CairnError {
+  if (CairnError.isInstance(error)) return error;
+  const sqlite = sqliteCode(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CairnError(code, `Lineage store could not ${what}: ${reason}`, {
+    cause: error,
+    hint: hintFor(sqlite, code),
+    details: { operation: what, ...(sqlite ? { sqliteCode: sqlite } : {}) },
+  });
+}
+
+/**
+ * Runs `task` in a BEGIN IMMEDIATE transaction: the write lock is taken up
+ * front (waiting up to the busy timeout), so a read-then-write never fails
+ * with SQLITE_BUSY when another process commits in between.
+ */
+export function writeTransaction<T>(db: SqliteDatabase, what: string, task: () => T): T {
+  try {
+    return db.transaction(task).immediate();
+  } catch (error) {
+    throw lineageError(error, 'WRITE_FAILED', what);
+  }
+}
+
+/** Runs a read; the snapshot of a deferred transaction keeps multi-query reads consistent. */
+export function readTransaction<T>(db: SqliteDatabase, what: string, task: () => T): T {
+  try {
+    return db.transaction(task).deferred();
+  } catch (error) {
+    throw lineageError(error, 'READ_FAILED', what);
+  }
+}
+
+export interface DatabaseOptions {
+  busyTimeoutMs: number;
+}
+
+/** Opens the file with the pragmas every connection needs; the caller migrates. */
+export function openDatabase(path: string, options: DatabaseOptions): SqliteDatabase {
+  const Database = loadSqlite();
+  let db: SqliteDatabase | undefined;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { timeout: options.busyTimeoutMs });
+    // The busy timeout is set by the constructor, before the first pragma needs a lock.
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    // synchronous stays FULL (the default): this file is the source of history.
+    return db;
+  } catch (error) {
+    db?.close();
+    throw lineageError(error, 'READ_FAILED', `open ${path}`);
+  }
+}

@@ -1,0 +1,175 @@
+import { CairnError } from '@cairn/core';
+import { type SqliteDatabase, writeTransaction } from './lineage-database';
+
+/** One schema step. Versions are contiguous from 1; a shipped step is never edited. */
+export interface LineageMigration {
+  version: number;
+  name: string;
+  up(db: SqliteDatabase): void;
+}
+
+const appendOnly = (table: string, event: string) => `
+CREATE TRIGGER ${table}_append_only_${event.split(' ')[0]!.toLowerCase()}
+BEFORE ${event} ON ${table}
+BEGIN SELECT RAISE(ABORT, 'lineage history is append-only: ${table}'); END;`;
+
+const HISTORY_TABLES = `
+CREATE TABLE transcripts (
+  id INTEGER PRIMARY KEY,
+  agent_id TEXT NOT NULL,
+  session_key TEXT NOT NULL,
+  harness TEXT,
+  cwd TEXT,
+  thread_key TEXT,
+  started_at TEXT NOT NULL,
+  UNIQUE (agent_id, session_key)
+);
+CREATE TABLE transcript_entries (
+  id INTEGER PRIMARY KEY,
+  transcript_id INTEGER NOT NULL REFERENCES transcripts (id),
+  seq INTEGER NOT NULL CHECK (seq >= 1),
+  role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool', 'system')),
+  text TEXT NOT NULL,
+  tool_name TEXT,
+  at TEXT NOT NULL,
+  UNIQUE (transcript_id, seq)
+);
+CREATE TABLE temporal_nodes (
+  id TEXT PRIMARY KEY,
+  agent_id TEXT NOT NULL,
+  kind TEXT NOT NULL
+    CHECK (kind IN ('session_summary', 'compaction', 'condensed', 'run_digest')),
+  thread_key TEXT NOT NULL,
+  session_key TEXT,
+  depth INTEGER NOT NULL CHECK (depth >= 0),
+  start_at TEXT NOT NULL,
+  end_at TEXT NOT NULL CHECK (end_at >= start_at),
+  source TEXT NOT NULL,
+  text TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX temporal_nodes_by_thread ON temporal_nodes (agent_id, thread_key, start_at);
+CREATE INDEX temporal_nodes_by_session ON temporal_nodes (agent_id, session_key);
+CREATE TABLE node_edges (
+  parent_id TEXT NOT NULL REFERENCES temporal_nodes (id),
+  child_id TEXT NOT NULL REFERENCES temporal_nodes (id),
+  PRIMARY KEY (parent_id, child_id),
+  CHECK (parent_id <> child_id)
+) WITHOUT ROWID;
+CREATE INDEX node_edges_by_child ON node_edges (child_id, parent_id);
+CREATE TABLE node_links (
+  node_id TEXT NOT NULL REFERENCES temporal_nodes (id),
+  unit_id TEXT NOT NULL,
+  PRIMARY KEY (node_id, unit_id)
+) WITHOUT ROWID;
+CREATE TABLE summary_retries (
+  agent_id TEXT NOT NULL,
+  session_key TEXT NOT NULL,
+  attempts INTEGER NOT NULL CHECK (attempts >= 1),
+  last_error TEXT NOT NULL,
+  next_attempt_at TEXT NOT NULL,
+  first_failed_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (agent_id, session_key)
+) WITHOUT ROWID;
+CREATE INDEX summary_retries_due ON summary_retries (agent_id, next_attempt_at);
+CREATE TRIGGER transcripts_append_only_update
+BEFORE UPDATE OF agent_id, session_key, started_at ON transcripts
+BEGIN SELECT RAISE(ABORT, 'lineage history is append-only: transcripts'); END;
+${appendOnly('transcripts', 'DELETE')}
+${['transcript_entries', 'temporal_nodes', 'node_edges', 'node_links']
+  .flatMap((table) => [appendOnly(table, 'UPDATE'), appendOnly(table, 'DELETE')])
+  .join('\n')}
+`;
+
+/** Full-text search over entry text; backfills entries written before this step. */
+const TRANSCRIPT_SEARCH = `
+CREATE VIRTUAL TABLE transcript_entries_fts USING fts5(
+  text,
+  content = 'transcript_entries',
+  content_rowid = 'id',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER transcript_entries_fts_insert AFTER INSERT ON transcript_entries BEGIN
+  INSERT INTO transcript_entries_fts (rowid, text) VALUES (new.id, new.text);
+END;
+INSERT INTO transcript_entries_fts (transcript_entries_fts) VALUES ('rebuild');
+`;
+
+/** The ordered schema history of lineage.db. */
+export const LINEAGE_MIGRATIONS: readonly LineageMigration[] = [
+  { version: 1, name: 'history tables', up: (db) => db.exec(HISTORY_TABLES) },
+  { version: 2, name: 'transcript search', up: (db) => db.exec(TRANSCRIPT_SEARCH) },
+];
+
+export const LINEAGE_SCHEMA_VERSION = LINEAGE_MIGRATIONS.length;
+
+const MIGRATIONS_TABLE = `
+CREATE TABLE IF NOT EXISTS schema_migrations (
+  version INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  applied_at TEXT NOT NULL
+)`;
+
+export interface MigrationResult {
+  from: number;
+  to: number;
+  applied: number[];
+}
+
+function currentVersion(db: SqliteDatabase): number {
+  const row = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as {
+    version: number | null;
+  };
+  return row.version ?? 0;
+}
+
+/** The applied schema version, 0 for a new file. */
+export function lineageSchemaVersion(db: SqliteDatabase): number {
+  const table = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+    .get();
+  return table ? currentVersion(db) : 0;
+}
+
+/**
+ * Applies the missing steps up to `target` (default: all) in one IMMEDIATE
+ * transaction. The version is re-read under the write lock, so processes
+ * opening a new file at once apply each step exactly once.
+ */
+export function migrateLineageDatabase(
+  db: SqliteDatabase,
+  target: number = LINEAGE_SCHEMA_VERSION,
+  migrations: readonly LineageMigration[] = LINEAGE_MIGRATIONS,
+): MigrationResult {
+  const known = migrations.length;
+  if (!Number.isInteger(target) || target < 0 || target > known) {
+    throw new CairnError('INVALID_INPUT', `Unknown lineage schema version ${target}`, {
+      hint: `pass a version between 0 and ${known}`,
+    });
+  }
+  return writeTransaction(db, 'migrate the schema', () => {
+    db.exec(MIGRATIONS_TABLE);
+    const from = currentVersion(db);
+    if (from > known) {
+      throw new CairnError(
+        'UNSUPPORTED',
+        `lineage.db has schema version ${from}; this Cairn knows ${known}`,
+        {
+          hint: 'upgrade Cairn: a newer version wrote this database, and it is never downgraded',
+          details: { version: from, known },
+        },
+      );
+    }
+    const applied: number[] = [];
+    const insert = db.prepare(
+      'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+    );
+    for (const migration of migrations.slice(from, target)) {
+      migration.up(db);
+      insert.run(migration.version, migration.name, new Date().toISOString());
+      applied.push(migration.version);
+    }
+    return { from, to: Math.max(from, target), applied };
+  });
+}

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { CairnError, parseInput } from '@cairn/core';
+import type { z } from 'zod';
+import { readTransaction, type SqliteDatabase, writeTransaction } from './lineage-database';
+import { addNodeSchema, agentIdSchema, listNodesSchema, threadKeySchema } from './lineage-inputs';
+import type { AddNodeInput, ListNodesFilter, TemporalNode } from './lineage-types';
+import { IS_ROOT, insertNode, NODE_COLUMNS, nodeNotFound, requireNode } from './node-rows';
+
+type ValidNodeInput = z.output<typeof addNodeSchema>;
+
+function invalid(message: string, hint: string): CairnError {
+  return new CairnError('INVALID_INPUT', message, { hint });
+}
+
+function checkShape(input: ValidNodeInput): void {
+  const needsSession = input.kind === 'session_summary' || input.kind === 'compaction';
+  if (needsSession && !input.sessionKey) {
+    throw invalid(`A ${input.kind} node needs a sessionKey`, 'pass the session it summarises');
+  }
+  if (input.kind === 'condensed') {
+    if (input.sessionKey) {
+      throw invalid('A condensed node has no sessionKey', 'its children carry the sessions');
+    }
+    if (!input.childIds?.length) {
+      throw invalid('A condensed node needs childIds', 'pass the ids of the nodes it consumed');
+    }
+  } else if (input.childIds?.length) {
+    throw invalid(`A ${input.kind} node cannot have children`, 'only condensed nodes do');
+  }
+}
+
+function checkRange(startAt: string, endAt: string): void {
+  if (endAt < startAt) {
+    throw invalid(`endAt ${endAt} is before startAt ${startAt}`, 'swap or fix the time range');
+  }
+}
+
+/** Builds a condensed node over `children`: one deeper than the deepest, spanning them all. */
+export function condensedNode(
+  fields: { agentId: string; threadKey: string; source: string; text: string },
+  children: readonly TemporalNode[],
+  createdAt: string,
+  range: { startAt?: string; endAt?: string } = {},
+): TemporalNode {
+  const startAt = range.startAt ?? children.map((c) => c.startAt).sort()[0]!;
+  const endAt =
+    range.endAt ??
+    children
+      .map((c) => c.endAt)
+      .sort()
+      .at(-1)!;
+  checkRange(startAt, endAt);
+  return {
+    id: `node:${randomUUID()}`,
+    agentId: fields.agentId,
+    kind: 'condensed',
+    threadKey: fields.threadKey,
+    sessionKey: null,
+    depth: 1 + Math.max(...children.map((c) => c.depth)),
+    startAt,
+    endAt,
+    source: fields.source,
+    text: fields.text,
+    createdAt,
+  };
+}
+
+/** Appends a node; a condensed node gets its edges in the same transaction. */
+export function addNode(db: SqliteDatabase, now: () => Date, raw: AddNodeInput): TemporalNode {
+  const input = parseInput(addNodeSchema, raw, 'temporal node');
+  checkShape(input);
+  const createdAt = now().toISOString();
+  const childIds = [...new Set(input.childIds ?? [])];
+  const unitIds = input.unitIds ?? [];
+  return writeTransaction(db, 'add a temporal node', () => {
+    let node: TemporalNode;
+    if (input.kind === 'condensed') {
+      const children = childIds.map((id) => requireNode(db, input.agentId, id));
+      node = condensedNode(input, children, createdAt, input);
+    } else {
+      const startAt = input.startAt ?? createdAt;
+      const endAt = input.endAt ?? startAt;
+      checkRange(startAt, endAt);
+      node = {
+        id: `node:${randomUUID()}`,
+        agentId: input.agentId,
+        kind: input.kind,
+        threadKey: input.threadKey,
+        sessionKey: input.sessionKey ?? null,
+        depth: 0,
+        startAt,
+        endAt,
+        source: input.source,
+        text: input.text,
+        createdAt,
+      };
+    }
+    insertNode(db, node, childIds, unitIds);
+    return node;
+  });
+}
+
+/** The agent's node; another agent's node is NOT_FOUND, exactly like a missing one. */
+export function getNode(db: SqliteDatabase, agentIdRaw: string, nodeId: string): TemporalNode {
+  const agentId = parseInput(agentIdSchema, agentIdRaw, 'agentId');
+  if (typeof nodeId !== 'string') throw nodeNotFound(agentId, String(nodeId));
+  return readTransaction(db, 'read a temporal node', () => requireNode(db, agentId, nodeId));
+}
+
+export function listNodes(db: SqliteDatabase, raw: ListNodesFilter): TemporalNode[] {
+  const filter = parseInput(listNodesSchema, raw, 'node filter');
+  const roots = filter.roots === undefined ? '' : `AND ${filter.roots ? '' : 'NOT '}${IS_ROOT}`;
+  const direction = filter.order === 'desc' ? 'DESC' : 'ASC';
+  return readTransaction(
+    db,
+    'list temporal nodes',
+    () =>
+      db
+        .prepare(
+          `SELECT ${NODE_COLUMNS} FROM temporal_nodes n
+           WHERE n.agent_id = @agentId
+             AND (@threadKey IS NULL OR n.thread_key = @threadKey)
+             AND (@since IS NULL OR n.end_at >= @since)
+             AND (@kinds IS NULL OR n.kind IN (SELECT value FROM json_each(@kinds)))
+             ${roots}
+           ORDER BY n.start_at ${direction}, n.rowid ${direction}
+           LIMIT @limit`,
+        )
+        .all({
+          agentId: filter.agentId,
+          threadKey: filter.threadKey ?? null,
+          since: filter.since ?? null,
+          kinds: filter.kinds ? JSON.stringify(filter.kinds) : null,
+          limit: filter.limit ?? -1,
+        }) as TemporalNode[],
+  );
+}
+
+/** The agent's threads (from nodes and transcripts), most recently active first. */
+export function threadKeys(db: SqliteDatabase, agentIdRaw: string): string[] {
+  const agentId = parseInput(agentIdSchema, agentIdRaw, 'agentId');
+  return readTransaction(db, 'list thread keys', () =>
+    (
+      db
+        .prepare(
+          `SELECT thread_key AS threadKey FROM (
+             SELECT thread_key, end_at AS last FROM temporal_nodes WHERE agent_id = @agentId
+             UNION ALL
+             SELECT t.thread_key, COALESCE(
+               (SELECT MAX(e.at) FROM transcript_entries e WHERE e.transcript_id = t.id),
+               t.started_at)
+             FROM transcripts t WHERE t.agent_id = @agentId AND t.thread_key IS NOT NULL)
+           GROUP BY thread_key ORDER BY MAX(last) DESC, thread_key`,
+        )
+        .all({ agentId }) as { threadKey: string }[]
+    ).map((row) => row.threadKey),
+  );
+}
+
+export function countNodes(db: SqliteDatabase, agentIdRaw: string, threadKeyRaw?: string): number {
+  const agentId = parseInput(agentIdSchema, agentIdRaw, 'agentId');
+  const threadKey =
+    threadKeyRaw === undefined ? null : parseInput(threadKeySchema, threadKeyRaw, 'threadKey');
+  const row = readTransaction(db, 'count temporal nodes', () =>
+    db
+      .prepare(
+        `SELECT COUNT(*) AS count FROM temporal_nodes
+         WHERE agent_id = ? AND (? IS NULL OR thread_key = ?)`,
+      )
+      .get(agentId, threadKey, threadKey),
+  ) as { count: number };
+  return row.count;
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { renderSummaryMarkdown } from './render-summary';
+import { type StructuredSummary, SUMMARY_LIST_KEYS, type SummaryLists } from './summary-types';
+import { boundList, clip, clipBlock, pathKey } from './text-bounds';
+
+/** The part of an OpenAI chat completion Cairn reads. */
+export const chatCompletionSchema = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullish() }) })).min(1),
+});
+
+function listItem(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number') return [String(value)];
+  if (value && typeof value === 'object') {
+    const text = Object.values(value).find((field) => typeof field === 'string');
+    return typeof text === 'string' ? [text] : [];
+  }
+  return [];
+}
+
+/** Models return a string where a list was asked for, or objects; take what reads as text. */
+const listField = z
+  .unknown()
+  .optional()
+  .transform((value): string[] => {
+    if (Array.isArray(value)) return value.flatMap(listItem);
+    return typeof value === 'string' && value.trim() ? [value] : [];
+  });
+
+const modelSummarySchema = z.object({
+  text: z.string().optional().catch(undefined),
+  status: z.string().nullish().catch(undefined),
+  decisions: listField,
+  commitments: listField,
+  blockers: listField,
+  nextSteps: listField,
+  next_steps: listField,
+  files: listField,
+  commands: listField,
+});
+
+/** The JSON inside a reply: a ```json fence, else the outermost braces; reasoning removed. */
+function jsonCandidate(content: string): string {
+  const withoutThinking = content.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
+  const fenced = /```(?:json|JSON)?[^\S\n]*\n([\s\S]*?)\n?```/.exec(withoutThinking);
+  if (fenced) return fenced[1]!.trim();
+  const start = withoutThinking.indexOf('{');
+  const end = withoutThinking.lastIndexOf('}');
+  return start >= 0 && end > start ? withoutThinking.slice(start, end + 1) : withoutThinking;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function emptyLists(): SummaryLists {
+  return { decisions: [], commitments: [], blockers: [], nextSteps: [], files: [], commands: [] };
+}
+
+/**
+ * A model's reply as a StructuredSummary. Content that is not a JSON object
+ * with at least one of the expected fields is kept as `text` with empty
+ * lists: a model that ignores the format still wrote a summary worth keeping.
+ */
+export function summaryFromContent(
+  content: string,
+  maxChars: number,
+  source: string,
+): StructuredSummary {
+  const parsed = modelSummarySchema.safeParse(parseJson(jsonCandidate(content)));
+  if (!parsed.success) {
+    return { text: clipBlock(content.trim(), maxChars), ...emptyLists(), source };
+  }
+  const reply = parsed.data;
+  const lists = emptyLists();
+  for (const key of SUMMARY_LIST_KEYS) {
+    const raw = key === 'nextSteps' ? [...reply.nextSteps, ...reply.next_steps] : reply[key];
+    lists[key] = boundList(raw, key === 'files' ? pathKey : undefined);
+  }
+  const status = reply.status?.trim() ? clip(reply.status) : undefined;
+  const hasLists = SUMMARY_LIST_KEYS.some((key) => lists[key].length > 0);
+  if (!reply.text?.trim() && !status && !hasLists) {
+    return { text: clipBlock(content.trim(), maxChars), ...emptyLists(), source };
+  }
+  const structured = status ? { status, ...lists } : lists;
+  const text = reply.text?.trim()
+    ? clipBlock(reply.text.trim(), maxChars)
+    : renderSummaryMarkdown(structured, maxChars);
+  return { text, ...structured, source };
+}

@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CairnError, type CairnSettings, cairnStatePath } from '@cairn/core';
+import { expandNode, openLineageStore } from './lineage';
+import type { MemoryApi } from './memory-api';
+import { HeadStore } from './working/head-store';
+import { createLifecycle, type Lifecycle } from './working/lifecycle';
+import { recentLifecycleFailures } from './working/lifecycle-log';
+import { checkThreadKey } from './working/thread-key';
+import { renderThreadHead, type ThreadHeadState } from './working/thread-state';
+
+/**
+ * Working memory (seed 002) for one project: the lifecycle events, drill-down
+ * into Tier 3, and the thread heads of Tier 2. Stores open on first use so a
+ * command that needs none of this never loads SQLite.
+ */
+export function createWorkingApi(
+  rootDir: string,
+  settings: CairnSettings,
+  memory: MemoryApi,
+  now: () => Date,
+) {
+  let lifecycle: Lifecycle | undefined;
+  const events = () => (lifecycle ??= createLifecycle({ rootDir, settings, memory, now }));
+  const withHeads = <T>(run: (store: HeadStore) => T): T => {
+    const store = new HeadStore(rootDir);
+    try {
+      return run(store);
+    } finally {
+      store.close();
+    }
+  };
+
+  return {
+    lifecycle: {
+      sessionStart: (input: Parameters<Lifecycle['sessionStart']>[0]) =>
+        events().sessionStart(input),
+      userPromptSubmit: (input: Parameters<Lifecycle['userPromptSubmit']>[0]) =>
+        events().userPromptSubmit(input),
+      toolUse: (input: Parameters<Lifecycle['toolUse']>[0]) => events().toolUse(input),
+      preCompaction: (input: Parameters<Lifecycle['preCompaction']>[0]) =>
+        events().preCompaction(input),
+      compactionComplete: (input: Parameters<Lifecycle['compactionComplete']>[0]) =>
+        events().compactionComplete(input),
+      sessionEnd: (input: Parameters<Lifecycle['sessionEnd']>[0]) => events().sessionEnd(input),
+    },
+    /** Drill-down: the node, its lineage, siblings, thread, linked units and transcript. Another agent's node is NOT_FOUND. */
+    expand(nodeId: string, agentId: string) {
+      const store = openLineageStore(rootDir, { now });
+      try {
+        return expandNode(store, nodeId, agentId);
+      } finally {
+        store.close();
+      }
+    },
+    /** Thread heads, optionally of one agent, most recently updated first. */
+    threads(agentId?: string): ThreadHeadState[] {
+      return withHeads((store) => store.threads(agentId)).sort((a, b) =>
+        a.updatedAt < b.updatedAt ? 1 : -1,
+      );
+    },
+    threadHead(agentId: string, threadKey: string): { state: ThreadHeadState; markdown: string } {
+      const state = withHeads((store) => store.getThread(agentId, checkThreadKey(threadKey)));
+      if (!state) {
+        throw new CairnError('NOT_FOUND', `No thread head ${threadKey} for agent ${agentId}`, {
+          hint: 'list threads with `cairn threads` or memory_threads',
+        });
+      }
+      return { state, markdown: renderThreadHead(state) };
+    },
+    /** Lifecycle failures that were swallowed (fail-open) and writes still deferred. */
+    workingHealth() {
+      // Reading health must not create state in a project that has none yet.
+      const hasState = existsSync(join(cairnStatePath(rootDir), 'heads.db'));
+      return {
+        failures: recentLifecycleFailures(rootDir),
+        pending: hasState ? withHeads((store) => store.pending()) : [],
+      };
+    },
+    closeWorking() {
+      lifecycle?.close();
+    },
+  };
+}
+
+export type WorkingApi = ReturnType<typeof createWorkingApi>;

@@ -1,0 +1,200 @@
+import { type LineageStore, openLineageStore } from '../lineage';
+import {
+  harnessSummaryToStructured,
+  type StructuredSummary,
+  summarizerFromSettings,
+} from '../summaries';
+import type { HeadStore, SessionRecord } from './head-store';
+import { GLOBAL_HEAD, refreshGlobalHead, refreshThreadHead } from './head-writer';
+import type { LifecycleContext } from './lifecycle';
+
+const RECALL_LIMIT = 5;
+const TRANSCRIPT_FALLBACK_LIMIT = 2;
+
+/**
+ * The work behind the lifecycle events: transcript capture (Tier 3),
+ * recall in the documented order, summaries into temporal nodes, and the
+ * refresh of the thread head (Tier 2) and MEMORY.md (Tier 1).
+ */
+export function createDistiller(ctx: LifecycleContext, heads: HeadStore) {
+  let lineage: LineageStore | undefined;
+  const store = () => (lineage ??= openLineageStore(ctx.rootDir, { now: ctx.now }));
+  // Empty strings in settings mean "not set".
+  const { provider, baseUrl, model, apiKeyEnv } = ctx.settings.summarizer;
+  const summarizer = summarizerFromSettings({
+    provider,
+    apiKeyEnv,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(model ? { model } : {}),
+  });
+
+  function record(
+    session: SessionRecord,
+    role: 'user' | 'tool' | 'system' | 'assistant',
+    text: string,
+    toolName?: string,
+  ): void {
+    store().appendTranscriptEntry({
+      agentId: session.agentId,
+      sessionKey: session.sessionKey,
+      role,
+      text: text || '(empty)',
+      threadKey: session.threadKey,
+      ...(session.harness ? { harness: session.harness } : {}),
+      ...(session.cwd ? { cwd: session.cwd } : {}),
+      ...(toolName ? { toolName } : {}),
+      at: ctx.now(),
+    });
+  }
+
+  /** Units first; the transcript of other sessions of this thread only when units have nothing. */
+  async function recall(session: SessionRecord, prompt: string): Promise<string[]> {
+    if (!prompt.trim()) return [];
+    const hits = await ctx.memory
+      .search({ query: prompt, limit: RECALL_LIMIT, filters: { kind: ['UNIT'] } })
+      .catch(() => []);
+    const fresh = heads.claimInjections(
+      session,
+      hits.map((hit) => hit.memoryId!),
+    );
+    if (hits.length > 0) {
+      return hits
+        .filter((hit) => fresh.includes(hit.memoryId!))
+        .map((hit) => `- ${hit.snippet} (\`${hit.memoryId}\`)`);
+    }
+    const transcript = store()
+      .searchTranscripts(session.agentId, prompt, {
+        limit: TRANSCRIPT_FALLBACK_LIMIT + 3,
+        threadKey: session.threadKey,
+      })
+      .filter((hit) => hit.sessionKey !== session.sessionKey)
+      .slice(0, TRANSCRIPT_FALLBACK_LIMIT);
+    const ids = heads.claimInjections(
+      session,
+      transcript.map((hit) => `T:${hit.transcriptId}:${hit.seq}`),
+    );
+    return transcript
+      .filter((hit) => ids.includes(`T:${hit.transcriptId}:${hit.seq}`))
+      .map(
+        (hit) => `- earlier in this thread (${hit.at.slice(0, 10)}, ${hit.role}): ${hit.snippet}`,
+      );
+  }
+
+  /** Units for session start: relevant to the thread's state, or the latest approved ones. */
+  async function relevantUnits(session: SessionRecord, query: string): Promise<string[]> {
+    const hits = query.trim()
+      ? await ctx.memory
+          .search({ query, limit: RECALL_LIMIT, filters: { kind: ['UNIT'] } })
+          .catch(() => [])
+      : [];
+    const items = hits.length
+      ? hits.map((hit) => ({ id: hit.memoryId!, text: hit.snippet }))
+      : (await ctx.memory.list({ review: 'approved' }))
+          .slice(-RECALL_LIMIT)
+          .map((u) => ({ id: u.memoryId, text: u.text }));
+    const fresh = heads.claimInjections(
+      session,
+      items.map((item) => item.id),
+    );
+    return items
+      .filter((item) => fresh.includes(item.id))
+      .map((item) => `- ${item.text} (\`${item.id}\`)`);
+  }
+
+  /** Writes a summary or compaction node; a harness summary always wins over Cairn's own. */
+  async function summarize(
+    session: SessionRecord,
+    kind: 'session_summary' | 'compaction',
+    harnessText?: string,
+  ): Promise<string> {
+    const transcript = store().getTranscript(session.agentId, session.sessionKey, { limit: 2000 });
+    const entries = transcript?.entries ?? [];
+    const summary: StructuredSummary = harnessText?.trim()
+      ? harnessSummaryToStructured(harnessText)
+      : await summarizer.summarize({
+          transcript: entries.map((e) => ({
+            role: e.role,
+            text: e.text,
+            ...(e.toolName ? { toolName: e.toolName } : {}),
+            at: e.at,
+          })),
+          threadKey: session.threadKey,
+        });
+    const now = ctx.now().toISOString();
+    const node = store().addNode({
+      agentId: session.agentId,
+      kind,
+      threadKey: session.threadKey,
+      sessionKey: session.sessionKey,
+      startAt: entries[0]?.at ?? session.startedAt,
+      endAt: now,
+      source: summary.source,
+      text: summary.text || '(empty session)',
+    });
+    const injected = heads.injectedUnits(session);
+    if (injected.length > 0) store().linkUnits(session.agentId, node.id, injected);
+    heads.addFacts({
+      agentId: session.agentId,
+      threadKey: session.threadKey,
+      nodeId: node.id,
+      facts: summary,
+      at: now,
+      session: kind === 'session_summary',
+    });
+    return node.id;
+  }
+
+  async function refresh(session: SessionRecord): Promise<void> {
+    await refreshThreadHead(ctx.rootDir, heads, {
+      agentId: session.agentId,
+      threadKey: session.threadKey,
+      now: ctx.now,
+    });
+    const units = (await ctx.memory.list({ review: 'approved' }))
+      .filter((u) => u.category === 'decision' || u.category === 'preference')
+      .map((u) => ({ memoryId: u.memoryId, text: u.text, updatedAt: u.updatedAt ?? '' }));
+    await refreshGlobalHead(ctx.rootDir, heads, {
+      units,
+      budgetTokens: ctx.settings.limits.headTokens,
+      now: ctx.now,
+    });
+  }
+
+  /** Deferred head writes are retried on the next event. */
+  async function settlePending(): Promise<void> {
+    const pending = heads.pending();
+    if (pending.length === 0) return;
+    const units = (await ctx.memory.list({ review: 'approved' }))
+      .filter((u) => u.category === 'decision' || u.category === 'preference')
+      .map((u) => ({ memoryId: u.memoryId, text: u.text, updatedAt: u.updatedAt ?? '' }));
+    for (const write of pending) {
+      if (write.scope === GLOBAL_HEAD.scope) {
+        await refreshGlobalHead(
+          ctx.rootDir,
+          heads,
+          { units, budgetTokens: ctx.settings.limits.headTokens, now: ctx.now },
+          { attempts: 3 },
+        );
+      } else if (write.scope.startsWith('thread:')) {
+        await refreshThreadHead(
+          ctx.rootDir,
+          heads,
+          { agentId: write.agentId, threadKey: write.scope.slice(7), now: ctx.now },
+          { attempts: 3 },
+        );
+      }
+    }
+  }
+
+  return {
+    record,
+    recall,
+    relevantUnits,
+    summarize,
+    refresh,
+    settlePending,
+    close: () => lineage?.close(),
+  };
+}
+
+export type Distiller = ReturnType<typeof createDistiller>;
