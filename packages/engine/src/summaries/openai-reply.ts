@@ -39,14 +39,18 @@ const modelSummarySchema = z.object({
   commands: listField,
 });
 
-/** The JSON inside a reply: a ```json fence, else the outermost braces; reasoning removed. */
-function jsonCandidate(content: string): string {
-  const withoutThinking = content.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
-  const fenced = /```(?:json|JSON)?[^\S\n]*\n([\s\S]*?)\n?```/.exec(withoutThinking);
+/** Reasoning models (qwen3, deepseek-r1 on Ollama) put their thinking in the content. */
+function withoutThinking(content: string): string {
+  return content.replace(/<think>[\s\S]*?<\/think>/g, '').trim();
+}
+
+/** The JSON inside a reply: a ```json fence, else the outermost braces. */
+function jsonCandidate(visible: string): string {
+  const fenced = /```(?:json|JSON)?[^\S\n]*\n([\s\S]*?)\n?```/.exec(visible);
   if (fenced) return fenced[1]!.trim();
-  const start = withoutThinking.indexOf('{');
-  const end = withoutThinking.lastIndexOf('}');
-  return start >= 0 && end > start ? withoutThinking.slice(start, end + 1) : withoutThinking;
+  const start = visible.indexOf('{');
+  const end = visible.lastIndexOf('}');
+  return start >= 0 && end > start ? visible.slice(start, end + 1) : visible;
 }
 
 function parseJson(text: string): unknown {
@@ -71,10 +75,9 @@ export function summaryFromContent(
   maxChars: number,
   source: string,
 ): StructuredSummary {
-  const parsed = modelSummarySchema.safeParse(parseJson(jsonCandidate(content)));
-  if (!parsed.success) {
-    return { text: clipBlock(content.trim(), maxChars), ...emptyLists(), source };
-  }
+  const visible = withoutThinking(content);
+  const parsed = modelSummarySchema.safeParse(parseJson(jsonCandidate(visible)));
+  if (!parsed.success) return { text: clipBlock(visible, maxChars), ...emptyLists(), source };
   const reply = parsed.data;
   const lists = emptyLists();
   for (const key of SUMMARY_LIST_KEYS) {
@@ -84,7 +87,7 @@ export function summaryFromContent(
   const status = reply.status?.trim() ? clip(reply.status) : undefined;
   const hasLists = SUMMARY_LIST_KEYS.some((key) => lists[key].length > 0);
   if (!reply.text?.trim() && !status && !hasLists) {
-    return { text: clipBlock(content.trim(), maxChars), ...emptyLists(), source };
+    return { text: clipBlock(visible, maxChars), ...emptyLists(), source };
   }
   const structured = status ? { status, ...lists } : lists;
   const text = reply.text?.trim()

@@ -137,9 +137,12 @@ describe('createOpenAiSummarizer', () => {
       commands: [],
       source: 'openai:test-model',
     });
-    const { baseUrl: other } = await serve(() => completion('x'.repeat(500)));
+    const { baseUrl: other } = await serve((_, index) =>
+      completion(index === 0 ? 'x'.repeat(500) : '<think>Plan it.</think>\nPlain summary.'),
+    );
     const long = await summarizerFor(other).summarize({ ...request, maxChars: 200 });
     expect(long.text).toHaveLength(200);
+    expect((await summarizerFor(other).summarize(request)).text).toBe('Plain summary.');
   });
 
   it('retries a 500 and succeeds on the next attempt', async () => {

@@ -63,9 +63,9 @@ function threadCandidates(threads: ThreadHeadState[]): Candidate[] {
         line: `- ${label}: ${clip(thread.nextAction)}`,
         priority: base + 1,
       });
-    thread.openLoops.forEach((loop, i) =>
-      out.push({ section: 'loops', line: `- ${label}: ${clip(loop)}`, priority: base + 2 + i }),
-    );
+    thread.openLoops.forEach((loop, i) => {
+      out.push({ section: 'loops', line: `- ${label}: ${clip(loop)}`, priority: base + 2 + i });
+    });
     if (thread.lineage.length) {
       const refs = thread.lineage
         .slice(0, 3)

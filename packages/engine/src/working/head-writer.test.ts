@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureMemoryWorkspace, memoryLongTermPath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';

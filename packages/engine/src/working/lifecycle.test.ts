@@ -25,7 +25,10 @@ function open(): Cairn {
     env: {},
     homeDir: join(project.root, 'home'),
     overrides: { timezone: 'UTC' },
-    now: () => new Date((clock += 1000)),
+    now: () => {
+      clock += 1000;
+      return new Date(clock);
+    },
   });
 }
 const A = { agentId: 'claude', sessionKey: 's1', harness: 'claude-code', cwd: '' };
