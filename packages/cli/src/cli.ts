@@ -10,6 +10,12 @@ import { readCommand } from './commands/read';
 import { getCommand, listCommand, searchCommand } from './commands/read-commands';
 import { statusCommand } from './commands/status';
 import { addCommand, removeCommand, replaceCommand } from './commands/unit-commands';
+import {
+  expandCommand,
+  headCommand,
+  lifecycleCommand,
+  threadsCommand,
+} from './commands/working-commands';
 import { writeCommand } from './commands/write';
 import { EXIT, exitCodeFor } from './exit-codes';
 import { type CliIO, printError, printJson } from './io';
@@ -27,6 +33,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   searchCommand,
   reindexCommand,
   doctorCommand,
+  expandCommand,
+  threadsCommand,
+  headCommand,
+  lifecycleCommand,
   mcpCommand,
 ];
 

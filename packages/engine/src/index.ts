@@ -23,3 +23,25 @@ export type {
 export type { ListUnitsFilter } from './units/unit-store';
 
 export const VERSION: string = pkg.version;
+export type {
+  LineageStore,
+  NodeExpansion,
+  TemporalNode,
+  TemporalNodeKind,
+  TranscriptEntry,
+} from './lineage';
+export type { StructuredSummary, Summarizer } from './summaries';
+export {
+  createExtractiveSummarizer,
+  createOpenAiSummarizer,
+  harnessSummaryToStructured,
+} from './summaries';
+export type { LifecycleResult } from './working/lifecycle';
+export {
+  LIFECYCLE_SCHEMAS,
+  type LifecycleEventName,
+} from './working/lifecycle-inputs';
+export type { LifecycleFailure } from './working/lifecycle-log';
+export { defaultThreadKey, explicitThreadKey } from './working/thread-key';
+export type { ThreadHeadState } from './working/thread-state';
+export type { WorkingApi } from './working-api';

@@ -23,20 +23,25 @@ export const doctorCommand: CommandSpec = {
   options: {},
   positionals: { min: 0, max: 0 },
   async run({ open }) {
-    const report = await open().doctor();
+    const cairn = open();
+    const report = await cairn.doctor();
+    const health = cairn.workingHealth();
+    const ok = report.ok && health.pending.length === 0;
     const lines = [
       `${report.files} files, ${report.units} units`,
       ...report.issues.map(
         (i) => `  ! ${i.path}:${i.line} ${i.kind}: ${i.message} (kept as raw text)`,
       ),
-      report.ok
-        ? 'ok'
-        : `${report.issues.length} issue(s): fix the markers by hand; nothing was dropped`,
+      ...health.pending.map(
+        (p) => `  ! deferred head write ${p.scope} (${p.reason}); it is retried on the next event`,
+      ),
+      ...health.failures.map((f) => `  ~ ${f.at} ${f.event} failed open: ${f.code}: ${f.message}`),
+      ok ? 'ok' : 'problems found: damaged markers need fixing by hand (nothing was dropped)',
     ];
     return {
-      json: { ...report },
+      json: { ...report, ok, pendingWrites: health.pending, lifecycleFailures: health.failures },
       text: lines.join('\n'),
-      ...(report.ok ? {} : { exitCode: EXIT.FAILED }),
+      ...(ok ? {} : { exitCode: EXIT.FAILED }),
     };
   },
 };

@@ -10,14 +10,14 @@ import {
 import { chatCompletionsUrl, createOpenAiSummarizer, type OpenAiSummarizerOptions } from './index';
 import { fixtureTranscript } from './transcript-fixture';
 
-let server: ChatTestServer | undefined;
+const servers: ChatTestServer[] = [];
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
+  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 async function serve(respond: (request: RecordedRequest, index: number) => Reply) {
-  server = await startChatServer(respond);
+  const server = await startChatServer(respond);
+  servers.push(server);
   return server;
 }
 

@@ -1,4 +1,4 @@
-import { type LineageStore, openLineageStore } from '../lineage';
+import { condenseThread, type LineageStore, openLineageStore } from '../lineage';
 import {
   harnessSummaryToStructured,
   type StructuredSummary,
@@ -144,7 +144,21 @@ export function createDistiller(ctx: LifecycleContext, heads: HeadStore) {
     return node.id;
   }
 
+  /** Condenses the thread while it holds more roots than the threshold (one node per pass). */
+  async function condense(session: SessionRecord): Promise<void> {
+    const threshold = ctx.settings.lineage.condenseThreshold;
+    for (let pass = 0; pass < 4; pass += 1) {
+      const result = await condenseThread(store(), {
+        agentId: session.agentId,
+        threadKey: session.threadKey,
+        threshold,
+      });
+      if (!result) return;
+    }
+  }
+
   async function refresh(session: SessionRecord): Promise<void> {
+    await condense(session);
     await refreshThreadHead(ctx.rootDir, heads, {
       agentId: session.agentId,
       threadKey: session.threadKey,

@@ -163,3 +163,33 @@ describe('lifecycle', () => {
     reopened.closeWorking();
   });
 });
+
+describe('condensation through the lifecycle', () => {
+  it('condenses a thread past the threshold, keeping every source reachable', async () => {
+    const small = openCairn(project.root, {
+      env: {},
+      homeDir: join(project.root, 'home'),
+      overrides: { timezone: 'UTC', lineage: { condenseThreshold: 3 } },
+      now: () => {
+        clock += 1000;
+        return new Date(clock);
+      },
+    });
+    const ends: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const ids = { agentId: 'claude', sessionKey: `c${i}`, threadKey: 'topic-cond' };
+      await small.lifecycle.sessionStart({ ...ids, cwd: project.root });
+      await small.lifecycle.userPromptSubmit({
+        ...ids,
+        prompt: `Step ${i}: we decided to keep going.`,
+      });
+      ends.push((await small.lifecycle.sessionEnd(ids)).nodeId!);
+    }
+    const parents = ends.map((id) => small.expand(id, 'claude').parents);
+    const condensed = parents.flat().filter((node) => node.kind === 'condensed');
+    expect(condensed.length).toBeGreaterThan(0);
+    const children = small.expand(condensed[0]!.id, 'claude').children.map((node) => node.id);
+    expect(children.every((id) => ends.includes(id))).toBe(true);
+    small.closeWorking();
+  });
+});
