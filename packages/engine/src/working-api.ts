@@ -22,6 +22,7 @@ export function createWorkingApi(
 ) {
   let lifecycle: Lifecycle | undefined;
   const events = () => (lifecycle ??= createLifecycle({ rootDir, settings, memory, now }));
+  const hasHeads = () => existsSync(join(cairnStatePath(rootDir), 'heads.db'));
   const withHeads = <T>(run: (store: HeadStore) => T): T => {
     const store = new HeadStore(rootDir);
     try {
@@ -46,6 +47,12 @@ export function createWorkingApi(
     },
     /** Drill-down: the node, its lineage, siblings, thread, linked units and transcript. Another agent's node is NOT_FOUND. */
     expand(nodeId: string, agentId: string) {
+      // Reading must not create a database in a project that has no history yet.
+      if (!existsSync(join(cairnStatePath(rootDir), 'lineage.db'))) {
+        throw new CairnError('NOT_FOUND', `No temporal node ${nodeId} for agent ${agentId}`, {
+          hint: 'this project has no lineage yet: lifecycle events create it',
+        });
+      }
       const store = openLineageStore(rootDir, { now });
       try {
         return expandNode(store, nodeId, agentId);
@@ -55,12 +62,16 @@ export function createWorkingApi(
     },
     /** Thread heads, optionally of one agent, most recently updated first. */
     threads(agentId?: string): ThreadHeadState[] {
+      if (!hasHeads()) return [];
       return withHeads((store) => store.threads(agentId)).sort((a, b) =>
         a.updatedAt < b.updatedAt ? 1 : -1,
       );
     },
     threadHead(agentId: string, threadKey: string): { state: ThreadHeadState; markdown: string } {
-      const state = withHeads((store) => store.getThread(agentId, checkThreadKey(threadKey)));
+      checkThreadKey(threadKey);
+      const state = hasHeads()
+        ? withHeads((store) => store.getThread(agentId, threadKey))
+        : undefined;
       if (!state) {
         throw new CairnError('NOT_FOUND', `No thread head ${threadKey} for agent ${agentId}`, {
           hint: 'list threads with `cairn threads` or memory_threads',
@@ -71,10 +82,9 @@ export function createWorkingApi(
     /** Lifecycle failures that were swallowed (fail-open) and writes still deferred. */
     workingHealth() {
       // Reading health must not create state in a project that has none yet.
-      const hasState = existsSync(join(cairnStatePath(rootDir), 'heads.db'));
       return {
         failures: recentLifecycleFailures(rootDir),
-        pending: hasState ? withHeads((store) => store.pending()) : [],
+        pending: hasHeads() ? withHeads((store) => store.pending()) : [],
       };
     },
     closeWorking() {

@@ -26,12 +26,14 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await client.close();
+  cairn.closeWorking();
   await project.cleanup();
 });
 
 describe('tools/list', () => {
-  it('lists the seven tools with strict input schemas, output schemas and annotations', async () => {
+  it('lists the eleven tools with strict input schemas, output schemas and annotations', async () => {
     const { tools } = await client.listTools();
+    expect(tools).toHaveLength(11);
     expect(tools.map((tool) => tool.name)).toEqual([...MEMORY_TOOL_NAMES]);
     for (const tool of tools) {
       expect(tool.description, tool.name).toBeTruthy();
@@ -57,7 +59,25 @@ describe('tools/list', () => {
       idempotentHint: true,
     });
     expect(byName.memory_remove?.annotations).toMatchObject({ destructiveHint: true });
-    for (const name of ['memory_get', 'memory_list', 'memory_search', 'memory_read_head']) {
+    expect(byName.memory_expand?.inputSchema.required).toEqual(['nodeId', 'agentId']);
+    expect(byName.memory_threads?.inputSchema.required).toBeUndefined();
+    expect(byName.memory_thread_head?.inputSchema.required).toEqual(['agentId', 'threadKey']);
+    expect(byName.memory_session_context?.inputSchema.required).toEqual(['agentId', 'sessionKey']);
+    expect(byName.memory_session_context?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
+    const readOnly = [
+      'memory_get',
+      'memory_list',
+      'memory_search',
+      'memory_read_head',
+      'memory_expand',
+      'memory_threads',
+      'memory_thread_head',
+    ];
+    for (const name of readOnly) {
       expect(byName[name]?.annotations, name).toMatchObject({
         readOnlyHint: true,
         destructiveHint: false,

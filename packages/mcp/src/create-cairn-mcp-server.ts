@@ -1,7 +1,8 @@
 import type { Cairn } from '@cairn/engine';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MEMORY_TOOLS, type MemoryTool } from './memory-tools';
+import type { MemoryTool } from './define-tool';
+import { MEMORY_TOOLS } from './memory-tools';
 import { toolErrorResult, toolResult } from './tool-results';
 import { VERSION } from './version';
 
@@ -22,6 +23,8 @@ const DEFAULT_INSTRUCTIONS = [
   'Before work, memory_search for what earlier sessions learned; memory_get reads a hit in full.',
   'When the user states a lasting preference, fact or decision, store it with memory_add as one',
   'complete statement. Fix or drop a unit by id with memory_replace or memory_remove.',
+  'memory_threads and memory_thread_head show where earlier sessions of a thread left off;',
+  'memory_expand drills into a node of their lineage, down to the transcript.',
 ].join(' ');
 
 async function runTool(

@@ -1,7 +1,5 @@
 import type { MemorySearchResult } from '@cairn/core';
-import type { Cairn } from '@cairn/engine';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
 import type { ToolOutcome } from './tool-results';
 import {
   addInput,
@@ -19,8 +17,9 @@ import {
   searchInput,
   searchOutput,
 } from './tool-schemas';
+import { WORKING_TOOLS } from './working-tools';
 
-/** The tools every Cairn MCP server lists, in this order. */
+/** The tools every Cairn MCP server lists, in this order: project memory, then working memory. */
 export const MEMORY_TOOL_NAMES = [
   'memory_add',
   'memory_replace',
@@ -29,38 +28,13 @@ export const MEMORY_TOOL_NAMES = [
   'memory_list',
   'memory_search',
   'memory_read_head',
+  'memory_expand',
+  'memory_threads',
+  'memory_thread_head',
+  'memory_session_context',
 ] as const;
 
 export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];
-
-/** One tool: its MCP description and the engine call behind it. */
-export interface MemoryTool {
-  name: MemoryToolName;
-  title: string;
-  description: string;
-  inputSchema: z.ZodObject;
-  outputSchema: z.ZodObject;
-  annotations: ToolAnnotations;
-  /** `args` has already been parsed by `inputSchema` (the SDK does it). */
-  run(cairn: Cairn, args: unknown): Promise<ToolOutcome>;
-}
-
-function defineTool<S extends z.ZodObject>(
-  tool: Omit<MemoryTool, 'inputSchema' | 'run'> & {
-    inputSchema: S;
-    run(cairn: Cairn, args: z.output<S>): Promise<ToolOutcome>;
-  },
-): MemoryTool {
-  return { ...tool, run: (cairn, args) => tool.run(cairn, args as z.output<S>) };
-}
-
-/** Every tool works on the local project only: nothing reaches outside it. */
-const READ_ONLY: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 /** A `failed` result from the engine is a tool error that keeps seed 003's shape. */
 function unitOutcome(result: { action: string }): ToolOutcome {
@@ -190,4 +164,5 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memoryList,
   memorySearch,
   memoryReadHead,
+  ...WORKING_TOOLS,
 ];

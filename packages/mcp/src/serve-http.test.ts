@@ -5,8 +5,9 @@ import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@ca
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isLoopbackHost } from './loopback';
+import { MEMORY_TOOL_NAMES } from './memory-tools';
 import { type HttpServerHandle, serveHttp } from './serve-http';
 
 let project: TempProject;
@@ -61,7 +62,7 @@ describe('serveHttp', () => {
     expect(handle.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: 'http-test', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
-    expect((await client.listTools()).tools).toHaveLength(7);
+    expect((await client.listTools()).tools).toHaveLength(MEMORY_TOOL_NAMES.length);
     const added = (await client.callTool({
       name: 'memory_add',
       arguments: { text: 'HTTP clients share the same memory.' },
@@ -75,6 +76,26 @@ describe('serveHttp', () => {
       results: [{ memoryId: added.structuredContent?.memoryId }],
     });
     await client.close();
+  });
+
+  it('keeps working memory open across requests and closes it once stopped', async () => {
+    handle = await serveHttp(cairn, { port: 0 });
+    const client = new Client({ name: 'http-test', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    const args = { agentId: 'claude', sessionKey: 's1', threadKey: 'topic-http' };
+    for (const attempt of [1, 2]) {
+      const result = (await client.callTool({
+        name: 'memory_session_context',
+        arguments: args,
+      })) as CallToolResult;
+      expect(result.isError, `request ${attempt}`).toBeFalsy();
+    }
+    await client.close();
+    const closeWorking = vi.spyOn(cairn, 'closeWorking');
+    await handle.close();
+    await handle.closed;
+    expect(closeWorking).toHaveBeenCalledTimes(1);
+    handle = undefined;
   });
 
   it('refuses a non-loopback host unless allowRemote is set', async () => {

@@ -92,7 +92,8 @@ function requestHandler(cairn: Cairn, options: ServeHttpOptions, path: string) {
 /**
  * Serves the memory tools over MCP streamable HTTP on node:http. Loopback
  * only unless `allowRemote` is set (INVALID_INPUT otherwise); resolves once
- * listening.
+ * listening. Once stopped, the working memory of `cairn` is closed
+ * (`closeWorking`): the per-request MCP servers share it, so they leave it open.
  */
 export async function serveHttp(
   cairn: Cairn,
@@ -116,7 +117,12 @@ export async function serveHttp(
   }
   const handle = requestHandler(cairn, options, path);
   const http = createServer((req, res) => void handle(req, res));
-  const closed = new Promise<void>((resolve) => http.once('close', () => resolve()));
+  const closed = new Promise<void>((resolve) =>
+    http.once('close', () => {
+      cairn.closeWorking();
+      resolve();
+    }),
+  );
   const address = await listen(http, port, host).catch((error: NodeJS.ErrnoException) => {
     const inUse = error.code === 'EADDRINUSE';
     throw new CairnError(

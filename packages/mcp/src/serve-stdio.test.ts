@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { openCairn } from '@cairn/engine';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { serveStdio } from './serve-stdio';
 
 let project: TempProject;
@@ -63,14 +63,14 @@ it('answers every request received before stdin ends, then stops by itself', asy
   expect(await cairn.list()).toHaveLength(1);
 });
 
-it('close() stops the server and settles `closed`', async () => {
+it('close() stops the server, settles `closed` and closes working memory', async () => {
   const home = join(project.root, 'home');
   const stdin = new PassThrough();
-  const handle = await serveStdio(openCairn(project.root, { env: {}, homeDir: home }), {
-    stdin,
-    stdout: new PassThrough(),
-  });
+  const cairn = openCairn(project.root, { env: {}, homeDir: home });
+  const closeWorking = vi.spyOn(cairn, 'closeWorking');
+  const handle = await serveStdio(cairn, { stdin, stdout: new PassThrough() });
   await handle.close();
   await handle.closed;
   expect(stdin.listenerCount('data')).toBe(0);
+  expect(closeWorking).toHaveBeenCalledTimes(1);
 });

@@ -24,6 +24,7 @@ const isResponse = (message: JSONRPCMessage) => !('method' in message) && 'id' i
  * Serves the memory tools on stdin/stdout until stdin ends or `close()` is
  * called. When stdin ends (the client hung up, or a piped script ran out)
  * the requests already received are still answered before the server stops.
+ * Once stopped, the working memory of `cairn` is closed (`closeWorking`).
  */
 export async function serveStdio(
   cairn: Cairn,
@@ -36,7 +37,11 @@ export async function serveStdio(
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
   });
-  transport.onclose = () => markClosed();
+  // The server owns the working-memory stores from here: close their SQLite handles once stopped.
+  transport.onclose = () => {
+    cairn.closeWorking();
+    markClosed();
+  };
 
   let pending = 0;
   let inputEnded = false;

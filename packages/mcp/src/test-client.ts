@@ -6,12 +6,22 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
 import type { addOutput, getOutput, listOutput, searchOutput } from './tool-schemas';
+import type {
+  expandOutput,
+  sessionContextOutput,
+  threadHeadOutput,
+  threadsOutput,
+} from './working-tool-schemas';
 
 /** Every tool's structured content as one type: each test reads the fields its tool returns. */
 export type Structured = z.output<typeof addOutput> &
   z.output<typeof getOutput> &
   z.output<typeof listOutput> &
-  z.output<typeof searchOutput>;
+  z.output<typeof searchOutput> &
+  z.output<typeof expandOutput> &
+  z.output<typeof threadsOutput> &
+  z.output<typeof threadHeadOutput> &
+  z.output<typeof sessionContextOutput>;
 
 export interface ToolCall {
   result: CallToolResult;

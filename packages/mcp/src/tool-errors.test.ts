@@ -33,6 +33,14 @@ describe('bad input and thrown errors', () => {
     ['memory_get', {}, /memoryId/],
     ['memory_search', { query: 'x', limit: 0 }, /limit/],
     ['memory_search', { query: 'x', filters: { kind: ['BLOB'] } }, /kind/],
+    ['memory_expand', { nodeId: 'node:x' }, /agentId/],
+    ['memory_threads', { agentId: 7 }, /agentId/],
+    ['memory_thread_head', { agentId: 'claude' }, /threadKey/],
+    [
+      'memory_session_context',
+      { agentId: 'claude', sessionKey: 's1', source: 'startup' },
+      /source/,
+    ],
   ])(
     '%s %j is rejected by the schema, names the field and changes nothing',
     async (name, args, field) => {

@@ -179,7 +179,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseNumber,
     defaultValue: 1200,
     defaultLabel: '`1200`',
-    description: 'Token budget of the managed head region of MEMORY.md (Tier 1), about 4 characters a token.',
+    description:
+      'Token budget of the managed head region of MEMORY.md (Tier 1), about 4 characters a token.',
   },
   {
     key: 'limits.injectTokens',
@@ -197,7 +198,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseNumber,
     defaultValue: 8,
     defaultLabel: '`8`',
-    description: 'Summary and compaction roots a thread may hold before they are condensed into one node.',
+    description:
+      'Summary and compaction roots a thread may hold before they are condensed into one node.',
   },
   {
     key: 'summarizer.provider',
@@ -206,7 +208,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseString,
     defaultValue: 'extractive',
     defaultLabel: '`"extractive"`',
-    description: 'Who writes session summaries when the harness gives none: `extractive` (offline, deterministic) or `openai` (any OpenAI-compatible /v1/chat/completions).',
+    description:
+      'Who writes session summaries when the harness gives none: `extractive` (offline, deterministic) or `openai` (any OpenAI-compatible /v1/chat/completions).',
   },
   {
     key: 'summarizer.baseUrl',
@@ -215,7 +218,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseString,
     defaultValue: '',
     defaultLabel: '`""`',
-    description: 'Base URL of the OpenAI-compatible API, e.g. `http://127.0.0.1:11434/v1` (Ollama).',
+    description:
+      'Base URL of the OpenAI-compatible API, e.g. `http://127.0.0.1:11434/v1` (Ollama).',
   },
   {
     key: 'summarizer.model',
@@ -233,6 +237,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseString,
     defaultValue: 'OPENAI_API_KEY',
     defaultLabel: '`"OPENAI_API_KEY"`',
-    description: 'Name of the environment variable holding the API key (the key itself is never stored in config).',
+    description:
+      'Name of the environment variable holding the API key (the key itself is never stored in config).',
   },
 ];

@@ -24,11 +24,18 @@ export interface CairnSettings {
     injectTokens: number;
   };
   lineage: { condenseThreshold: number };
-  summarizer: { provider: 'extractive' | 'openai'; baseUrl: string; model: string; apiKeyEnv: string };
+  summarizer: {
+    provider: 'extractive' | 'openai';
+    baseUrl: string;
+    model: string;
+    apiKeyEnv: string;
+  };
 }
 
 /** Explicit overrides, e.g. from CLI flags or a test. */
-export type CairnSettingsOverrides = Partial<Omit<CairnSettings, 'limits' | 'lineage' | 'summarizer'>> & {
+export type CairnSettingsOverrides = Partial<
+  Omit<CairnSettings, 'limits' | 'lineage' | 'summarizer'>
+> & {
   limits?: Partial<CairnSettings['limits']>;
   lineage?: Partial<CairnSettings['lineage']>;
   summarizer?: Partial<CairnSettings['summarizer']>;

@@ -121,6 +121,13 @@ export function createDistiller(ctx: LifecycleContext, heads: HeadStore) {
           threadKey: session.threadKey,
         });
     const now = ctx.now().toISOString();
+    if (!summary.status) {
+      // Hooks rarely expose assistant turns, where the status usually comes
+      // from: fall back to the latest distilled fact, never to raw prompt text.
+      const latest =
+        summary.decisions.at(-1) ?? summary.nextSteps.at(-1) ?? summary.commitments.at(-1);
+      if (latest) summary.status = latest;
+    }
     const node = store().addNode({
       agentId: session.agentId,
       kind,
