@@ -6,24 +6,28 @@ import {
   collectMeta,
   renderConsoleTable,
   type Section,
+  type SectionName,
   writeBenchmarksDoc,
   writeJsonReport,
 } from './report';
 import { runScale } from './scale/run-scale';
+import { runWorking } from './working/run-working';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** shared/ sits beside the repository (a clean clone keeps the dataset outside it). */
 const DEFAULT_DATA = join(dirname(REPO_ROOT), 'shared/bench/locomo/locomo-dev.json');
 const DOC_PATH = join(REPO_ROOT, 'docs/BENCHMARKS.md');
-const TARGETS = ['scale', 'locomo', 'all'] as const;
+const TARGETS = ['scale', 'working', 'locomo', 'all'] as const;
 type Target = (typeof TARGETS)[number];
 
-const USAGE = `Usage: pnpm bench [scale|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
+const USAGE = `Usage: pnpm bench [scale|working|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
 
   scale     index build, refresh and search over a generated 10,000-unit workspace,
             and \`cairn search\` beside bare node
+  working   session end (head render) with 1,000 sessions in the lineage, and
+            \`cairn lifecycle user-prompt-submit\` beside bare node
   locomo    retrieval quality on the LoCoMo development split, beside BM25
-  all       both (default)
+  all       every one of them (default)
 
   --data <file>   LoCoMo JSON (default: ${DEFAULT_DATA})
   --json <file>   also write every figure as JSON
@@ -92,8 +96,10 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${section.tables.map(renderConsoleTable).join('\n\n')}\n`);
   };
   const started = performance.now();
-  if (options.target !== 'locomo') await run(() => runScale({ quick: options.quick }));
-  if (options.target !== 'scale') {
+  const wanted = (name: SectionName) => options.target === 'all' || options.target === name;
+  if (wanted('scale')) await run(() => runScale({ quick: options.quick }));
+  if (wanted('working')) await run(() => runWorking({ quick: options.quick }));
+  if (wanted('locomo')) {
     await run(() => runLocomo({ dataPath: options.dataPath, quick: options.quick }));
   }
   const seconds = (performance.now() - started) / 1000;

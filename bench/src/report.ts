@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 
-export type SectionName = 'scale' | 'locomo';
+export type SectionName = 'scale' | 'working' | 'locomo';
 
 /** A table both printed to the terminal and written to markdown. */
 export interface Table {
@@ -134,8 +134,9 @@ const REPRODUCE = [
   '',
   '```sh',
   'pnpm install && pnpm build',
-  'pnpm bench                 # scale and LoCoMo; rewrites this file',
+  'pnpm bench                 # every section; rewrites this file',
   'pnpm bench scale           # only the Scale section',
+  'pnpm bench working         # only the Working memory section',
   'pnpm bench locomo --data ../shared/bench/locomo/locomo-dev.json',
   'pnpm bench --json bench.json   # also write every figure as JSON',
   'pnpm bench --quick         # smoke test with small sizes; never writes this file',
@@ -143,7 +144,7 @@ const REPRODUCE = [
   '',
 ];
 
-const ORDER: SectionName[] = ['scale', 'locomo'];
+const ORDER: SectionName[] = ['scale', 'working', 'locomo'];
 
 export function renderBenchmarksDoc(meta: RunMeta, sections: Section[], existing?: string): string {
   const parts = ORDER.map((name) => {

@@ -9,7 +9,8 @@ import { benchIndex, type IndexBenchOptions, type IndexFigures } from './index-b
 import { SCALE_TARGETS, scaleTables } from './scale-tables';
 import { createTextGenerator } from './text-generator';
 
-const SEED = 20_250_101;
+/** One seed for every generated workspace: the same text on every run. */
+export const SCALE_SEED = 20_250_101;
 
 interface ScaleConfig extends IndexBenchOptions {
   spec: WorkspaceSpec;
@@ -31,6 +32,11 @@ const QUICK: ScaleConfig = {
   backendQueries: 20,
   cliRuns: 5,
 };
+
+/** The workspace of the scale bench (10,000 units; 1,000 for a quick run). */
+export function scaleSpec(quick: boolean): WorkspaceSpec {
+  return (quick ? QUICK : FULL).spec;
+}
 
 export interface TargetCheck {
   name: string;
@@ -79,7 +85,7 @@ export async function runScale(options: { quick: boolean }): Promise<Section> {
     const rootDir = join(base, 'project');
     const homeDir = join(base, 'home');
     await mkdir(homeDir, { recursive: true });
-    const text = createTextGenerator(SEED);
+    const text = createTextGenerator(SCALE_SEED);
     log(
       `scale: generating ${config.spec.units} units and ${config.spec.rawBytes / 1e6} MB of notes`,
     );

@@ -193,3 +193,27 @@ describe('condensation through the lifecycle', () => {
     small.closeWorking();
   });
 });
+
+describe('the head after many sessions', () => {
+  it('stays within the token budget after 500 sessions', { timeout: 120_000 }, async () => {
+    for (let i = 0; i < 500; i += 1) {
+      const ids = {
+        agentId: `agent-${i % 3}`,
+        sessionKey: `long-${i}`,
+        threadKey: `topic-${i % 25}`,
+      };
+      await cairn.lifecycle.sessionStart({ ...ids, cwd: project.root });
+      await cairn.lifecycle.userPromptSubmit({
+        ...ids,
+        prompt: `We decided to handle case ${i} with strategy ${i % 7}. Next step: verify case ${i}. I'll report back on ${i}.`,
+      });
+      const end = await cairn.lifecycle.sessionEnd(ids);
+      expect(end.failed).toBeUndefined();
+    }
+    const memory = await readFile(join(memoryWorkspacePath(project.root), 'MEMORY.md'), 'utf8');
+    const region = currentHeadRegion(memory)!;
+    expect(Math.ceil(region.length / 4)).toBeLessThanOrEqual(1200);
+    expect(region).toContain('### Active threads');
+    expect(memory).toContain('## Notes');
+  });
+});
