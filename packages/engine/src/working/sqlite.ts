@@ -1,30 +1,17 @@
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { CairnError } from '@cairn/core';
-import type BetterSqlite3 from 'better-sqlite3';
+import {
+  openDatabase as openLineageDatabase,
+  type SqliteDatabase,
+} from '../lineage/lineage-database';
 
-export type Database = BetterSqlite3.Database;
-type Constructor = typeof BetterSqlite3;
-let loaded: Constructor | undefined;
+export type Database = SqliteDatabase;
 
-/** Loads better-sqlite3 on first use, so commands that never touch state never pay for it. */
+/**
+ * Opens a working-state database with the same loader and pragmas as the
+ * lineage store (WAL, a busy timeout long enough for sixteen processes
+ * ending sessions at once to queue rather than fail).
+ */
 export function openDatabase(path: string): Database {
-  try {
-    loaded ??= createRequire(import.meta.url)('better-sqlite3') as Constructor;
-  } catch (error) {
-    throw new CairnError('BACKEND_UNAVAILABLE', 'Cannot load better-sqlite3', {
-      cause: error,
-      hint: 'reinstall with `pnpm install` (pnpm must be allowed to build better-sqlite3)',
-    });
-  }
-  mkdirSync(dirname(path), { recursive: true });
-  const db = new loaded(path);
-  db.pragma('journal_mode = WAL');
-  // Sixteen processes ending sessions at once must queue, not fail.
-  db.pragma('busy_timeout = 10000');
-  db.pragma('synchronous = NORMAL');
-  return db;
+  return openLineageDatabase(path, { busyTimeoutMs: 10_000 });
 }
 
 /** Applies `migrations[i]` for every version above the file's `user_version`, each in a transaction. */
