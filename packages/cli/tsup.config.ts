@@ -1,5 +1,23 @@
+import { dirname } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base';
+
+/**
+ * zod's namespace re-exports every locale (about 300 KB of the bundle);
+ * Cairn only ever uses the default English messages, so the bundled binary
+ * gets a locales module holding English alone.
+ */
+const englishOnlyZodLocales: Plugin = {
+  name: 'english-only-zod-locales',
+  setup(build) {
+    build.onLoad({ filter: /zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
 
 export default defineConfig([
   packageBuild({ entry: ['src/index.ts'] }),
@@ -14,5 +32,6 @@ export default defineConfig([
     noExternal: [/^@cairn\/(?!mcp)/, 'zod'],
     external: ['better-sqlite3', '@cairn/mcp'],
     minify: true,
+    esbuildPlugins: [englishOnlyZodLocales],
   }),
 ]);

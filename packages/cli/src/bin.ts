@@ -1,5 +1,11 @@
 #!/usr/bin/env node
+import { z } from 'zod';
 import { runCli } from './cli';
+
+// A CLI process parses a handful of inputs and exits: compiling zod's fast
+// paths with `new Function` costs more than it saves here.
+z.config({ jitless: true });
+
 import { processIO } from './io';
 
 runCli(process.argv.slice(2), processIO()).then(
