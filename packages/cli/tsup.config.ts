@@ -1,6 +1,5 @@
 import { dirname } from 'node:path';
-import type { Plugin } from 'esbuild';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 import { packageBuild } from '../../tsup.base';
 
 /**
@@ -8,7 +7,9 @@ import { packageBuild } from '../../tsup.base';
  * Cairn only ever uses the default English messages, so the bundled binary
  * gets a locales module holding English alone.
  */
-const englishOnlyZodLocales: Plugin = {
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+const englishOnlyZodLocales: EsbuildPlugin = {
   name: 'english-only-zod-locales',
   setup(build) {
     build.onLoad({ filter: /zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
