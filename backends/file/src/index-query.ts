@@ -1,4 +1,5 @@
 import type { MemoryKind } from '@cairn/core';
+import { compareCodeUnits } from '@cairn/core';
 import { stemmer } from 'stemmer';
 import { buildFtsQuery } from './fts-query';
 import type { IndexStore } from './index-store';
@@ -80,18 +81,12 @@ const COLUMNS = `c.chunk_id AS chunkId, c.kind, c.path, c.start_line AS startLin
   c.created_at AS createdAt`;
 
 /** Ranks and cuts first, then reads the text of the few rows kept, so the sort never carries text. */
-function rankedRows(
-  store: IndexStore,
-  query: ChunkQuery,
-  match: string,
-  onlyIds?: number[],
-): ChunkRow[] {
+function rankedRows(store: IndexStore, query: ChunkQuery, match: string): ChunkRow[] {
   const filter = filterClause(query);
-  const ids = onlyIds ? `AND c.rowid IN (${onlyIds.join(', ')})` : '';
   const sql = `SELECT ${COLUMNS}, top.rank FROM (
       SELECT c.rowid AS id, bm25(chunks_fts) AS rank, c.path AS p, c.start_line AS s, c.chunk_id AS k
       FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-      WHERE chunks_fts MATCH ? AND ${filter.sql.join(' AND ')} ${ids}
+      WHERE chunks_fts MATCH ? AND ${filter.sql.join(' AND ')}
       ORDER BY rank, p, s, k
       LIMIT ?
     ) AS top JOIN chunks c ON c.rowid = top.id
@@ -114,19 +109,48 @@ function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string): Ch
     .query(
       'SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?',
     )
-    .all(match, want) as { id: number; rank: number }[];
+    .all(match, want) as RankedId[];
   if (top.length === 0) return [];
-  if (top.length < want)
-    return rankedRows(
-      store,
-      query,
-      match,
-      top.map((row) => row.id),
-    );
+  // Every match was ranked: filter them, no second MATCH needed.
+  if (top.length < want) return rowsByRank(store, query, top);
   const cut = top.at(-1)!.rank;
-  const sure = top.filter((row) => row.rank < cut).map((row) => row.id);
-  const rows = sure.length > 0 ? rankedRows(store, query, match, sure) : [];
+  const rows = rowsByRank(
+    store,
+    query,
+    top.filter((row) => row.rank < cut),
+  );
   return rows.length >= query.limit ? rows : rankedRows(store, query, match);
+}
+
+interface RankedId {
+  id: number;
+  rank: number;
+}
+
+/**
+ * Reads the chunks of already-ranked ids that pass the filters, in rank
+ * order (ties by path, line and chunk id, as in the full query).
+ */
+function rowsByRank(store: IndexStore, query: ChunkQuery, ranked: RankedId[]): ChunkRow[] {
+  if (ranked.length === 0) return [];
+  const filter = filterClause(query);
+  const rank = new Map(ranked.map((row) => [row.id, row.rank]));
+  const rows = store
+    .query(
+      `SELECT ${COLUMNS}, c.rowid AS id FROM chunks c
+       WHERE c.rowid IN (${ranked.map(() => '?').join(', ')}) AND ${filter.sql.join(' AND ')}`,
+    )
+    .all(...ranked.map((row) => row.id), ...filter.params) as (ChunkRow & { id: number })[];
+  return rows
+    .map(({ id, ...row }) => ({ ...row, rank: rank.get(id)! }))
+    .sort(
+      (a, b) =>
+        a.rank - b.rank ||
+        compareCodeUnits(a.path, b.path) ||
+        a.startLine - b.startLine ||
+        compareCodeUnits(a.chunkId, b.chunkId),
+    )
+    .slice(0, query.limit);
 }
 
 /** A term in more than this share of chunks is left out when rarer terms remain. */
