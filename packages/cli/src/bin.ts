@@ -1,19 +1,7 @@
 #!/usr/bin/env node
-import { z } from 'zod';
-import { runCli } from './cli';
+import module from 'node:module';
 
-// A CLI process parses a handful of inputs and exits: compiling zod's fast
-// paths with `new Function` costs more than it saves here.
-z.config({ jitless: true });
-
-import { processIO } from './io';
-
-runCli(process.argv.slice(2), processIO()).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`cairn: INTERNAL: ${String(error)}\n`);
-    process.exitCode = 70;
-  },
-);
+// Node 22.1+ can cache compiled code between runs (in the OS temp dir), which
+// saves most of the start-up of this short-lived process; Node 20 lacks it.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+await import('./main');
