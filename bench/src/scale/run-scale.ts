@@ -45,6 +45,11 @@ export interface TargetCheck {
   pass: boolean;
 }
 
+/** One target: PASS when the figure is at or under its limit (information only). */
+export function checkTarget(name: string, value: number, limit: number): TargetCheck {
+  return { name, value, limit, pass: value <= limit };
+}
+
 export interface ScaleFigures {
   quick: boolean;
   workspace: { files: number; units: number; totalMb: number; rawMb: number; generationMs: number };
@@ -54,12 +59,7 @@ export interface ScaleFigures {
 }
 
 function checkTargets(index: IndexFigures, cli: CliFigures): TargetCheck[] {
-  const check = (name: string, value: number, limit: number) => ({
-    name,
-    value,
-    limit,
-    pass: value <= limit,
-  });
+  const check = checkTarget;
   return [
     check('index.search p95 ms', index.indexSearch.p95, SCALE_TARGETS.searchP95Ms),
     check('backend search p95 ms', index.backendSearch.p95, SCALE_TARGETS.searchP95Ms),

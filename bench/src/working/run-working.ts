@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Section } from '../report';
 import { generateWorkspace, type WorkspaceSpec } from '../scale/generate-workspace';
-import { SCALE_SEED, scaleSpec, type TargetCheck } from '../scale/run-scale';
+import { checkTarget, SCALE_SEED, scaleSpec, type TargetCheck } from '../scale/run-scale';
 import { createTextGenerator } from '../scale/text-generator';
 import { benchHead, type HeadBenchOptions, type HeadFigures } from './head-bench';
 import { benchLifecycleCli, type LifecycleCliFigures } from './lifecycle-cli-bench';
@@ -40,12 +40,7 @@ export interface WorkingFigures {
 }
 
 function checkTargets(head: HeadFigures, cli: LifecycleCliFigures): TargetCheck[] {
-  const check = (name: string, value: number, limit: number) => ({
-    name,
-    value,
-    limit,
-    pass: value <= limit,
-  });
+  const check = checkTarget;
   return [
     check('MEMORY.md head tokens', head.head.tokens, head.head.budgetTokens),
     ...(cli.available

@@ -1,11 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliRunner } from './test-cli';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 let project: TempProject;
 
 beforeEach(async () => {
@@ -13,21 +11,9 @@ beforeEach(async () => {
 });
 afterEach(() => project.cleanup());
 
-function cairn(args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}) {
-  const home = join(project.root, 'home');
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: project.root,
-    input,
-    encoding: 'utf8',
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      ...extraEnv,
-    },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const cli = cliRunner(() => project.root);
+const cairn = (args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}) =>
+  cli.run(args, input, extraEnv);
 
 describe('cairn CLI (built binary)', () => {
   it('init then status: the main job on the embedded default', () => {

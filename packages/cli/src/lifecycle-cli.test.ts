@@ -1,53 +1,18 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { memoryLongTermPath } from '@cairn/core';
 import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliRunner } from './test-cli';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 let project: TempProject;
 beforeEach(async () => {
   project = await makeTempProject();
 });
 afterEach(() => project.cleanup());
 
-const env = () => ({
-  PATH: process.env.PATH,
-  HOME: join(project.root, 'home'),
-  XDG_CONFIG_HOME: join(project.root, 'home', '.config'),
-  CAIRN_TIMEZONE: 'UTC',
-});
-
-function cairn(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: project.root,
-    input,
-    encoding: 'utf8',
-    env: env(),
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function cairnAsync(
-  args: string[],
-  input: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: project.root, env: env() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const cli = cliRunner(() => project.root, { CAIRN_TIMEZONE: 'UTC' });
+const cairn = (args: string[], input?: string) => cli.run(args, input);
+const cairnAsync = (args: string[], input: string) => cli.start(args, input);
 
 const payload = (value: object) => JSON.stringify(value);
 

@@ -1,54 +1,19 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { memoryWorkspacePath, parseMemoryDocument } from '@cairn/core';
 import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliRunner } from './test-cli';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 let project: TempProject;
 beforeEach(async () => {
   project = await makeTempProject();
 });
 afterEach(() => project.cleanup());
 
-function env(): NodeJS.ProcessEnv {
-  const home = join(project.root, 'home');
-  return {
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    CAIRN_TIMEZONE: 'UTC',
-  };
-}
-
-function cairn(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: project.root,
-    input,
-    encoding: 'utf8',
-    env: env(),
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function cairnAsync(
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: project.root, env: env() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = cliRunner(() => project.root, { CAIRN_TIMEZONE: 'UTC' });
+const cairn = (args: string[], input?: string) => cli.run(args, input);
+const cairnAsync = (args: string[]) => cli.start(args);
 
 const today = () => `${new Date().toISOString().slice(0, 10)}.md`;
 
