@@ -105,11 +105,13 @@ const CANDIDATES_PER_RESULT = 4;
  */
 function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string): ChunkRow[] {
   const want = query.limit * CANDIDATES_PER_RESULT + 8;
-  const top = store
+  const scored = store
     .query(
-      'SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?',
+      // bm25() sorted by SQLite, not FTS5's `ORDER BY rank` sorter: about a third faster here.
+      'SELECT rowid AS id, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?',
     )
-    .all(match, want) as RankedId[];
+    .all(match, want) as { id: number; score: number }[];
+  const top: RankedId[] = scored.map((row) => ({ id: row.id, rank: row.score }));
   if (top.length === 0) return [];
   // Every match was ranked: filter them, no second MATCH needed.
   if (top.length < want) return rowsByRank(store, query, top);
