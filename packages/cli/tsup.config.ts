@@ -22,14 +22,25 @@ const englishOnlyZodLocales: EsbuildPlugin = {
 
 export default defineConfig([
   packageBuild({ entry: ['src/index.ts'] }),
-  // The `cairn` binary is one bundled file: resolving and loading ~150 ESM
-  // modules costs more than the work of a search. The native SQLite binding
-  // (a dependency of this package too, so the bundle resolves it) and the
-  // MCP server (loaded only by `cairn mcp`) stay external.
+  // The `cairn` binary: a small ESM launcher (bin.js) and one bundled
+  // CommonJS file (main.cjs) holding the CLI, so V8's code cache can cover
+  // it on every Node version (see compile-cache.ts): resolving and loading
+  // ~150 ESM modules costs more than the work of a search. The native
+  // SQLite binding (a dependency of this package too, so the bundle
+  // resolves it) and the MCP server (loaded only by `cairn mcp`) stay out.
   packageBuild({
     entry: ['src/bin.ts'],
     dts: false,
     clean: false,
+    external: ['@cairn/mcp'],
+  }),
+  packageBuild({
+    entry: { main: 'src/main.ts' },
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    dts: false,
+    clean: false,
+    shims: true,
     noExternal: [/^@cairn\/(?!mcp)/, 'zod'],
     external: ['better-sqlite3', '@cairn/mcp'],
     minify: true,

@@ -6,7 +6,7 @@ import { refreshSource, type SearchIndexRefreshStats } from './index-refresh';
 import { SEARCH_INDEX_SCHEMA_VERSION } from './index-schema';
 import type { IndexSource } from './index-sources';
 import { IndexStore } from './index-store';
-import { isDamagedDatabase, loadSqlite } from './sqlite-driver';
+import { isDamagedDatabase, loadSqlite, openSqlite } from './sqlite-driver';
 
 /** Deletes a database file and its WAL companions. */
 export function removeDatabaseFiles(dbPath: string): void {
@@ -15,10 +15,11 @@ export function removeDatabaseFiles(dbPath: string): void {
 
 /** Opens (or creates) the database; a damaged file is derived data, so it is replaced. */
 function openStore(dbPath: string, format: string): IndexStore {
-  const Database = loadSqlite();
+  // Fails with BACKEND_UNAVAILABLE before anything is created when SQLite cannot load.
+  loadSqlite('the search index (search falls back to a plain scan meanwhile)');
   mkdirSync(dirname(dbPath), { recursive: true });
   const attempt = () => {
-    const db = new Database(dbPath);
+    const db = openSqlite(dbPath, 'the search index');
     try {
       return new IndexStore(db, format);
     } catch (error) {

@@ -21,5 +21,13 @@ export {
   type SearchIndexRefreshStats,
 } from './search-index';
 export { closeSearchIndexes } from './search-index-cache';
+export {
+  isDamagedDatabase,
+  loadSqlite,
+  openSqlite,
+  type SqliteDatabase,
+  type SqliteOpenOptions,
+  type SqliteStatement,
+} from './sqlite-driver';
 
 export const VERSION: string = pkg.version;

@@ -1,30 +1,62 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { CairnError } from '@cairn/core';
 import type BetterSqlite3 from 'better-sqlite3';
 
 export type SqliteDatabase = BetterSqlite3.Database;
 export type SqliteStatement = BetterSqlite3.Statement;
-type SqliteConstructor = typeof BetterSqlite3;
+export type SqliteOpenOptions = BetterSqlite3.Options;
 
-let loaded: SqliteConstructor | undefined;
+interface SqliteDriver {
+  Database: typeof BetterSqlite3;
+  /** The compiled addon's path, when it sits where a source build puts it. */
+  nativeBinding?: string;
+}
+
+let loaded: SqliteDriver | undefined;
 
 /**
- * Loads better-sqlite3 on first use, synchronously, so that a missing or
- * mis-built native module only disables the index instead of failing the
- * import of the whole package.
+ * Loads better-sqlite3 on first use, synchronously, so a missing or mis-built
+ * native module disables what needs SQLite instead of failing the import of
+ * the whole package. The single loader of the project: the search index and
+ * the engine's lineage and working-state stores all open through it.
  */
-export function loadSqlite(): SqliteConstructor {
+function loadDriver(purpose: string): SqliteDriver {
   if (loaded) return loaded;
   try {
-    loaded = createRequire(import.meta.url)('better-sqlite3') as SqliteConstructor;
+    const require = createRequire(import.meta.url);
+    const Database = require('better-sqlite3') as typeof BetterSqlite3;
+    // Naming the addon skips the `bindings` package's search of a dozen
+    // folders (a stack trace and many stats on every process start).
+    const addon = join(
+      dirname(require.resolve('better-sqlite3/package.json')),
+      'build/Release/better_sqlite3.node',
+    );
+    loaded = { Database, ...(existsSync(addon) ? { nativeBinding: addon } : {}) };
     return loaded;
   } catch (error) {
-    throw new CairnError('BACKEND_UNAVAILABLE', 'Cannot load better-sqlite3 for the search index', {
+    throw new CairnError('BACKEND_UNAVAILABLE', `Cannot load better-sqlite3 for ${purpose}`, {
       cause: error,
-      hint: 'run `pnpm add better-sqlite3` (or `npm rebuild better-sqlite3` after a Node upgrade); search falls back to a plain scan meanwhile',
+      hint: 'run `pnpm add better-sqlite3` (or `npm rebuild better-sqlite3` after a Node upgrade)',
       details: { package: 'better-sqlite3' },
     });
   }
+}
+
+/** The better-sqlite3 constructor; throws BACKEND_UNAVAILABLE when it cannot load. */
+export function loadSqlite(purpose = 'SQLite'): typeof BetterSqlite3 {
+  return loadDriver(purpose).Database;
+}
+
+/** Opens a database through the shared loader; `purpose` names it in errors. */
+export function openSqlite(
+  path: string,
+  purpose: string,
+  options: SqliteOpenOptions = {},
+): SqliteDatabase {
+  const { Database, nativeBinding } = loadDriver(purpose);
+  return new Database(path, { ...(nativeBinding ? { nativeBinding } : {}), ...options });
 }
 
 /** SQLite result codes that mean the file is not a usable database. */

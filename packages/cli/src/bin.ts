@@ -1,7 +1,22 @@
 #!/usr/bin/env node
-import module from 'node:module';
+import module, { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { requireWithCompileCache } from './compile-cache';
 
-// Node 22.1+ can cache compiled code between runs (in the OS temp dir), which
-// saves most of the start-up of this short-lived process; Node 20 lacks it.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-await import('./main');
+interface CliBundle {
+  main(importMcp: () => Promise<unknown>): void;
+}
+
+// The CLI is one bundled CommonJS file. Node 22.1+ caches compiled code
+// between runs itself; on older Node a small V8 code cache does the same,
+// since hooks start a short-lived process per event.
+function loadCli(): CliBundle {
+  const main = fileURLToPath(new URL('./main.cjs', import.meta.url));
+  const { enableCompileCache } = module as { enableCompileCache?: () => unknown };
+  if (!enableCompileCache) return requireWithCompileCache(main) as CliBundle;
+  enableCompileCache();
+  return createRequire(import.meta.url)(main) as CliBundle;
+}
+
+// ESM is imported from this module, where dynamic import() always works.
+loadCli().main(() => import('@cairn/mcp'));

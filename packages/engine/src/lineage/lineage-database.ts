@@ -1,36 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { loadSqlite, openSqlite, type SqliteDatabase } from '@cairn/backend-file';
 import { CairnError, type CairnErrorCode } from '@cairn/core';
-import type BetterSqlite3 from 'better-sqlite3';
 
-export type SqliteDatabase = BetterSqlite3.Database;
-type SqliteConstructor = typeof BetterSqlite3;
-
-let loaded: SqliteConstructor | undefined;
-
-/**
- * Loads better-sqlite3 on first use, so importing the engine never loads a
- * native module: hooks that do not touch lineage stay fast and keep working
- * when the binary is missing or built for another Node.
- */
-export function loadSqlite(): SqliteConstructor {
-  if (loaded) return loaded;
-  try {
-    loaded = createRequire(import.meta.url)('better-sqlite3') as SqliteConstructor;
-    return loaded;
-  } catch (error) {
-    throw new CairnError(
-      'BACKEND_UNAVAILABLE',
-      'Cannot load better-sqlite3 for the lineage store',
-      {
-        cause: error,
-        hint: 'run `pnpm add better-sqlite3` (or `npm rebuild better-sqlite3` after a Node upgrade)',
-        details: { package: 'better-sqlite3' },
-      },
-    );
-  }
-}
+export { loadSqlite, type SqliteDatabase };
 
 function sqliteCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown })?.code;
@@ -93,11 +66,10 @@ export interface DatabaseOptions {
 
 /** Opens the file with the pragmas every connection needs; the caller migrates. */
 export function openDatabase(path: string, options: DatabaseOptions): SqliteDatabase {
-  const Database = loadSqlite();
   let db: SqliteDatabase | undefined;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path, { timeout: options.busyTimeoutMs });
+    db = openSqlite(path, 'the lineage store', { timeout: options.busyTimeoutMs });
     // The busy timeout is set by the constructor, before the first pragma needs a lock.
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
