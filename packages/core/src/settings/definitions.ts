@@ -233,11 +233,14 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'summarizer.apiKeyEnv',
     env: 'CAIRN_SUMMARIZER_API_KEY_ENV',
-    schema: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name'),
+    schema: z.union([
+      z.literal(''),
+      z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name'),
+    ]),
     fromEnv: parseString,
     defaultValue: 'OPENAI_API_KEY',
     defaultLabel: '`"OPENAI_API_KEY"`',
     description:
-      'Name of the environment variable holding the API key (the key itself is never stored in config).',
+      'Name of the environment variable holding the API key (the key itself is never stored in config); `""` sends no key, for local servers such as Ollama.',
   },
 ];

@@ -76,7 +76,7 @@ export function summarizerFromSettings(
       throw invalid(
         'apiKeyEnv',
         `environment variable ${apiKeyEnv} is not set`,
-        `export ${apiKeyEnv} before starting the harness, or remove apiKeyEnv (local servers such as Ollama need no key)`,
+        `export ${apiKeyEnv} before starting the harness, or set summarizer.apiKeyEnv to "" (local servers such as Ollama need no key)`,
       );
     }
   }

@@ -1,12 +1,8 @@
 import { condenseThread, type LineageStore, openLineageStore } from '../lineage';
-import {
-  harnessSummaryToStructured,
-  type StructuredSummary,
-  summarizerFromSettings,
-} from '../summaries';
 import type { HeadStore, SessionRecord } from './head-store';
 import { GLOBAL_HEAD, refreshGlobalHead, refreshThreadHead } from './head-writer';
 import type { LifecycleContext } from './lifecycle';
+import { createSessionSummaries } from './session-summaries';
 
 const RECALL_LIMIT = 5;
 const TRANSCRIPT_FALLBACK_LIMIT = 2;
@@ -19,14 +15,7 @@ const TRANSCRIPT_FALLBACK_LIMIT = 2;
 export function createDistiller(ctx: LifecycleContext, heads: HeadStore) {
   let lineage: LineageStore | undefined;
   const store = () => (lineage ??= openLineageStore(ctx.rootDir, { now: ctx.now }));
-  // Empty strings in settings mean "not set".
-  const { provider, baseUrl, model, apiKeyEnv } = ctx.settings.summarizer;
-  const summarizer = summarizerFromSettings({
-    provider,
-    apiKeyEnv,
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(model ? { model } : {}),
-  });
+  const summaries = createSessionSummaries(ctx, heads, store);
 
   function record(
     session: SessionRecord,
@@ -101,56 +90,6 @@ export function createDistiller(ctx: LifecycleContext, heads: HeadStore) {
       .map((item) => `- ${item.text} (\`${item.id}\`)`);
   }
 
-  /** Writes a summary or compaction node; a harness summary always wins over Cairn's own. */
-  async function summarize(
-    session: SessionRecord,
-    kind: 'session_summary' | 'compaction',
-    harnessText?: string,
-  ): Promise<string> {
-    const transcript = store().getTranscript(session.agentId, session.sessionKey, { limit: 2000 });
-    const entries = transcript?.entries ?? [];
-    const summary: StructuredSummary = harnessText?.trim()
-      ? harnessSummaryToStructured(harnessText)
-      : await summarizer.summarize({
-          transcript: entries.map((e) => ({
-            role: e.role,
-            text: e.text,
-            ...(e.toolName ? { toolName: e.toolName } : {}),
-            at: e.at,
-          })),
-          threadKey: session.threadKey,
-        });
-    const now = ctx.now().toISOString();
-    if (!summary.status) {
-      // Hooks rarely expose assistant turns, where the status usually comes
-      // from: fall back to the latest distilled fact, never to raw prompt text.
-      const latest =
-        summary.decisions.at(-1) ?? summary.nextSteps.at(-1) ?? summary.commitments.at(-1);
-      if (latest) summary.status = latest;
-    }
-    const node = store().addNode({
-      agentId: session.agentId,
-      kind,
-      threadKey: session.threadKey,
-      sessionKey: session.sessionKey,
-      startAt: entries[0]?.at ?? session.startedAt,
-      endAt: now,
-      source: summary.source,
-      text: summary.text || '(empty session)',
-    });
-    const injected = heads.injectedUnits(session);
-    if (injected.length > 0) store().linkUnits(session.agentId, node.id, injected);
-    heads.addFacts({
-      agentId: session.agentId,
-      threadKey: session.threadKey,
-      nodeId: node.id,
-      facts: summary,
-      at: now,
-      session: kind === 'session_summary',
-    });
-    return node.id;
-  }
-
   /** Condenses the thread while it holds more roots than the threshold (one node per pass). */
   async function condense(session: SessionRecord): Promise<void> {
     const threshold = ctx.settings.lineage.condenseThreshold;
@@ -211,7 +150,8 @@ export function createDistiller(ctx: LifecycleContext, heads: HeadStore) {
     record,
     recall,
     relevantUnits,
-    summarize,
+    summarize: summaries.summarize,
+    retryDueSummaries: summaries.retryDue,
     refresh,
     settlePending,
     close: () => lineage?.close(),

@@ -36,7 +36,12 @@ export const compactionCompleteSchema = z.object({
   ...base,
   summary: z.string().max(200_000).optional(),
 });
-export const sessionEndSchema = z.object({ ...base, reason: z.string().max(200).optional() });
+export const sessionEndSchema = z.object({
+  ...base,
+  reason: z.string().max(200).optional(),
+  /** Hooks with a short budget: the model summary waits for the next session start. */
+  deferSummary: z.boolean().optional(),
+});
 
 export type SessionStartInput = z.input<typeof sessionStartSchema>;
 export type UserPromptSubmitInput = z.input<typeof userPromptSubmitSchema>;

@@ -64,17 +64,26 @@ export function createLifecycle(ctx: LifecycleContext) {
       await distill().settlePending();
       return await run();
     } catch (error) {
-      const code = CairnError.isInstance(error) ? error.code : 'INTERNAL';
-      const message = error instanceof Error ? error.message : String(error);
-      logLifecycleFailure(ctx.rootDir, {
-        at: ctx.now().toISOString(),
-        event,
-        ...ids,
-        code,
-        message,
-      });
-      return { ...EMPTY, failed: { code, message } };
+      return { ...EMPTY, failed: logFailure(event, ids, error) };
     }
+  }
+
+  function logFailure(
+    event: string,
+    ids: { agentId: string; sessionKey: string },
+    error: unknown,
+  ): { code: string; message: string } {
+    const code = CairnError.isInstance(error) ? error.code : 'INTERNAL';
+    const message = error instanceof Error ? error.message : String(error);
+    logLifecycleFailure(ctx.rootDir, {
+      at: ctx.now().toISOString(),
+      event,
+      agentId: ids.agentId,
+      sessionKey: ids.sessionKey,
+      code,
+      message,
+    });
+    return { code, message };
   }
 
   function sessionFor(
@@ -118,6 +127,11 @@ export function createLifecycle(ctx: LifecycleContext) {
         ],
         ctx.settings.limits.injectTokens,
       );
+      // A model summary that failed or was deferred at a session end is due
+      // now; its failure must not cost this session its injection.
+      await distill()
+        .retryDueSummaries(session.agentId)
+        .catch((error: unknown) => logFailure('session-start', args, error));
       return { inject };
     });
   }
@@ -175,7 +189,9 @@ export function createLifecycle(ctx: LifecycleContext) {
     const args = parseLifecycleInput(compactionCompleteSchema, input, 'compaction-complete');
     return guarded('compaction-complete', args, async () => {
       const session = sessionFor(args.agentId, args.sessionKey);
-      const nodeId = await distill().summarize(session, 'compaction', args.summary);
+      const nodeId = await distill().summarize(session, 'compaction', {
+        ...(args.summary ? { harnessText: args.summary } : {}),
+      });
       heads().bumpEpoch(session.agentId, session.sessionKey);
       await distill().refresh(session);
       return { ...EMPTY, nodeId };
@@ -186,7 +202,9 @@ export function createLifecycle(ctx: LifecycleContext) {
     const args = parseLifecycleInput(sessionEndSchema, input, 'session-end');
     return guarded('session-end', args, async () => {
       const session = sessionFor(args.agentId, args.sessionKey);
-      const nodeId = await distill().summarize(session, 'session_summary');
+      const nodeId = await distill().summarize(session, 'session_summary', {
+        deferModel: args.deferSummary === true,
+      });
       await distill().refresh(session);
       return { ...EMPTY, nodeId };
     });

@@ -1,0 +1,164 @@
+import type { LineageStore } from '../lineage';
+import {
+  createExtractiveSummarizer,
+  EXTRACTIVE_SUMMARIZER_ID,
+  harnessSummaryToStructured,
+  type StructuredSummary,
+  type Summarizer,
+  summarizerFromSettings,
+} from '../summaries';
+import type { HeadStore, SessionRecord } from './head-store';
+import type { LifecycleContext } from './lifecycle';
+
+/** After this many failed attempts the extractive summary stays and the retry is dropped. */
+export const MAX_SUMMARY_ATTEMPTS = 6;
+/** Why a summary was deferred rather than failed: a short hook budget (session end). */
+export const DEFERRED_REASON = 'deferred: the session-end hook budget leaves no time for the model';
+
+export interface SummarizeOptions {
+  /** The harness's own summary; always preferred over Cairn's. */
+  harnessText?: string;
+  /** Write the extractive summary now and leave the model summary to the next event. */
+  deferModel?: boolean;
+}
+
+/**
+ * Summary and compaction nodes. With a model summarizer configured, a
+ * summary that fell back to the extractive one (model down, or deferred to
+ * keep a hook inside its budget) is recorded as a summary retry, unique by
+ * (agent_id, session_key); `retryDue` later writes the model's summary as a
+ * new node of the same session (Tier 3 is append-only: the first one stays).
+ */
+export function createSessionSummaries(
+  ctx: LifecycleContext,
+  heads: HeadStore,
+  store: () => LineageStore,
+) {
+  const { provider, baseUrl, model, apiKeyEnv } = ctx.settings.summarizer;
+  // Empty strings in settings mean "not set".
+  const configured: Summarizer = summarizerFromSettings({
+    provider,
+    ...(apiKeyEnv ? { apiKeyEnv } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(model ? { model } : {}),
+  });
+  const extractive = createExtractiveSummarizer();
+  const usesModel = configured.id !== EXTRACTIVE_SUMMARIZER_ID;
+
+  async function summarizeTranscript(
+    session: SessionRecord,
+    summarizer: Summarizer,
+  ): Promise<{ summary: StructuredSummary; startAt: string }> {
+    const transcript = store().getTranscript(session.agentId, session.sessionKey, { limit: 2000 });
+    const entries = transcript?.entries ?? [];
+    const summary = await summarizer.summarize({
+      transcript: entries.map((e) => ({
+        role: e.role,
+        text: e.text,
+        ...(e.toolName ? { toolName: e.toolName } : {}),
+        at: e.at,
+      })),
+      threadKey: session.threadKey,
+    });
+    return { summary, startAt: entries[0]?.at ?? session.startedAt };
+  }
+
+  function writeNode(
+    session: SessionRecord,
+    kind: 'session_summary' | 'compaction',
+    summary: StructuredSummary,
+    startAt: string,
+  ): string {
+    const now = ctx.now().toISOString();
+    if (!summary.status) {
+      // Hooks rarely expose assistant turns, where the status usually comes
+      // from: fall back to the latest distilled fact, never to raw prompt text.
+      const latest =
+        summary.decisions.at(-1) ?? summary.nextSteps.at(-1) ?? summary.commitments.at(-1);
+      if (latest) summary.status = latest;
+    }
+    const node = store().addNode({
+      agentId: session.agentId,
+      kind,
+      threadKey: session.threadKey,
+      sessionKey: session.sessionKey,
+      startAt,
+      endAt: now,
+      source: summary.source,
+      text: summary.text || '(empty session)',
+    });
+    const injected = heads.injectedUnits(session);
+    if (injected.length > 0) store().linkUnits(session.agentId, node.id, injected);
+    heads.addFacts({
+      agentId: session.agentId,
+      threadKey: session.threadKey,
+      nodeId: node.id,
+      facts: summary,
+      at: now,
+      session: kind === 'session_summary',
+    });
+    return node.id;
+  }
+
+  /** Writes a summary or compaction node and returns its id. */
+  async function summarize(
+    session: SessionRecord,
+    kind: 'session_summary' | 'compaction',
+    options: SummarizeOptions = {},
+  ): Promise<string> {
+    if (options.harnessText?.trim()) {
+      const startAt = store().getTranscript(session.agentId, session.sessionKey, { limit: 1 })
+        ?.entries[0]?.at;
+      const summary = harnessSummaryToStructured(options.harnessText);
+      return writeNode(session, kind, summary, startAt ?? session.startedAt);
+    }
+    const deferred = usesModel && options.deferModel === true;
+    const { summary, startAt } = await summarizeTranscript(
+      session,
+      deferred ? extractive : configured,
+    );
+    const nodeId = writeNode(session, kind, summary, startAt);
+    const failure = deferred ? DEFERRED_REASON : summary.warnings?.join('; ');
+    if (kind === 'session_summary' && usesModel && failure) {
+      store().recordSummaryFailure({
+        agentId: session.agentId,
+        sessionKey: session.sessionKey,
+        error: failure,
+        ...(deferred ? { nextAttemptAt: ctx.now() } : {}),
+      });
+    }
+    return nodeId;
+  }
+
+  /**
+   * Runs at most `limit` due retries of this agent with the configured model
+   * summarizer; returns the ids of the nodes written.
+   */
+  async function retryDue(agentId: string, limit = 1): Promise<string[]> {
+    if (!usesModel) return [];
+    const written: string[] = [];
+    for (const retry of store().dueSummaryRetries(agentId).slice(0, limit)) {
+      const session = heads.session(agentId, retry.sessionKey);
+      if (!session || retry.attempts >= MAX_SUMMARY_ATTEMPTS) {
+        store().clearSummaryRetry(agentId, retry.sessionKey);
+        continue;
+      }
+      const { summary, startAt } = await summarizeTranscript(session, configured);
+      if (summary.warnings?.length) {
+        store().recordSummaryFailure({
+          agentId,
+          sessionKey: retry.sessionKey,
+          error: summary.warnings.join('; '),
+        });
+        continue;
+      }
+      written.push(writeNode(session, 'session_summary', summary, startAt));
+      store().clearSummaryRetry(agentId, retry.sessionKey);
+    }
+    return written;
+  }
+
+  return { summarize, retryDue };
+}
+
+export type SessionSummaries = ReturnType<typeof createSessionSummaries>;
