@@ -1,4 +1,18 @@
 export { ATOMIC_TEMP_PREFIX, writeFileAtomic } from './atomic-write';
+export { type Embedder, embedderKey } from './contracts/embedder';
+export {
+  type EventFidelity,
+  HARNESS_EVENT_LIFECYCLE,
+  HARNESS_EVENTS,
+  type HarnessDeclaration,
+  type HarnessEvent,
+  type HarnessFileChange,
+  type HarnessInstallOptions,
+  type HarnessInstallReport,
+  type HarnessStatus,
+  type InstallScope,
+} from './contracts/harness';
+export { createHashEmbedder, type HashEmbedderOptions } from './contracts/hash-embedder';
 export type {
   MemoryBackend,
   MemoryBackendCapabilities,

@@ -1,6 +1,20 @@
 import pkg from '../package.json' with { type: 'json' };
 
 export { registerBuiltins } from './builtins';
+export {
+  applyPlan,
+  formatJson,
+  type HarnessAdapter,
+  type HarnessDelivery,
+  type HarnessDeliveryContext,
+  type HarnessDeliveryResult,
+  type LifecycleApi,
+  type PlannedFile,
+  parseJsonFile,
+  planJsonEdit,
+  previewChange,
+  readOptional,
+} from './harness';
 export type { DoctorReport, HeadView, MemoryApi, SearchRequest } from './memory-api';
 export {
   type Cairn,

@@ -1,0 +1,151 @@
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import {
+  CairnError,
+  type HarnessFileChange,
+  type HarnessInstallReport,
+  type InstallScope,
+  writeFileAtomic,
+} from '@cairn/core';
+
+/**
+ * Install and uninstall for every harness go through here: read the user's
+ * file, compute its new text, and apply all changes or none. A file that
+ * exists and changes is backed up beside itself first; a file Cairn's
+ * removal leaves empty is deleted; unchanged files are not touched, so a
+ * second install reports only `unchanged`.
+ */
+export interface PlannedFile {
+  path: string;
+  /** Current text, undefined when the file does not exist. */
+  before: string | undefined;
+  /** New text; undefined deletes the file. */
+  after: string | undefined;
+}
+
+export async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Parses a JSON (or JSONC-free) settings file; damage is INVALID_CONFIG and nothing is written. */
+export function parseJsonFile(path: string, text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CairnError(
+      'INVALID_CONFIG',
+      `${path} is not valid JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+        hint: `fix ${path} by hand (Cairn changed nothing), then run the command again`,
+        details: { path },
+      },
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CairnError('INVALID_CONFIG', `${path} must hold a JSON object`, {
+      hint: `fix ${path} by hand (Cairn changed nothing), then run the command again`,
+      details: { path },
+    });
+  }
+  return value as Record<string, unknown>;
+}
+
+/** JSON as harness settings files are usually written: two spaces, trailing newline. */
+export function formatJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** Plans a JSON file edit; `edit` returns the new object, or undefined to delete the file. */
+export async function planJsonEdit(
+  path: string,
+  edit: (current: Record<string, unknown>) => Record<string, unknown> | undefined,
+): Promise<PlannedFile> {
+  const before = await readOptional(path);
+  const current = parseJsonFile(path, before);
+  const next = edit(structuredClone(current));
+  if (next === undefined) return { path, before, after: undefined };
+  const unchanged = before !== undefined && JSON.stringify(next) === JSON.stringify(current);
+  return { path, before, after: unchanged ? before : formatJson(next) };
+}
+
+/** Lines removed and added, after trimming the common head and tail: enough to review a config edit. */
+export function previewChange(before: string | undefined, after: string | undefined): string {
+  const a = before === undefined ? [] : before.split('\n');
+  const b = after === undefined ? [] : after.split('\n');
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+  let tail = 0;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  ) {
+    tail += 1;
+  }
+  const removed = a.slice(head, a.length - tail).map((line) => `- ${line}`);
+  const added = b.slice(head, b.length - tail).map((line) => `+ ${line}`);
+  return [...removed, ...added].join('\n');
+}
+
+function actionOf(file: PlannedFile): HarnessFileChange['action'] {
+  if (file.before === file.after) return 'unchanged';
+  if (file.after === undefined) return file.before === undefined ? 'unchanged' : 'delete';
+  return file.before === undefined ? 'create' : 'update';
+}
+
+function backupPath(path: string, at: Date): string {
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  return `${path}.cairn-backup-${stamp}`;
+}
+
+/**
+ * Applies the planned files (or only describes them with `dryRun`). Backups
+ * are written before any file changes, so a failure part-way leaves every
+ * edited file with its copy.
+ */
+export async function applyPlan(
+  harness: string,
+  scope: InstallScope,
+  files: PlannedFile[],
+  options: { dryRun: boolean; notes?: string[]; now?: Date },
+): Promise<HarnessInstallReport> {
+  const at = options.now ?? new Date();
+  const changes: HarnessFileChange[] = files.map((file) => {
+    const action = actionOf(file);
+    const backup =
+      file.before !== undefined && (action === 'update' || action === 'delete')
+        ? backupPath(file.path, at)
+        : undefined;
+    return {
+      path: file.path,
+      action,
+      ...(backup ? { backup } : {}),
+      preview: action === 'unchanged' ? '' : previewChange(file.before, file.after),
+    };
+  });
+  if (!options.dryRun) {
+    for (const change of changes) {
+      if (change.backup) await copyFile(change.path, change.backup);
+    }
+    for (const [index, file] of files.entries()) {
+      const { action } = changes[index]!;
+      if (action === 'delete') await rm(file.path, { force: true });
+      if (action === 'create' || action === 'update') {
+        await mkdir(dirname(file.path), { recursive: true });
+        await writeFileAtomic(file.path, file.after!);
+      }
+    }
+  }
+  return { harness, scope, dryRun: options.dryRun, changes, notes: options.notes ?? [] };
+}
