@@ -29,10 +29,14 @@ function loadDriver(purpose: string): SqliteDriver {
     const Database = require('better-sqlite3') as typeof BetterSqlite3;
     // Naming the addon skips the `bindings` package's search of a dozen
     // folders (a stack trace and many stats on every process start).
-    const addon = join(
-      dirname(require.resolve('better-sqlite3/package.json')),
-      'build/Release/better_sqlite3.node',
-    );
+    // CAIRN_SQLITE_BINDING names an addon built for another Node ABI, for a
+    // plugin running inside a harness on a newer Node than Cairn's install.
+    const addon =
+      process.env.CAIRN_SQLITE_BINDING ||
+      join(
+        dirname(require.resolve('better-sqlite3/package.json')),
+        'build/Release/better_sqlite3.node',
+      );
     loaded = { Database, ...(existsSync(addon) ? { nativeBinding: addon } : {}) };
     return loaded;
   } catch (error) {
