@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { requireWithCompileCache } from './compile-cache';
 
 interface CliBundle {
-  main(importMcp: () => Promise<unknown>): void;
+  main(importModule: (specifier: string) => Promise<unknown>): void;
 }
 
 // The CLI is one bundled CommonJS file. Node 22.1+ caches compiled code
@@ -19,4 +19,4 @@ function loadCli(): CliBundle {
 }
 
 // ESM is imported from this module, where dynamic import() always works.
-loadCli().main(() => import('@cairn/mcp'));
+loadCli().main((specifier) => import(specifier));

@@ -1,9 +1,17 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CairnError } from '@cairn/core';
-import { type Cairn, findProjectRoot, openCairn, VERSION } from '@cairn/engine';
+import {
+  type Cairn,
+  findProjectRoot,
+  loadConfiguredPackages,
+  openCairn,
+  VERSION,
+} from '@cairn/engine';
 import type { CommandSpec, OptionSpec } from './command';
+import { hookCommand } from './commands/hook';
 import { initCommand } from './commands/init';
+import { installCommand, uninstallCommand } from './commands/install';
 import { doctorCommand, reindexCommand } from './commands/maintenance-commands';
 import { mcpCommand } from './commands/mcp';
 import { readCommand } from './commands/read';
@@ -37,6 +45,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   threadsCommand,
   headCommand,
   lifecycleCommand,
+  installCommand,
+  uninstallCommand,
+  hookCommand,
   mcpCommand,
 ];
 
@@ -110,6 +121,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     }
     const root =
       typeof values.root === 'string' ? resolve(io.cwd, values.root) : findProjectRoot(io.cwd);
+    await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
     let cairn: Cairn | undefined;
     const open = () => {
       cairn ??= openCairn(root, { env: io.env });

@@ -1,6 +1,27 @@
 import pkg from '../package.json' with { type: 'json' };
 
-export { registerBuiltins } from './builtins';
+export { projectBackend, registerBuiltins } from './builtins';
+export {
+  type CachedEmbedder,
+  createCachedEmbedder,
+  createOpenAiEmbedder,
+  createTransformersEmbedder,
+  EMBEDDING_CACHE_FILENAME,
+  type EmbedderSettings,
+  embedderFromSettings,
+  embeddingsUrl,
+  type OpenAiEmbedderOptions,
+  rankingFromSettings,
+  TRANSFORMERS_PACKAGE,
+  type TransformersEmbedderOptions,
+  type TransformersModule,
+} from './embeddings';
+export {
+  importOptionalModule,
+  loadConfiguredPackages,
+  OPTIONAL_BACKEND_PACKAGES,
+  setModuleImporter,
+} from './optional-packages';
 export {
   applyPlan,
   formatJson,

@@ -22,7 +22,8 @@ import {
   type WorkspaceFileInfo,
   writeFileAtomic,
 } from '@cairn/core';
-import { registerBuiltins } from './builtins';
+import { projectBackend, registerBuiltins } from './builtins';
+import { optionalPackageFailure } from './optional-packages';
 import { createMemoryApi, type MemoryApi } from './memory-api';
 import { createWorkingApi, type WorkingApi } from './working-api';
 
@@ -115,10 +116,19 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
   const backendResolution = resolveMemoryBackendDetailed(settings);
   const adapterResolution: Resolution<RetrievalAdapterRegistration> =
     resolveRetrievalAdapter(settings);
-  const backend = backendResolution.value;
+  const backend = projectBackend(
+    backendResolution.value,
+    settings,
+    rootDir,
+    settingsOptions.env ?? process.env,
+  );
+  const loadFailures = [settings.memoryBackendType, settings.retrievalAdapter]
+    .map((id) => optionalPackageFailure(id))
+    .filter((w): w is string => !!w);
   const warnings = [
     ...resolved.warnings,
     ...[backendResolution.warning, adapterResolution.warning].filter((w): w is string => !!w),
+    ...new Set(loadFailures),
   ];
 
   // A backend may learn of trouble after opening (e.g. its index fell back to a scan).

@@ -1,5 +1,11 @@
 export type { BackendProcessFactory } from './child-writers';
 export {
+  type DescribeHarnessOptions,
+  describeHarness,
+  type HarnessFixture,
+  loadHarnessFixtures,
+} from './describe-harness';
+export {
   type BackendFixture,
   type DescribeMemoryBackendOptions,
   describeMemoryBackend,

@@ -1,5 +1,6 @@
 import type { CommandSpec } from '../command';
 import { EXIT } from '../exit-codes';
+import { harnessLines, harnessStatuses } from './harness-status';
 
 export const reindexCommand: CommandSpec = {
   name: 'reindex',
@@ -22,11 +23,13 @@ export const doctorCommand: CommandSpec = {
   usage: 'cairn doctor [--json]',
   options: {},
   positionals: { min: 0, max: 0 },
-  async run({ open }) {
-    const cairn = open();
+  async run(context) {
+    const cairn = context.open();
     const report = await cairn.doctor();
     const health = cairn.workingHealth();
-    const ok = report.ok && health.pending.length === 0;
+    const harnesses = await harnessStatuses(context);
+    const harnessProblems = harnesses.some((status) => status.problems.length > 0);
+    const ok = report.ok && health.pending.length === 0 && !harnessProblems;
     const lines = [
       `${report.files} files, ${report.units} units`,
       ...report.issues.map(
@@ -36,10 +39,17 @@ export const doctorCommand: CommandSpec = {
         (p) => `  ! deferred head write ${p.scope} (${p.reason}); it is retried on the next event`,
       ),
       ...health.failures.map((f) => `  ~ ${f.at} ${f.event} failed open: ${f.code}: ${f.message}`),
-      ok ? 'ok' : 'problems found: damaged markers need fixing by hand (nothing was dropped)',
+      ...harnessLines(harnesses),
+      ok ? 'ok' : 'problems found (see the lines marked !); nothing was dropped',
     ];
     return {
-      json: { ...report, ok, pendingWrites: health.pending, lifecycleFailures: health.failures },
+      json: {
+        ...report,
+        ok,
+        pendingWrites: health.pending,
+        lifecycleFailures: health.failures,
+        harnesses,
+      },
       text: lines.join('\n'),
       ...(ok ? {} : { exitCode: EXIT.FAILED }),
     };

@@ -1,16 +1,8 @@
 import { CairnError, formatError } from '@cairn/core';
+import { importOptionalModule } from '@cairn/engine';
 import type { CommandContext, CommandSpec } from '../command';
 
 type McpModule = typeof import('@cairn/mcp');
-let importMcp = (): Promise<McpModule> => import('@cairn/mcp');
-
-/**
- * The binary runs as a CommonJS bundle compiled through `vm.Script` on Node
- * 20, where `import()` is unavailable; its ESM launcher hands over its own.
- */
-export function setMcpImporter(load: () => Promise<unknown>): void {
-  importMcp = load as () => Promise<McpModule>;
-}
 
 interface ServerHandle {
   close(): Promise<void>;
@@ -63,7 +55,7 @@ async function serve(context: CommandContext): Promise<void> {
   }
   const cairn = context.open();
   // Loaded here so that no other command pays for the MCP SDK.
-  const { serveHttp, serveStdio } = await importMcp();
+  const { serveHttp, serveStdio } = (await importOptionalModule('@cairn/mcp')) as McpModule;
   const onToolError = (error: unknown, tool: string) => {
     if (!CairnError.isInstance(error)) io.stderr(`cairn mcp: ${tool}: ${formatError(error)}\n`);
   };

@@ -1,0 +1,92 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CAIRN_DIR, CairnError, formatError } from '@cairn/core';
+import { findProjectRoot, loadConfiguredPackages, openCairn } from '@cairn/engine';
+import type { CommandSpec } from '../command';
+import { loadHarness } from '../harnesses';
+
+/** Hook payloads are small JSON objects; anything larger is refused unread. */
+const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+function parsePayload(text: string | undefined): Record<string, unknown> {
+  if (!text?.trim()) {
+    throw new CairnError('INVALID_INPUT', 'No JSON payload on stdin', {
+      hint: 'the harness pipes one JSON object to its hook command',
+    });
+  }
+  if (Buffer.byteLength(text) > MAX_PAYLOAD_BYTES) {
+    throw new CairnError('INVALID_INPUT', 'The hook payload is larger than 8 MB', {
+      hint: 'nothing was written',
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CairnError(
+      'INVALID_INPUT',
+      `The hook payload is not JSON: ${(error as Error).message}`,
+      {
+        hint: 'nothing was written',
+      },
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CairnError('INVALID_INPUT', 'The hook payload must be a JSON object', {
+      hint: 'nothing was written',
+    });
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `--root`, else the nearest folder with .cairn/ above the payload's cwd; undefined when none. */
+function projectRootFor(rootFlag: unknown, payload: Record<string, unknown>, cwd: string) {
+  if (typeof rootFlag === 'string') return resolve(cwd, rootFlag);
+  const start = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : cwd;
+  const root = findProjectRoot(start);
+  return existsSync(join(root, CAIRN_DIR)) ? root : undefined;
+}
+
+export const hookCommand: CommandSpec = {
+  name: 'hook',
+  summary:
+    'Run a harness hook: payload JSON on stdin, the harness reply on stdout (never fails the agent)',
+  usage: 'cairn hook <harness> <hook-event> [--root <dir>] < payload.json',
+  options: {},
+  positionals: { min: 2, max: 2 },
+  async run({ io, values, positionals }) {
+    const [harnessId, hookEvent] = positionals as [string, string];
+    // Fail-open: whatever happens, the agent gets exit 0; problems go to
+    // stderr (shown by harnesses in verbose modes) and, once a project is
+    // known, to .cairn/state/lifecycle-errors.jsonl through the engine.
+    try {
+      const adapter = await loadHarness(harnessId);
+      const payload = parsePayload(await io.readStdin());
+      const root = projectRootFor(values.root, payload, io.cwd);
+      if (!root)
+        return { json: { ok: true, skipped: 'no .cairn/ above the session cwd' }, text: '' };
+      await loadConfiguredPackages(root, { env: io.env });
+      const cairn = openCairn(root, { env: io.env });
+      try {
+        const result = await adapter.deliver(
+          { hookEvent, payload },
+          { lifecycle: cairn.lifecycle, env: io.env },
+        );
+        const text = result.output === undefined ? '' : JSON.stringify(result.output);
+        return { json: { ok: true, ...result }, text };
+      } finally {
+        cairn.closeWorking();
+      }
+    } catch (error) {
+      io.stderr(`cairn hook ${harnessId} ${hookEvent}: ${formatError(error)}\n`);
+      const code = CairnError.isInstance(error) ? error.code : 'INTERNAL';
+      return { json: { ok: false, error: { code, message: formatError(error) } }, text: '' };
+    }
+  },
+};
+
+/** How a harness should start this very CLI: this Node and this bin.js, by absolute path. */
+export function currentCairnCommand(): string[] {
+  const script = process.argv[1];
+  return script ? [process.execPath, realpathSync(script)] : ['cairn'];
+}

@@ -1,0 +1,195 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  CairnError,
+  HARNESS_EVENTS,
+  type HarnessDeclaration,
+  type HarnessEvent,
+} from '@cairn/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';
+
+/** One recorded harness payload, as kept in `<package>/fixtures/session/*.json`. */
+export interface HarnessFixture {
+  event: HarnessEvent;
+  hookEvent: string;
+  payload: unknown;
+  capturedWith: string;
+  /** Text the compaction node must contain (the harness's own summary). */
+  expectSummary?: string;
+  file: string;
+}
+
+type LifecycleCall = (input: never) => Promise<LifecycleResultLike>;
+interface LifecycleResultLike {
+  inject: string;
+  nodeId?: string;
+  failed?: { code: string; message: string };
+}
+interface NodeView {
+  node: { kind: string; text: string };
+  transcript?: { entries: { role: string; text: string }[] };
+}
+/** The parts of engine's `Cairn` the suite uses (testkit does not depend on the engine). */
+interface CairnLike {
+  init(): Promise<unknown>;
+  add(input: { text: string }): Promise<unknown>;
+  lifecycle: Record<string, LifecycleCall>;
+  expand(nodeId: string, agentId: string): NodeView;
+  closeWorking(): void;
+}
+/** The parts of engine's `HarnessAdapter` the suite uses. */
+interface HarnessLike {
+  declaration: HarnessDeclaration;
+  deliver(
+    delivery: { hookEvent: string; payload: unknown },
+    context: { lifecycle: Record<string, LifecycleCall>; env: Record<string, string | undefined> },
+  ): Promise<{ output?: unknown; agentId?: string; sessionKey?: string; calls: string[] }>;
+}
+
+export interface DescribeHarnessOptions {
+  name: string;
+  adapter: HarnessLike;
+  /** Folder of `*.json` fixtures, replayed in file-name order as one session. */
+  fixturesDir: string;
+  /** The engine's `openCairn`, passed in by the harness package's test. */
+  openCairn: (root: string, options: { env: Record<string, string> }) => CairnLike;
+}
+
+const SEED = 'Cairn harness check: the staging cluster is called kestrel-stage.';
+
+export async function loadHarnessFixtures(dir: string): Promise<HarnessFixture[]> {
+  const files = (await readdir(dir)).filter((file) => file.endsWith('.json')).sort();
+  return Promise.all(
+    files.map(async (file) => ({
+      ...(JSON.parse(await readFile(join(dir, file), 'utf8')) as Omit<HarnessFixture, 'file'>),
+      file,
+    })),
+  );
+}
+
+interface Recorded {
+  name: string;
+  input: Record<string, unknown>;
+  result: LifecycleResultLike;
+}
+
+/** Wraps the lifecycle so the suite sees every call the adapter makes and its result. */
+function recording(lifecycle: Record<string, LifecycleCall>, log: Recorded[]) {
+  return Object.fromEntries(
+    Object.entries(lifecycle).map(([name, call]) => [
+      name,
+      (async (input: never) => {
+        const result = await call(input);
+        log.push({ name, input: input as Record<string, unknown>, result });
+        return result;
+      }) as LifecycleCall,
+    ]),
+  );
+}
+
+const METHOD: Record<HarnessEvent, string> = {
+  sessionStart: 'sessionStart',
+  promptSubmit: 'userPromptSubmit',
+  toolUse: 'toolUse',
+  preCompaction: 'preCompaction',
+  compactionComplete: 'compactionComplete',
+  sessionEnd: 'sessionEnd',
+};
+
+/**
+ * The harness conformance suite: recorded payloads of one real session go
+ * through `adapter.deliver` against a real engine, and the engine state is
+ * checked for every event the declaration claims.
+ */
+export function describeHarness(options: DescribeHarnessOptions): void {
+  const { adapter, fixturesDir } = options;
+  const declared = HARNESS_EVENTS.filter((e) => adapter.declaration.events[e].level !== 'none');
+
+  describe(`harness conformance: ${options.name}`, () => {
+    let project: TempProject;
+    let cairn: CairnLike;
+    let fixtures: HarnessFixture[];
+    const log: Recorded[] = [];
+    const byFixture = new Map<string, Recorded[]>();
+
+    beforeAll(async () => {
+      fixtures = await loadHarnessFixtures(fixturesDir);
+      project = await makeTempProject('cairn-harness-');
+      cairn = options.openCairn(project.root, { env: {} });
+      await cairn.init();
+      await cairn.add({ text: SEED });
+      const lifecycle = recording(cairn.lifecycle, log);
+      for (const fixture of fixtures) {
+        const before = log.length;
+        await adapter.deliver(
+          { hookEvent: fixture.hookEvent, payload: fixture.payload },
+          { lifecycle, env: {} },
+        );
+        byFixture.set(fixture.file, log.slice(before));
+      }
+    });
+    afterAll(async () => {
+      cairn?.closeWorking();
+      await project?.cleanup();
+    });
+
+    it('has a recorded payload for every event the declaration marks full or degraded', () => {
+      const events = new Set(fixtures.map((f) => f.event));
+      expect(declared.filter((e) => !events.has(e))).toEqual([]);
+      for (const fixture of fixtures) expect(declared).toContain(fixture.event);
+    });
+
+    it('maps every payload onto its lifecycle event, with nothing failing open', () => {
+      for (const fixture of fixtures) {
+        const calls = byFixture.get(fixture.file) ?? [];
+        expect(
+          calls.map((c) => c.name),
+          fixture.file,
+        ).toContain(METHOD[fixture.event]);
+        for (const call of calls) expect(call.result.failed, fixture.file).toBeUndefined();
+      }
+    });
+
+    it('injects memory at session start', () => {
+      const starts = log.filter((c) => c.name === 'sessionStart');
+      if (!declared.includes('sessionStart')) return;
+      expect(starts.some((c) => c.result.inject.includes('kestrel-stage'))).toBe(true);
+    });
+
+    it('writes the compaction node with the harness summary and the session summary node', () => {
+      const agentOf = (call: Recorded) => String(call.input.agentId);
+      for (const fixture of fixtures.filter((f) => f.event === 'compactionComplete')) {
+        const call = byFixture.get(fixture.file)!.find((c) => c.name === 'compactionComplete')!;
+        const view = cairn.expand(call.result.nodeId!, agentOf(call));
+        expect(view.node.kind).toBe('compaction');
+        if (fixture.expectSummary) expect(view.node.text).toContain(fixture.expectSummary);
+      }
+      const end = log.find((c) => c.name === 'sessionEnd');
+      if (!declared.includes('sessionEnd')) return;
+      const view = cairn.expand(end!.result.nodeId!, agentOf(end!));
+      expect(view.node.kind).toBe('session_summary');
+      const roles = view.transcript?.entries.map((e) => e.role) ?? [];
+      if (declared.includes('promptSubmit')) expect(roles).toContain('user');
+      if (declared.includes('toolUse')) expect(roles).toContain('tool');
+    });
+
+    it('refuses a damaged payload with INVALID_INPUT and writes nothing', async () => {
+      const lifecycle = recording(cairn.lifecycle, []);
+      for (const hookEvent of new Set(fixtures.map((f) => f.hookEvent))) {
+        const before = await snapshotTree(project.root);
+        const error = await adapter
+          .deliver(
+            { hookEvent, payload: { session_id: 42, sessionID: 42, cwd: [] } },
+            { lifecycle, env: {} },
+          )
+          .then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
+        expect(CairnError.isInstance(error) && error.code, hookEvent).toBe('INVALID_INPUT');
+        expect(await snapshotTree(project.root)).toEqual(before);
+      }
+    });
+  });
+}
