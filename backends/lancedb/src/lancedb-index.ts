@@ -1,0 +1,168 @@
+import { embedderKey } from '@cairn/core';
+import { type ChunkSearch, type RankedHit, searchChunks } from './hybrid-search';
+import type { ResolvedLancedbOptions } from './lancedb-options';
+import { LancedbStore } from './lancedb-store';
+import { loadLancedb } from './load-lancedb';
+import { type LancedbRefreshStats, type PoolTarget, refreshPool } from './refresh-pool';
+import { sqlString } from './sql';
+
+/** Operations on one database are serialized in this process; LanceDB arbitrates between processes. */
+const queues = new Map<string, Promise<unknown>>();
+
+function serialized<T>(uri: string, task: () => Promise<T>): Promise<T> {
+  const previous = queues.get(uri) ?? Promise.resolve();
+  const run = previous.then(task, task);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(uri, settled);
+  void settled.then(() => {
+    if (queues.get(uri) === settled) queues.delete(uri);
+  });
+  return run;
+}
+
+const emptyStats = (): LancedbRefreshStats => ({
+  filesScanned: 0,
+  filesRead: 0,
+  filesChanged: 0,
+  filesRemoved: 0,
+  chunksWritten: 0,
+  chunksEmbedded: 0,
+  chunksDeleted: 0,
+  ms: 0,
+});
+
+function addStats(total: LancedbRefreshStats, stats: LancedbRefreshStats): LancedbRefreshStats {
+  const sum = { ...total };
+  for (const key of Object.keys(sum) as (keyof LancedbRefreshStats)[]) sum[key] += stats[key];
+  sum.ms = Math.round(sum.ms * 100) / 100;
+  return sum;
+}
+
+/** The agents check as SQL: does any stored row of the pool disagree with this definition? */
+function staleMetaClause(target: PoolTarget): string {
+  const agents = target.agents;
+  const agentsDiffer = agents
+    ? `agents IS NULL OR array_length(agents) <> ${agents.length} OR NOT array_has_all(agents, make_array(${agents.map(sqlString).join(', ')}))`
+    : 'agents IS NOT NULL';
+  return `pool = ${sqlString(target.id)} AND (tier <> ${sqlString(target.tier)} OR ${agentsDiffer})`;
+}
+
+/**
+ * One LanceDB database (a local folder or an object-storage URI): opened
+ * lazily on first use, refreshed from the markdown before each query.
+ */
+export class LancedbIndex {
+  private store: Promise<LancedbStore> | undefined;
+
+  constructor(
+    readonly uri: string,
+    readonly options: ResolvedLancedbOptions,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** Loads the optional packages and opens (or creates, or rebuilds) the tables. */
+  open(): Promise<LancedbStore> {
+    if (this.store) return this.store;
+    const pending = this.openStore();
+    this.store = pending;
+    // A failed open is retried next time rather than cached.
+    pending.catch(() => {
+      if (this.store === pending) this.store = undefined;
+    });
+    return pending;
+  }
+
+  private async openStore(): Promise<LancedbStore> {
+    const modules = await loadLancedb(this.options.loadModules);
+    const store = await LancedbStore.open({
+      modules,
+      uri: this.uri,
+      storageOptions: this.options.storageOptions,
+      tableName: this.options.tableName,
+      dimensions: this.options.embedder.dimensions,
+      embedderKey: embedderKey(this.options.embedder),
+      chunkKey: JSON.stringify(this.options.chunk),
+      onEmbedderChange: this.options.onEmbedderChange,
+      readConsistencyInterval: this.options.readConsistencyInterval,
+      warn: this.warn,
+    });
+    await store.ensureIndexes(this.options.vectorIndexThreshold);
+    return store;
+  }
+
+  /** Brings these pools up to date (incremental; `full` re-reads and re-embeds every file). */
+  refresh(targets: PoolTarget[], full = false): Promise<LancedbRefreshStats> {
+    return serialized(this.uri, async () => {
+      const store = await this.open();
+      if (full) await store.reset();
+      let total = emptyStats();
+      for (const target of targets) {
+        const stats = await refreshPool(store, target, {
+          embedder: this.options.embedder,
+          chunk: this.options.chunk,
+          full,
+        });
+        total = addStats(total, stats);
+      }
+      const wrote = full || total.chunksWritten + total.chunksDeleted + total.filesRemoved > 0;
+      if (wrote) await store.ensureIndexes(this.options.vectorIndexThreshold);
+      return total;
+    });
+  }
+
+  /**
+   * Reconciles the table to the registered pools: pools no longer
+   * registered are deleted, pools whose tier or agents changed are rewritten.
+   */
+  reconcile(targets: PoolTarget[], keep: string[] = []): Promise<void> {
+    return serialized(this.uri, async () => {
+      const store = await this.open();
+      const wanted = new Set([...targets.map((t) => t.id), ...keep]);
+      for (const pool of await store.pools()) if (!wanted.has(pool)) await store.dropPool(pool);
+      for (const target of targets) {
+        if ((await store.countRows(staleMetaClause(target))) > 0) {
+          await store.setPoolMeta(target.id, target.tier, target.agents);
+        }
+      }
+    });
+  }
+
+  search(
+    search: Omit<ChunkSearch, 'embedder' | 'rrfK' | 'minSimilarity' | 'mode'>,
+  ): Promise<RankedHit[]> {
+    return serialized(this.uri, async () =>
+      searchChunks(await this.open(), {
+        ...search,
+        embedder: this.options.embedder,
+        rrfK: this.options.rrfK,
+        minSimilarity: this.options.minSimilarity,
+        mode: this.options.searchMode,
+      }),
+    );
+  }
+
+  /** Row count and index state, for status and diagnostics. */
+  async describe(): Promise<Record<string, unknown>> {
+    const store = await this.open();
+    return {
+      uri: this.uri,
+      table: this.options.tableName,
+      embedder: embedderKey(this.options.embedder),
+      searchMode: this.options.searchMode,
+      rows: await store.countRows(),
+      fullTextIndex: store.indexes.fts,
+      vectorIndex: store.indexes.vector,
+      vectorIndexThreshold: this.options.vectorIndexThreshold,
+    };
+  }
+
+  async close(): Promise<void> {
+    const pending = this.store;
+    this.store = undefined;
+    const store = await pending?.catch(() => undefined);
+    await serialized(this.uri, async () => store?.close());
+  }
+}

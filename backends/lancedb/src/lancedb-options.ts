@@ -1,0 +1,243 @@
+import { isAbsolute, resolve } from 'node:path';
+import {
+  CairnError,
+  type ChunkOptions,
+  cairnIndexPath,
+  createHashEmbedder,
+  type Embedder,
+} from '@cairn/core';
+import type { LancedbModuleLoader } from './load-lancedb';
+
+/** How recall ranks: both arms fused (default), vectors only, or full text only. */
+export type LancedbSearchMode = 'hybrid' | 'vector' | 'keyword';
+
+/** The default row count at which an IVF_PQ vector index is built (below it, exact search is fast). */
+export const DEFAULT_VECTOR_INDEX_THRESHOLD = 50_000;
+/** IVF_PQ trains 256 PQ centroids, so it needs at least this many rows. */
+export const MIN_VECTOR_INDEX_THRESHOLD = 256;
+/** Cosine similarity below which a vector hit is noise (tuned on the hash embedder; see README). */
+export const DEFAULT_MIN_SIMILARITY = 0.2;
+export const DEFAULT_TABLE_NAME = 'cairn_chunks';
+/** The folder under `.cairn/index/` of the default local database. */
+export const LANCEDB_INDEX_DIR = 'lancedb';
+
+export interface LancedbBackendOptions {
+  /**
+   * A LanceDB URI: a local folder (absolute, or relative to the project
+   * root) or object storage (`s3://bucket/prefix`, `gs://…`, `az://…`).
+   * Default `<root>/.cairn/index/lancedb`.
+   */
+  uri?: string;
+  /** Passed to LanceDB as-is (credentials, region, endpoint for object storage). */
+  storageOptions?: Record<string, string>;
+  /** Chunk table name; the file-state table is `<tableName>_files`. Default `cairn_chunks`. */
+  tableName?: string;
+  /**
+   * The embedder, or `{ id: 'hash', dimensions }` from JSON settings.
+   * Default: the offline hash embedder (256 dimensions).
+   */
+  embedder?: Embedder | { id: 'hash'; dimensions?: number };
+  /** Default `hybrid`: vector and full-text arms fused by reciprocal rank. */
+  searchMode?: LancedbSearchMode;
+  /** Rows at which the IVF_PQ vector index is built. Default 50,000, minimum 256. */
+  vectorIndexThreshold?: number;
+  /** When the stored embedder differs from this one: drop and rebuild (default) or refuse. */
+  onEmbedderChange?: 'rebuild' | 'error';
+  /** RAW chunk sizing (core's chunker); a table built with other values is rebuilt. */
+  chunk?: ChunkOptions;
+  /** Seconds between checks for other writers; 0 (default) always sees the latest version. */
+  readConsistencyInterval?: number;
+  /** The `k` of reciprocal rank fusion. Default 60. */
+  rrfK?: number;
+  /** Vector hits below this cosine similarity are dropped (so nonsense finds nothing). Default 0.2. */
+  minSimilarity?: number;
+  /** Most lines one `get` returns (file storage). Default 200. */
+  getMaxLines?: number;
+  /** Told once about each distinct warning (fallbacks, rebuilds). */
+  onWarning?: (message: string) => void;
+  /** Replaces the lazy import of the optional packages (tests simulate a missing install). */
+  loadModules?: LancedbModuleLoader;
+}
+
+/** Options after validation, with defaults applied. */
+export interface ResolvedLancedbOptions {
+  uri: string | undefined;
+  storageOptions: Record<string, string> | undefined;
+  tableName: string;
+  embedder: Embedder;
+  searchMode: LancedbSearchMode;
+  vectorIndexThreshold: number;
+  onEmbedderChange: 'rebuild' | 'error';
+  chunk: Required<ChunkOptions>;
+  readConsistencyInterval: number;
+  rrfK: number;
+  minSimilarity: number;
+  getMaxLines: number;
+  onWarning: ((message: string) => void) | undefined;
+  loadModules: LancedbModuleLoader | undefined;
+}
+
+const KNOWN_KEYS = new Set([
+  'uri',
+  'storageOptions',
+  'tableName',
+  'embedder',
+  'searchMode',
+  'vectorIndexThreshold',
+  'onEmbedderChange',
+  'chunk',
+  'readConsistencyInterval',
+  'rrfK',
+  'minSimilarity',
+  'getMaxLines',
+  'onWarning',
+  'loadModules',
+]);
+
+function invalid(key: string, reason: string): CairnError {
+  return new CairnError('INVALID_INPUT', `Invalid lancedb option: ${key}: ${reason}`, {
+    hint: 'fix the lancedb options (in code or in .cairn/config.json); nothing was changed',
+    details: { key, reason },
+  });
+}
+
+function integer(value: unknown, key: string, min: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw invalid(key, `expected an integer of at least ${min}`);
+  }
+  return value;
+}
+
+function fraction(value: unknown, key: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value >= -1 && value <= 1)) {
+    throw invalid(key, 'expected a number from -1 to 1');
+  }
+  return value;
+}
+
+function oneOf<T extends string>(
+  value: unknown,
+  key: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !allowed.includes(value as T)) {
+    throw invalid(key, `expected one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
+  }
+  return value as T;
+}
+
+function isEmbedder(value: unknown): value is Embedder {
+  const e = value as Embedder;
+  return (
+    typeof e?.id === 'string' &&
+    typeof e.model === 'string' &&
+    Number.isInteger(e.dimensions) &&
+    e.dimensions > 0 &&
+    typeof e.embed === 'function'
+  );
+}
+
+function embedderOf(value: unknown): Embedder {
+  if (value === undefined) return createHashEmbedder();
+  if (isEmbedder(value)) return value;
+  const spec = value as { id?: unknown; dimensions?: unknown };
+  if (spec && typeof spec === 'object' && spec.id === 'hash') {
+    const dimensions = integer(spec.dimensions, 'embedder.dimensions', 8, 256);
+    if (dimensions > 8192) throw invalid('embedder.dimensions', 'expected at most 8192');
+    return createHashEmbedder({ dimensions });
+  }
+  throw invalid(
+    'embedder',
+    'expected an Embedder (id, model, dimensions, embed) or { id: "hash" }',
+  );
+}
+
+function stringRecord(value: unknown, key: string): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  const ok =
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string');
+  if (!ok) throw invalid(key, 'expected an object of string values');
+  return { ...(value as Record<string, string>) };
+}
+
+function optionalString(value: unknown, key: string, pattern?: RegExp): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || (pattern && !pattern.test(value))) {
+    throw invalid(
+      key,
+      pattern ? `expected a string matching ${pattern}` : 'expected a non-empty string',
+    );
+  }
+  return value;
+}
+
+function chunkOf(value: unknown): Required<ChunkOptions> {
+  const chunk = (value ?? {}) as ChunkOptions;
+  if (typeof chunk !== 'object') throw invalid('chunk', 'expected { maxTokens?, overlapTokens? }');
+  return {
+    maxTokens: integer(chunk.maxTokens, 'chunk.maxTokens', 16, 400),
+    overlapTokens: integer(chunk.overlapTokens, 'chunk.overlapTokens', 0, 60),
+  };
+}
+
+function optionalFunction<T>(value: unknown, key: string): T | undefined {
+  if (value !== undefined && typeof value !== 'function') throw invalid(key, 'expected a function');
+  return value as T | undefined;
+}
+
+/** Validates options (from code or JSON settings); unknown keys and bad values throw INVALID_INPUT. */
+export function resolveLancedbOptions(input: unknown = {}): ResolvedLancedbOptions {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalid('(options)', 'expected an object');
+  }
+  const raw = input as Record<string, unknown>;
+  const unknown = Object.keys(raw).find((key) => !KNOWN_KEYS.has(key));
+  if (unknown) throw invalid(unknown, 'unknown option');
+  return {
+    uri: optionalString(raw.uri, 'uri'),
+    storageOptions: stringRecord(raw.storageOptions, 'storageOptions'),
+    tableName:
+      optionalString(raw.tableName, 'tableName', /^[A-Za-z][A-Za-z0-9_]{0,62}$/) ??
+      DEFAULT_TABLE_NAME,
+    embedder: embedderOf(raw.embedder),
+    searchMode: oneOf(raw.searchMode, 'searchMode', ['hybrid', 'vector', 'keyword'], 'hybrid'),
+    vectorIndexThreshold: integer(
+      raw.vectorIndexThreshold,
+      'vectorIndexThreshold',
+      MIN_VECTOR_INDEX_THRESHOLD,
+      DEFAULT_VECTOR_INDEX_THRESHOLD,
+    ),
+    onEmbedderChange: oneOf(
+      raw.onEmbedderChange,
+      'onEmbedderChange',
+      ['rebuild', 'error'],
+      'rebuild',
+    ),
+    chunk: chunkOf(raw.chunk),
+    readConsistencyInterval: integer(raw.readConsistencyInterval, 'readConsistencyInterval', 0, 0),
+    rrfK: integer(raw.rrfK, 'rrfK', 1, 60),
+    minSimilarity: fraction(raw.minSimilarity, 'minSimilarity', DEFAULT_MIN_SIMILARITY),
+    getMaxLines: integer(raw.getMaxLines, 'getMaxLines', 1, 200),
+    onWarning: optionalFunction(raw.onWarning, 'onWarning'),
+    loadModules: optionalFunction(raw.loadModules, 'loadModules'),
+  };
+}
+
+/** A URI with a scheme (`s3://`, `gs://`, `az://`, `db://`, `memory://`) is used as-is. */
+export function isRemoteUri(uri: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
+}
+
+/** The database URI for a project: the configured one, or `<root>/.cairn/index/lancedb`. */
+export function databaseUri(rootDir: string, uri: string | undefined, dataDir?: string): string {
+  if (!uri) return resolve(dataDir ?? cairnIndexPath(rootDir), LANCEDB_INDEX_DIR);
+  if (isRemoteUri(uri)) return uri;
+  return isAbsolute(uri) ? uri : resolve(rootDir, uri);
+}
