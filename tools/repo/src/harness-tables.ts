@@ -17,7 +17,8 @@ export async function harnessDeclarations(): Promise<HarnessDeclaration[]> {
   for (const folder of packageFolders('harnesses')) {
     const mod = await importPackage(folder.manifest.name);
     const declaration = mod[`${camelCase(folder.id)}Fidelity`] as HarnessDeclaration | undefined;
-    if (!declaration) throw new Error(`${folder.manifest.name} exports no ${camelCase(folder.id)}Fidelity`);
+    if (!declaration)
+      throw new Error(`${folder.manifest.name} exports no ${camelCase(folder.id)}Fidelity`);
     declarations.push(declaration);
   }
   return declarations;
@@ -47,7 +48,9 @@ export async function harnessFidelityTable(): Promise<string> {
   const header = ['', ...declarations.map((d) => `${d.name} \`${d.checkedVersion}\``)];
   const rows = HARNESS_EVENTS.map((event) => [
     EVENT_LABELS[event],
-    ...declarations.map((d) => cell(d.events[event], noteFor(d, d.events[event], EVENT_LABELS[event]))),
+    ...declarations.map((d) =>
+      cell(d.events[event], noteFor(d, d.events[event], EVENT_LABELS[event])),
+    ),
   ]);
   rows.push(
     ['Live transcript capture', ...declarations.map((d) => d.transcriptCapture)],

@@ -8,7 +8,12 @@ export interface PackageFolder {
   /** Folder name, which is also the declared id/type. */
   id: string;
   dir: string;
-  manifest: { name: string; version: string; peerDependencies?: Record<string, string> };
+  manifest: {
+    name: string;
+    version: string;
+    peerDependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
 }
 
 /** The package folders under `backends/` (or `harnesses/`), sorted by id. */
