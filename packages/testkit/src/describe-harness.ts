@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   CairnError,
   HARNESS_EVENTS,
@@ -28,7 +28,7 @@ interface LifecycleResultLike {
 }
 interface NodeView {
   node: { kind: string; text: string };
-  transcript?: { entries: { role: string; text: string }[] };
+  transcript?: { entries: { role: string; text: string }[] } | null;
 }
 /** The parts of engine's `Cairn` the suite uses (testkit does not depend on the engine). */
 interface CairnLike {
@@ -58,13 +58,36 @@ export interface DescribeHarnessOptions {
 
 const SEED = 'Cairn harness check: the staging cluster is called kestrel-stage.';
 
+/** Fixture strings may point at files kept beside them as `<fixtures>/...` (e.g. a transcript). */
+const FIXTURES_PREFIX = '<fixtures>/';
+
+function resolveFixturePaths(value: unknown, root: string): unknown {
+  if (typeof value === 'string') {
+    return value.startsWith(FIXTURES_PREFIX)
+      ? join(root, value.slice(FIXTURES_PREFIX.length))
+      : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => resolveFixturePaths(item, root));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, resolveFixturePaths(inner, root)]),
+  );
+}
+
+/**
+ * Reads `dir/*.json` in file-name order; `<fixtures>/x` in a payload becomes
+ * a path under the folder holding `dir` (the package's `fixtures/`).
+ */
 export async function loadHarnessFixtures(dir: string): Promise<HarnessFixture[]> {
   const files = (await readdir(dir)).filter((file) => file.endsWith('.json')).sort();
   return Promise.all(
-    files.map(async (file) => ({
-      ...(JSON.parse(await readFile(join(dir, file), 'utf8')) as Omit<HarnessFixture, 'file'>),
-      file,
-    })),
+    files.map(async (file) => {
+      const raw = JSON.parse(await readFile(join(dir, file), 'utf8')) as Omit<
+        HarnessFixture,
+        'file'
+      >;
+      return { ...raw, payload: resolveFixturePaths(raw.payload, dirname(dir)), file };
+    }),
   );
 }
 

@@ -15,4 +15,16 @@ export {
   describeRetrievalAdapter,
 } from './describe-retrieval-adapter';
 export { expectCode } from './expect-code';
+export {
+  COMPACTION_PROMPT_MARKERS,
+  DEFAULT_COMPACTION_SUMMARY,
+  DEFAULT_TEXT,
+  isCompactionRequest,
+  type ModelApi,
+  type ModelServer,
+  type ModelServerScript,
+  type RecordedModelRequest,
+  startModelServer,
+  type ToolCallRule,
+} from './model-server';
 export { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';
