@@ -4,7 +4,14 @@ import {
   fileRetrievalCapabilities,
 } from '@cairn/backend-file';
 import { createReadonlyBackend } from '@cairn/backend-readonly';
-import { getMemoryBackend, registerMemoryBackend, registerRetrievalAdapter } from '@cairn/core';
+import {
+  type CairnSettings,
+  getMemoryBackend,
+  type MemoryBackend,
+  registerMemoryBackend,
+  registerRetrievalAdapter,
+} from '@cairn/core';
+import { embedderFromSettings, rankingFromSettings } from './embeddings';
 
 /**
  * Registers the builtin backends (`file`, and `readonly` as a read-only view
@@ -22,4 +29,23 @@ export function registerBuiltins(): void {
     capabilities: fileRetrievalCapabilities,
     create: createFileRetrievalAdapter,
   });
+}
+
+/**
+ * The backend one project uses. The registered builtins are shared and
+ * keyword-only; when settings configure an embedder, `file` (and
+ * `readonly` over it) get their own instance with hybrid search.
+ * Any other backend is returned as resolved.
+ */
+export function projectBackend(
+  resolved: MemoryBackend,
+  settings: CairnSettings,
+  rootDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): MemoryBackend {
+  if (resolved.type !== 'file' && resolved.type !== 'readonly') return resolved;
+  const embedder = embedderFromSettings(settings, rootDir, env);
+  if (!embedder) return resolved;
+  const file = createFileBackend({ embedder, ranking: rankingFromSettings(settings) });
+  return resolved.type === 'file' ? file : createReadonlyBackend({ inner: file });
 }

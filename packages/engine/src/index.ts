@@ -17,12 +17,6 @@ export {
   type TransformersModule,
 } from './embeddings';
 export {
-  importOptionalModule,
-  loadConfiguredPackages,
-  OPTIONAL_BACKEND_PACKAGES,
-  setModuleImporter,
-} from './optional-packages';
-export {
   applyPlan,
   formatJson,
   type HarnessAdapter,
@@ -44,6 +38,12 @@ export {
   type OpenCairnOptions,
   openCairn,
 } from './open-cairn';
+export {
+  importOptionalModule,
+  loadConfiguredPackages,
+  OPTIONAL_BACKEND_PACKAGES,
+  setModuleImporter,
+} from './optional-packages';
 export { findProjectRoot } from './project-root';
 export type { AddUnitInput } from './units/unit-input';
 export type {

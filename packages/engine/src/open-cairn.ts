@@ -23,8 +23,8 @@ import {
   writeFileAtomic,
 } from '@cairn/core';
 import { projectBackend, registerBuiltins } from './builtins';
-import { optionalPackageFailure } from './optional-packages';
 import { createMemoryApi, type MemoryApi } from './memory-api';
+import { optionalPackageFailure } from './optional-packages';
 import { createWorkingApi, type WorkingApi } from './working-api';
 
 export interface OpenCairnOptions {

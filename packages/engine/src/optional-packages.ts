@@ -2,9 +2,9 @@ import {
   getMemoryBackend,
   getRetrievalAdapter,
   type MemoryBackend,
+  type RetrievalAdapterRegistration,
   registerMemoryBackend,
   registerRetrievalAdapter,
-  type RetrievalAdapterRegistration,
   resolveSettings,
 } from '@cairn/core';
 import type { OpenCairnOptions } from './open-cairn';
@@ -74,7 +74,10 @@ export async function loadConfiguredPackages(
       failures.delete(name);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      failures.set(name, `cannot load ${name} (${reason.split('\n')[0]}); install it with \`npm i ${name}\``);
+      failures.set(
+        name,
+        `cannot load ${name} (${reason.split('\n')[0]}); install it with \`npm i ${name}\``,
+      );
     }
   }
 }

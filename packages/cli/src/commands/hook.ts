@@ -72,7 +72,11 @@ export const hookCommand: CommandSpec = {
           { hookEvent, payload },
           { lifecycle: cairn.lifecycle, env: io.env },
         );
-        const text = result.output === undefined ? '' : JSON.stringify(result.output);
+        // Some hooks reply with plain text (Claude Code's PreCompact appends stdout to the
+        // compaction instructions); everything else is a JSON object.
+        const { output } = result;
+        const text =
+          output === undefined ? '' : typeof output === 'string' ? output : JSON.stringify(output);
         return { json: { ok: true, ...result }, text };
       } finally {
         cairn.closeWorking();

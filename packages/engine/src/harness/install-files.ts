@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
@@ -109,6 +110,19 @@ function backupPath(path: string, at: Date): string {
   return `${path}.cairn-backup-${stamp}`;
 }
 
+/** Copies without ever replacing an earlier backup: `-2`, `-3`... when the name is taken. */
+async function backUp(path: string, name: string): Promise<string> {
+  for (let attempt = 1; ; attempt += 1) {
+    const target = attempt === 1 ? name : `${name}-${attempt}`;
+    try {
+      await copyFile(path, target, constants.COPYFILE_EXCL);
+      return target;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 100) throw error;
+    }
+  }
+}
+
 /**
  * Applies the planned files (or only describes them with `dryRun`). Backups
  * are written before any file changes, so a failure part-way leaves every
@@ -136,7 +150,7 @@ export async function applyPlan(
   });
   if (!options.dryRun) {
     for (const change of changes) {
-      if (change.backup) await copyFile(change.path, change.backup);
+      if (change.backup) change.backup = await backUp(change.path, change.backup);
     }
     for (const [index, file] of files.entries()) {
       const { action } = changes[index]!;

@@ -107,6 +107,9 @@ export function createLifecycle(ctx: LifecycleContext) {
     const args = parseLifecycleInput(sessionStartSchema, input, 'session-start');
     return guarded('session-start', args, async () => {
       const session = sessionFor(args.agentId, args.sessionKey, args);
+      // A harness that restarts the context after compacting (Claude Code sends
+      // SessionStart with source "compact" before PostCompact) gets everything again.
+      if (args.source === 'compact') heads().bumpEpoch(session.agentId, session.sessionKey);
       const head = currentHeadRegion((await ctx.memory.readHead()).content) ?? '';
       const thread = heads().getThread(session.agentId, session.threadKey);
       const query = [thread?.status, thread?.nextAction, ...(thread?.openLoops ?? [])]

@@ -1,0 +1,117 @@
+import { type Cairn, openCairn } from '@cairn/engine';
+import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createClaudeCodeHarness } from './claude-code-harness';
+
+const harness = createClaudeCodeHarness();
+let project: TempProject;
+let cairn: Cairn;
+
+function payload(hook: string, fields: Record<string, unknown>) {
+  return {
+    session_id: 'sess-1',
+    transcript_path: '/home/u/.claude/projects/-p/sess-1.jsonl',
+    cwd: project.root,
+    hook_event_name: hook,
+    // Claude Code adds fields from version to version; they must not break parsing.
+    prompt_id: 'p-1',
+    ...fields,
+  };
+}
+
+const deliver = (hookEvent: string, fields: Record<string, unknown>, env = {}) =>
+  harness.deliver(
+    { hookEvent, payload: payload(hookEvent, fields) },
+    { lifecycle: cairn.lifecycle, env },
+  );
+
+beforeEach(async () => {
+  project = await makeTempProject('cairn-cc-deliver-');
+  cairn = openCairn(project.root, { env: {} });
+  await cairn.init();
+  await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
+});
+afterEach(async () => {
+  cairn.closeWorking();
+  await project.cleanup();
+});
+
+describe('deliver', () => {
+  it('injects at SessionStart for every source, compact included', async () => {
+    for (const source of ['startup', 'resume', 'clear', 'compact', 'fork']) {
+      const result = await deliver('SessionStart', { source, model: 'x', session_id: source });
+      expect(result).toMatchObject({
+        agentId: 'claude-code',
+        sessionKey: source,
+        calls: ['session-start'],
+      });
+      const output = result.output as { hookSpecificOutput: Record<string, string> };
+      expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
+      expect(output.hookSpecificOutput.additionalContext).toContain('kestrel-stage');
+    }
+  });
+
+  it('maps prompt, tool use, compaction and session end onto the lifecycle', async () => {
+    await deliver('SessionStart', { source: 'startup' });
+    const prompt = await deliver('UserPromptSubmit', { prompt: 'which staging cluster?' });
+    expect(prompt.calls).toEqual(['user-prompt-submit']);
+    if (prompt.output !== undefined) {
+      expect(prompt.output).toMatchObject({
+        hookSpecificOutput: { hookEventName: 'UserPromptSubmit' },
+      });
+    }
+    const tool = await deliver('PostToolUse', {
+      tool_name: 'Bash',
+      tool_input: { command: 'kubectl get nodes' },
+      tool_response: { stdout: 'node-1 Ready' },
+      tool_use_id: 't-1',
+    });
+    expect(tool).toMatchObject({ calls: ['tool-use'] });
+    expect(tool.output).toBeUndefined();
+    const pre = await deliver('PreCompact', { trigger: 'manual', custom_instructions: null });
+    expect(pre.calls).toEqual(['pre-compaction']);
+    const post = await deliver('PostCompact', {
+      trigger: 'manual',
+      compact_summary: 'Asked about kestrel.',
+    });
+    expect(post.calls).toEqual(['compaction-complete']);
+    const end = await deliver('SessionEnd', { reason: 'other' });
+    expect(end.calls).toEqual(['session-end']);
+
+    // The next session's PreCompact hands Claude Code plain text for its compaction instructions.
+    await deliver('SessionStart', { source: 'startup', session_id: 'sess-2' });
+    const next = await deliver('PreCompact', { trigger: 'auto', session_id: 'sess-2' });
+    expect(typeof next.output).toBe('string');
+    expect(next.output).toContain('Keep across compaction');
+    const threads = cairn.threads('claude-code');
+    expect(threads).toHaveLength(1);
+  });
+
+  it('uses CAIRN_AGENT_ID when set', async () => {
+    const result = await deliver(
+      'SessionStart',
+      { source: 'startup' },
+      { CAIRN_AGENT_ID: 'reviewer' },
+    );
+    expect(result.agentId).toBe('reviewer');
+  });
+
+  it('refuses bad payloads with INVALID_INPUT and writes nothing', async () => {
+    const before = await snapshotTree(project.root);
+    const bad: [string, unknown][] = [
+      ['Stop', payload('Stop', {})],
+      ['SessionStart', payload('UserPromptSubmit', { prompt: 'x', source: 'startup' })],
+      ['UserPromptSubmit', payload('UserPromptSubmit', { prompt: 42 })],
+      ['PostCompact', payload('PostCompact', { trigger: 'manual' })],
+      ['SessionEnd', { hook_event_name: 'SessionEnd', reason: 'other' }],
+      ['PostToolUse', 'not an object'],
+    ];
+    for (const [hookEvent, body] of bad) {
+      await expectCode(
+        harness.deliver({ hookEvent, payload: body }, { lifecycle: cairn.lifecycle, env: {} }),
+        'INVALID_INPUT',
+      );
+    }
+    expect(await snapshotTree(project.root)).toEqual(before);
+  });
+});
