@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runHarnesses } from './harnesses/run-harnesses';
 import { runLocomo } from './locomo/run-locomo';
 import {
   collectMeta,
@@ -17,15 +18,17 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** shared/ sits beside the repository (a clean clone keeps the dataset outside it). */
 const DEFAULT_DATA = join(dirname(REPO_ROOT), 'shared/bench/locomo/locomo-dev.json');
 const DOC_PATH = join(REPO_ROOT, 'docs/BENCHMARKS.md');
-const TARGETS = ['scale', 'working', 'locomo', 'all'] as const;
+const TARGETS = ['scale', 'working', 'harnesses', 'locomo', 'all'] as const;
 type Target = (typeof TARGETS)[number];
 
-const USAGE = `Usage: pnpm bench [scale|working|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
+const USAGE = `Usage: pnpm bench [scale|working|harnesses|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
 
   scale     index build, refresh and search over a generated 10,000-unit workspace,
             and \`cairn search\` beside bare node
   working   session end (head render) with 1,000 sessions in the lineage, and
             \`cairn lifecycle user-prompt-submit\` beside bare node
+  harnesses each harness's prompt-submit hook as a process (Claude Code, Codex) beside
+            bare node, and the time added per event in process (OpenCode, OpenClaw)
   locomo    retrieval quality on the LoCoMo development split, beside BM25
   all       every one of them (default)
 
@@ -99,6 +102,7 @@ async function main(): Promise<void> {
   const wanted = (name: SectionName) => options.target === 'all' || options.target === name;
   if (wanted('scale')) await run(() => runScale({ quick: options.quick }));
   if (wanted('working')) await run(() => runWorking({ quick: options.quick }));
+  if (wanted('harnesses')) await run(() => runHarnesses({ quick: options.quick }));
   if (wanted('locomo')) {
     await run(() => runLocomo({ dataPath: options.dataPath, quick: options.quick }));
   }

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 
-export type SectionName = 'scale' | 'working' | 'locomo';
+export type SectionName = 'scale' | 'working' | 'harnesses' | 'locomo';
 
 /** A table both printed to the terminal and written to markdown. */
 export interface Table {
@@ -144,7 +144,7 @@ const REPRODUCE = [
   '',
 ];
 
-const ORDER: SectionName[] = ['scale', 'working', 'locomo'];
+const ORDER: SectionName[] = ['scale', 'working', 'harnesses', 'locomo'];
 
 export function renderBenchmarksDoc(meta: RunMeta, sections: Section[], existing?: string): string {
   const parts = ORDER.map((name) => {

@@ -33,7 +33,9 @@ export function promptFixture(harnessDir: string): Fixture | undefined {
   const dir = join(harnessDir, 'fixtures', 'session');
   let files: string[];
   try {
-    files = readdirSync(dir).filter((file) => file.endsWith('.json')).sort();
+    files = readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .sort();
   } catch {
     return undefined;
   }
@@ -88,11 +90,18 @@ export function benchHookProcess(options: {
   const env = childEnv(options.homeDir);
   const command = (i: number): NodeCommand => ({
     args: [bin, 'hook', harness, fixture.hookEvent, '--root', rootDir, '--json'],
-    input: JSON.stringify(payloadFor(fixture, rootDir, i, prompts[i % prompts.length] ?? 'release')),
+    input: JSON.stringify(
+      payloadFor(fixture, rootDir, i, prompts[i % prompts.length] ?? 'release'),
+    ),
   });
   const probe = refusal(runNode(command(-1), env));
   if (probe) return { harness, reason: probe };
-  const { node, cairn, failedRuns, firstFailure } = interleaveWithNode(command, env, options.runs, refusal);
+  const { node, cairn, failedRuns, firstFailure } = interleaveWithNode(
+    command,
+    env,
+    options.runs,
+    refusal,
+  );
   return {
     harness,
     hookEvent: fixture.hookEvent,
