@@ -1,0 +1,89 @@
+import { type Cairn, openCairn } from '@cairn/engine';
+import { expectCode, makeTempProject, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createOpenclawDeliver } from './openclaw-deliver';
+
+let temp: TempProject;
+let cairn: Cairn;
+const ctx = {
+  agentId: 'main',
+  sessionId: 'oc-session-1',
+  runId: 'run-1',
+  sessionKey: 'agent:main:x',
+};
+
+beforeEach(async () => {
+  temp = await makeTempProject('cairn-openclaw-deliver-');
+  cairn = openCairn(temp.root, { env: {} });
+  await cairn.init();
+  await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
+});
+afterEach(async () => {
+  cairn.closeWorking();
+  await temp.cleanup();
+});
+
+describe('openclaw deliver', () => {
+  it('starts an unseen session at its first prompt build and injects its head on every build', async () => {
+    const deliver = createOpenclawDeliver();
+    const context = { lifecycle: cairn.lifecycle, env: { CAIRN_AGENT_ID: 'agent-7' } };
+    const build = (prompt: string) =>
+      deliver(
+        { hookEvent: 'before_prompt_build', payload: { event: { prompt, messages: [] }, ctx } },
+        context,
+      );
+    const first = await build('what is the staging cluster called?');
+    expect(first.calls).toEqual(['session-start', 'user-prompt-submit']);
+    expect(first).toMatchObject({ agentId: 'agent-7', sessionKey: 'oc-session-1' });
+    const output = first.output as { appendSystemContext?: string };
+    expect(output.appendSystemContext).toContain('kestrel-stage');
+    const second = await build('and the next step?');
+    expect(second.calls).toEqual(['user-prompt-submit']);
+    expect((second.output as { appendSystemContext?: string }).appendSystemContext).toBe(
+      output.appendSystemContext,
+    );
+  });
+
+  it('matches a tool call without a session id to its run, and ends a session once per activity', async () => {
+    const deliver = createOpenclawDeliver();
+    const context = { lifecycle: cairn.lifecycle, env: {} };
+    await deliver(
+      { hookEvent: 'before_prompt_build', payload: { event: { prompt: 'hi' }, ctx } },
+      context,
+    );
+    const tool = await deliver(
+      {
+        hookEvent: 'after_tool_call',
+        payload: {
+          event: { toolName: 'exec', params: { command: 'ls' }, result: 'a.txt' },
+          ctx: { runId: 'run-1', toolName: 'exec' },
+        },
+      },
+      context,
+    );
+    expect(tool).toMatchObject({ sessionKey: 'oc-session-1', calls: ['tool-use'] });
+    const agentEnd = { hookEvent: 'agent_end', payload: { event: { success: true }, ctx } };
+    const sessionEnd = {
+      hookEvent: 'session_end',
+      payload: { event: { sessionId: 'oc-session-1', reason: 'shutdown' }, ctx },
+    };
+    expect((await deliver(agentEnd, context)).calls).toEqual(['session-end']);
+    expect((await deliver(sessionEnd, context)).calls).toEqual([]);
+  });
+
+  it('refuses unknown hooks and payloads without a session with INVALID_INPUT', async () => {
+    const deliver = createOpenclawDeliver();
+    const context = { lifecycle: cairn.lifecycle, env: {} };
+    await expectCode(deliver({ hookEvent: 'llm_input', payload: {} }, context), 'INVALID_INPUT');
+    await expectCode(
+      deliver(
+        {
+          hookEvent: 'after_tool_call',
+          payload: { event: { toolName: 'exec' }, ctx: { runId: 'unknown' } },
+        },
+        context,
+      ),
+      'INVALID_INPUT',
+    );
+  });
+});

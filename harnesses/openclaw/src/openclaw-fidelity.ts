@@ -1,0 +1,53 @@
+import type { HarnessDeclaration } from '@cairn/core';
+import pkg from '../package.json' with { type: 'json' };
+
+/**
+ * What the OpenClaw plugin wires, checked against the pinned CLI by
+ * `openclaw.e2e.test.ts` (gateway session: start, prompt, tool call,
+ * compaction, shutdown).
+ */
+export const openclawFidelity = {
+  id: 'openclaw',
+  name: 'OpenClaw',
+  harnessPackage: 'openclaw',
+  checkedVersion: pkg.devDependencies.openclaw,
+  integration: 'in-process-plugin',
+  events: {
+    sessionStart: {
+      level: 'full',
+      via: ['session_start', 'before_prompt_build'],
+      note: 'session_start fires for new gateway sessions only; `openclaw agent --local` and resumed sessions start at their first before_prompt_build',
+    },
+    promptSubmit: { level: 'full', via: ['before_prompt_build'] },
+    toolUse: { level: 'full', via: ['after_tool_call'] },
+    preCompaction: {
+      level: 'degraded',
+      via: ['before_compaction'],
+      fallback:
+        'observe-only: OpenClaw takes no context from this hook, and reports neither trigger nor instructions',
+    },
+    compactionComplete: {
+      level: 'full',
+      via: ['after_compaction'],
+      note: "the summary is read from the session's compaction entry in OpenClaw's session store",
+    },
+    sessionEnd: {
+      level: 'full',
+      via: ['session_end', 'agent_end'],
+      note: 'agent_end closes each run (the only end `openclaw agent --local` has); a later session_end without new activity is skipped',
+    },
+  },
+  transcriptCapture: 'live',
+  injection:
+    'before_prompt_build: the session-start head as appendSystemContext, prompt recall as prependContext',
+  tools:
+    'MCP: `cairn mcp` registered as mcp.servers.cairn in openclaw.json (visible to `openclaw mcp probe cairn`)',
+  limits: [
+    'not yet proven: the e2e gateway run records prompts, tools, compaction and end, but its model requests did not show the before_prompt_build inject (seen in an `openclaw agent --local` run)',
+    'OpenClaw needs Node >= 24.16; the plugin loads better-sqlite3 built for that Node (CAIRN_SQLITE_BINDING or the plugin config sqliteBinding)',
+    'conversation hooks need plugins.entries.cairn.hooks.allowConversationAccess (install sets it)',
+    'the plugin takes the memory slot (plugins.slots.memory), replacing memory-core and its memory_search tools',
+    'session_end on gateway shutdown shares a 2 s drain budget: the session summary is deferred to the next session start',
+    'OpenClaw has one config per user: project scope pins the plugin and MCP server to that project, user scope follows the agent workspace',
+  ],
+} as const satisfies HarnessDeclaration;

@@ -1,0 +1,133 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HarnessInstallOptions } from '@cairn/core';
+import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pluginDir } from './openclaw-config';
+import { createOpenclawHarness } from './openclaw-harness';
+
+let temp: TempProject;
+let options: HarnessInstallOptions;
+const harness = createOpenclawHarness();
+const configPath = () => join(temp.root, 'home', '.openclaw', 'openclaw.json');
+const USER_CONFIG = {
+  models: {
+    providers: { mine: { baseUrl: 'http://example.invalid/v1', api: 'openai-completions' } },
+  },
+  plugins: { entries: { other: { enabled: true } }, load: { paths: ['/opt/other-plugin'] } },
+  mcp: { servers: { docs: { command: 'docs-server' } } },
+};
+
+beforeEach(async () => {
+  temp = await makeTempProject('cairn-openclaw-install-');
+  options = {
+    scope: 'project',
+    projectRoot: join(temp.root, 'project'),
+    homeDir: join(temp.root, 'home'),
+    dryRun: false,
+    cairnCommand: ['/usr/bin/node', '/opt/cairn/bin.js'],
+    env: {},
+  };
+});
+afterEach(() => temp.cleanup());
+
+async function writeUserConfig(value: unknown = USER_CONFIG): Promise<string> {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  await mkdir(join(temp.root, 'home', '.openclaw'), { recursive: true });
+  await writeFile(configPath(), text);
+  return text;
+}
+
+const readConfig = async () => JSON.parse(await readFile(configPath(), 'utf8'));
+
+describe('openclaw install', () => {
+  it('links the plugin, grants hook access, takes the memory slot and adds the MCP server', async () => {
+    const report = await harness.install(options);
+    expect(report.changes.map((c) => c.action)).toEqual(['create']);
+    const config = await readConfig();
+    expect(config.plugins.load.paths).toEqual([pluginDir()]);
+    expect(config.plugins.entries.cairn).toEqual({
+      enabled: true,
+      hooks: { allowConversationAccess: true },
+      config: { projectRoot: options.projectRoot },
+    });
+    expect(config.plugins.slots.memory).toBe('cairn');
+    expect(config.mcp.servers.cairn).toEqual({
+      command: '/usr/bin/node',
+      args: ['/opt/cairn/bin.js', 'mcp', '--root', options.projectRoot],
+    });
+    const status = await harness.status(options);
+    expect(status).toMatchObject({ installed: true, scope: 'project', problems: [] });
+  });
+
+  it('keeps the user settings, backs the file up, and changes nothing the second time', async () => {
+    const original = await writeUserConfig();
+    const first = await harness.install(options);
+    expect(first.changes[0]).toMatchObject({ action: 'update' });
+    expect(await readFile(first.changes[0]!.backup!, 'utf8')).toBe(original);
+    const config = await readConfig();
+    expect(config.models).toEqual(USER_CONFIG.models);
+    expect(config.plugins.entries.other).toEqual({ enabled: true });
+    expect(config.plugins.load.paths).toEqual(['/opt/other-plugin', pluginDir()]);
+    expect(config.mcp.servers.docs).toEqual({ command: 'docs-server' });
+    const before = await snapshotTree(temp.root);
+    const second = await harness.install(options);
+    expect(second.changes.map((c) => c.action)).toEqual(['unchanged']);
+    expect(await snapshotTree(temp.root)).toEqual(before);
+  });
+
+  it('uninstall restores the user file (and deletes a file Cairn created)', async () => {
+    await writeUserConfig();
+    await harness.install(options);
+    const removed = await harness.uninstall(options);
+    expect(removed.changes[0]).toMatchObject({ action: 'update' });
+    expect(await readConfig()).toEqual(USER_CONFIG);
+    expect((await harness.status(options)).installed).toBe(false);
+    expect((await harness.uninstall(options)).changes.map((c) => c.action)).toEqual(['unchanged']);
+
+    const fresh = { ...options, homeDir: join(temp.root, 'other-home') };
+    await harness.install(fresh);
+    const gone = await harness.uninstall(fresh);
+    expect(gone.changes[0]).toMatchObject({ action: 'delete' });
+    expect(await readdir(join(temp.root, 'other-home', '.openclaw'))).not.toContain(
+      'openclaw.json',
+    );
+  });
+
+  it('user scope follows the agent workspace and passes the Node 24 addon to the plugin', async () => {
+    await harness.install({
+      ...options,
+      scope: 'user',
+      env: { CAIRN_SQLITE_BINDING: '/x/b.node' },
+    });
+    const config = await readConfig();
+    expect(config.plugins.entries.cairn.config).toEqual({ sqliteBinding: '/x/b.node' });
+    expect(config.mcp.servers.cairn.args).toEqual(['/opt/cairn/bin.js', 'mcp']);
+    expect((await harness.status(options)).scope).toBe('user');
+  });
+
+  it('honours OPENCLAW_CONFIG_PATH', async () => {
+    const path = join(temp.root, 'elsewhere', 'oc.json');
+    const report = await harness.install({ ...options, env: { OPENCLAW_CONFIG_PATH: path } });
+    expect(report.changes[0]!.path).toBe(path);
+  });
+
+  it('dry-run prints the change and writes nothing', async () => {
+    await writeUserConfig();
+    const before = await snapshotTree(temp.root);
+    const report = await harness.install({ ...options, dryRun: true });
+    expect(report.dryRun).toBe(true);
+    expect(report.changes[0]!.action).toBe('update');
+    expect(report.changes[0]!.preview).toContain('"allowConversationAccess": true');
+    expect(await snapshotTree(temp.root)).toEqual(before);
+  });
+
+  it('refuses a damaged config with INVALID_CONFIG and changes nothing', async () => {
+    await mkdir(join(temp.root, 'home', '.openclaw'), { recursive: true });
+    await writeFile(configPath(), '{ "plugins": ');
+    const before = await snapshotTree(temp.root);
+    await expectCode(harness.install(options), 'INVALID_CONFIG');
+    await expectCode(harness.uninstall(options), 'INVALID_CONFIG');
+    expect(await snapshotTree(temp.root)).toEqual(before);
+  });
+});

@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { HEAD_START_MARKER } from '@cairn/core';
+import { type Cairn, openCairn } from '@cairn/engine';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain .mjs scripts, shared with the capture script
+import { buildSqliteForNode24 } from '../scripts/build-sqlite-node24.mjs';
+// @ts-expect-error: plain .mjs scripts, shared with the capture script
+import * as session from '../scripts/openclaw-session.mjs';
+import { createOpenclawHarness } from './openclaw-harness';
+
+interface RecordedRequest {
+  text: string;
+}
+interface ModelServer {
+  url: string;
+  requests: RecordedRequest[];
+  requestsContaining(needle: string): RecordedRequest[];
+  close(): Promise<void>;
+}
+type StartModelServer = (script: object) => Promise<ModelServer>;
+
+const SEED = 'The staging cluster for the e2e check is called kestrel-stage.';
+const PROMPT =
+  'Which staging cluster do we use? Also remember that the deploy target is kestrel-prod.';
+const SUMMARY = 'E2E compaction summary: deploys go to kestrel-prod.';
+const cli = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'dist', 'bin.js');
+const testkit = (await import('@cairn/testkit')) as { startModelServer?: StartModelServer };
+const missing = !session.openclawAvailable()
+  ? 'the pinned openclaw CLI or the Node 24 binary (@cairn/node24) is not installed'
+  : !testkit.startModelServer
+    ? '@cairn/testkit does not export startModelServer yet'
+    : !existsSync(cli)
+      ? `${cli} is not built`
+      : undefined;
+if (missing) console.warn(`openclaw e2e skipped: ${missing}`);
+
+describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)', () => {
+  let temp: TempProject;
+  let server: ModelServer;
+  let cairn: Cairn;
+  let project: string;
+  let home: string;
+  let headBefore: string;
+  let probe: { tools: string[] };
+
+  beforeAll(async () => {
+    const binding = buildSqliteForNode24({ log: () => {} }) as string;
+    temp = await makeTempProject('cairn-openclaw-e2e-');
+    project = join(temp.root, 'project');
+    home = join(temp.root, 'home');
+    await mkdir(project, { recursive: true });
+    const seed = openCairn(project, { env: {} });
+    await seed.init();
+    await seed.add({ text: SEED });
+    seed.closeWorking();
+    headBefore = await readFile(join(project, '.cairn', 'memory', 'MEMORY.md'), 'utf8');
+    server = await testkit.startModelServer!({
+      text: 'Noted.',
+      toolCalls: [{ tool: /memory_add/, input: { text: 'The deploy target is kestrel-prod.' } }],
+      compactionSummary: SUMMARY,
+    });
+    await session.writeOpenclawConfig(home, { modelUrl: server.url, workspace: project });
+    await createOpenclawHarness().install({
+      scope: 'project',
+      projectRoot: project,
+      homeDir: home,
+      dryRun: false,
+      cairnCommand: [process.execPath, cli],
+      env: { CAIRN_SQLITE_BINDING: binding },
+    });
+    const env = { ...process.env, HOME: home, CAIRN_SQLITE_BINDING: binding };
+    const probed = await session.openclaw(['mcp', 'probe', 'cairn', '--json'], {
+      env,
+      cwd: project,
+    });
+    probe = JSON.parse(probed.stdout);
+    await session.driveSession({
+      home,
+      cwd: project,
+      env,
+      sessionKey: 'agent:main:cairn-e2e',
+      message: PROMPT,
+    });
+    cairn = openCairn(project, { env: {} });
+  }, 600_000);
+
+  afterAll(async () => {
+    cairn?.closeWorking();
+    await server?.close();
+    await temp?.cleanup();
+  });
+
+  const nodes = () =>
+    cairn
+      .threads('openclaw')
+      .flatMap((thread) => thread.lineage)
+      .map((id) => cairn.expand(id, 'openclaw'));
+
+  it('openclaw mcp probe sees the Cairn server and its tools', () => {
+    expect(probe.tools).toContain('cairn__memory_add');
+    expect(probe.tools).toContain('cairn__memory_search');
+  });
+
+  it('injects the memory Cairn holds into the model request', () => {
+    expect(server.requestsContaining('kestrel-stage').length).toBeGreaterThan(0);
+  });
+
+  it('records the prompt and the tool call in the lineage transcript', () => {
+    const entries = nodes().flatMap((view) => view.transcript?.entries ?? []);
+    expect(entries.some((e) => e.role === 'user' && e.text.includes('kestrel-prod'))).toBe(true);
+    expect(entries.some((e) => e.role === 'tool' && e.text.includes('kestrel-prod'))).toBe(true);
+  });
+
+  it("adds the unit through the agent's memory_add call to today's daily file", async () => {
+    const units = await cairn.list();
+    const added = units.find((unit) => unit.text.includes('deploy target is kestrel-prod'));
+    expect(added?.path).toMatch(/^\d{4}-\d{2}-\d{2}\.md$/);
+  });
+
+  it("keeps OpenClaw's compaction summary in a compaction node", () => {
+    const compaction = nodes().find((view) => view.node.kind === 'compaction');
+    expect(compaction?.node.text).toContain('kestrel-prod');
+  });
+
+  it('writes a session summary and refreshes the head of MEMORY.md', async () => {
+    expect(nodes().some((view) => view.node.kind === 'session_summary')).toBe(true);
+    const head = await readFile(join(project, '.cairn', 'memory', 'MEMORY.md'), 'utf8');
+    expect(head).toContain(HEAD_START_MARKER);
+    expect(head).not.toBe(headBefore);
+  });
+});
