@@ -1,6 +1,7 @@
 import { access, mkdir, readFile } from 'node:fs/promises';
 import {
   CairnError,
+  embedderKey,
   listMemoryFiles,
   MEMORY_LONG_TERM_FILENAME,
   type MemoryBackend,
@@ -20,7 +21,9 @@ import {
   resolveWorkspaceFile,
   writeFileAtomic,
 } from '@cairn/core';
+import { type HybridSearch, type HybridSearchOptions, hybridSearchOf } from './hybrid-search';
 import { queryTerms, scanMarkdown } from './keyword-scan';
+import type { FileSearchResult } from './search-index';
 import {
   discardSearchIndex,
   hasWorkspace,
@@ -36,7 +39,7 @@ export const fileCapabilities = {
   persistent: true,
 } as const satisfies MemoryBackendCapabilities;
 
-export interface FileBackendOptions {
+export interface FileBackendOptions extends HybridSearchOptions {
   /** Most lines one `get` returns. Default 200. */
   getMaxLines?: number;
   /**
@@ -51,6 +54,8 @@ export interface FileBackendOptions {
 /** The file backend, with the warnings it has collected (index fallbacks). */
 export interface FileBackend extends MemoryBackend {
   readonly warnings: readonly string[];
+  /** With an embedder, every hit's `metadata` says whether it was hybrid or a keyword fallback. */
+  search(rootDir: string, options: MemorySearchOptions): Promise<FileSearchResult[]>;
 }
 
 type ParsedSearchOptions = ReturnType<typeof parseSearchOptions>;
@@ -165,20 +170,29 @@ async function searchWorkspace(
   rootDir: string,
   input: MemorySearchOptions,
   useIndex: boolean,
+  hybrid: HybridSearch | undefined,
   warn: WarningSink,
-): Promise<MemorySearchResult[]> {
+): Promise<FileSearchResult[]> {
   const options = parseSearchOptions(input);
   if (!hasWorkspace(rootDir)) return [];
   const index = useIndex ? sharedSearchIndex(rootDir, warn) : undefined;
   if (index) {
     try {
-      return await index.search(options);
+      return await index.searchWith(options, hybrid);
     } catch (error) {
       if (CairnError.isInstance(error)) throw error;
       discardSearchIndex(rootDir, error, warn);
     }
   }
-  return scanWorkspace(rootDir, options);
+  const scanned = await scanWorkspace(rootDir, options);
+  if (!hybrid) return scanned;
+  // No index, no vectors: say so on every hit.
+  const metadata = {
+    mode: 'keyword' as const,
+    embedder: embedderKey(hybrid.embedder),
+    embedderError: 'the search index is unavailable; answered by a plain keyword scan',
+  };
+  return scanned.map((hit) => ({ ...hit, metadata }));
 }
 
 /**
@@ -188,6 +202,7 @@ async function searchWorkspace(
 export function createFileBackend(options: FileBackendOptions = {}): FileBackend {
   const maxLines = options.getMaxLines ?? 200;
   const useIndex = options.searchIndex !== false;
+  const hybrid = hybridSearchOf(options);
   const warnings: string[] = [];
   const warn = (message: string) => {
     if (warnings.includes(message)) return;
@@ -202,7 +217,8 @@ export function createFileBackend(options: FileBackendOptions = {}): FileBackend
     read: readLongTerm,
     write: writeLongTerm,
     get: (rootDir, getOptions) => getLines(rootDir, getOptions, maxLines),
-    search: (rootDir, searchOptions) => searchWorkspace(rootDir, searchOptions, useIndex, warn),
+    search: (rootDir, searchOptions) =>
+      searchWorkspace(rootDir, searchOptions, useIndex, hybrid, warn),
     exists: (rootDir) =>
       access(memoryLongTermPath(rootDir)).then(
         () => true,

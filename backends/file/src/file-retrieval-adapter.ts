@@ -2,6 +2,8 @@ import { isAbsolute, resolve } from 'node:path';
 import {
   CairnError,
   compareCodeUnits,
+  type Embedder,
+  embedderKey,
   type MemoryPoolDefinition,
   type MemoryQuery,
   type MemoryResult,
@@ -14,6 +16,8 @@ import {
   type RetrievalAdapterCapabilities,
   type RetrievalAdapterFactoryOptions,
 } from '@cairn/core';
+import type { HybridRanking } from './hybrid-rank';
+import { type HybridSearch, hybridSearchOf } from './hybrid-search';
 import { eligible } from './pool-filters';
 import { type PoolTarget, recallIndexedPool } from './pool-recall';
 import { scanPool } from './pool-scan';
@@ -46,32 +50,75 @@ async function recallTargets(
   rootDir: string,
   targets: PoolTarget[],
   query: NormalizedMemoryQuery,
+  hybrid: HybridSearch | undefined,
   warn: WarningSink,
 ): Promise<MemoryResult[]> {
   const index = indexFor(rootDir, warn);
   if (index) {
     try {
-      const found = await Promise.all(targets.map((t) => recallIndexedPool(index, t, query)));
+      const found = await Promise.all(
+        targets.map((t) => recallIndexedPool(index, t, query, hybrid)),
+      );
       return found.flat();
     } catch (error) {
       if (CairnError.isInstance(error)) throw error;
       discardSearchIndex(rootDir, error, warn);
     }
   }
-  const found = await Promise.all(targets.map((t) => scanPool(t.pool, t.base, query)));
-  return found.flat();
+  const found = (await Promise.all(targets.map((t) => scanPool(t.pool, t.base, query)))).flat();
+  if (!hybrid) return found;
+  const info = {
+    mode: 'keyword',
+    embedder: embedderKey(hybrid.embedder),
+    embedderError: 'the search index is unavailable; answered by a plain keyword scan',
+  };
+  return found.map((result) => ({ ...result, metadata: { ...result.metadata, ...info } }));
+}
+
+function isEmbedder(value: unknown): value is Embedder {
+  const candidate = value as Partial<Embedder> | undefined;
+  return (
+    typeof candidate?.embed === 'function' &&
+    typeof candidate.id === 'string' &&
+    typeof candidate.model === 'string' &&
+    Number.isInteger(candidate.dimensions) &&
+    candidate.dimensions! > 0
+  );
+}
+
+/** `options.embedder` (an Embedder object) turns hybrid recall on; `options.search` tunes it. */
+function hybridFromOptions(options: Record<string, unknown> = {}): HybridSearch | undefined {
+  const { embedder, search, now } = options;
+  if (embedder === undefined) return undefined;
+  if (!isEmbedder(embedder)) {
+    throw new CairnError(
+      'INVALID_CONFIG',
+      'The file adapter option "embedder" is not an Embedder',
+      {
+        hint: 'pass an object with id, model, dimensions and embed(texts), e.g. createHashEmbedder() from @cairn/core',
+        details: { key: 'embedder' },
+      },
+    );
+  }
+  return hybridSearchOf({
+    embedder,
+    ...(search ? { ranking: search as Partial<HybridRanking> } : {}),
+    ...(typeof now === 'function' ? { now: now as () => number } : {}),
+  });
 }
 
 /**
  * The builtin retrieval adapter (seed 001's filesystem fallback): bm25
  * recall through the SQLite index in `.cairn/index/` (the workspace, and
- * registered pool folders in a second file), or a plain keyword scan when
- * the index is unavailable or the workspace does not exist yet.
+ * registered pool folders in a second file), hybrid bm25 + vector recall
+ * when `options.embedder` is given, or a plain keyword scan when the index
+ * is unavailable or the workspace does not exist yet.
  */
 export function createFileRetrievalAdapter(
   options: RetrievalAdapterFactoryOptions,
 ): MemoryRetrievalAdapter {
   const rootDir = resolve(options.rootDir);
+  const hybrid = hybridFromOptions(options.options);
   const workspacePool: MemoryPoolDefinition = {
     id: WORKSPACE_POOL_ID,
     tier: 'hot',
@@ -89,7 +136,9 @@ export function createFileRetrievalAdapter(
   });
   return {
     id: 'file',
-    capabilities: fileRetrievalCapabilities,
+    capabilities: hybrid
+      ? { ...fileRetrievalCapabilities, semantic: true }
+      : fileRetrievalCapabilities,
     async registerPools(definitions) {
       const parsed = definitions.map((pool) =>
         parseInput(memoryPoolDefinitionSchema, pool, 'pool definition'),
@@ -110,14 +159,14 @@ export function createFileRetrievalAdapter(
     async recall(input: MemoryQuery) {
       const query = parseInput(memoryQuerySchema, input, 'memory query');
       const targets = pools.filter((pool) => eligible(pool, query)).map(targetOf);
-      const results = await recallTargets(rootDir, targets, query, warn);
+      const results = await recallTargets(rootDir, targets, query, hybrid, warn);
       return results.sort(byScore).slice(0, query.limit);
     },
     async status() {
       const indexed = indexFor(rootDir, warn) !== undefined;
       return {
         ok: true,
-        message: `${indexed ? 'full-text index' : 'keyword scan'} over ${pools.length} pool(s)`,
+        message: `${indexed ? (hybrid ? 'hybrid index' : 'full-text index') : 'keyword scan'} over ${pools.length} pool(s)`,
         details: {
           pools: pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path })),
           ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),

@@ -5,8 +5,12 @@ import { type ChunkHit, type ChunkQuery, queryChunks } from './index-query';
 import { refreshSource, type SearchIndexRefreshStats } from './index-refresh';
 import { SEARCH_INDEX_SCHEMA_VERSION } from './index-schema';
 import type { IndexSource } from './index-sources';
-import { IndexStore } from './index-store';
+import { IndexStore, type PoolChanges } from './index-store';
 import { isDamagedDatabase, loadSqlite, openSqlite } from './sqlite-driver';
+
+/** A committed refresh of one pool, or a new connection (everything may have changed). */
+export type IndexChange = { changes: PoolChanges } | { reconnected: true };
+export type IndexChangeListener = (change: IndexChange) => void;
 
 /** Deletes a database file and its WAL companions. */
 export function removeDatabaseFiles(dbPath: string): void {
@@ -54,6 +58,7 @@ export class IndexDatabase {
   private identity: string | undefined;
   private closed = false;
   private tail: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<IndexChangeListener>();
 
   constructor(dbPath: string, chunkOptions: Required<ChunkOptions>) {
     this.dbPath = dbPath;
@@ -65,7 +70,25 @@ export class IndexDatabase {
   private connect(): IndexStore {
     this.store = openStore(this.dbPath, this.format);
     this.identity = fileIdentity(this.dbPath);
+    // A new connection may be a new file: whatever was derived from the old one is stale.
+    for (const listener of this.listeners) listener({ reconnected: true });
     return this.store;
+  }
+
+  /** Hears about every committed change (and reconnects); returns the unsubscribe. */
+  onChange(listener: IndexChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The open store, reconnecting when the file was replaced. */
+  connection(): IndexStore {
+    return this.current();
+  }
+
+  /** Runs `task` in the queue refreshes use, so it never interleaves with one. */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return this.serial(task);
   }
 
   private current(): IndexStore {
@@ -89,7 +112,13 @@ export class IndexDatabase {
   /** Brings one pool up to date; `rebuild` drops every table first. */
   refreshPool(source: IndexSource, rebuild = false): Promise<SearchIndexRefreshStats> {
     return this.serial(() =>
-      refreshSource(this.current(), source, { chunk: this.chunkOptions, rebuild }),
+      refreshSource(this.current(), source, {
+        chunk: this.chunkOptions,
+        rebuild,
+        onApplied: (changes) => {
+          for (const listener of this.listeners) listener({ changes });
+        },
+      }),
     );
   }
 
@@ -102,7 +131,12 @@ export class IndexDatabase {
   prunePools(keep: string[]): void {
     const store = this.current();
     const wanted = new Set(keep);
-    for (const pool of store.pools()) if (!wanted.has(pool)) store.dropPool(pool);
+    for (const pool of store.pools()) {
+      if (wanted.has(pool)) continue;
+      store.dropPool(pool);
+      const changes = { pool, restat: [], updates: [], removed: [], reset: true };
+      for (const listener of this.listeners) listener({ changes });
+    }
   }
 
   close(): void {

@@ -23,6 +23,8 @@ export interface ChunkQuery {
 }
 
 export interface ChunkHit {
+  /** The chunk's row in this index file (keys its vector); not stable across refreshes. */
+  rowid: number;
   chunkId: string;
   kind: MemoryKind;
   path: string;
@@ -38,6 +40,7 @@ export interface ChunkHit {
 }
 
 interface ChunkRow {
+  rowid: number;
   chunkId: string;
   kind: MemoryKind;
   path: string;
@@ -76,7 +79,7 @@ function filterClause(query: ChunkQuery): { sql: string[]; params: unknown[] } {
   return { sql, params };
 }
 
-const COLUMNS = `c.chunk_id AS chunkId, c.kind, c.path, c.start_line AS startLine,
+const COLUMNS = `c.rowid AS rowid, c.chunk_id AS chunkId, c.kind, c.path, c.start_line AS startLine,
   c.end_line AS endLine, c.text, c.memory_id AS memoryId, c.category, c.review,
   c.created_at AS createdAt`;
 
@@ -124,8 +127,9 @@ function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string): Ch
   return rows.length >= query.limit ? rows : rankedRows(store, query, match);
 }
 
-interface RankedId {
+export interface RankedId {
   id: number;
+  /** Lower is better (a bm25 value, or a negated similarity). */
   rank: number;
 }
 
@@ -184,15 +188,9 @@ export function keepInformativeTerms(store: IndexStore, terms: string[]): string
   return kept.some((_, index) => present.has(stemmer(kept[index]!))) ? kept : terms;
 }
 
-/**
- * Full-text search over one pool, best first by bm25, ties broken by
- * location so equal indexes always answer in the same order.
- */
-export function queryChunks(store: IndexStore, query: ChunkQuery): ChunkHit[] {
-  const match = buildFtsQuery(keepInformativeTerms(store, query.terms));
-  if (!match) return [];
-  const rows = rankedRowsFast(store, query, match);
-  return rows.map((row) => ({
+function toHit(row: ChunkRow): ChunkHit {
+  return {
+    rowid: row.rowid,
     chunkId: row.chunkId,
     kind: row.kind,
     path: row.path,
@@ -204,5 +202,23 @@ export function queryChunks(store: IndexStore, query: ChunkQuery): ChunkHit[] {
     ...(row.review ? { review: row.review } : {}),
     ...(row.createdAt ? { createdAt: row.createdAt } : {}),
     score: Number((-row.rank).toPrecision(6)),
-  }));
+  };
+}
+
+/**
+ * Full-text search over one pool, best first by bm25, ties broken by
+ * location so equal indexes always answer in the same order.
+ */
+export function queryChunks(store: IndexStore, query: ChunkQuery): ChunkHit[] {
+  const match = buildFtsQuery(keepInformativeTerms(store, query.terms));
+  if (!match) return [];
+  return rankedRowsFast(store, query, match).map(toHit);
+}
+
+/**
+ * The chunks of already-ranked rows (e.g. nearest vectors) that pass the
+ * query's filters, best first, at most `query.limit`; `score` is `-rank`.
+ */
+export function chunksByRank(store: IndexStore, query: ChunkQuery, ranked: RankedId[]): ChunkHit[] {
+  return rowsByRank(store, query, ranked).map(toHit);
 }

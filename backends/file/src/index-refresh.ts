@@ -70,7 +70,12 @@ async function collectChanges(
 export async function refreshSource(
   store: IndexStore,
   source: IndexSource,
-  options: { chunk: ChunkOptions; rebuild?: boolean },
+  options: {
+    chunk: ChunkOptions;
+    rebuild?: boolean;
+    /** Told what was written, after the transaction committed (vectors follow the chunks). */
+    onApplied?: (changes: PoolChanges) => void;
+  },
 ): Promise<SearchIndexRefreshStats> {
   const started = performance.now();
   const full = options.rebuild === true;
@@ -78,6 +83,7 @@ export async function refreshSource(
   const dirty =
     full || changes.restat.length > 0 || changes.updates.length > 0 || changes.removed.length > 0;
   const chunksWritten = dirty ? store.apply({ ...changes, reset: full }) : 0;
+  if (dirty) options.onApplied?.({ ...changes, reset: full });
   return {
     filesScanned: scanned,
     filesRead: read,

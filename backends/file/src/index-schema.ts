@@ -4,7 +4,7 @@ import type { SqliteDatabase } from './sqlite-driver';
  * Bump when the tables, the tokenizer or what goes into a chunk change: an
  * index with another version is dropped and rebuilt from the markdown.
  */
-export const SEARCH_INDEX_SCHEMA_VERSION = 2;
+export const SEARCH_INDEX_SCHEMA_VERSION = 3;
 
 const TABLES = `
 CREATE TABLE files (
@@ -34,6 +34,14 @@ CREATE TABLE chunks (
   UNIQUE (pool, chunk_id)
 );
 CREATE INDEX chunks_by_file ON chunks (pool, path);
+-- Float32 vectors, model = the embedderKey that made them; a chunk's vector
+-- goes when the chunk goes, so a reused rowid never inherits a stale vector.
+CREATE TABLE chunk_vectors (
+  chunk_rowid INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  vector BLOB NOT NULL,
+  PRIMARY KEY (chunk_rowid, model)
+) WITHOUT ROWID;
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   text,
   content = 'chunks',
@@ -47,10 +55,12 @@ CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
 END;
 CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
   INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+  DELETE FROM chunk_vectors WHERE chunk_rowid = old.rowid;
 END;
 CREATE TRIGGER chunks_after_update AFTER UPDATE OF text ON chunks BEGIN
   INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
   INSERT INTO chunks_fts (rowid, text) VALUES (new.rowid, new.text);
+  DELETE FROM chunk_vectors WHERE chunk_rowid = old.rowid;
 END;
 `;
 
@@ -60,6 +70,7 @@ DROP TRIGGER IF EXISTS chunks_after_delete;
 DROP TRIGGER IF EXISTS chunks_after_update;
 DROP TABLE IF EXISTS chunks_vocab;
 DROP TABLE IF EXISTS chunks_fts;
+DROP TABLE IF EXISTS chunk_vectors;
 DROP TABLE IF EXISTS chunks;
 DROP TABLE IF EXISTS files;
 `;

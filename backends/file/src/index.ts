@@ -11,8 +11,16 @@ export {
   fileRetrievalCapabilities,
   WORKSPACE_POOL_ID,
 } from './file-retrieval-adapter';
+export {
+  DEFAULT_HYBRID_RANKING,
+  type HybridRanking,
+  mmrRerank,
+  recencyFactor,
+} from './hybrid-rank';
+export type { HybridSearchOptions, SearchModeInfo } from './hybrid-search';
 export { boundSnippet, queryTerms, type ScanHit, scanMarkdown } from './keyword-scan';
 export {
+  type FileSearchResult,
   openSearchIndex,
   POOL_INDEX_FILENAME,
   SEARCH_INDEX_FILENAME,

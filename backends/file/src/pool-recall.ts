@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryPoolDefinition, MemoryResult, NormalizedMemoryQuery } from '@cairn/core';
 import { searchTerms, snippetTerms } from './fts-query';
+import { type HybridSearch, type SearchModeInfo, searchPool } from './hybrid-search';
 import type { IndexDatabase } from './index-database';
 import type { ChunkHit } from './index-query';
 import { folderSource, type IndexSource } from './index-sources';
@@ -10,8 +11,6 @@ import { matchesFilters, splitFilters } from './pool-filters';
 import type { ProjectSearchIndex } from './search-index';
 
 const SNIPPET_CHARS = 320;
-/** Candidates fetched when some filters can only be checked after the query. */
-const POST_FILTER_CANDIDATES = 1000;
 
 /** Where a pool's hits come from: the workspace index, or the pool-folder index. */
 export interface PoolTarget {
@@ -22,7 +21,12 @@ export interface PoolTarget {
   workspace: boolean;
 }
 
-function toResult(target: PoolTarget, hit: ChunkHit, terms: string[]): MemoryResult {
+function toResult(
+  target: PoolTarget,
+  hit: ChunkHit,
+  terms: string[],
+  info?: SearchModeInfo,
+): MemoryResult {
   const { pool, base } = target;
   return {
     id: `${pool.id}:${hit.path}:${hit.startLine}`,
@@ -40,6 +44,7 @@ function toResult(target: PoolTarget, hit: ChunkHit, terms: string[]): MemoryRes
       ...(hit.category ? { category: hit.category } : {}),
       ...(hit.review ? { review: hit.review } : {}),
       ...(hit.createdAt ? { createdAt: hit.createdAt } : {}),
+      ...info,
     },
   };
 }
@@ -50,13 +55,15 @@ function isDirectory(path: string): boolean {
 
 /**
  * Recall from one pool through the index: refresh that pool (stat calls
- * only when nothing changed), then a bm25 query with the filters the index
- * can apply; the rest are checked on each hit.
+ * only when nothing changed), then a bm25 (or, with an embedder, hybrid)
+ * query with the filters the index can apply; the rest are checked on
+ * each hit. With an embedder, metadata states the mode and any fallback.
  */
 export async function recallIndexedPool(
   index: ProjectSearchIndex,
   target: PoolTarget,
   query: NormalizedMemoryQuery,
+  hybrid?: HybridSearch,
 ): Promise<MemoryResult[]> {
   const terms = searchTerms(query.query);
   const split = splitFilters(target.pool, query.filters);
@@ -70,17 +77,23 @@ export async function recallIndexedPool(
     database = index.folders();
     source = folderSource(target.base);
   }
-  await database.refreshPool(source);
-  const postFilter = Object.keys(split.rest).length > 0;
-  const hits = database.queryPool({
+  const around = snippetTerms(terms);
+  const postFilter =
+    Object.keys(split.rest).length > 0
+      ? (hit: ChunkHit) => matchesFilters(toResult(target, hit, around).metadata ?? {}, split.rest)
+      : undefined;
+  const chunkQuery = {
     pool: source.pool,
     terms,
-    limit: postFilter ? POST_FILTER_CANDIDATES : query.limit,
+    limit: query.limit,
     oneOf: split.oneOf,
     excludeDeprecated: !split.reviewFiltered,
-  });
-  const around = snippetTerms(terms);
-  return hits
-    .map((hit) => toResult(target, hit, around))
-    .filter((result) => !postFilter || matchesFilters(result.metadata ?? {}, split.rest));
+  };
+  const { hits, info } = await searchPool(
+    database,
+    source,
+    { query: chunkQuery, text: query.query, ...(postFilter ? { postFilter } : {}) },
+    hybrid,
+  );
+  return hits.map((hit) => toResult(target, hit, around, hybrid ? info : undefined));
 }

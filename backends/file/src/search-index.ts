@@ -9,12 +9,20 @@ import {
   parseInput,
 } from '@cairn/core';
 import { searchTerms, snippetTerms } from './fts-query';
+import {
+  type HybridSearch,
+  type HybridSearchOptions,
+  hybridSearchOf,
+  type SearchModeInfo,
+  searchPool,
+} from './hybrid-search';
 import { IndexDatabase, removeDatabaseFiles } from './index-database';
 import type { ChunkHit } from './index-query';
 import type { SearchIndexRefreshStats } from './index-refresh';
 import { type IndexSource, WORKSPACE_SOURCE, workspaceSource } from './index-sources';
 import { boundSnippet } from './keyword-scan';
 import { searchFilterQuery } from './search-filters';
+import { vectorStoreFor } from './vector-store';
 
 export type { SearchIndexRefreshStats } from './index-refresh';
 
@@ -23,9 +31,14 @@ export const SEARCH_INDEX_FILENAME = 'search.sqlite';
 /** Registered retrieval-pool folders, kept apart so they never skew workspace ranking. */
 export const POOL_INDEX_FILENAME = 'pools.sqlite';
 
-export interface SearchIndexOptions {
+export interface SearchIndexOptions extends HybridSearchOptions {
   /** RAW chunk sizing for core's chunker; an index built with other values is rebuilt. */
   chunk?: ChunkOptions;
+}
+
+/** A search hit of the file backend: with an embedder, `metadata` says how it was found. */
+export interface FileSearchResult extends MemorySearchResult {
+  metadata?: SearchModeInfo;
 }
 
 /**
@@ -42,11 +55,11 @@ export interface SearchIndex {
   /** Drops everything and indexes every file again. */
   rebuild(): Promise<SearchIndexRefreshStats>;
   /** Refreshes, then ranks chunks by bm25. Bad options throw INVALID_INPUT. */
-  search(options: MemorySearchOptions): Promise<MemorySearchResult[]>;
+  search(options: MemorySearchOptions): Promise<FileSearchResult[]>;
   close(): void;
 }
 
-function toSearchResult(hit: ChunkHit, terms: string[], snippetChars: number): MemorySearchResult {
+function toSearchResult(hit: ChunkHit, terms: string[], snippetChars: number): FileSearchResult {
   return {
     path: hit.path,
     startLine: hit.startLine,
@@ -69,6 +82,7 @@ export class ProjectSearchIndex implements SearchIndex {
   readonly workspace: IndexDatabase;
   readonly workspaceSource: IndexSource;
   private readonly chunkOptions: Required<ChunkOptions>;
+  private readonly hybrid: HybridSearch | undefined;
   private folderIndex: IndexDatabase | undefined;
   private closed = false;
 
@@ -79,6 +93,7 @@ export class ProjectSearchIndex implements SearchIndex {
     this.chunkOptions = { maxTokens: 400, overlapTokens: 60, ...options.chunk };
     this.workspace = new IndexDatabase(this.dbPath, this.chunkOptions);
     this.workspaceSource = workspaceSource(this.rootDir);
+    this.hybrid = hybridSearchOf(options);
   }
 
   /** The index of registered pool folders, opened on first use. */
@@ -98,23 +113,42 @@ export class ProjectSearchIndex implements SearchIndex {
     return this.workspace.refreshPool(this.workspaceSource);
   }
 
-  rebuild(): Promise<SearchIndexRefreshStats> {
-    return this.workspace.refreshPool(this.workspaceSource, true);
+  /** Drops and rebuilds the index, and with an embedder every vector (its errors are thrown). */
+  async rebuild(): Promise<SearchIndexRefreshStats> {
+    const stats = await this.workspace.refreshPool(this.workspaceSource, true);
+    if (this.hybrid)
+      await vectorStoreFor(this.workspace, this.hybrid.embedder).sync(WORKSPACE_SOURCE);
+    return stats;
   }
 
-  async search(input: MemorySearchOptions): Promise<MemorySearchResult[]> {
+  search(input: MemorySearchOptions): Promise<FileSearchResult[]> {
+    return this.searchWith(input, this.hybrid);
+  }
+
+  /**
+   * Search with an explicit hybrid configuration (the shared index serves
+   * backends with different embedders). With one, every result carries
+   * `metadata.mode`, `keyword` plus `embedderError` when the embedder failed.
+   */
+  async searchWith(
+    input: MemorySearchOptions,
+    hybrid: HybridSearch | undefined,
+  ): Promise<FileSearchResult[]> {
     const options = parseInput(memorySearchOptionsSchema, input, 'search options');
     const terms = searchTerms(options.query);
     if (terms.length === 0) return [];
-    await this.refresh();
-    const hits = this.workspace.queryPool({
-      pool: WORKSPACE_SOURCE,
-      terms,
-      limit: options.limit,
-      ...searchFilterQuery(options.filters),
-    });
+    const query = { pool: WORKSPACE_SOURCE, terms, limit: options.limit };
+    const { hits, info } = await searchPool(
+      this.workspace,
+      this.workspaceSource,
+      { query: { ...query, ...searchFilterQuery(options.filters) }, text: options.query },
+      hybrid,
+    );
     const around = snippetTerms(terms);
-    return hits.map((hit) => toSearchResult(hit, around, options.snippetChars));
+    return hits.map((hit) => {
+      const result = toSearchResult(hit, around, options.snippetChars);
+      return hybrid ? { ...result, metadata: info } : result;
+    });
   }
 
   close(): void {

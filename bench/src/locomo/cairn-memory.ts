@@ -33,6 +33,8 @@ export interface MappingCounts {
 
 export interface ConversationMemory {
   cairn: Cairn;
+  /** The same workspace opened with the hash embedder: file hybrid search. */
+  hybrid: Cairn;
   counts: BuildCounts;
   addMs: number;
   mapping: MappingCounts;
@@ -113,5 +115,11 @@ export async function buildConversationMemory(
     else mapping.unmapped += 1;
     return byLines;
   };
-  return { cairn, counts, addMs: built.ms, mapping, diaIdOf };
+  const hybrid = openCairn(rootDir, {
+    env: { CAIRN_EMBEDDER_PROVIDER: 'hash' },
+    homeDir,
+    overrides: { timezone: 'UTC' },
+    now: () => clock,
+  });
+  return { cairn, hybrid, counts, addMs: built.ms, mapping, diaIdOf };
 }

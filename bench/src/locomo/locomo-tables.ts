@@ -22,19 +22,25 @@ function qualityTable(figures: LocomoFigures): Table {
   const keys = ['all', ...Object.keys(figures.cairn).filter((key) => key !== 'all')];
   const rows = keys.map((key) => {
     const cairn = figures.cairn[key]!;
+    const hybrid = figures.hybrid[key]!;
     const bm25 = figures.bm25[key]!;
-    const cells = METRICS.flatMap(({ key: metric }) => [f(cairn[metric], 3), f(bm25[metric], 3)]);
+    const cells = METRICS.flatMap(({ key: metric }) => [
+      f(cairn[metric], 3),
+      f(hybrid[metric], 3),
+      f(bm25[metric], 3),
+    ]);
     return [CATEGORY_NAMES[key] ?? key, String(cairn.questions), ...cells];
   });
   const { questions } = figures;
   const stored = figures.conversations.reduce((sum, c) => sum + c.created, 0);
   const turns = figures.conversations.reduce((sum, c) => sum + c.turns, 0);
   return {
-    title: 'Cairn search vs BM25 reference (limit 10)',
+    title:
+      'Cairn search (file keyword, file hybrid with the hash embedder) vs BM25 reference (limit 10)',
     columns: [
       'Category',
       'Questions',
-      ...METRICS.flatMap(({ label }) => [`${label} Cairn`, `${label} BM25`]),
+      ...METRICS.flatMap(({ label }) => [`${label} keyword`, `${label} hybrid`, `${label} BM25`]),
     ],
     rows,
     notes: [
@@ -59,6 +65,8 @@ function conversationTable(figures: LocomoFigures): Table {
     `${f(c.addMs / 1000, 2)} s (${f(c.addMs / Math.max(c.turns, 1), 1)} ms/turn)`,
     `${f(c.firstSearchMs, 1)} ms`,
     `${f(c.search.p50, 2)} / ${f(c.search.p95, 2)} ms`,
+    `${f(c.firstHybridSearchMs, 1)} ms`,
+    `${f(c.hybridSearch.p50, 2)} / ${f(c.hybridSearch.p95, 2)} ms`,
   ]);
   const mapping = figures.conversations.reduce(
     (sum, c) => ({
@@ -83,6 +91,8 @@ function conversationTable(figures: LocomoFigures): Table {
       'Build (all adds)',
       'First search',
       'Search p50 / p95',
+      'First hybrid search',
+      'Hybrid p50 / p95',
     ],
     rows,
     notes: [
@@ -94,7 +104,7 @@ function conversationTable(figures: LocomoFigures): Table {
       ...(unparsed
         ? [`${unparsed} session dates did not parse; those sessions used a fixed date.`]
         : []),
-      'First search: the first query after the adds, which builds or refreshes the index.',
+      'First search: the first query after the adds, which builds or refreshes the index; the first hybrid search also embeds every chunk (hash embedder, stored beside the index).',
     ],
   };
 }

@@ -26,6 +26,9 @@ export interface ConversationFigures extends BuildCounts {
   /** The first search after the adds (builds or refreshes the index). */
   firstSearchMs: number;
   search: Distribution;
+  /** The first hybrid search (embeds every chunk with the hash embedder). */
+  firstHybridSearchMs: number;
+  hybridSearch: Distribution;
   mapping: MappingCounts;
 }
 
@@ -40,12 +43,14 @@ export interface LocomoFigures {
     droppedEvidenceIds: number;
   };
   cairn: Record<string, MetricSummary>;
+  hybrid: Record<string, MetricSummary>;
   bm25: Record<string, MetricSummary>;
 }
 
 interface ConversationRun {
   figures: ConversationFigures;
   cairn: ScoredQuestion[];
+  hybrid: ScoredQuestion[];
   bm25: ScoredQuestion[];
   noEvidence: number;
 }
@@ -61,10 +66,15 @@ async function runConversation(
     ),
   );
   const first = await timed(() => memory.cairn.search({ query: 'what happened', limit: LIMIT }));
+  const firstHybrid = await timed(() =>
+    memory.hybrid.search({ query: 'what happened', limit: LIMIT }),
+  );
   const questions = conversation.questions.filter((q) => RECALL_CATEGORIES.has(q.category));
   const scored = questions.filter((q) => q.evidence.length > 0);
   const latencies: number[] = [];
+  const hybridLatencies: number[] = [];
   const cairn: ScoredQuestion[] = [];
+  const hybrid: ScoredQuestion[] = [];
   const reference: ScoredQuestion[] = [];
   for (const question of scored) {
     const { value: hits, ms } = await timed(() =>
@@ -73,6 +83,15 @@ async function runConversation(
     latencies.push(ms);
     const ranked = hits.map((hit) => memory.diaIdOf(hit));
     cairn.push({ category: question.category, scores: scoreQuestion(ranked, question.evidence) });
+    const fused = await timed(() =>
+      memory.hybrid.search({ query: question.question, limit: LIMIT }),
+    );
+    hybridLatencies.push(fused.ms);
+    const fusedRanked = fused.value.map((hit) => memory.diaIdOf(hit));
+    hybrid.push({
+      category: question.category,
+      scores: scoreQuestion(fusedRanked, question.evidence),
+    });
     const bm25Ranked = bm25.search(question.question, LIMIT).map((hit) => hit.id);
     reference.push({
       category: question.category,
@@ -87,9 +106,11 @@ async function runConversation(
     addMs: memory.addMs,
     firstSearchMs: first.ms,
     search: distribution(latencies),
+    firstHybridSearchMs: firstHybrid.ms,
+    hybridSearch: distribution(hybridLatencies),
     mapping: memory.mapping,
   };
-  return { figures, cairn, bm25: reference, noEvidence: questions.length - scored.length };
+  return { figures, cairn, hybrid, bm25: reference, noEvidence: questions.length - scored.length };
 }
 
 /** LoCoMo retrieval quality: Cairn through the engine beside plain BM25 over the same turns. */
@@ -118,6 +139,7 @@ export async function runLocomo(options: { dataPath: string; quick: boolean }): 
       droppedEvidenceIds: conversations.reduce((sum, c) => sum + c.droppedEvidence, 0),
     },
     cairn: summarize(runs.flatMap((run) => run.cairn)),
+    hybrid: summarize(runs.flatMap((run) => run.hybrid)),
     bm25: summarize(runs.flatMap((run) => run.bm25)),
   };
   return {

@@ -243,4 +243,153 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'Name of the environment variable holding the API key (the key itself is never stored in config); `""` sends no key, for local servers such as Ollama.',
   },
+  {
+    key: 'embedder.provider',
+    env: 'CAIRN_EMBEDDER_PROVIDER',
+    schema: z.enum(['none', 'hash', 'openai', 'transformers']),
+    fromEnv: parseString,
+    defaultValue: 'none',
+    defaultLabel: '`"none"`',
+    description:
+      'What turns text into vectors for hybrid search: `none` (keyword search only), `hash` (deterministic, offline, no model), `openai` (any OpenAI-compatible /v1/embeddings: OpenAI, Ollama, vLLM, LM Studio) or `transformers` (@huggingface/transformers from a local model directory). See docs/SEARCH.md.',
+  },
+  {
+    key: 'embedder.model',
+    env: 'CAIRN_EMBEDDER_MODEL',
+    schema: z.string().max(200),
+    fromEnv: parseString,
+    defaultValue: '',
+    defaultLabel: '`""`',
+    description:
+      'Model name: required for `openai` (e.g. `text-embedding-3-small`, `nomic-embed-text`); for `transformers` the model id, looked up under `embedder.modelDir`. Changing it rebuilds the stored vectors.',
+  },
+  {
+    key: 'embedder.baseUrl',
+    env: 'CAIRN_EMBEDDER_BASE_URL',
+    schema: z.union([z.literal(''), z.url()]),
+    fromEnv: parseString,
+    defaultValue: '',
+    defaultLabel: '`""`',
+    description:
+      'Base URL of the OpenAI-compatible API for the `openai` embedder, e.g. `http://127.0.0.1:11434/v1` (Ollama) or `https://api.openai.com/v1`.',
+  },
+  {
+    key: 'embedder.apiKeyEnv',
+    env: 'CAIRN_EMBEDDER_API_KEY_ENV',
+    schema: z.union([
+      z.literal(''),
+      z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name'),
+    ]),
+    fromEnv: parseString,
+    defaultValue: 'OPENAI_API_KEY',
+    defaultLabel: '`"OPENAI_API_KEY"`',
+    description:
+      'Name of the environment variable holding the embedder API key (never the key itself); `""` sends no key, for local servers.',
+  },
+  {
+    key: 'embedder.dimensions',
+    env: 'CAIRN_EMBEDDER_DIMENSIONS',
+    schema: z.number().int().min(0).max(8192),
+    fromEnv: parseNumber,
+    defaultValue: 0,
+    defaultLabel: '`0` (provider default)',
+    description:
+      'Vector size. `0` means the provider default (`hash`: 256); required for `openai` and `transformers`, and every vector the provider returns is checked against it.',
+  },
+  {
+    key: 'embedder.modelDir',
+    env: 'CAIRN_EMBEDDER_MODEL_DIR',
+    schema: z.string().max(1000),
+    fromEnv: parseString,
+    defaultValue: '',
+    defaultLabel: '`""`',
+    description:
+      'For `transformers`: the local folder holding the model (`<modelDir>/<model>/`). Required; nothing is fetched from a model hub unless `embedder.allowDownload` is true.',
+  },
+  {
+    key: 'embedder.allowDownload',
+    env: 'CAIRN_EMBEDDER_ALLOW_DOWNLOAD',
+    schema: z.boolean(),
+    fromEnv: parseBoolean,
+    defaultValue: false,
+    defaultLabel: '`false`',
+    description:
+      'Let the `transformers` embedder download a missing model from the Hugging Face hub. Off by default: Cairn never downloads a model on its own.',
+  },
+  {
+    key: 'embedder.batchSize',
+    env: 'CAIRN_EMBEDDER_BATCH_SIZE',
+    schema: z.number().int().min(1).max(2048),
+    fromEnv: parseNumber,
+    defaultValue: 64,
+    defaultLabel: '`64`',
+    description: 'Texts sent to the embedder per request.',
+  },
+  {
+    key: 'embedder.timeoutMs',
+    env: 'CAIRN_EMBEDDER_TIMEOUT_MS',
+    schema: z.number().int().min(100).max(600_000),
+    fromEnv: parseNumber,
+    defaultValue: 30_000,
+    defaultLabel: '`30000`',
+    description: 'Per-request timeout of the `openai` embedder (each retry gets its own).',
+  },
+  {
+    key: 'search.vectorWeight',
+    env: 'CAIRN_SEARCH_VECTOR_WEIGHT',
+    schema: z.number().min(0).max(1),
+    fromEnv: parseNumber,
+    defaultValue: 0.3,
+    defaultLabel: '`0.3`',
+    description:
+      'Hybrid search: weight of the vector similarity in the fused score (only with an embedder).',
+  },
+  {
+    key: 'search.keywordWeight',
+    env: 'CAIRN_SEARCH_KEYWORD_WEIGHT',
+    schema: z.number().min(0).max(1),
+    fromEnv: parseNumber,
+    defaultValue: 0.7,
+    defaultLabel: '`0.7`',
+    description: 'Hybrid search: weight of the full-text (bm25) score in the fused score.',
+  },
+  {
+    key: 'search.mmr',
+    env: 'CAIRN_SEARCH_MMR',
+    schema: z.boolean(),
+    fromEnv: parseBoolean,
+    defaultValue: false,
+    defaultLabel: '`false`',
+    description:
+      'Hybrid search: re-rank with maximal marginal relevance so near-identical chunks do not fill the results. Off by default: it cost recall on LoCoMo (see docs/SEARCH.md).',
+  },
+  {
+    key: 'search.mmrLambda',
+    env: 'CAIRN_SEARCH_MMR_LAMBDA',
+    schema: z.number().min(0).max(1),
+    fromEnv: parseNumber,
+    defaultValue: 0.8,
+    defaultLabel: '`0.8`',
+    description: 'MMR trade-off: 1 is pure relevance, 0 pure diversity.',
+  },
+  {
+    key: 'search.minSimilarity',
+    env: 'CAIRN_SEARCH_MIN_SIMILARITY',
+    schema: z.number().min(-1).max(1),
+    fromEnv: parseNumber,
+    defaultValue: 0.1,
+    defaultLabel: '`0.1`',
+    description:
+      'Hybrid search: a chunk found by vector alone (no keyword match) needs at least this cosine similarity to the query. Suits the `hash` embedder; raise it (0.3 to 0.5) for neural models, whose unrelated texts still score high.',
+  },
+  {
+    key: 'search.recencyHalfLifeDays',
+    env: 'CAIRN_SEARCH_RECENCY_HALF_LIFE_DAYS',
+    schema: z.number().min(0).max(36_500),
+    fromEnv: parseNumber,
+    defaultValue: 90,
+    defaultLabel: '`90`',
+    description:
+      'Hybrid search: RAW notes of a dated daily file (`YYYY-MM-DD.md`) lose half their score every this many days; MEMORY.md, thread files and managed units never decay. `0` turns decay off.',
+  },
 ];
