@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base';
 
-export default defineConfig(packageBuild());
+// dist/plugin.js is the module OpenCode loads (inside its Bun runtime).
+export default defineConfig(packageBuild({ entry: ['src/index.ts', 'src/plugin.ts'] }));

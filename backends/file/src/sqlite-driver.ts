@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { CairnError } from '@cairn/core';
 import type BetterSqlite3 from 'better-sqlite3';
+import { BunCompatDatabase, runningInBun } from './bun-sqlite';
 
 export type SqliteDatabase = BetterSqlite3.Database;
 export type SqliteStatement = BetterSqlite3.Statement;
@@ -24,6 +25,11 @@ let loaded: SqliteDriver | undefined;
  */
 function loadDriver(purpose: string): SqliteDriver {
   if (loaded) return loaded;
+  if (runningInBun()) {
+    // The addon cannot load in Bun; a wrapper over bun:sqlite stands in.
+    loaded = { Database: BunCompatDatabase as unknown as typeof BetterSqlite3 };
+    return loaded;
+  }
   try {
     const require = createRequire(import.meta.url);
     const Database = require('better-sqlite3') as typeof BetterSqlite3;

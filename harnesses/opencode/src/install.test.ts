@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HarnessInstallOptions } from '@cairn/core';
+import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createOpencodeHarness } from './index';
+
+const PLUGIN = 'file:///opt/cairn/harnesses/opencode/dist/plugin.js';
+const adapter = createOpencodeHarness({ pluginSpec: PLUGIN });
+
+let temp: TempProject;
+let options: HarnessInstallOptions;
+const projectConfig = () => join(temp.root, 'project', 'opencode.json');
+const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
+
+beforeEach(async () => {
+  temp = await makeTempProject('cairn-opencode-install-');
+  await mkdir(join(temp.root, 'project'));
+  options = {
+    scope: 'project',
+    projectRoot: join(temp.root, 'project'),
+    homeDir: join(temp.root, 'home'),
+    dryRun: false,
+    cairnCommand: ['/usr/bin/node', '/opt/cairn/bin.js'],
+    env: {},
+  };
+});
+afterEach(() => temp.cleanup());
+
+describe('opencode install', () => {
+  it('registers the plugin and the MCP server, and a second install changes nothing', async () => {
+    const first = await adapter.install(options);
+    expect(first.changes.map((c) => c.action)).toEqual(['create']);
+    expect(await readJson(projectConfig())).toEqual({
+      plugin: [PLUGIN],
+      mcp: {
+        cairn: {
+          type: 'local',
+          command: ['/usr/bin/node', '/opt/cairn/bin.js', 'mcp', '--root', options.projectRoot],
+          enabled: true,
+        },
+      },
+    });
+    const before = await snapshotTree(temp.root);
+    const second = await adapter.install(options);
+    expect(second.changes.map((c) => c.action)).toEqual(['unchanged']);
+    expect(await snapshotTree(temp.root)).toEqual(before);
+    const status = await adapter.status(options);
+    expect(status).toMatchObject({ installed: true, scope: 'project' });
+    // The plugin path of this test does not exist on disk.
+    expect(status.problems.join('\n')).toContain('does not exist');
+  });
+
+  it("keeps the user's settings, backs the file up, and uninstall gives it back", async () => {
+    const original = {
+      $schema: 'https://opencode.ai/config.json',
+      model: 'anthropic/claude-sonnet',
+      plugin: ['opencode-wakatime'],
+      mcp: { github: { type: 'remote', url: 'https://example.com/mcp' } },
+    };
+    const text = `${JSON.stringify(original, null, 2)}\n`;
+    await writeFile(projectConfig(), text);
+    const report = await adapter.install(options);
+    expect(report.changes[0]).toMatchObject({ action: 'update' });
+    const backup = report.changes[0]!.backup!;
+    expect(await readFile(backup, 'utf8')).toBe(text);
+    const installed = await readJson(projectConfig());
+    expect(installed.model).toBe('anthropic/claude-sonnet');
+    expect(installed.plugin).toEqual(['opencode-wakatime', PLUGIN]);
+    expect(Object.keys(installed.mcp)).toEqual(['github', 'cairn']);
+    const removed = await adapter.uninstall(options);
+    expect(removed.changes[0]).toMatchObject({ action: 'update' });
+    expect(await readJson(projectConfig())).toEqual(original);
+    expect((await adapter.status(options)).installed).toBe(false);
+  });
+
+  it('deletes a file only Cairn used, and uninstall of nothing changes nothing', async () => {
+    await adapter.install(options);
+    const removed = await adapter.uninstall(options);
+    expect(removed.changes.map((c) => c.action)).toEqual(['delete']);
+    expect(existsSync(projectConfig())).toBe(false);
+    const before = await snapshotTree(temp.root);
+    expect((await adapter.uninstall(options)).changes.map((c) => c.action)).toEqual(['unchanged']);
+    expect(await snapshotTree(temp.root)).toEqual(before);
+  });
+
+  it('prints the change with --dry-run and writes nothing', async () => {
+    const before = await snapshotTree(temp.root);
+    const report = await adapter.install({ ...options, dryRun: true });
+    expect(report.dryRun).toBe(true);
+    expect(report.changes[0]!.preview).toContain(PLUGIN);
+    expect(await snapshotTree(temp.root)).toEqual(before);
+  });
+
+  it('refuses a damaged opencode.json with INVALID_CONFIG and changes nothing', async () => {
+    await writeFile(projectConfig(), '{ "model": "x", // a comment\n');
+    const before = await snapshotTree(temp.root);
+    await expectCode(adapter.install(options), 'INVALID_CONFIG');
+    await writeFile(projectConfig(), '{ "plugin": "not-a-list" }\n');
+    const after = await snapshotTree(temp.root);
+    await expectCode(adapter.install(options), 'INVALID_CONFIG');
+    await expectCode(adapter.uninstall(options), 'INVALID_CONFIG');
+    expect(await snapshotTree(temp.root)).toEqual(after);
+    expect(Object.keys(before)).toEqual(Object.keys(after));
+  });
+
+  it('installs for the user under $XDG_CONFIG_HOME/opencode, else ~/.config/opencode', async () => {
+    const user = { ...options, scope: 'user' as const };
+    await adapter.install(user);
+    const path = join(options.homeDir, '.config/opencode/opencode.json');
+    expect((await readJson(path)).mcp.cairn.command).toEqual([
+      '/usr/bin/node',
+      '/opt/cairn/bin.js',
+      'mcp',
+    ]);
+    const xdg = join(temp.root, 'xdg');
+    await adapter.install({ ...user, env: { XDG_CONFIG_HOME: xdg } });
+    expect(await readdir(join(xdg, 'opencode'))).toEqual(['opencode.json']);
+    expect((await adapter.status(user)).scope).toBe('user');
+  });
+});

@@ -1,0 +1,180 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  CairnError,
+  type HarnessInstallOptions,
+  type HarnessInstallReport,
+  type HarnessStatus,
+  type InstallScope,
+} from '@cairn/core';
+import {
+  applyPlan,
+  type PlannedFile,
+  parseJsonFile,
+  planJsonEdit,
+  readOptional,
+} from '@cairn/engine';
+
+/** The MCP server name in opencode.json; OpenCode names its tools `cairn_<tool>`. */
+export const MCP_SERVER_NAME = 'cairn';
+
+type InstallTarget = Omit<HarnessInstallOptions, 'dryRun'>;
+type Config = Record<string, unknown>;
+
+/**
+ * The plugin module OpenCode loads, as a file URL. Resolved through the
+ * package's own `./plugin` export so it works from this package's dist and
+ * from the CLI bundle that inlines this code alike.
+ */
+export function defaultPluginSpec(): string {
+  const require = createRequire(import.meta.url);
+  const path = require.resolve('@cairn/harness-opencode/plugin');
+  return pathToFileURL(realpathSync(path)).href;
+}
+
+/** `<project>/opencode.json`, or `$XDG_CONFIG_HOME/opencode/opencode.json` (default ~/.config). */
+export function configPath(scope: InstallScope, target: InstallTarget): string {
+  if (scope === 'project') return join(target.projectRoot, 'opencode.json');
+  const xdg = target.env?.XDG_CONFIG_HOME?.trim();
+  return join(xdg || join(target.homeDir, '.config'), 'opencode', 'opencode.json');
+}
+
+/** A plugin entry of Cairn's: this build's, or an older build's path of the same package. */
+function isCairnPlugin(spec: unknown, ours: string): boolean {
+  const value = Array.isArray(spec) ? spec[0] : spec;
+  if (typeof value !== 'string') return false;
+  if (value === ours) return true;
+  return /(harness-opencode|harnesses\/opencode)\/dist\/plugin\.js$/.test(value);
+}
+
+function objectAt(config: Config, key: string, path: string): Config {
+  const value = config[key];
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CairnError('INVALID_CONFIG', `"${key}" in ${path} must be an object`, {
+      hint: `fix ${path} by hand (Cairn changed nothing), then run the command again`,
+      details: { path, key },
+    });
+  }
+  return value as Config;
+}
+
+function arrayAt(config: Config, key: string, path: string): unknown[] {
+  const value = config[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    throw new CairnError('INVALID_CONFIG', `"${key}" in ${path} must be an array`, {
+      hint: `fix ${path} by hand (Cairn changed nothing), then run the command again`,
+      details: { path, key },
+    });
+  }
+  return value;
+}
+
+export function mcpCommand(options: InstallTarget): string[] {
+  const root = options.scope === 'project' ? ['--root', options.projectRoot] : [];
+  return [...options.cairnCommand, 'mcp', ...root];
+}
+
+export function addCairn(config: Config, path: string, plugin: string, command: string[]): Config {
+  const plugins = arrayAt(config, 'plugin', path);
+  const mcp = objectAt(config, 'mcp', path);
+  const kept = plugins.filter((spec) => !isCairnPlugin(spec, plugin) || spec === plugin);
+  if (!kept.includes(plugin)) kept.push(plugin);
+  const existing = objectAt(mcp, MCP_SERVER_NAME, path);
+  // The user's own additions to the entry (env, timeout) survive a reinstall.
+  const server = { ...existing, type: 'local', command, enabled: true };
+  return { ...config, plugin: kept, mcp: { ...mcp, [MCP_SERVER_NAME]: server } };
+}
+
+/** Removes Cairn's plugin and MCP entries; undefined when nothing else is left (the file goes). */
+export function removeCairn(config: Config, path: string, plugin: string): Config | undefined {
+  const next = { ...config };
+  const plugins = arrayAt(config, 'plugin', path).filter((spec) => !isCairnPlugin(spec, plugin));
+  if (plugins.length > 0) next.plugin = plugins;
+  else delete next.plugin;
+  const mcp = { ...objectAt(config, 'mcp', path) };
+  delete mcp[MCP_SERVER_NAME];
+  if (Object.keys(mcp).length > 0) next.mcp = mcp;
+  else delete next.mcp;
+  return Object.keys(next).length > 0 ? next : undefined;
+}
+
+const NOTES = [
+  'OpenCode loads the plugin and starts `cairn mcp` on its next start; check with `opencode mcp list`',
+];
+
+export async function installOpencode(
+  options: HarnessInstallOptions,
+  plugin: string,
+): Promise<HarnessInstallReport> {
+  const path = configPath(options.scope, options);
+  const file = await planJsonEdit(path, (config) =>
+    addCairn(config, path, plugin, mcpCommand(options)),
+  );
+  return applyPlan('opencode', options.scope, [file], { dryRun: options.dryRun, notes: NOTES });
+}
+
+export async function uninstallOpencode(
+  options: HarnessInstallOptions,
+  plugin: string,
+): Promise<HarnessInstallReport> {
+  const path = configPath(options.scope, options);
+  const before = await readOptional(path);
+  const file: PlannedFile =
+    before === undefined
+      ? { path, before, after: undefined }
+      : await planJsonEdit(path, (config) => removeCairn(config, path, plugin));
+  return applyPlan('opencode', options.scope, [file], { dryRun: options.dryRun });
+}
+
+function pluginProblem(spec: string): string | undefined {
+  const file = spec.startsWith('file:') ? fileURLToPath(spec) : spec;
+  return existsSync(file) ? undefined : `the plugin file ${file} does not exist: reinstall`;
+}
+
+export async function opencodeStatus(
+  target: InstallTarget,
+  plugin: string,
+): Promise<HarnessStatus> {
+  const details: string[] = [];
+  const problems: string[] = [];
+  let scope: InstallScope | undefined;
+  for (const candidate of ['project', 'user'] as const) {
+    const path = configPath(candidate, target);
+    const text = await readOptional(path);
+    if (text === undefined) continue;
+    let config: Config;
+    try {
+      config = parseJsonFile(path, text);
+    } catch (error) {
+      problems.push((error as Error).message);
+      continue;
+    }
+    const plugins = (Array.isArray(config.plugin) ? config.plugin : []).filter((spec) =>
+      isCairnPlugin(spec, plugin),
+    );
+    const mcp = (config.mcp as Config | undefined)?.[MCP_SERVER_NAME] as Config | undefined;
+    if (plugins.length === 0 && !mcp) continue;
+    scope ??= candidate;
+    details.push(
+      `${path}: ${plugins.length ? `plugin ${String(plugins[0])}` : 'no plugin'}; ${mcp ? 'MCP server "cairn"' : 'no MCP server'}`,
+    );
+    if (plugins.length === 0) problems.push(`${path} registers the MCP server but not the plugin`);
+    if (!mcp) problems.push(`${path} loads the plugin but registers no "cairn" MCP server`);
+    if (mcp?.enabled === false) problems.push(`${path} disables the "cairn" MCP server`);
+    for (const spec of plugins) {
+      const problem = typeof spec === 'string' ? pluginProblem(spec) : undefined;
+      if (problem) problems.push(problem);
+    }
+  }
+  return {
+    harness: 'opencode',
+    installed: scope !== undefined,
+    ...(scope ? { scope } : {}),
+    details,
+    problems,
+  };
+}

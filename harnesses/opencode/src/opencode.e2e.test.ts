@@ -1,0 +1,156 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { formatJson, openCairn } from '@cairn/engine';
+import { type ModelServer, startModelServer } from '@cairn/testkit';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createOpencodeHarness } from './index';
+import {
+  cairnBinary,
+  compact,
+  createSandbox,
+  deleteSession,
+  type OpencodeServer,
+  opencode,
+  opencodeBinary,
+  providerConfig,
+  runPrompt,
+  type Sandbox,
+  startServer,
+} from './opencode-sandbox';
+
+const binary = opencodeBinary();
+if (!binary)
+  console.warn('skipping the OpenCode e2e test: the pinned opencode-ai binary is not installed');
+
+const SEED = 'The staging cluster is called kestrel-stage.';
+const FACT = 'The deploy target is fly.io';
+const SUMMARY = 'Compaction summary: the deploy target is fly.io; next, write the deploy script.';
+const TIMEOUT = 180_000;
+const AGENT = 'opencode';
+
+describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
+  let sandbox: Sandbox;
+  let model: ModelServer;
+  let server: OpencodeServer | undefined;
+  let session = '';
+  const cairn = () => openCairn(sandbox.project, { env: {} });
+  /** Reads the agent's temporal nodes through the engine, newest first. */
+  const nodes = () => {
+    const memory = cairn();
+    try {
+      const lineage = memory.threads(AGENT).flatMap((thread) => thread.lineage);
+      return lineage.map((id) => memory.expand(id, AGENT));
+    } finally {
+      memory.closeWorking();
+    }
+  };
+  const waitFor = <T>(check: () => T | Promise<T>) =>
+    vi.waitFor(check, { timeout: 60_000, interval: 200 });
+
+  beforeAll(async () => {
+    sandbox = await createSandbox();
+    model = await startModelServer({
+      text: 'Noted.',
+      toolCalls: [{ tool: /memory_add/, input: { text: FACT, category: 'decision' } }],
+      compactionSummary: SUMMARY,
+    });
+    const memory = cairn();
+    await memory.init();
+    await memory.add({ text: SEED });
+    memory.closeWorking();
+    // The user's own settings, which install must keep.
+    await writeFile(join(sandbox.project, 'opencode.json'), formatJson(providerConfig(model.url)));
+    const report = await createOpencodeHarness().install({
+      scope: 'project',
+      projectRoot: sandbox.project,
+      homeDir: sandbox.home,
+      dryRun: false,
+      cairnCommand: [process.execPath, cairnBinary()],
+      env: sandbox.env,
+    });
+    expect(report.changes.map((c) => c.action)).toEqual(['update']);
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    await server?.stop();
+    await model?.close();
+    await sandbox?.cleanup();
+  });
+
+  it('`opencode mcp list` reports the cairn server connected', { timeout: TIMEOUT }, async () => {
+    const listing = stripVTControlCharacters(await opencode(sandbox, ['mcp', 'list']));
+    expect(listing).toMatch(/cairn\s+connected/);
+  });
+
+  it('injects at start, captures the prompt and the tool call, and ends at idle', {
+    timeout: TIMEOUT,
+  }, async () => {
+    server = await startServer(sandbox);
+    session = await runPrompt(sandbox, server, 'Please remember: the deploy target is fly.io');
+    // Session start: Cairn's block reached the system prompt of the model request.
+    const injected = model.requestsContaining(SEED);
+    expect(injected.length).toBeGreaterThan(0);
+    expect(JSON.stringify(injected[0]!.body)).toContain('## Relevant memories');
+    // memory_add through the MCP server (cairn_memory_add): the unit is in today's daily file.
+    const memory = cairn();
+    const units = await memory.list();
+    memory.closeWorking();
+    expect(units.find((u) => u.text === FACT)?.path).toMatch(/^\d{4}-\d{2}-\d{2}\.md$/);
+    // Idle ended the session: a session_summary node over the live transcript.
+    const summary = await waitFor(() => {
+      const found = nodes().find(
+        (n) => n.node.kind === 'session_summary' && n.node.sessionKey === session,
+      );
+      expect(found).toBeDefined();
+      return found!;
+    });
+    const entries = summary.transcript?.entries ?? [];
+    expect(entries.find((e) => e.role === 'user')?.text).toContain('deploy target is fly.io');
+    expect(entries.find((e) => e.role === 'tool')?.toolName).toBe('cairn_memory_add');
+  });
+
+  it('puts the head into the compaction prompt and keeps the harness summary', {
+    timeout: TIMEOUT,
+  }, async () => {
+    expect(session).not.toBe('');
+    const before = model.requests.length;
+    await compact(server!, session);
+    const compaction = await waitFor(() => {
+      const found = nodes().find(
+        (n) => n.node.kind === 'compaction' && n.node.sessionKey === session,
+      );
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(compaction.node.text).toContain(SUMMARY);
+    // The compaction request carried Cairn's block (head and thread head).
+    const compactionRequests = model.requests
+      .slice(before)
+      .filter((r) => r.text.includes('Keep across compaction (Cairn)'));
+    expect(compactionRequests.length).toBeGreaterThan(0);
+  });
+
+  it('ends once more after compaction, refreshes the head, and the next session gets it', {
+    timeout: TIMEOUT,
+  }, async () => {
+    // The idle after compaction (or the delete) ends the session again: a
+    // session_summary newer than the compaction node.
+    await deleteSession(server!, session);
+    const latest = await waitFor(() => {
+      const [newest] = nodes();
+      expect(newest?.node.kind).toBe('session_summary');
+      expect(newest?.node.sessionKey).toBe(session);
+      return newest!.node.id;
+    });
+    const memory = cairn();
+    const head = (await memory.readHead()).head;
+    memory.closeWorking();
+    expect(head).toContain(latest);
+    // The next session starts with the refreshed head in its system prompt.
+    const before = model.requests.length;
+    await runPrompt(sandbox, server!, 'What is next?');
+    const lineageLine = head.split('\n').find((line) => line.includes(latest))!;
+    expect(model.requests.slice(before).some((r) => r.text.includes(lineageLine))).toBe(true);
+  });
+});
