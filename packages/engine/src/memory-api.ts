@@ -46,6 +46,15 @@ function extractHead(content: string): string {
 }
 
 /** The unit, search and head calls of a project, bound to its settings and backend. */
+/** What `reindex` reports; the counts are those the backend's rebuild gives. */
+export interface ReindexStats {
+  backend: string;
+  ms: number;
+  filesScanned?: number;
+  chunksWritten?: number;
+  [detail: string]: unknown;
+}
+
 export function createMemoryApi(
   rootDir: string,
   settings: CairnSettings,
@@ -81,10 +90,27 @@ export function createMemoryApi(
       return { head: extractHead(content), content, exists };
     },
     /** Rebuilds the local search index from the markdown (deleting it loses nothing). */
-    async reindex() {
+    /**
+     * Rebuilds the index of the configured backend from the markdown: its
+     * own `rebuild` when it has one (LanceDB, Qdrant, Mem0, qmd), else the
+     * embedded SQLite index. `onProgress` hears each phase.
+     */
+    async reindex(onProgress: (message: string) => void = () => undefined): Promise<ReindexStats> {
+      const own = (backend as { rebuild?: (root: string) => Promise<Record<string, unknown>> })
+        .rebuild;
+      const started = performance.now();
+      if (own && backend.type !== 'file' && backend.type !== 'readonly') {
+        onProgress(`rebuilding the ${backend.type} index from .cairn/memory/`);
+        const stats = await own.call(backend, rootDir);
+        onProgress(`${backend.type} index rebuilt`);
+        return { ...stats, backend: backend.type, ms: performance.now() - started };
+      }
+      onProgress('rebuilding the search index under .cairn/index/ from .cairn/memory/');
       const index = openSearchIndex(rootDir);
       try {
-        return await index.rebuild();
+        const stats = await index.rebuild();
+        onProgress(`indexed ${stats.filesScanned} files, ${stats.chunksWritten} chunks`);
+        return { backend: 'file', ...stats };
       } finally {
         index.close();
       }

@@ -7,6 +7,7 @@ import {
   registerRetrievalAdapter,
   resolveSettings,
 } from '@cairn/core';
+import { embedderFromSettings } from './embeddings';
 import type { OpenCairnOptions } from './open-cairn';
 
 type ModuleImporter = (specifier: string) => Promise<unknown>;
@@ -50,7 +51,7 @@ export function optionalPackageFailure(id: string): string | undefined {
 
 /**
  * Registers the optional backend and retrieval adapter the project's
- * settings name, importing their package (`create<Id>Backend`, and
+ * settings name, importing their package (`create<Id>Backend(options)`, and
  * `<id>RetrievalAdapter`: a RetrievalAdapterRegistration). A package that is
  * missing or fails to load is remembered; `openCairn` then falls back to
  * `file` with a warning that names the package and how to install it.
@@ -60,6 +61,13 @@ export async function loadConfiguredPackages(
   options: Omit<OpenCairnOptions, 'now'> = {},
 ): Promise<void> {
   const { settings } = resolveSettings({ projectRoot: rootDir, ...options });
+  // The backend gets `memoryBackendOptions`, plus the configured embedder unless they name one.
+  const backendOptions = (): Record<string, unknown> => {
+    const configured = settings.memoryBackendOptions as Record<string, unknown>;
+    if (configured.embedder) return configured;
+    const embedder = embedderFromSettings(settings, rootDir, options.env ?? process.env);
+    return embedder ? { ...configured, embedder } : configured;
+  };
   const wanted = new Set([settings.memoryBackendType, settings.retrievalAdapter]);
   for (const id of wanted) {
     const name = OPTIONAL_BACKEND_PACKAGES[id];
@@ -67,9 +75,11 @@ export async function loadConfiguredPackages(
     try {
       // A project whose config cannot be read fails later, in openCairn, with the real error.
       const mod = (await importModule(name)) as Record<string, unknown>;
-      const create = mod[`create${pascal(id)}Backend`] as (() => MemoryBackend) | undefined;
+      const create = mod[`create${pascal(id)}Backend`] as
+        | ((options: Record<string, unknown>) => MemoryBackend)
+        | undefined;
       const adapter = mod[`${id}RetrievalAdapter`] as RetrievalAdapterRegistration | undefined;
-      if (create && !getMemoryBackend(id)) registerMemoryBackend(create());
+      if (create && !getMemoryBackend(id)) registerMemoryBackend(create(backendOptions()));
       if (adapter && !getRetrievalAdapter(id)) registerRetrievalAdapter(adapter);
       failures.delete(name);
     } catch (error) {

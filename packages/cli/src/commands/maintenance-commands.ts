@@ -4,15 +4,23 @@ import { harnessLines, harnessStatuses } from './harness-status';
 
 export const reindexCommand: CommandSpec = {
   name: 'reindex',
-  summary: 'Rebuild the search index under .cairn/index/ from the markdown',
+  summary: "Rebuild the configured backend's search index from the markdown (progress on stderr)",
   usage: 'cairn reindex [--json]',
   options: {},
   positionals: { min: 0, max: 0 },
-  async run({ open }) {
-    const stats = await open().reindex();
+  async run({ open, io, json }) {
+    const cairn = open();
+    const progress = (message: string) => {
+      if (!json) io.stderr(`cairn reindex: ${message}\n`);
+    };
+    const stats = await cairn.reindex(progress);
+    const counts = [
+      typeof stats.filesScanned === 'number' ? `${stats.filesScanned} files` : undefined,
+      typeof stats.chunksWritten === 'number' ? `${stats.chunksWritten} chunks` : undefined,
+    ].filter(Boolean);
     return {
       json: { ok: true, ...stats },
-      text: `indexed ${stats.filesScanned} files, ${stats.chunksWritten} chunks in ${Math.round(stats.ms)} ms`,
+      text: `reindexed (${stats.backend})${counts.length ? `: ${counts.join(', ')}` : ''} in ${Math.round(Number(stats.ms))} ms`,
     };
   },
 };
