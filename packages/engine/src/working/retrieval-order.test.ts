@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Cairn, openCairn } from '../index';
+
+let project: TempProject;
+let cairn: Cairn;
+let clock = 0;
+
+beforeEach(async () => {
+  project = await makeTempProject();
+  clock = Date.parse('2026-05-01T09:00:00.000Z');
+  cairn = openCairn(project.root, {
+    env: {},
+    homeDir: join(project.root, 'home'),
+    overrides: { timezone: 'UTC' },
+    now: () => {
+      clock += 1000;
+      return new Date(clock);
+    },
+  });
+  await cairn.init();
+});
+afterEach(async () => {
+  cairn.closeWorking();
+  await project.cleanup();
+});
+
+const session = (sessionKey: string, threadKey: string) => ({
+  agentId: 'claude',
+  sessionKey,
+  harness: 'claude-code',
+  cwd: project.root,
+  threadKey,
+});
+
+/** Starts a session and submits one prompt; returns everything injected into it. */
+async function prompt(sessionKey: string, threadKey: string, text: string) {
+  const start = await cairn.lifecycle.sessionStart(session(sessionKey, threadKey));
+  const submit = await cairn.lifecycle.userPromptSubmit({
+    agentId: 'claude',
+    sessionKey,
+    prompt: text,
+  });
+  return {
+    start: start.inject,
+    submit: submit.inject,
+    inject: `${start.inject}\n${submit.inject}`,
+  };
+}
+
+describe('retrieval order (seed 002 §4)', () => {
+  it('recalls units first and falls back to this thread’s transcripts only when no unit matches', async () => {
+    await prompt('s1', 'topic-flux', 'The flux capacitor needs 1.21 gigawatts to work.');
+    await cairn.lifecycle.sessionEnd({ agentId: 'claude', sessionKey: 's1' });
+
+    const fallback = await prompt('s2', 'topic-flux', 'how many gigawatts for the flux capacitor?');
+    expect(fallback.submit).toContain('earlier in this thread');
+    expect(fallback.submit).toContain('1.21 gigawatts');
+
+    await cairn.add({ text: 'The flux capacitor is kept in bay 3 of the garage.' });
+    const units = await prompt('s3', 'topic-flux', 'where is the flux capacitor kept?');
+    // The unit comes first (at session start or with the prompt); no transcript excerpt.
+    expect(units.inject).toContain('bay 3');
+    expect(units.submit).not.toContain('earlier in this thread');
+  });
+
+  it('never falls back to the transcript of another thread', async () => {
+    await prompt('s1', 'topic-flux', 'The flux capacitor needs 1.21 gigawatts to work.');
+    await cairn.lifecycle.sessionEnd({ agentId: 'claude', sessionKey: 's1' });
+    const other = await prompt('s2', 'person-marty', 'how many gigawatts does it need?');
+    expect(other.inject).not.toContain('1.21 gigawatts');
+  });
+});
