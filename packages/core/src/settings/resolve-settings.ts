@@ -30,15 +30,36 @@ export interface CairnSettings {
     model: string;
     apiKeyEnv: string;
   };
+  embedder: {
+    provider: 'none' | 'hash' | 'openai' | 'transformers';
+    model: string;
+    baseUrl: string;
+    apiKeyEnv: string;
+    dimensions: number;
+    modelDir: string;
+    allowDownload: boolean;
+    batchSize: number;
+    timeoutMs: number;
+  };
+  search: {
+    vectorWeight: number;
+    keywordWeight: number;
+    mmr: boolean;
+    mmrLambda: number;
+    minSimilarity: number;
+    recencyHalfLifeDays: number;
+  };
 }
 
 /** Explicit overrides, e.g. from CLI flags or a test. */
 export type CairnSettingsOverrides = Partial<
-  Omit<CairnSettings, 'limits' | 'lineage' | 'summarizer'>
+  Omit<CairnSettings, 'limits' | 'lineage' | 'summarizer' | 'embedder' | 'search'>
 > & {
   limits?: Partial<CairnSettings['limits']>;
   lineage?: Partial<CairnSettings['lineage']>;
   summarizer?: Partial<CairnSettings['summarizer']>;
+  embedder?: Partial<CairnSettings['embedder']>;
+  search?: Partial<CairnSettings['search']>;
 };
 
 /** Where a resolved value came from. Later layers win. */
