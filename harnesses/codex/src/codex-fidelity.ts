@@ -1,0 +1,57 @@
+import type { HarnessDeclaration } from '@cairn/core';
+
+/**
+ * What Cairn gets from Codex 0.169, event by event. Every claim here is
+ * exercised by `codex.e2e.test.ts` against the pinned CLI (installed with
+ * `cairn install codex`, hooks trusted by the install, no trust bypass):
+ * the injected head and prompt recall reach /v1/responses as developer
+ * messages, the prompt and the MCP tool call land in the lineage transcript,
+ * memory_add over MCP writes today's daily file, an auto-compaction yields a
+ * compaction node holding the rollout's summary, and session end writes the
+ * session_summary node and refreshes MEMORY.md's head.
+ */
+export const codexFidelity = {
+  id: 'codex',
+  name: 'Codex',
+  harnessPackage: '@openai/codex',
+  checkedVersion: '0.169.0',
+  integration: 'hook-process',
+  events: {
+    sessionStart: {
+      level: 'full',
+      via: ['SessionStart'],
+      note: 'fires at startup and again when a session is resumed or compacted (source "resume", "compact"), injecting the head each time',
+    },
+    promptSubmit: { level: 'full', via: ['UserPromptSubmit'] },
+    toolUse: { level: 'full', via: ['PostToolUse'] },
+    preCompaction: {
+      level: 'degraded',
+      via: ['PreCompact'],
+      fallback:
+        'Codex takes no output from PreCompact: Cairn records the boundary but cannot ask the compaction to keep the head; the head is injected again by SessionStart (source "compact") after it',
+    },
+    compactionComplete: {
+      level: 'full',
+      via: ['PostCompact', 'rollout file (transcript_path) `compacted` item'],
+      note: 'PostCompact carries no summary; Cairn reads it from the last `compacted` item of the rollout JSONL',
+    },
+    sessionEnd: {
+      level: 'full',
+      via: ['SessionEnd'],
+      note: 'Codex clamps SessionEnd hooks to 3 s: the model summary is deferred to the next session start',
+    },
+  },
+  transcriptCapture: 'live',
+  injection:
+    '`additionalContext` of SessionStart and UserPromptSubmit hook output, which Codex adds as developer messages',
+  tools:
+    'stdio MCP server `[mcp_servers.cairn]` in config.toml; the model sees the `mcp__cairn` namespace',
+  limits: [
+    'Codex runs hooks only once trusted: `cairn install codex` writes `[hooks.state."<hooks.json>:<event>:<group>:<handler>"] trusted_hash` for its own hooks into $CODEX_HOME/config.toml; reinstall after moving Node or Cairn (the hash covers the command)',
+    'Project scope (.codex/hooks.json and .codex/config.toml) is read only in a project Codex trusts: accept Codex\'s trust prompt once, run `codex exec --trust ...`, or add `[projects."<root>"] trust_level = "trusted"` to $CODEX_HOME/config.toml',
+    'SessionEnd hooks are killed after 3 s',
+    'MCP tools are approved with `default_tools_approval_mode = "approve"` so they run when approval_policy is never',
+    "Project scope: the MCP server lives in the project layer (.codex/config.toml); `codex app-server`'s `mcpServerStatus/list` reports it only for a thread started in the project (pass its `threadId`), and `codex mcp list` run in the project lists it without checking the connection",
+    'Not exercised by the e2e test (it uses a local Responses provider, where Codex compacts through the model and writes the summary into the rollout): an OpenAI-hosted (remote) compaction may leave no readable summary in the rollout, and the compaction node then falls back to the configured summarizer',
+  ],
+} as const satisfies HarnessDeclaration;

@@ -1,0 +1,282 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { dailyMemoryFileName, HEAD_END_MARKER, HEAD_START_MARKER } from '@cairn/core';
+import { openCairn } from '@cairn/engine';
+import {
+  type ModelServer,
+  makeTempProject,
+  type RecordedModelRequest,
+  startModelServer,
+  type TempProject,
+} from '@cairn/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODEX_BIN, codexAvailable, startAppServer } from './testing/app-server-client';
+import { describeRun, runCodex } from './testing/run-codex';
+
+/**
+ * One Codex session through the real pinned CLI after `cairn init` and
+ * `cairn install codex` (project scope, hooks trusted by the install, no
+ * --dangerously-bypass-hook-trust), against the scripted model server.
+ * Run 1 prompts and calls memory_add through MCP; run 2 resumes the session
+ * with a tiny auto-compaction limit so Codex compacts before the turn.
+ */
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
+const SEED = 'The staging cluster of this project is called heron-stage.';
+const ADDED = 'Codex e2e: releases are cut on Thursdays.';
+const SUMMARY = 'CODEX-E2E-SUMMARY: release work in progress, next step is the changelog.';
+/** Only the prompt's recall can inject it: session start injects the five newest units. */
+const RECALLED = 'The on-call pager alias of this project is osprey-oncall.';
+const FILLERS = [
+  'Unit tests run with vitest in every package.',
+  'Code is formatted with Biome before each commit.',
+  'The documentation site is built from the docs folder.',
+  'Feature branches are merged with squash commits.',
+];
+const PROMPT =
+  'Please remember that releases are cut on Thursdays. Which pager alias does on-call use?';
+const HEAD_TITLE = '## Project memory (head of .cairn/memory/MEMORY.md)';
+const MCP_TOOL = 'mcp__cairn__memory_add';
+
+const skipReason = codexAvailable() ? undefined : `the pinned Codex CLI is missing (${CODEX_BIN})`;
+if (skipReason) console.warn(`codex e2e skipped: ${skipReason}`);
+
+/** The managed region of a MEMORY.md, as session start injects it. */
+function headRegion(memoryMd: string): string {
+  const start = memoryMd.indexOf(HEAD_START_MARKER) + HEAD_START_MARKER.length;
+  return memoryMd.slice(start, memoryMd.indexOf(HEAD_END_MARKER)).trim();
+}
+
+/** The developer messages of a Responses request (where Codex puts hook additionalContext). */
+function developerTexts(request: RecordedModelRequest): string[] {
+  const input = (request.body as { input?: unknown } | undefined)?.input;
+  if (!Array.isArray(input)) return [];
+  return input
+    .filter((item): item is { role: string; content: unknown } => item?.role === 'developer')
+    .flatMap((item) => (Array.isArray(item.content) ? item.content : [item.content]))
+    .map((part) => (typeof part === 'string' ? part : String(part?.text ?? '')));
+}
+
+describe.skipIf(skipReason !== undefined)('codex e2e (real CLI, scripted model)', () => {
+  let temp: TempProject;
+  let project: string;
+  let env: Record<string, string>;
+  const servers: ModelServer[] = [];
+  /** The Codex session (thread id) run 1 starts and run 2 resumes. */
+  let sessionId: string | undefined;
+
+  const cairn = (...args: string[]) =>
+    run(process.execPath, [CLI, ...args, '--root', project], { env: { ...process.env, ...env } });
+  const codex = async (args: string[]) => {
+    const result = await runCodex(args, { cwd: project, env, timeoutMs: 150_000 });
+    expect(result.code, describeRun(args, result)).toBe(0);
+    return result;
+  };
+  /** Cairn's temporal nodes of one Codex session, read through the engine. */
+  const sessionNodes = (sessionKey: string) => {
+    const memory = openCairn(project, { env: {} });
+    try {
+      const seen = new Map<string, ReturnType<typeof memory.expand>>();
+      const queue = memory.threads('codex').flatMap((thread) => thread.lineage);
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        if (seen.has(id)) continue;
+        const view = memory.expand(id, 'codex');
+        seen.set(id, view);
+        queue.push(...view.children.map((child) => child.id));
+      }
+      // Hooks fail open: a swallowed lifecycle failure would otherwise go unnoticed.
+      expect(memory.workingHealth().failures).toEqual([]);
+      return [...seen.values()].filter((view) => view.node.sessionKey === sessionKey);
+    } finally {
+      memory.closeWorking();
+    }
+  };
+
+  beforeAll(async () => {
+    temp = await makeTempProject('cairn-codex-e2e-');
+    project = join(temp.root, 'project');
+    const home = join(temp.root, 'home');
+    const codexHome = join(home, '.codex');
+    await mkdir(project, { recursive: true });
+    await mkdir(codexHome, { recursive: true });
+    env = {
+      HOME: home,
+      CODEX_HOME: codexHome,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local/share'),
+      XDG_STATE_HOME: join(home, '.local/state'),
+      CODEX_E2E_KEY: 'dummy',
+    };
+    const server = await startModelServer({
+      text: 'Done.',
+      toolCalls: [{ tool: /memory_add/, input: { text: ADDED } }],
+      compactionSummary: SUMMARY,
+    });
+    servers.push(server);
+    await writeFile(
+      join(codexHome, 'config.toml'),
+      [
+        'model = "e2e-model"',
+        'model_provider = "e2e"',
+        'approval_policy = "never"',
+        'sandbox_mode = "read-only"',
+        '',
+        '[model_providers.e2e]',
+        'name = "e2e"',
+        `base_url = "${server.url}/v1"`,
+        'env_key = "CODEX_E2E_KEY"',
+        'wire_api = "responses"',
+        '',
+        // The user's answer to Codex's trust prompt for this project.
+        `[projects.${JSON.stringify(project)}]`,
+        'trust_level = "trusted"',
+        '',
+      ].join('\n'),
+    );
+    await cairn('init');
+    for (const text of [RECALLED, ...FILLERS, SEED]) await cairn('add', text);
+    await cairn('install', 'codex');
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    await temp?.cleanup();
+  });
+
+  it('Codex itself reports the Cairn MCP server connected and every Cairn hook trusted', async () => {
+    // The health check's own hook runs are kept apart from the session under test.
+    const server = await startAppServer({ ...env, CAIRN_AGENT_ID: 'codex-health-check' }, project);
+    try {
+      // The project layer (.codex/config.toml) applies to a thread in the project, so the
+      // status is asked for such a thread (ephemeral: no rollout, no model request).
+      const started = await server.request<{ thread: { id: string } }>('thread/start', {
+        cwd: project,
+        ephemeral: true,
+      });
+      const status = await server.request<{
+        data: {
+          name: string;
+          runtimeStatus: string | null;
+          serverInfo: { name: string } | null;
+          tools: Record<string, unknown>;
+          toolsError: string | null;
+        }[];
+      }>('mcpServerStatus/list', { serverName: 'cairn', threadId: started.thread.id });
+      const cairnServer = status.data.find((entry) => entry.name === 'cairn');
+      expect(cairnServer, JSON.stringify(status.data)).toBeDefined();
+      expect(cairnServer?.toolsError).toBeNull();
+      expect(cairnServer?.runtimeStatus).toBe('connected');
+      expect(cairnServer?.serverInfo?.name).toBe('cairn');
+      expect(Object.keys(cairnServer?.tools ?? {})).toContain('memory_add');
+      const hooks = await server.request<{
+        data: { hooks: { command?: string; trustStatus: string }[] }[];
+      }>('hooks/list', { cwds: [project] });
+      const ours = hooks.data
+        .flatMap((entry) => entry.hooks)
+        .filter((hook) => hook.command?.includes(' hook codex '));
+      expect(ours.map((hook) => hook.trustStatus)).toEqual(Array(6).fill('trusted'));
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+
+  it('run 1: injection, prompt recall, transcript, memory_add over MCP, session end', async () => {
+    const model = servers[0]!;
+    const headBefore = await readFile(join(project, '.cairn', 'memory', 'MEMORY.md'), 'utf8');
+    const first = await codex(['exec', '--skip-git-repo-check', '--json', '-C', project, PROMPT]);
+    const started = first.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { type?: string; thread_id?: string })
+      .find((event) => event.type === 'thread.started');
+    sessionId = started?.thread_id;
+    expect(sessionId, first.stdout).toBeTypeOf('string');
+
+    // SessionStart's additionalContext (MEMORY.md's head, as the health check's session end
+    // rendered it, and the relevant seeded unit) reached the model as a developer message.
+    const head = headRegion(headBefore);
+    expect(head, 'MEMORY.md has a rendered head before the session').not.toBe('');
+    const responses = model.requests.filter((request) => request.path === '/v1/responses');
+    const developer = responses.flatMap(developerTexts);
+    const injected = developer.filter((text) => text.includes(HEAD_TITLE));
+    expect(
+      injected.some((text) => text.includes(head) && text.includes(SEED)),
+      `no /v1/responses request carried the head:\n${head}`,
+    ).toBe(true);
+    // UserPromptSubmit's additionalContext: the unit the prompt recalls, which start left out.
+    expect(injected.some((text) => text.includes(RECALLED))).toBe(false);
+    expect(
+      developer.some(
+        (text) => text.includes('## Relevant memory (Cairn)') && text.includes(RECALLED),
+      ),
+    ).toBe(true);
+
+    // memory_add went through Codex's MCP client into today's daily file.
+    const { units } = JSON.parse((await cairn('list', '--json')).stdout) as {
+      units: { text: string; path: string }[];
+    };
+    const added = units.find((unit) => unit.text === ADDED);
+    expect(added?.path).toBe(dailyMemoryFileName(new Date(), 'local'));
+
+    // The prompt and the MCP tool call are in the session's lineage transcript, and session
+    // end wrote its session_summary node and refreshed MEMORY.md's managed head.
+    const afterFirst = sessionNodes(sessionId!);
+    const summaryNode = afterFirst.find((view) => view.node.kind === 'session_summary');
+    expect(summaryNode, JSON.stringify(afterFirst.map((v) => v.node))).toBeDefined();
+    const entries = summaryNode!.transcript?.entries ?? [];
+    expect(entries.some((entry) => entry.role === 'user' && entry.text.includes(PROMPT))).toBe(
+      true,
+    );
+    expect(entries.some((entry) => entry.role === 'tool' && entry.toolName === MCP_TOOL)).toBe(
+      true,
+    );
+    const headAfter = await readFile(join(project, '.cairn', 'memory', 'MEMORY.md'), 'utf8');
+    expect(headRegion(headAfter)).not.toBe(head);
+    expect(headRegion(headAfter)).toContain(summaryNode!.node.id);
+  }, 180_000);
+
+  // A server without the tool script (a compacted history has no tool result, so a scripted
+  // tool call would repeat), and an auto-compaction limit below the usage.
+  it('run 2: the resumed session auto-compacts; the compaction node holds the rollout summary', async () => {
+    expect(sessionId, 'run 1 started a session').toBeDefined();
+    const second = await startModelServer({ text: 'Resumed.', compactionSummary: SUMMARY });
+    servers.push(second);
+    await codex([
+      'exec',
+      '--skip-git-repo-check',
+      '--json',
+      '-C',
+      project,
+      '-c',
+      `model_providers.e2e.base_url="${second.url}/v1"`,
+      '-c',
+      'model_auto_compact_token_limit=1',
+      'resume',
+      sessionId!,
+      'Continue with the release.',
+    ]);
+    // SessionStart fired again on resume/compaction and its injection reached the model.
+    expect(
+      second.requests.some((request) =>
+        developerTexts(request).some((text) => text.includes(HEAD_TITLE)),
+      ),
+    ).toBe(true);
+    // Codex compacted with the scripted summary: its next turn carries it.
+    expect(second.requestsContaining(SUMMARY).length).toBeGreaterThan(0);
+    // PostCompact: the compaction node holds the summary Cairn read from the rollout file.
+    const compaction = sessionNodes(sessionId!).find((view) => view.node.kind === 'compaction');
+    expect(compaction?.node.source).toBe('harness');
+    expect(compaction?.node.text).toContain(SUMMARY);
+    // PreCompact marked the boundary in the session's transcript (Codex's trigger: auto).
+    const compactionEntries = compaction?.transcript?.entries ?? [];
+    expect(
+      compactionEntries.some(
+        (entry) => entry.role === 'system' && entry.text === 'pre-compaction (auto)',
+      ),
+      JSON.stringify(compactionEntries),
+    ).toBe(true);
+  }, 180_000);
+});
