@@ -47,8 +47,11 @@ const clip = (text: string, max = 200) => {
 
 function threadCandidates(threads: ThreadHeadState[]): Candidate[] {
   const sorted = [...threads].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
+  // With several agents in one project, the same thread key can belong to each.
+  const agents = new Set(threads.map((thread) => thread.agentId));
   return sorted.flatMap((thread, rank) => {
-    const label = `\`${thread.threadKey}\``;
+    const label =
+      agents.size > 1 ? `\`${thread.threadKey}\` (${thread.agentId})` : `\`${thread.threadKey}\``;
     const base = rank * 10;
     const out: Candidate[] = [
       {
