@@ -20,7 +20,7 @@ import {
   openSqlite,
   type SearchIndex,
 } from './index';
-import { unit, writeWorkspaceFile } from './test-fixtures';
+import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
 
 let project: TempProject;
 const opened: SearchIndex[] = [];
@@ -147,6 +147,19 @@ describe('hybrid search (file backend, hash embedder)', () => {
     const hits = await open(large).search({ query: 'cache' });
     expect(hits[0]?.metadata?.embedder).toBe(embedderKey(large));
     expect(storedModels()).toEqual([embedderKey(large)]);
+  });
+
+  it('keeps the vectors of chunks a refresh left alone', async () => {
+    const index = open(createHashEmbedder());
+    const first = `${unit(1, 'We run Postgres 16 in production.')}${unit(2, 'Lunch on Fridays.')}`;
+    await write('2026-03-01.md', first);
+    // A typo: only the vector finds unit 1.
+    const typo = async () => (await index.search({ query: 'postgress' })).map((h) => h.memoryId);
+    expect(await typo()).toContain(unitId(1));
+    await write('2026-03-01.md', `${first}${unit(3, 'Office plants need water.')}`);
+    expect(await typo()).toContain(unitId(1));
+    await index.rebuild();
+    expect(await typo()).toContain(unitId(1));
   });
 
   it('answers the same after incremental refreshes as after a rebuild', async () => {

@@ -1,6 +1,7 @@
 import type { MemoryKind } from '@cairn/core';
 import { compareCodeUnits } from '@cairn/core';
 import { stemmer } from 'stemmer';
+import { CONTEXT_WEIGHT } from './chunk-context';
 import { buildFtsQuery } from './fts-query';
 import type { IndexStore } from './index-store';
 
@@ -79,6 +80,9 @@ function filterClause(query: ChunkQuery): { sql: string[]; params: unknown[] } {
   return { sql, params };
 }
 
+/** bm25 over both FTS columns: the chunk's text (weight 1) and its neighbours' (CONTEXT_WEIGHT). */
+const BM25 = `bm25(chunks_fts, 1.0, ${CONTEXT_WEIGHT})`;
+
 const COLUMNS = `c.rowid AS rowid, c.chunk_id AS chunkId, c.kind, c.path, c.start_line AS startLine,
   c.end_line AS endLine, c.text, c.memory_id AS memoryId, c.category, c.review,
   c.created_at AS createdAt`;
@@ -87,7 +91,7 @@ const COLUMNS = `c.rowid AS rowid, c.chunk_id AS chunkId, c.kind, c.path, c.star
 function rankedRows(store: IndexStore, query: ChunkQuery, match: string): ChunkRow[] {
   const filter = filterClause(query);
   const sql = `SELECT ${COLUMNS}, top.rank FROM (
-      SELECT c.rowid AS id, bm25(chunks_fts) AS rank, c.path AS p, c.start_line AS s, c.chunk_id AS k
+      SELECT c.rowid AS id, ${BM25} AS rank, c.path AS p, c.start_line AS s, c.chunk_id AS k
       FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
       WHERE chunks_fts MATCH ? AND ${filter.sql.join(' AND ')}
       ORDER BY rank, p, s, k
@@ -111,7 +115,7 @@ function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string): Ch
   const scored = store
     .query(
       // bm25() sorted by SQLite, not FTS5's `ORDER BY rank` sorter: about a third faster here.
-      'SELECT rowid AS id, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?',
+      `SELECT rowid AS id, ${BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?`,
     )
     .all(match, want) as { id: number; score: number }[];
   const top: RankedId[] = scored.map((row) => ({ id: row.id, rank: row.score }));

@@ -4,7 +4,7 @@ import type { SqliteDatabase } from './sqlite-driver';
  * Bump when the tables, the tokenizer or what goes into a chunk change: an
  * index with another version is dropped and rebuilt from the markdown.
  */
-export const SEARCH_INDEX_SCHEMA_VERSION = 3;
+export const SEARCH_INDEX_SCHEMA_VERSION = 4;
 
 const TABLES = `
 CREATE TABLE files (
@@ -31,6 +31,8 @@ CREATE TABLE chunks (
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   text TEXT NOT NULL,
+  -- The end of the chunk before and the start of the chunk after, same file (chunk-context.ts).
+  context TEXT NOT NULL DEFAULT '',
   UNIQUE (pool, chunk_id)
 );
 CREATE INDEX chunks_by_file ON chunks (pool, path);
@@ -44,6 +46,7 @@ CREATE TABLE chunk_vectors (
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   text,
+  context,
   content = 'chunks',
   content_rowid = 'rowid',
   tokenize = 'porter unicode61 remove_diacritics 2'
@@ -51,15 +54,17 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 -- Document frequency per (stemmed) term, read to leave very common terms out of a query.
 CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
-  INSERT INTO chunks_fts (rowid, text) VALUES (new.rowid, new.text);
+  INSERT INTO chunks_fts (rowid, text, context) VALUES (new.rowid, new.text, new.context);
 END;
 CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
-  INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+  INSERT INTO chunks_fts (chunks_fts, rowid, text, context)
+    VALUES ('delete', old.rowid, old.text, old.context);
   DELETE FROM chunk_vectors WHERE chunk_rowid = old.rowid;
 END;
-CREATE TRIGGER chunks_after_update AFTER UPDATE OF text ON chunks BEGIN
-  INSERT INTO chunks_fts (chunks_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
-  INSERT INTO chunks_fts (rowid, text) VALUES (new.rowid, new.text);
+CREATE TRIGGER chunks_after_update AFTER UPDATE OF text, context ON chunks BEGIN
+  INSERT INTO chunks_fts (chunks_fts, rowid, text, context)
+    VALUES ('delete', old.rowid, old.text, old.context);
+  INSERT INTO chunks_fts (rowid, text, context) VALUES (new.rowid, new.text, new.context);
   DELETE FROM chunk_vectors WHERE chunk_rowid = old.rowid;
 END;
 `;

@@ -1,4 +1,5 @@
 import type { MemoryChunk } from '@cairn/core';
+import { chunkContexts } from './chunk-context';
 import { prepareSchema, recreateTables } from './index-schema';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-driver';
 
@@ -67,14 +68,33 @@ export class IndexStore {
       }
       let written = 0;
       for (const file of changes.updates) {
-        s.deleteChunks.run(changes.pool, file.path);
-        for (const chunk of file.chunks) s.insertChunk.run(chunkRow(changes.pool, chunk));
+        this.replaceChunks(changes.pool, file);
         s.upsertFile.run(changes.pool, file.path, file.size, file.mtimeMs, file.hash);
         written += file.chunks.length;
       }
       return written;
     });
     return write.immediate();
+  }
+
+  /**
+   * Writes the chunks of one re-chunked file, touching only rows that
+   * changed: appending a unit inserts one chunk and updates the context of
+   * the one before it, instead of re-indexing the whole file. Call inside
+   * the apply transaction.
+   */
+  private replaceChunks(pool: string, file: FileUpdate): void {
+    const s = this.statements;
+    const stored = s.chunksOf.all(pool, file.path) as StoredChunk[];
+    const rows = chunkRows(pool, file.chunks);
+    const wanted = new Set(rows.map((row) => row.chunkId));
+    for (const old of stored) if (!wanted.has(old.chunkId)) s.deleteChunk.run(old.rowid);
+    const byId = new Map(stored.map((old) => [old.chunkId, old]));
+    for (const row of rows) {
+      const old = byId.get(row.chunkId);
+      if (!old) s.insertChunk.run(row);
+      else if (!sameRow(old, row)) s.updateChunk.run({ ...row, rowid: old.rowid });
+    }
   }
 
   /** Forgets a whole pool (a folder no longer registered). */
@@ -116,16 +136,57 @@ function prepareStatements(db: SqliteDatabase) {
     deleteChunks: db.prepare('DELETE FROM chunks WHERE pool = ? AND path = ?'),
     deletePoolFiles: db.prepare('DELETE FROM files WHERE pool = ?'),
     deletePoolChunks: db.prepare('DELETE FROM chunks WHERE pool = ?'),
+    chunksOf: db.prepare(
+      `SELECT rowid, ${ROW_COLUMNS.map(([column, key]) => `${column} AS ${key}`).join(', ')}
+       FROM chunks WHERE pool = ? AND path = ?`,
+    ),
+    deleteChunk: db.prepare('DELETE FROM chunks WHERE rowid = ?'),
+    updateChunk: db.prepare(
+      `UPDATE chunks SET ${ROW_COLUMNS.map(([column, key]) => `${column} = @${key}`).join(', ')}
+       WHERE rowid = @rowid`,
+    ),
     insertChunk: db.prepare(
       `INSERT INTO chunks (chunk_id, pool, path, kind, memory_id, category, review, created_at,
-         created_ms, updated_at, source, start_line, end_line, text)
+         created_ms, updated_at, source, start_line, end_line, text, context)
        VALUES (@chunkId, @pool, @path, @kind, @memoryId, @category, @review, @createdAt,
-         @createdMs, @updatedAt, @source, @startLine, @endLine, @text)`,
+         @createdMs, @updatedAt, @source, @startLine, @endLine, @text, @context)`,
     ),
   };
 }
 
-function chunkRow(pool: string, chunk: MemoryChunk) {
+/** Chunk columns and the keys of their values in a ChunkRow. */
+const ROW_COLUMNS = [
+  ['chunk_id', 'chunkId'],
+  ['pool', 'pool'],
+  ['path', 'path'],
+  ['kind', 'kind'],
+  ['memory_id', 'memoryId'],
+  ['category', 'category'],
+  ['review', 'review'],
+  ['created_at', 'createdAt'],
+  ['created_ms', 'createdMs'],
+  ['updated_at', 'updatedAt'],
+  ['source', 'source'],
+  ['start_line', 'startLine'],
+  ['end_line', 'endLine'],
+  ['text', 'text'],
+  ['context', 'context'],
+] as const;
+
+type ChunkRow = ReturnType<typeof chunkRow>;
+type StoredChunk = ChunkRow & { rowid: number };
+
+function sameRow(stored: StoredChunk, row: ChunkRow): boolean {
+  return ROW_COLUMNS.every(([, key]) => stored[key] === row[key]);
+}
+
+/** The rows of one file's chunks, each with its neighbours' text as context. */
+function chunkRows(pool: string, chunks: readonly MemoryChunk[]): ChunkRow[] {
+  const contexts = chunkContexts(chunks);
+  return chunks.map((chunk, i) => chunkRow(pool, chunk, contexts[i]!));
+}
+
+function chunkRow(pool: string, chunk: MemoryChunk, context: string) {
   return {
     chunkId: chunk.id,
     pool,
@@ -141,5 +202,6 @@ function chunkRow(pool: string, chunk: MemoryChunk) {
     startLine: chunk.startLine,
     endLine: chunk.endLine,
     text: chunk.text,
+    context,
   };
 }

@@ -60,6 +60,34 @@ export interface NearestHit {
  * `dimensions`), freed slots reused. Brute-force cosine over it is a few
  * milliseconds for tens of thousands of chunks.
  */
+interface StoredVector {
+  rowid: number;
+  path: string;
+  vector: Buffer;
+}
+
+const PATHS_PER_QUERY = 200;
+
+/** Stored vectors of `model` for the chunks of `pool`, of every file or only of `paths`. */
+function storedVectors(
+  store: IndexStore,
+  pool: string,
+  model: string,
+  paths?: string[],
+): StoredVector[] {
+  const base = `SELECT v.chunk_rowid AS rowid, c.path AS path, v.vector AS vector
+    FROM chunk_vectors v JOIN chunks c ON c.rowid = v.chunk_rowid
+    WHERE v.model = ? AND c.pool = ?`;
+  if (!paths) return store.query(base).all(model, pool) as StoredVector[];
+  const rows: StoredVector[] = [];
+  for (let at = 0; at < paths.length; at += PATHS_PER_QUERY) {
+    const slice = paths.slice(at, at + PATHS_PER_QUERY);
+    const sql = `${base} AND c.path IN (${slice.map(() => '?').join(', ')})`;
+    rows.push(...(store.query(sql).all(model, pool, ...slice) as StoredVector[]));
+  }
+  return rows;
+}
+
 export class PoolVectors {
   readonly dimensions: number;
   private data: Float32Array;
@@ -75,21 +103,29 @@ export class PoolVectors {
 
   /** Reads every stored vector of `model` for the chunks of `pool`. */
   static load(store: IndexStore, pool: string, model: string, dimensions: number): PoolVectors {
-    const rows = store
-      .query(
-        `SELECT v.chunk_rowid AS rowid, c.path AS path, v.vector AS vector
-         FROM chunk_vectors v JOIN chunks c ON c.rowid = v.chunk_rowid
-         WHERE v.model = ? AND c.pool = ?`,
-      )
-      .all(model, pool) as { rowid: number; path: string; vector: Buffer }[];
+    const rows = storedVectors(store, pool, model);
     const vectors = new PoolVectors(dimensions, rows.length);
-    for (const row of rows) {
-      if (row.vector.byteLength !== dimensions * 4) continue;
-      const copy = new Float32Array(dimensions);
-      new Uint8Array(copy.buffer).set(row.vector);
-      vectors.put(row.rowid, row.path, copy);
-    }
+    vectors.putRows(rows);
     return vectors;
+  }
+
+  /**
+   * Replaces the vectors of chunks in these files with what is stored: a
+   * refresh keeps the rows (and vectors) of unchanged chunks, and deletes
+   * the vectors of chunks it rewrote.
+   */
+  reloadPaths(store: IndexStore, pool: string, model: string, paths: ReadonlySet<string>): void {
+    this.removePaths(paths);
+    if (paths.size > 0) this.putRows(storedVectors(store, pool, model, [...paths]));
+  }
+
+  private putRows(rows: StoredVector[]): void {
+    for (const row of rows) {
+      if (row.vector.byteLength !== this.dimensions * 4) continue;
+      const copy = new Float32Array(this.dimensions);
+      new Uint8Array(copy.buffer).set(row.vector);
+      this.put(row.rowid, row.path, copy);
+    }
   }
 
   get size(): number {

@@ -1,4 +1,5 @@
 import { type Embedder, embedderKey } from '@cairn/core';
+import { contextBefore } from './chunk-context';
 import type { IndexChange, IndexDatabase } from './index-database';
 import type { IndexStore } from './index-store';
 import { checkedVectors, PoolVectors } from './pool-vectors';
@@ -15,16 +16,15 @@ interface MissingRow {
 }
 
 /**
- * How much of the previous chunk of the same file goes into a chunk's
- * vector: a reply is found through the question before it, a note through
- * its heading. Measured on LoCoMo with the hash embedder: +1.1 R@10.
- * Vectors depend only on their file's content, so refreshes stay exact.
+ * A chunk's vector embeds the end of the chunk before it in the same file
+ * (contextBefore, as the keyword index's context column): a reply is found
+ * through the question before it, a note through its heading (LoCoMo, hash
+ * embedder: +1.1 R@10). Vectors depend only on their file's content, so
+ * refreshes stay exact.
  */
-export const CONTEXT_CHARS = 300;
-
 function embeddingText(row: MissingRow): string {
   if (!row.before) return row.text;
-  return `${row.before.slice(-CONTEXT_CHARS)}\n${row.text}`;
+  return `${contextBefore(row.before)}\n${row.text}`;
 }
 
 /** What a pool needs before its vectors can be trusted. */
@@ -112,7 +112,7 @@ export class VectorStore {
       if (pending === undefined) return vectors;
       if (pending !== 'all') {
         paths = [...pending];
-        vectors.removePaths(pending);
+        vectors.reloadPaths(store, pool, this.key, pending);
       }
       await this.embedMissing(store, vectors, pool, paths);
       this.pending.delete(pool);
@@ -122,7 +122,7 @@ export class VectorStore {
   }
 
   private missing(store: IndexStore, pool: string, paths: string[] | undefined): MissingRow[] {
-    // The chunk before it in the same file is embedded along (see CONTEXT_CHARS).
+    // The chunk before it in the same file is embedded along (see contextBefore).
     const base = `SELECT c.rowid AS rowid, c.path AS path, c.text AS text, (
         SELECT p.text FROM chunks p WHERE p.pool = c.pool AND p.path = c.path
           AND p.start_line < c.start_line ORDER BY p.start_line DESC LIMIT 1) AS before

@@ -1,0 +1,58 @@
+import type { MemoryChunk } from '@cairn/core';
+
+/**
+ * How much of each neighbouring chunk of the same file is indexed with a
+ * chunk: the end of the chunk before it and the start of the chunk after
+ * it. Shared by the keyword index (the `context` column) and the vectors
+ * (the chunk before), so both see the same neighbourhood.
+ */
+export const CONTEXT_CHARS = 300;
+
+/**
+ * Weight of the `context` column in bm25 (the chunk's own text weighs 1).
+ * A reply is found through the question before it, a note through the
+ * notes around it, but a chunk that holds the words itself still ranks
+ * first. Measured on LoCoMo (docs/SEARCH.md): 0.3 to 0.5 all gain about
+ * nine points of Recall@10 over the text alone.
+ */
+export const CONTEXT_WEIGHT = 0.4;
+
+const SPACE = /\s/;
+
+/** The last `chars` characters of `text`, not starting inside a word. */
+export function contextBefore(text: string, chars = CONTEXT_CHARS): string {
+  if (text.length <= chars) return text;
+  const cut = text.length - chars;
+  if (SPACE.test(text[cut - 1]!)) return text.slice(cut);
+  const space = text.slice(cut).search(SPACE);
+  return space < 0 ? '' : text.slice(cut + space + 1);
+}
+
+/** The first `chars` characters of `text`, not ending inside a word. */
+export function contextAfter(text: string, chars = CONTEXT_CHARS): string {
+  if (text.length <= chars) return text;
+  if (SPACE.test(text[chars]!)) return text.slice(0, chars);
+  const head = text.slice(0, chars);
+  const space = Math.max(head.lastIndexOf(' '), head.lastIndexOf('\n'), head.lastIndexOf('\t'));
+  return space < 0 ? '' : head.slice(0, space);
+}
+
+/**
+ * The context of each chunk of one file, in the order given: the end of
+ * the chunk before it and the start of the chunk after it (by start line).
+ * It depends only on the file's content, so re-indexing one file keeps
+ * every other chunk's context exact.
+ */
+export function chunkContexts(chunks: readonly MemoryChunk[]): string[] {
+  const order = chunks
+    .map((chunk, index) => ({ chunk, index }))
+    .sort((a, b) => a.chunk.startLine - b.chunk.startLine || a.index - b.index);
+  const contexts: string[] = new Array(chunks.length).fill('');
+  order.forEach(({ index }, at) => {
+    const before = order[at - 1]?.chunk.text;
+    const after = order[at + 1]?.chunk.text;
+    const parts = [before ? contextBefore(before) : '', after ? contextAfter(after) : ''];
+    contexts[index] = parts.filter((part) => part !== '').join('\n');
+  });
+  return contexts;
+}
