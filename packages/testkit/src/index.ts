@@ -13,6 +13,7 @@ export {
 export {
   type DescribeRetrievalAdapterOptions,
   describeRetrievalAdapter,
+  type RetrievalFallbackOutcome,
 } from './describe-retrieval-adapter';
 export { expectCode } from './expect-code';
 export {

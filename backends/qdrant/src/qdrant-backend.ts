@@ -1,0 +1,147 @@
+import { existsSync } from 'node:fs';
+import { boundSnippet, createFileBackend, queryTerms } from '@cairn/backend-file';
+import {
+  CairnError,
+  formatError,
+  type MemoryBackend,
+  type MemoryBackendCapabilities,
+  type MemorySearchOptions,
+  type MemorySearchResult,
+  memorySearchOptionsSchema,
+  memoryWorkspacePath,
+  parseInput,
+} from '@cairn/core';
+import { searchFilter } from './qdrant-filters';
+import { type ChunkHit, QdrantIndex } from './qdrant-index';
+import { defaultRepo, type QdrantBackendOptions, resolveQdrantOptions } from './qdrant-options';
+import type { PoolTarget, QdrantRefreshStats } from './qdrant-refresh';
+import { WORKSPACE_POOL_ID, workspaceSource } from './sources';
+
+/** Storage is the file backend's (markdown, atomic writes); only search goes to Qdrant. */
+export const qdrantCapabilities = {
+  readable: true,
+  writable: true,
+  supportsAtomicWrite: true,
+  hasConflictResolution: false,
+  persistent: true,
+} as const satisfies MemoryBackendCapabilities;
+
+export interface QdrantBackend extends MemoryBackend {
+  /** Fallbacks the backend went through, each once. */
+  readonly warnings: readonly string[];
+  /** Brings the project's points up to date with the workspace markdown (incremental). */
+  refresh(rootDir: string): Promise<QdrantRefreshStats>;
+  /** Deletes the project's points and indexes the workspace again (`cairn reindex`). */
+  rebuild(rootDir: string): Promise<QdrantRefreshStats>;
+}
+
+/** Collects distinct warnings and tells the caller once about each. */
+export function warningSink(onWarning?: (message: string) => void) {
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    if (warnings.includes(message)) return;
+    warnings.push(message);
+    onWarning?.(message);
+  };
+  return { warnings, warn };
+}
+
+/** Whether a Qdrant failure falls back to the file index: anything but the caller's bad input. */
+export function canFallBack(error: unknown): boolean {
+  return !(CairnError.isInstance(error) && error.code === 'INVALID_INPUT' && !error.details.status);
+}
+
+export function workspaceTarget(rootDir: string): PoolTarget {
+  return {
+    id: WORKSPACE_POOL_ID,
+    tier: 'hot',
+    base: memoryWorkspacePath(rootDir),
+    source: workspaceSource(rootDir),
+  };
+}
+
+function toSearchResult(hit: ChunkHit, terms: string[], snippetChars: number): MemorySearchResult {
+  const p = hit.payload;
+  return {
+    path: p.path,
+    startLine: p.start_line,
+    endLine: p.end_line,
+    score: hit.score,
+    snippet: boundSnippet(p.text, terms, snippetChars),
+    kind: p.kind === 'UNIT' ? 'UNIT' : 'RAW',
+    ...(p.memory_id ? { memoryId: p.memory_id } : {}),
+    ...(p.category ? { category: p.category } : {}),
+    ...(p.created_at ? { createdAt: p.created_at } : {}),
+  };
+}
+
+/** Candidates fetched when a path prefix can only be checked after the query. */
+const PREFIX_CANDIDATES = 500;
+
+/**
+ * A MemoryBackend whose storage is the file backend (markdown in
+ * `.cairn/memory/` stays the source of truth) and whose search is hybrid
+ * dense + sparse recall over the project's partition of a Qdrant
+ * collection. When Qdrant is missing, unreachable or failing, search falls
+ * back to the file index with a warning.
+ */
+export function createQdrantBackend(options: QdrantBackendOptions = {}): QdrantBackend {
+  const resolved = resolveQdrantOptions(options);
+  const { warnings, warn } = warningSink(resolved.onWarning);
+  const file = createFileBackend({ getMaxLines: resolved.getMaxLines, onWarning: warn });
+  const indexes = new Map<string, QdrantIndex>();
+  const indexFor = (rootDir: string) => {
+    const repo = resolved.repo ?? defaultRepo(rootDir);
+    let index = indexes.get(repo);
+    if (!index) {
+      index = new QdrantIndex(resolved, repo, warn);
+      indexes.set(repo, index);
+    }
+    return index;
+  };
+
+  async function search(
+    rootDir: string,
+    input: MemorySearchOptions,
+  ): Promise<MemorySearchResult[]> {
+    const parsed = parseInput(memorySearchOptionsSchema, input, 'search options');
+    if (!existsSync(memoryWorkspacePath(rootDir))) return [];
+    const terms = queryTerms(parsed.query);
+    try {
+      const index = indexFor(rootDir);
+      await index.refresh([workspaceTarget(rootDir)]);
+      const { filter, pathPrefix } = searchFilter(
+        index.partition,
+        WORKSPACE_POOL_ID,
+        parsed.filters,
+      );
+      const hits = await index.search({
+        text: parsed.query,
+        filter,
+        limit: pathPrefix ? PREFIX_CANDIDATES : parsed.limit,
+      });
+      return hits
+        .filter((hit) => !pathPrefix || hit.payload.path.startsWith(pathPrefix))
+        .slice(0, parsed.limit)
+        .map((hit) => toSearchResult(hit, terms, parsed.snippetChars));
+    } catch (error) {
+      if (!canFallBack(error)) throw error;
+      warn(`Qdrant search failed, using the file index instead: ${formatError(error)}`);
+      return file.search!(rootDir, parsed);
+    }
+  }
+
+  return {
+    warnings,
+    type: 'qdrant',
+    name: 'Qdrant (markdown in .cairn/memory/, hybrid search in a Qdrant collection)',
+    capabilities: qdrantCapabilities,
+    read: (rootDir) => file.read(rootDir),
+    write: (rootDir, content) => file.write(rootDir, content),
+    get: (rootDir, getOptions) => file.get!(rootDir, getOptions),
+    exists: (rootDir) => file.exists!(rootDir),
+    search,
+    refresh: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)]),
+    rebuild: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)], true),
+  };
+}

@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import { getRetrievalAdapter, type MemoryRetrievalAdapter } from '@cairn/core';
+import {
+  describeRetrievalAdapter,
+  makeTempProject,
+  type RetrievalFallbackOutcome,
+  type TempProject,
+} from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openCairn } from './open-cairn';
+import { loadConfiguredPackages, setModuleImporter } from './optional-packages';
+
+const LANCEDB_PACKAGE = '@cairn/backend-lancedb';
+
+/** What Node throws for a package that is not installed. */
+function moduleNotFound(specifier: string): Error {
+  const error = new Error(
+    `Cannot find package '${specifier}' imported from /project/node_modules/@cairn/engine/dist/index.js`,
+  );
+  return Object.assign(error, { code: 'ERR_MODULE_NOT_FOUND' });
+}
+
+/**
+ * Opens the project with `retrievalAdapter: "lancedb"` while the importer
+ * reports the package missing, and returns what Cairn resolved instead.
+ */
+async function openWithoutLancedb(rootDir: string) {
+  const imported: string[] = [];
+  setModuleImporter(async (specifier) => {
+    imported.push(specifier);
+    throw moduleNotFound(specifier);
+  });
+  try {
+    const options = {
+      env: {},
+      homeDir: join(rootDir, 'home'),
+      overrides: { retrievalAdapter: 'lancedb' },
+    };
+    await loadConfiguredPackages(rootDir, options);
+    const cairn = openCairn(rootDir, options);
+    const status = await cairn.status();
+    const registration = getRetrievalAdapter(status.retrievalAdapter.resolved)!;
+    return { cairn, status, registration, imported };
+  } finally {
+    setModuleImporter((specifier) => import(specifier));
+  }
+}
+
+async function fallbackOutcome(rootDir: string): Promise<RetrievalFallbackOutcome> {
+  const { status, registration, cairn } = await openWithoutLancedb(rootDir);
+  const adapter = registration.create({ rootDir });
+  return {
+    adapterId: status.retrievalAdapter.resolved,
+    warnings: cairn.warnings,
+    recall: (query) => adapter.recall(query),
+  };
+}
+
+// The whole retrieval suite runs against what Cairn resolves when the configured package is missing.
+describeRetrievalAdapter({
+  name: `file, resolved when ${LANCEDB_PACKAGE} is missing`,
+  capabilities: { semantic: false, keyword: true, graph: false },
+  create: async (rootDir): Promise<MemoryRetrievalAdapter> =>
+    (await openWithoutLancedb(rootDir)).registration.create({ rootDir }),
+  fallback: { missingPackage: LANCEDB_PACKAGE, run: fallbackOutcome },
+});
+
+describe('loadConfiguredPackages with a missing optional package', () => {
+  let project: TempProject;
+  beforeEach(async () => {
+    project = await makeTempProject();
+  });
+  afterEach(() => project.cleanup());
+
+  it('imports the configured package, then openCairn resolves the file adapter and says why', async () => {
+    const { status, cairn, imported } = await openWithoutLancedb(project.root);
+    expect(imported).toEqual([LANCEDB_PACKAGE]);
+    expect(status.retrievalAdapter).toMatchObject({ requested: 'lancedb', resolved: 'file' });
+    const warning = cairn.warnings.find((w) => w.includes(`cannot load ${LANCEDB_PACKAGE}`));
+    expect(warning).toContain(`npm i ${LANCEDB_PACKAGE}`);
+    expect(warning).toContain('Cannot find package');
+    // The storage side is untouched: the file backend still serves the project.
+    expect(cairn.backend.type).toBe('file');
+    await cairn.init();
+    await cairn.write('# Memory\n\nStill writable.\n');
+    expect((await cairn.read()).content).toContain('Still writable.');
+  });
+
+  it('keeps settings as configured (the fallback is a warning, not a rewrite)', async () => {
+    const { cairn } = await openWithoutLancedb(project.root);
+    expect(cairn.settings.retrievalAdapter).toBe('lancedb');
+    expect(loadFailureCount(cairn.warnings)).toBe(1);
+  });
+});
+
+/** How many load failures name the package (each is reported once). */
+function loadFailureCount(warnings: readonly string[]): number {
+  return warnings.filter((w) => w.includes(`cannot load ${LANCEDB_PACKAGE}`)).length;
+}
