@@ -1,3 +1,55 @@
 import pkg from '../package.json' with { type: 'json' };
 
+export { CairnLangchainEmbeddings } from './langchain-embeddings';
+export {
+  loadMem0,
+  MEM0_INSTALL_COMMAND,
+  type Mem0Entry,
+  type Mem0ModuleLoader,
+  prepareMem0Environment,
+} from './load-mem0';
+export {
+  createMem0Backend,
+  type Mem0Backend,
+  mem0Capabilities,
+  searchConditions,
+} from './mem0-backend';
+export {
+  DEFAULT_API_KEY_ENV,
+  DEFAULT_CHUNK,
+  DEFAULT_SCOPE,
+  DEFAULT_THRESHOLD,
+  MEM0_INDEX_DIR,
+  type Mem0BackendOptions,
+  type Mem0Mode,
+  type Mem0Scope,
+  mem0DataDir,
+  type ResolvedMem0Options,
+  resolveMem0Options,
+} from './mem0-options';
+export { Mem0Project, namespaceOf } from './mem0-project';
+export {
+  createMem0RetrievalAdapter,
+  type Mem0RetrievalAdapter,
+  mem0RetrievalAdapter,
+  mem0RetrievalCapabilities,
+} from './mem0-retrieval-adapter';
+export type {
+  Mem0Condition,
+  Mem0Hit,
+  Mem0Metadata,
+  Mem0SearchRequest,
+  Mem0Store,
+} from './mem0-store';
+export { chunkMetadata, type Mem0SyncStats, manifestPath, syncMirror } from './mirror';
+export { embedderTag, openOssStore, ossVectorStore } from './oss-store';
+export { openPlatformStore, platformFilters } from './platform-store';
+export {
+  chunksOf,
+  folderSource,
+  type MirrorSource,
+  WORKSPACE_KEY,
+  workspaceSource,
+} from './sources';
+
 export const VERSION: string = pkg.version;

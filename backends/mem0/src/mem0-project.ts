@@ -1,0 +1,108 @@
+import { basename, resolve } from 'node:path';
+import { CairnError } from '@cairn/core';
+import { mem0DataDir, type ResolvedMem0Options } from './mem0-options';
+import type { Mem0Hit, Mem0SearchRequest, Mem0Store } from './mem0-store';
+import { type Mem0SyncStats, type MirrorContext, type SyncRequest, syncMirror } from './mirror';
+import { openOssStore } from './oss-store';
+import { openPlatformStore } from './platform-store';
+
+/** Collects distinct warnings and tells the caller once about each. */
+export function warningSink(onWarning?: (message: string) => void) {
+  const warnings: string[] = [];
+  const warn = (message: string) => {
+    if (warnings.includes(message)) return;
+    warnings.push(message);
+    onWarning?.(message);
+  };
+  return { warnings, warn };
+}
+
+/** Whether a Mem0 failure may fall back to the file index: anything but bad input. */
+export function canFallBack(error: unknown): boolean {
+  return !(
+    CairnError.isInstance(error) &&
+    (error.code === 'INVALID_INPUT' || error.code === 'INVALID_CONFIG')
+  );
+}
+
+/** The namespace stored on every entry: the configured one, or the project folder's name. */
+export function namespaceOf(rootDir: string, options: Pick<ResolvedMem0Options, 'namespace'>) {
+  return options.namespace ?? (basename(resolve(rootDir)) || 'cairn');
+}
+
+/**
+ * One project's Mem0: the store, opened on first use (so nothing loads
+ * mem0ai until a search or a sync needs it), and the mirror of its markdown.
+ */
+export class Mem0Project {
+  readonly rootDir: string;
+  readonly namespace: string;
+  private opened: Promise<Mem0Store> | undefined;
+
+  constructor(
+    rootDir: string,
+    readonly options: ResolvedMem0Options,
+  ) {
+    this.rootDir = resolve(rootDir);
+    this.namespace = namespaceOf(this.rootDir, options);
+  }
+
+  store(): Promise<Mem0Store> {
+    if (!this.opened) {
+      const opening =
+        this.options.mode === 'platform'
+          ? openPlatformStore(this.options)
+          : openOssStore(this.rootDir, this.options);
+      // A failed open is retried next time (the package may have been installed meanwhile).
+      this.opened = opening.catch((error) => {
+        this.opened = undefined;
+        throw error;
+      });
+    }
+    return this.opened;
+  }
+
+  async context(): Promise<MirrorContext> {
+    return {
+      store: await this.store(),
+      embedder: this.options.embedder,
+      namespace: this.namespace,
+      chunk: this.options.chunk,
+      dataDir: mem0DataDir(this.rootDir, this.options),
+    };
+  }
+
+  async sync(request: SyncRequest): Promise<Mem0SyncStats> {
+    return syncMirror(await this.context(), request);
+  }
+
+  /** Searches this project's namespace; `where` narrows further. */
+  async search(request: Mem0SearchRequest): Promise<Mem0Hit[]> {
+    const store = await this.store();
+    return store.search({ ...request, where: { ...request.where, namespace: this.namespace } });
+  }
+
+  async close(): Promise<void> {
+    const opened = this.opened;
+    this.opened = undefined;
+    if (opened) await (await opened.catch(() => undefined))?.close();
+  }
+}
+
+/** Hits' line numbers and ids as Cairn stores them in metadata. */
+export function hitFields(hit: Mem0Hit) {
+  const m = hit.metadata;
+  const text = (key: string) => (typeof m[key] === 'string' ? (m[key] as string) : undefined);
+  return {
+    path: text('path') ?? '',
+    pool: text('pool'),
+    kind: text('kind') === 'UNIT' ? ('UNIT' as const) : ('RAW' as const),
+    startLine: Number(m.startLine) || 1,
+    endLine: Number(m.endLine) || Number(m.startLine) || 1,
+    memoryId: text('memoryId'),
+    category: text('category'),
+    review: text('review'),
+    createdAt: text('unitCreatedAt'),
+    chunkId: text('chunkId'),
+  };
+}

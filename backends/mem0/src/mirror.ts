@@ -1,0 +1,262 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type ChunkOptions,
+  type Embedder,
+  embedderKey,
+  type MemoryChunk,
+  withFileLock,
+  writeFileAtomic,
+} from '@cairn/core';
+import type { Mem0Metadata, Mem0Store } from './mem0-store';
+import { chunksOf, type MirrorSource, type SourceFile } from './sources';
+
+/** One chunk as mirrored: its Mem0 ids and a digest of what was sent. */
+interface MirroredChunk {
+  key: string;
+  ids: string[];
+  digest: string;
+}
+
+interface MirroredFile {
+  bytes: number;
+  mtimeMs: number;
+  hash: string;
+  chunks: MirroredChunk[];
+}
+
+/** What is in Mem0 for one namespace and scope, by pool and file: the mirror's memory between runs. */
+interface Manifest {
+  version: 1;
+  pools: Record<string, Record<string, MirroredFile>>;
+}
+
+/** What one sync (or rebuild) did. */
+export interface Mem0SyncStats {
+  filesScanned: number;
+  filesChanged: number;
+  filesRemoved: number;
+  chunksAdded: number;
+  chunksDeleted: number;
+  ms: number;
+}
+
+export interface MirrorContext {
+  store: Mem0Store;
+  embedder: Embedder;
+  namespace: string;
+  chunk: Required<ChunkOptions>;
+  /** Folder of the manifest and its lock. */
+  dataDir: string;
+}
+
+/** Manifests are saved every this many adds, so a killed sync loses little. */
+const SAVE_EVERY = 200;
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** One manifest per store location, scope, namespace and embedder. */
+export function manifestPath(context: MirrorContext): string {
+  const { store, namespace, embedder } = context;
+  const identity = JSON.stringify([
+    store.mode,
+    store.location,
+    store.scope,
+    namespace,
+    embedderKey(embedder),
+  ]);
+  return join(context.dataDir, `mirror-${sha(identity).slice(0, 16)}.json`);
+}
+
+async function loadManifest(path: string): Promise<Manifest> {
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  if (!text) return { version: 1, pools: {} };
+  try {
+    const parsed = JSON.parse(text) as Manifest;
+    return parsed.version === 1 && typeof parsed.pools === 'object'
+      ? parsed
+      : { version: 1, pools: {} };
+  } catch {
+    // A damaged manifest is rebuilt from scratch; Mem0 entries it knew are cleared by `rebuild`.
+    return { version: 1, pools: {} };
+  }
+}
+
+/** The metadata every mirrored entry carries: enough to map a hit back to Cairn and to filter on. */
+export function chunkMetadata(chunk: MemoryChunk, pool: string, namespace: string): Mem0Metadata {
+  return {
+    namespace,
+    pool,
+    path: chunk.path,
+    kind: chunk.kind,
+    chunkId: chunk.id,
+    startLine: chunk.startLine,
+    endLine: chunk.endLine,
+    ...(chunk.memoryId ? { memoryId: chunk.memoryId } : {}),
+    ...(chunk.category ? { category: chunk.category } : {}),
+    ...(chunk.review ? { review: chunk.review } : {}),
+    // Mem0 keeps its own `createdAt` on every entry and drops ours: hence another name.
+    ...(chunk.createdAt ? { unitCreatedAt: chunk.createdAt } : {}),
+  };
+}
+
+class MirrorRun {
+  readonly stats: Mem0SyncStats = {
+    filesScanned: 0,
+    filesChanged: 0,
+    filesRemoved: 0,
+    chunksAdded: 0,
+    chunksDeleted: 0,
+    ms: 0,
+  };
+  private unsaved = 0;
+
+  constructor(
+    private readonly context: MirrorContext,
+    private readonly manifest: Manifest,
+    private readonly path: string,
+  ) {}
+
+  async save(force = false): Promise<void> {
+    if (!force && this.unsaved < SAVE_EVERY) return;
+    await writeFileAtomic(this.path, JSON.stringify(this.manifest));
+    this.unsaved = 0;
+  }
+
+  /** Deletes a chunk's entries; without known ids (a queued platform add), finds them by chunk id. */
+  async remove(pool: string, chunk: MirroredChunk): Promise<void> {
+    const { store, namespace } = this.context;
+    const ids =
+      chunk.ids.length > 0
+        ? chunk.ids
+        : (await store.list({ namespace, pool, chunkId: chunk.key }, 50)).map((hit) => hit.id);
+    for (const id of ids) await store.delete(id);
+    this.stats.chunksDeleted += 1;
+  }
+
+  /** Brings one file's entries in line with its chunks: unchanged chunks stay, others are replaced. */
+  async mirrorFile(
+    pool: string,
+    path: string,
+    text: string,
+    before: MirroredChunk[],
+  ): Promise<MirroredChunk[]> {
+    const { store, namespace } = this.context;
+    const old = new Map(before.map((chunk) => [chunk.key, chunk]));
+    const next: MirroredChunk[] = [];
+    for (const chunk of chunksOf(text, path, this.context.chunk)) {
+      const metadata = chunkMetadata(chunk, pool, namespace);
+      const digest = sha(JSON.stringify([chunk.text, metadata]));
+      const previous = old.get(chunk.id);
+      old.delete(chunk.id);
+      if (previous?.digest === digest) {
+        next.push(previous);
+        continue;
+      }
+      if (previous) await this.remove(pool, previous);
+      const ids = await store.add(chunk.text, metadata);
+      next.push({ key: chunk.id, ids, digest });
+      this.stats.chunksAdded += 1;
+      this.unsaved += 1;
+    }
+    for (const stale of old.values()) await this.remove(pool, stale);
+    return next;
+  }
+
+  async mirrorSource(source: MirrorSource): Promise<void> {
+    this.manifest.pools[source.key] ??= {};
+    const files = this.manifest.pools[source.key]!;
+    const listed: SourceFile[] = await source.list();
+    this.stats.filesScanned += listed.length;
+    const present = new Set<string>();
+    for (const file of listed) {
+      const known = files[file.path];
+      present.add(file.path);
+      if (known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs) continue;
+      const text = await source.read(file.path);
+      if (text === undefined) {
+        present.delete(file.path);
+        continue;
+      }
+      const hash = sha(text);
+      if (known?.hash !== hash) {
+        const chunks = await this.mirrorFile(source.key, file.path, text, known?.chunks ?? []);
+        files[file.path] = { bytes: file.bytes, mtimeMs: file.mtimeMs, hash, chunks };
+        this.stats.filesChanged += 1;
+        await this.save();
+      } else {
+        files[file.path] = { ...known, bytes: file.bytes, mtimeMs: file.mtimeMs };
+      }
+    }
+    for (const [path, gone] of Object.entries(files)) {
+      if (present.has(path)) continue;
+      for (const chunk of gone.chunks) await this.remove(source.key, chunk);
+      delete files[path];
+      this.stats.filesRemoved += 1;
+    }
+  }
+
+  /** Drops pools that are no longer registered (their entries leave Mem0). */
+  async prune(keep: Set<string>): Promise<void> {
+    for (const [pool, files] of Object.entries(this.manifest.pools)) {
+      if (keep.has(pool)) continue;
+      for (const file of Object.values(files)) {
+        for (const chunk of file.chunks) await this.remove(pool, chunk);
+      }
+      delete this.manifest.pools[pool];
+    }
+  }
+}
+
+export interface SyncRequest {
+  sources: MirrorSource[];
+  /** Also remove pools that are not among `sources` (the adapter's reconcile). */
+  prune?: boolean;
+  /** Clear the namespace in Mem0 and mirror everything again. */
+  rebuild?: boolean;
+}
+
+/**
+ * Mirrors markdown into Mem0, incrementally: files with the same size and
+ * mtime are not read, files with the same content are not re-chunked, and
+ * only chunks whose text or metadata changed are deleted and added again.
+ * A file lock keeps two processes from mirroring the same files at once.
+ */
+export async function syncMirror(
+  context: MirrorContext,
+  request: SyncRequest,
+): Promise<Mem0SyncStats> {
+  const started = performance.now();
+  const path = manifestPath(context);
+  return withFileLock(`${path}.lock`, async () => {
+    const manifest: Manifest = request.rebuild
+      ? { version: 1, pools: {} }
+      : await loadManifest(path);
+    if (request.rebuild) await clearNamespace(context);
+    const run = new MirrorRun(context, manifest, path);
+    try {
+      if (request.prune) await run.prune(new Set(request.sources.map((s) => s.key)));
+      for (const source of request.sources) await run.mirrorSource(source);
+    } finally {
+      await run.save(true);
+    }
+    run.stats.ms = Math.round((performance.now() - started) * 100) / 100;
+    return run.stats;
+  });
+}
+
+/** Deletes every entry of the namespace in the store's scope (orphans of a killed sync included). */
+async function clearNamespace(context: MirrorContext): Promise<void> {
+  const seen = new Set<string>();
+  for (;;) {
+    const batch = await context.store.list({ namespace: context.namespace }, 1000);
+    // A store that lists what it just deleted (eventual consistency) must not loop forever.
+    const fresh = batch.filter((hit) => !seen.has(hit.id));
+    if (fresh.length === 0) return;
+    for (const hit of fresh) {
+      seen.add(hit.id);
+      await context.store.delete(hit.id);
+    }
+  }
+}

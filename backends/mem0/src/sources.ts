@@ -1,0 +1,86 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import {
+  ATOMIC_TEMP_PREFIX,
+  type ChunkOptions,
+  chunkDocument,
+  compareCodeUnits,
+  listMemoryFiles,
+  type MemoryChunk,
+  parseMemoryDocument,
+  resolveWorkspaceFile,
+} from '@cairn/core';
+
+/** A file as listed: a `/`-separated path relative to the source, and its stat. */
+export interface SourceFile {
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+/** Where the markdown of one pool comes from. */
+export interface MirrorSource {
+  /** `workspace`, or the absolute folder of a registered pool: stored as `pool` on every entry. */
+  key: string;
+  list(): Promise<SourceFile[]>;
+  /** The file's text, or undefined when it vanished or may not be read. */
+  read(path: string): Promise<string | undefined>;
+}
+
+export const WORKSPACE_KEY = 'workspace';
+/** A runaway pool folder cannot stall a sync. */
+export const MAX_POOL_FILES = 5000;
+
+/** The workspace files (`MEMORY.md`, daily files, `threads/*.md`...), by core's own listing and path rules. */
+export function workspaceSource(rootDir: string): MirrorSource {
+  return {
+    key: WORKSPACE_KEY,
+    list: () => listMemoryFiles(rootDir).catch(() => []),
+    read: async (path) => {
+      const full = await resolveWorkspaceFile(rootDir, path).catch(() => undefined);
+      return full ? readFile(full, 'utf8').catch(() => undefined) : undefined;
+    },
+  };
+}
+
+const skipped = (relative: string) =>
+  relative.split(sep).some((part) => part.startsWith('.') || part.startsWith(ATOMIC_TEMP_PREFIX));
+
+/** Every `*.md` under a pool folder; hidden entries and temp files are left out, links not followed. */
+export function folderSource(folder: string): MirrorSource {
+  return {
+    key: folder,
+    async list() {
+      const names = await readdir(folder, { recursive: true }).catch(() => [] as string[]);
+      const candidates = names
+        .filter((name) => name.endsWith('.md') && !skipped(name))
+        .sort(compareCodeUnits)
+        .slice(0, MAX_POOL_FILES);
+      const files = await Promise.all(
+        candidates.map(async (name) => {
+          const info = await stat(join(folder, name)).catch(() => undefined);
+          if (!info?.isFile()) return undefined;
+          return { path: name.split(sep).join('/'), bytes: info.size, mtimeMs: info.mtimeMs };
+        }),
+      );
+      return files.filter((file): file is SourceFile => file !== undefined);
+    },
+    read: (path) => readFile(join(folder, ...path.split('/')), 'utf8').catch(() => undefined),
+  };
+}
+
+/** Any `<!-- cairn:... -->` line is metadata (head region, a damaged unit's marker): never stored text. */
+const CAIRN_MARKER = /^\s*<!--\s*cairn:/;
+
+/** Core's parser and chunker over one file; marker lines dropped, chunks left empty dropped. */
+export function chunksOf(text: string, path: string, options: ChunkOptions): MemoryChunk[] {
+  const chunks: MemoryChunk[] = [];
+  for (const chunk of chunkDocument(parseMemoryDocument(text, path), options)) {
+    const clean = chunk.text
+      .split('\n')
+      .filter((line) => !CAIRN_MARKER.test(line))
+      .join('\n');
+    if (clean.trim() !== '') chunks.push({ ...chunk, text: clean });
+  }
+  return chunks;
+}
