@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { CairnError, cairnIndexPath } from '@cairn/core';
+
+/** The folder under `.cairn/index/` that holds qmd's index and config for the project. */
+export const QMD_INDEX_DIR = 'qmd';
+export const DEFAULT_SEARCH_TIMEOUT_MS = 10_000;
+export const DEFAULT_UPDATE_TIMEOUT_MS = 120_000;
+export const DEFAULT_UPDATE_DEBOUNCE_MS = 1_000;
+
+export interface QmdBackendOptions {
+  /**
+   * How to run qmd: a command (`qmd`, `/opt/bin/qmd`) or a command with its
+   * first arguments (`['/usr/bin/node22', '/opt/qmd/dist/cli/qmd.js']`).
+   * Default: `qmd` found on PATH. Without one, search uses the file index.
+   */
+  command?: string | string[];
+  /** qmd collection name for the workspace. Default `cairn-<folder>-<hash of the root>`. */
+  collection?: string;
+  /**
+   * Where qmd keeps its SQLite index and collection config: absolute, or
+   * relative to the project root. Default `<root>/.cairn/index/qmd/`.
+   */
+  indexDir?: string;
+  /** A search slower than this falls back to the file index. Default 10 s. */
+  searchTimeoutMs?: number;
+  /** Limit for `qmd update` and `qmd collection add`. Default 120 s. */
+  updateTimeoutMs?: number;
+  /** Quiet time after the last write before `qmd update` runs. Default 1 s. */
+  updateDebounceMs?: number;
+  /** Extra environment for qmd (e.g. `QMD_SQLITE_BUSY_TIMEOUT`). */
+  env?: Record<string, string>;
+  /** Most lines one `get` returns (file storage). Default 200. */
+  getMaxLines?: number;
+  /** Told once about each distinct warning (fallbacks to the file index). */
+  onWarning?: (message: string) => void;
+}
+
+export interface ResolvedQmdOptions {
+  command: string[] | undefined;
+  collection: string | undefined;
+  indexDir: string | undefined;
+  searchTimeoutMs: number;
+  updateTimeoutMs: number;
+  updateDebounceMs: number;
+  env: Record<string, string>;
+  getMaxLines: number;
+  onWarning: ((message: string) => void) | undefined;
+}
+
+/** `embedder` is accepted because the engine passes the configured one to every backend. */
+const KNOWN_KEYS = new Set([
+  'command',
+  'collection',
+  'indexDir',
+  'searchTimeoutMs',
+  'updateTimeoutMs',
+  'updateDebounceMs',
+  'env',
+  'getMaxLines',
+  'onWarning',
+  'embedder',
+]);
+const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+function invalid(key: string, reason: string): CairnError {
+  return new CairnError('INVALID_INPUT', `Invalid qmd option: ${key}: ${reason}`, {
+    hint: 'fix the qmd options (in code or memoryBackendOptions in .cairn/config.json); nothing was changed',
+    details: { key, reason },
+  });
+}
+
+function integer(value: unknown, key: string, min: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw invalid(key, `expected an integer of at least ${min}`);
+  }
+  return value;
+}
+
+function commandOf(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const parts = typeof value === 'string' ? [value] : value;
+  if (
+    !Array.isArray(parts) ||
+    parts.length === 0 ||
+    !parts.every((part) => typeof part === 'string' && part.length > 0)
+  ) {
+    throw invalid('command', 'expected a non-empty string or a non-empty list of strings');
+  }
+  return [...parts];
+}
+
+function envOf(value: unknown): Record<string, string> {
+  if (value === undefined) return {};
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    !Object.values(value).every((v) => typeof v === 'string')
+  ) {
+    throw invalid('env', 'expected an object of string values');
+  }
+  return { ...(value as Record<string, string>) };
+}
+
+function optionalString(value: unknown, key: string, pattern?: RegExp): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0 || (pattern && !pattern.test(value))) {
+    throw invalid(key, pattern ? `expected a name matching ${pattern}` : 'expected a string');
+  }
+  return value;
+}
+
+/** Validates options from code or JSON settings and applies the defaults. */
+export function resolveQmdOptions(input: unknown = {}): ResolvedQmdOptions {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalid('(options)', 'expected an object');
+  }
+  const options = input as Record<string, unknown>;
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_KEYS.has(key)) throw invalid(key, 'unknown option');
+  }
+  if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
+    throw invalid('onWarning', 'expected a function');
+  }
+  return {
+    command: commandOf(options.command),
+    collection: optionalString(options.collection, 'collection', COLLECTION_NAME),
+    indexDir: optionalString(options.indexDir, 'indexDir'),
+    searchTimeoutMs: integer(
+      options.searchTimeoutMs,
+      'searchTimeoutMs',
+      1,
+      DEFAULT_SEARCH_TIMEOUT_MS,
+    ),
+    updateTimeoutMs: integer(
+      options.updateTimeoutMs,
+      'updateTimeoutMs',
+      1,
+      DEFAULT_UPDATE_TIMEOUT_MS,
+    ),
+    updateDebounceMs: integer(
+      options.updateDebounceMs,
+      'updateDebounceMs',
+      0,
+      DEFAULT_UPDATE_DEBOUNCE_MS,
+    ),
+    env: envOf(options.env),
+    getMaxLines: integer(options.getMaxLines, 'getMaxLines', 1, 200),
+    onWarning: options.onWarning as ((message: string) => void) | undefined,
+  };
+}
+
+/** The folder holding qmd's index for this project (never the user's home). */
+export function qmdIndexDir(rootDir: string, configured?: string): string {
+  if (!configured) return join(cairnIndexPath(rootDir), QMD_INDEX_DIR);
+  return isAbsolute(configured) ? configured : resolve(rootDir, configured);
+}
+
+/** A collection name unique to the project: readable folder name plus a hash of the full path. */
+export function defaultCollectionName(rootDir: string): string {
+  const absolute = resolve(rootDir);
+  const slug =
+    basename(absolute)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 32) || 'project';
+  const hash = createHash('sha256').update(absolute).digest('hex').slice(0, 8);
+  return `cairn-${slug}-${hash}`;
+}
