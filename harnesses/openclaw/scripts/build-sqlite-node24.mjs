@@ -7,7 +7,15 @@
 //
 // Usage: node scripts/build-sqlite-node24.mjs [--force]
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +28,36 @@ export function sqliteSourceDir() {
     createRequire(join(packageDir, 'package.json')).resolve('@cairn/engine/package.json'),
   );
   return dirname(fromEngine.resolve('better-sqlite3/package.json'));
+}
+
+// Node 24's node_object_wrap.h makes every ObjectWrap destructor call
+// RemoveEnvironmentCleanupHook(Isolate::GetCurrent(), ...), which aborts the
+// process (`Assertion failed: (env) != nullptr`) when V8 collects a
+// better-sqlite3 Statement while no Node environment is current (the GC
+// runs outside any entered context). better-sqlite3 12 wraps its objects
+// with node::ObjectWrap and Cairn's engine prepares statements per call: a
+// stock build aborted the OpenClaw gateway in about half of the e2e
+// sessions, mid-turn. The addon is built against a copy of the
+// header without those hooks (the ObjectWrap of Node <= 22, which
+// better-sqlite3 12 was written for); its own Addon cleanup still closes
+// every database when the environment exits.
+const WRAP_PATCH = 'wrapfix1';
+const CLEANUP_CALLS = [/^\s*AddCleanupHook\(\);\n/m, /^\s*RemoveCleanupHook\(\);\n/m];
+
+/** Writes the patched node_object_wrap.h beside better_sqlite3.cpp and includes it from there. */
+export function patchObjectWrap(work, nodeDir) {
+  let header = readFileSync(join(nodeDir, 'include', 'node', 'node_object_wrap.h'), 'utf8');
+  for (const call of CLEANUP_CALLS) header = header.replace(call, '');
+  writeFileSync(join(work, 'src', 'node_object_wrap.h'), header);
+  const main = join(work, 'src', 'better_sqlite3.cpp');
+  const source = readFileSync(main, 'utf8');
+  if (!source.includes('#include <node_object_wrap.h>')) {
+    throw new Error(`${main} no longer includes <node_object_wrap.h>; update patchObjectWrap`);
+  }
+  writeFileSync(
+    main,
+    source.replace('#include <node_object_wrap.h>', '#include "node_object_wrap.h"'),
+  );
 }
 
 /** Where the Node 24 addon lives (or will live) for this better-sqlite3 version and Node ABI. */
@@ -39,7 +77,7 @@ export function sqliteBindingPath(node = node24Path()) {
     'node_modules',
     '.cache',
     'cairn-harness-openclaw',
-    `better-sqlite3-${version}-abi${abi}`,
+    `better-sqlite3-${version}-abi${abi}-${WRAP_PATCH}`,
     'better_sqlite3.node',
   );
 }
@@ -60,6 +98,7 @@ export function buildSqliteForNode24({ force = false, log = console.error } = {}
   for (const part of ['binding.gyp', 'src', 'deps', 'package.json']) {
     cpSync(join(source, part), join(work, part), { recursive: true });
   }
+  patchObjectWrap(work, nodeDir);
   const gyp = createRequire(join(packageDir, 'package.json')).resolve('node-gyp/bin/node-gyp.js');
   log(`building better-sqlite3 for ${node} in ${work} (a few minutes)`);
   const result = spawnSync(

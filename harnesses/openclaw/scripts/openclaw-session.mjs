@@ -170,9 +170,10 @@ export async function startGateway({ env, cwd }) {
 
 /**
  * One session: a turn in a new session key through the gateway (session_start,
- * before_prompt_build, tool calls, agent_end), `sessions compact`, shutdown.
+ * before_prompt_build, tool calls, agent_end), then a second turn when
+ * `followUp` is given, `sessions compact`, shutdown.
  */
-export async function driveSession({ home, cwd, env, sessionKey, message }) {
+export async function driveSession({ home, cwd, env, sessionKey, message, followUp }) {
   const base = {
     ...env,
     HOME: home,
@@ -183,10 +184,13 @@ export async function driveSession({ home, cwd, env, sessionKey, message }) {
   };
   const gateway = await startGateway({ env: base, cwd });
   try {
-    const turn = await openclaw(
-      ['agent', '--agent', 'main', '--session-key', sessionKey, '--message', message, '--json'],
-      { env: gateway.env, cwd },
-    );
+    const agentTurn = (text) =>
+      openclaw(
+        ['agent', '--agent', 'main', '--session-key', sessionKey, '--message', text, '--json'],
+        { env: gateway.env, cwd },
+      );
+    const turn = await agentTurn(message);
+    if (followUp) await agentTurn(followUp);
     const compact = await openclaw(['sessions', 'compact', sessionKey, '--json'], {
       env: gateway.env,
       cwd,

@@ -1,7 +1,7 @@
 import { type Cairn, openCairn } from '@cairn/engine';
 import { expectCode, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenclawDeliver } from './openclaw-deliver';
+import { createOpenclawDeliver, createOpenclawDeliverState } from './openclaw-deliver';
 
 let temp: TempProject;
 let cairn: Cairn;
@@ -42,6 +42,39 @@ describe('openclaw deliver', () => {
     expect((second.output as { appendSystemContext?: string }).appendSystemContext).toBe(
       output.appendSystemContext,
     );
+  });
+
+  it('gives the head a session_start computed to a racing prompt build of an instance sharing its state', async () => {
+    // The gateway fires session_start through one plugin instance and the
+    // run's prompt build through another; Cairn injects a memory once per
+    // session, so only the shared state still holds it.
+    const state = createOpenclawDeliverState();
+    const gateway = createOpenclawDeliver(state);
+    const run = createOpenclawDeliver(state);
+    const context = { lifecycle: cairn.lifecycle, env: {} };
+    const sessionStart = {
+      hookEvent: 'session_start',
+      payload: {
+        event: { sessionId: 'oc-session-1', sessionKey: 'agent:main:x' },
+        ctx: { sessionId: 'oc-session-1', agentId: 'main' },
+      },
+    };
+    const build = {
+      hookEvent: 'before_prompt_build',
+      payload: { event: { prompt: 'which cluster?', messages: [] }, ctx },
+    };
+    const [started, built] = await Promise.all([
+      gateway(sessionStart, context),
+      run(build, context),
+    ]);
+    expect(started.calls).toEqual(['session-start']);
+    expect(built.calls).toEqual(['user-prompt-submit']);
+    expect((built.output as { appendSystemContext?: string }).appendSystemContext).toContain(
+      'kestrel-stage',
+    );
+    const alone = await createOpenclawDeliver()(build, context);
+    expect(alone.calls).toEqual(['session-start', 'user-prompt-submit']);
+    expect(alone.output).toBeUndefined();
   });
 
   it('matches a tool call without a session id to its run, and ends a session once per activity', async () => {

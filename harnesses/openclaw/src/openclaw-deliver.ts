@@ -18,12 +18,31 @@ export interface OpenclawPromptBuildOutput {
   appendSystemContext?: string;
 }
 
-/** Per-process memory of the sessions seen: one plugin instance lives as long as the gateway. */
+/** What the plugin remembers of one session between hooks. */
 interface SessionState {
   /** The session-start inject, returned with every prompt build of the session. */
   head: string;
   /** Set by an end event; cleared by any later activity, so an end is never summarised twice. */
   ended: boolean;
+}
+
+/**
+ * The memory of the sessions seen, kept apart from the mapping so that every
+ * plugin instance in a process can share it: the OpenClaw gateway registers
+ * the plugin more than once (its startup registry fires session_start, the
+ * registry an agent run loads fires the prompt, tool and end hooks), and the
+ * head session_start computed must reach the prompt build, because Cairn
+ * injects each memory only once per session.
+ */
+export interface OpenclawDeliverState {
+  sessions: Map<string, SessionState>;
+  /** Session starts still running, so a prompt build that races one awaits its head. */
+  starting: Map<string, Promise<SessionState>>;
+  sessionOfRun: Map<string, string>;
+}
+
+export function createOpenclawDeliverState(): OpenclawDeliverState {
+  return { sessions: new Map(), starting: new Map(), sessionOfRun: new Map() };
 }
 
 interface Ids {
@@ -52,9 +71,10 @@ function missingSession(hook: string): CairnError {
  * so the first prompt build of an unseen session starts it, and tool hooks
  * that lack a session id are matched to their run.
  */
-export function createOpenclawDeliver(): OpenclawDeliver {
-  const sessions = new Map<string, SessionState>();
-  const sessionOfRun = new Map<string, string>();
+export function createOpenclawDeliver(
+  state: OpenclawDeliverState = createOpenclawDeliverState(),
+): OpenclawDeliver {
+  const { sessions, starting, sessionOfRun } = state;
 
   const key = (ids: Ids) => `${ids.agentId}\u0000${ids.sessionKey}`;
 
@@ -63,10 +83,16 @@ export function createOpenclawDeliver(): OpenclawDeliver {
     ids: Ids,
     extra: { cwd?: string; source?: string },
   ): Promise<SessionState> {
-    const result = await lifecycle.sessionStart({ ...ids, harness: 'openclaw', ...extra });
-    const state: SessionState = { head: result.inject, ended: false };
-    sessions.set(key(ids), state);
-    return state;
+    const started = lifecycle
+      .sessionStart({ ...ids, harness: 'openclaw', ...extra })
+      .then((result): SessionState => {
+        const session: SessionState = { head: result.inject, ended: false };
+        sessions.set(key(ids), session);
+        return session;
+      })
+      .finally(() => starting.delete(key(ids)));
+    starting.set(key(ids), started);
+    return started;
   }
 
   function touch(ids: Ids): void {
@@ -99,7 +125,7 @@ export function createOpenclawDeliver(): OpenclawDeliver {
       const ids = { agentId, sessionKey: sessionOf('before_prompt_build', ctx) };
       if (ctx.runId) sessionOfRun.set(ctx.runId, ids.sessionKey);
       const calls: string[] = [];
-      let state = sessions.get(key(ids));
+      let state = sessions.get(key(ids)) ?? (await starting.get(key(ids)));
       if (!state) {
         state = await start(lifecycle, ids, {
           source: 'first-prompt',

@@ -43,8 +43,7 @@ export const openclawFidelity = {
   tools:
     'MCP: `cairn mcp` registered as mcp.servers.cairn in openclaw.json (visible to `openclaw mcp probe cairn`)',
   limits: [
-    'not yet proven: the e2e gateway run records prompts, tools, compaction and end, but its model requests did not show the before_prompt_build inject (seen in an `openclaw agent --local` run)',
-    'OpenClaw needs Node >= 24.16; the plugin loads better-sqlite3 built for that Node (CAIRN_SQLITE_BINDING or the plugin config sqliteBinding)',
+    "OpenClaw needs Node >= 24.16; the plugin loads better-sqlite3 built for that Node (CAIRN_SQLITE_BINDING or the plugin config sqliteBinding), compiled without the env cleanup hooks of Node 24's ObjectWrap: a stock better-sqlite3 12 build can abort the gateway when it garbage-collects a statement",
     'conversation hooks need plugins.entries.cairn.hooks.allowConversationAccess (install sets it)',
     'the plugin takes the memory slot (plugins.slots.memory), replacing memory-core and its memory_search tools',
     'session_end on gateway shutdown shares a 2 s drain budget: the session summary is deferred to the next session start',

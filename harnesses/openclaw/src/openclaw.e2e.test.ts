@@ -25,6 +25,7 @@ type StartModelServer = (script: object) => Promise<ModelServer>;
 const SEED = 'The staging cluster for the e2e check is called kestrel-stage.';
 const PROMPT =
   'Which staging cluster do we use? Also remember that the deploy target is kestrel-prod.';
+const FOLLOW_UP = 'What is the deploy target?';
 const SUMMARY = 'E2E compaction summary: deploys go to kestrel-prod.';
 const cli = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'dist', 'bin.js');
 const testkit = (await import('@cairn/testkit')) as { startModelServer?: StartModelServer };
@@ -83,6 +84,7 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
       env,
       sessionKey: 'agent:main:cairn-e2e',
       message: PROMPT,
+      followUp: FOLLOW_UP,
     });
     cairn = openCairn(project, { env: {} });
   }, 600_000);
@@ -105,7 +107,24 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
   });
 
   it('injects the memory Cairn holds into the model request', () => {
-    expect(server.requestsContaining('kestrel-stage').length).toBeGreaterThan(0);
+    // The session-start inject, returned as appendSystemContext on every prompt build.
+    const injected = server
+      .requestsContaining(PROMPT)
+      .filter((request) => request.text.includes('## Relevant memories'));
+    expect(injected.length).toBeGreaterThan(0);
+    expect(injected.every((request) => request.text.includes('kestrel-stage'))).toBe(true);
+  });
+
+  it("injects the prompt's recall into the model request", () => {
+    // The unit memory_add wrote in the first turn, recalled for the second
+    // prompt and returned as prependContext.
+    const recalled = server
+      .requestsContaining(FOLLOW_UP)
+      .filter((request) => request.text.includes('## Relevant memory (Cairn)'));
+    expect(recalled.length).toBeGreaterThan(0);
+    expect(recalled[0]?.text).toMatch(
+      /## Relevant memory \(Cairn\)\n- The deploy target is kestrel-prod\./,
+    );
   });
 
   it('records the prompt and the tool call in the lineage transcript', () => {

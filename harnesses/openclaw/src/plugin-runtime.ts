@@ -4,7 +4,11 @@ import { CAIRN_DIR } from '@cairn/core';
 import { type Cairn, findProjectRoot, openCairn } from '@cairn/engine';
 import { z } from 'zod';
 import { agentDatabasePath, readCompactionSummary } from './compaction-summary';
-import { createOpenclawDeliver } from './openclaw-deliver';
+import {
+  createOpenclawDeliver,
+  createOpenclawDeliverState,
+  type OpenclawDeliverState,
+} from './openclaw-deliver';
 import { OPENCLAW_HOOKS, type OpenclawHook } from './openclaw-payloads';
 
 /** plugins.entries.cairn.config, as openclaw.plugin.json's configSchema declares it. */
@@ -35,6 +39,30 @@ function configuredWorkspace(config: unknown): string | undefined {
   return typeof workspace === 'string' ? workspace : undefined;
 }
 
+/** What every instance of the plugin in one process shares. */
+export interface SharedPluginState {
+  deliver: OpenclawDeliverState;
+  /** Open projects by root: opened once per process, closed at gateway_stop. */
+  cairns: Map<string, Cairn>;
+  rootOfSession: Map<string, string>;
+}
+
+// On globalThis, not in a module variable: OpenClaw loads a fresh copy of the
+// plugin's files for each plugin registry it builds (the gateway's, then one
+// per agent run), and hooks of one session arrive through several of them.
+const SHARED_STATE = Symbol.for('@cairn/harness-openclaw/shared-state@1');
+
+/** The process-wide state of the plugin, created by the first instance. */
+export function sharedPluginState(): SharedPluginState {
+  const holder = globalThis as { [SHARED_STATE]?: SharedPluginState };
+  holder[SHARED_STATE] ??= {
+    deliver: createOpenclawDeliverState(),
+    cairns: new Map(),
+    rootOfSession: new Map(),
+  };
+  return holder[SHARED_STATE];
+}
+
 /**
  * The plugin's behaviour, apart from OpenClaw's registration: each hook
  * resolves the project (configured root, else the nearest `.cairn/` above
@@ -42,10 +70,13 @@ function configuredWorkspace(config: unknown): string | undefined {
  * `deliver` the recorded fixtures exercise. Every failure is logged and
  * swallowed: memory trouble never blocks a turn.
  */
-export function createPluginRuntime(config: CairnPluginConfig, api: OpenclawPluginApi) {
-  const deliver = createOpenclawDeliver();
-  const cairns = new Map<string, Cairn>();
-  const rootOfSession = new Map<string, string>();
+export function createPluginRuntime(
+  config: CairnPluginConfig,
+  api: OpenclawPluginApi,
+  shared: SharedPluginState = sharedPluginState(),
+) {
+  const deliver = createOpenclawDeliver(shared.deliver);
+  const { cairns, rootOfSession } = shared;
   const env = { ...process.env, ...(config.agentId ? { CAIRN_AGENT_ID: config.agentId } : {}) };
 
   function projectFor(ctx: HookContext): Cairn | undefined {
