@@ -47,17 +47,17 @@ describe('cairn CLI (built binary)', () => {
 
   it('shows env sources and warns about an unknown backend on every command', () => {
     const status = JSON.parse(
-      cairn(['status', '--json'], undefined, { CAIRN_MEMORY_BACKEND_TYPE: 'qmd' }).stdout,
+      cairn(['status', '--json'], undefined, { CAIRN_MEMORY_BACKEND_TYPE: 'weaviate' }).stdout,
     );
     expect(status.sources.memoryBackendType).toEqual({
       kind: 'env',
       variable: 'CAIRN_MEMORY_BACKEND_TYPE',
     });
-    expect(status.backend).toMatchObject({ requested: 'qmd', resolved: 'file' });
-    expect(status.warnings[0]).toMatch(/"qmd" is not registered/);
-    const read = cairn(['read'], undefined, { CAIRN_MEMORY_BACKEND_TYPE: 'qmd' });
+    expect(status.backend).toMatchObject({ requested: 'weaviate', resolved: 'file' });
+    expect(status.warnings[0]).toMatch(/"weaviate" is not registered/);
+    const read = cairn(['read'], undefined, { CAIRN_MEMORY_BACKEND_TYPE: 'weaviate' });
     expect(read.code).toBe(0);
-    expect(read.stderr).toMatch(/^cairn: warning: .*qmd/);
+    expect(read.stderr).toMatch(/^cairn: warning: .*weaviate/);
   });
 
   it.each([
