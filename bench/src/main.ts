@@ -11,6 +11,7 @@ import {
   writeBenchmarksDoc,
   writeJsonReport,
 } from './report';
+import { runRetrieval } from './retrieval/run-retrieval';
 import { runScale } from './scale/run-scale';
 import { runWorking } from './working/run-working';
 
@@ -18,10 +19,10 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** shared/ sits beside the repository (a clean clone keeps the dataset outside it). */
 const DEFAULT_DATA = join(dirname(REPO_ROOT), 'shared/bench/locomo/locomo-dev.json');
 const DOC_PATH = join(REPO_ROOT, 'docs/BENCHMARKS.md');
-const TARGETS = ['scale', 'working', 'harnesses', 'locomo', 'all'] as const;
+const TARGETS = ['scale', 'working', 'harnesses', 'retrieval', 'locomo', 'all'] as const;
 type Target = (typeof TARGETS)[number];
 
-const USAGE = `Usage: pnpm bench [scale|working|harnesses|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
+const USAGE = `Usage: pnpm bench [scale|working|harnesses|retrieval|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
 
   scale     index build, refresh and search over a generated 10,000-unit workspace,
             and \`cairn search\` beside bare node
@@ -29,7 +30,10 @@ const USAGE = `Usage: pnpm bench [scale|working|harnesses|locomo|all] [--data <f
             \`cairn lifecycle user-prompt-submit\` beside bare node
   harnesses each harness's prompt-submit hook as a process (Claude Code, Codex) beside
             bare node, and the time added per event in process (OpenCode, OpenClaw)
-  locomo    retrieval quality on the LoCoMo development split, beside BM25
+  retrieval index build and in-process search of each backend (file, lancedb, mem0) at
+            10,000 and 100,000 chunks, and \`cairn search\` beside \`qmd search\` on Node 24
+  locomo    retrieval quality of every adapter on the LoCoMo development split, beside
+            BM25 and qmd's search
   all       every one of them (default)
 
   --data <file>   LoCoMo JSON (default: ${DEFAULT_DATA})
@@ -103,6 +107,7 @@ async function main(): Promise<void> {
   if (wanted('scale')) await run(() => runScale({ quick: options.quick }));
   if (wanted('working')) await run(() => runWorking({ quick: options.quick }));
   if (wanted('harnesses')) await run(() => runHarnesses({ quick: options.quick }));
+  if (wanted('retrieval')) await run(() => runRetrieval({ quick: options.quick }));
   if (wanted('locomo')) {
     await run(() => runLocomo({ dataPath: options.dataPath, quick: options.quick }));
   }

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 
-export type SectionName = 'scale' | 'working' | 'harnesses' | 'locomo';
+export type SectionName = 'scale' | 'working' | 'harnesses' | 'retrieval' | 'locomo';
 
 /** A table both printed to the terminal and written to markdown. */
 export interface Table {
@@ -137,6 +137,7 @@ const REPRODUCE = [
   'pnpm bench                 # every section; rewrites this file',
   'pnpm bench scale           # only the Scale section',
   'pnpm bench working         # only the Working memory section',
+  'pnpm bench retrieval       # backends at 10k and 100k chunks, `cairn search` vs `qmd search`',
   'pnpm bench locomo --data ../shared/bench/locomo/locomo-dev.json',
   'pnpm bench --json bench.json   # also write every figure as JSON',
   'pnpm bench --quick         # smoke test with small sizes; never writes this file',
@@ -144,7 +145,7 @@ const REPRODUCE = [
   '',
 ];
 
-const ORDER: SectionName[] = ['scale', 'working', 'harnesses', 'locomo'];
+const ORDER: SectionName[] = ['scale', 'working', 'harnesses', 'retrieval', 'locomo'];
 
 export function renderBenchmarksDoc(meta: RunMeta, sections: Section[], existing?: string): string {
   const parts = ORDER.map((name) => {

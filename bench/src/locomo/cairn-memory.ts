@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MemorySearchResult } from '@cairn/core';
-import { type Cairn, openCairn } from '@cairn/engine';
+import { type Cairn, type OpenCairnOptions, openCairn } from '@cairn/engine';
 import { timed } from '../stats';
 import type { LocomoConversation, LocomoSession, LocomoTurn } from './dataset';
 
@@ -33,13 +33,15 @@ export interface MappingCounts {
 
 export interface ConversationMemory {
   cairn: Cairn;
-  /** The same workspace opened with the hash embedder: file hybrid search. */
-  hybrid: Cairn;
+  /** How the workspace was opened (home, time zone, pinned clock), to open it again with another backend. */
+  openOptions: Omit<OpenCairnOptions, 'env'>;
   counts: BuildCounts;
   addMs: number;
   mapping: MappingCounts;
-  /** The dia_id of a hit, or undefined when it is not a stored turn. */
+  /** The dia_id of a hit, or undefined when it is not a stored turn (counted in `mapping`). */
   diaIdOf(result: MemorySearchResult): string | undefined;
+  /** The dia_id of the unit holding a workspace line (hits of tools outside Cairn; not counted). */
+  diaIdAtLine(path: string, line: number): string | undefined;
 }
 
 async function addTurns(
@@ -89,37 +91,27 @@ export async function buildConversationMemory(
   const homeDir = join(rootDir, '.bench-home');
   await mkdir(homeDir, { recursive: true });
   let clock = FALLBACK_DATE;
-  const cairn = openCairn(rootDir, {
-    env: {},
-    homeDir,
-    overrides: { timezone: 'UTC' },
-    now: () => clock,
-  });
+  const openOptions = { homeDir, overrides: { timezone: 'UTC' }, now: () => clock };
+  const cairn = openCairn(rootDir, { ...openOptions, env: {} });
   await cairn.init();
   const built = await timed(() => addTurns(cairn, conversation, (date) => (clock = date)));
   const { idToDia, counts } = built.value;
   const units = (await cairn.list()).filter((record) => record.kind === 'UNIT');
   const mapping: MappingCounts = { byMemoryId: 0, byLineRange: 0, unmapped: 0 };
+  const diaIdAtLine = (path: string, line: number) => {
+    const unit = units.find((u) => u.path === path && u.startLine <= line && line <= u.endLine);
+    return unit ? idToDia.get(unit.memoryId) : undefined;
+  };
   const diaIdOf = (result: MemorySearchResult) => {
     const byId = result.memoryId ? idToDia.get(result.memoryId) : undefined;
     if (byId) {
       mapping.byMemoryId += 1;
       return byId;
     }
-    const unit = units.find(
-      (u) =>
-        u.path === result.path && u.startLine <= result.startLine && result.startLine <= u.endLine,
-    );
-    const byLines = unit ? idToDia.get(unit.memoryId) : undefined;
+    const byLines = diaIdAtLine(result.path, result.startLine);
     if (byLines) mapping.byLineRange += 1;
     else mapping.unmapped += 1;
     return byLines;
   };
-  const hybrid = openCairn(rootDir, {
-    env: { CAIRN_EMBEDDER_PROVIDER: 'hash' },
-    homeDir,
-    overrides: { timezone: 'UTC' },
-    now: () => clock,
-  });
-  return { cairn, hybrid, counts, addMs: built.ms, mapping, diaIdOf };
+  return { cairn, openOptions, counts, addMs: built.ms, mapping, diaIdOf, diaIdAtLine };
 }

@@ -1,5 +1,7 @@
 import { basename } from 'node:path';
-import { formatNumber as f, type Table } from '../report';
+import { formatNumber as f, type Table, verdict } from '../report';
+import type { AdapterFigures } from '../retrieval/locomo-adapters';
+import { round } from '../stats';
 import type { MetricSummary } from './metrics';
 import type { LocomoFigures } from './run-locomo';
 
@@ -18,30 +20,69 @@ const METRICS: { key: keyof Omit<MetricSummary, 'questions'>; label: string }[] 
   { key: 'ndcg5', label: 'NDCG@5' },
 ];
 
+/** Printed beside the figures; information only. */
+export const LOCOMO_TARGETS = {
+  /** The embedded default without a neural model, in Recall@10 points above BM25. */
+  recall10PointsOverBm25: 10,
+  defaultAdapters: ['file-keyword', 'file-hybrid'],
+} as const;
+
+const points = (value: number, reference: number) => {
+  const diff = (value - reference) * 100;
+  return `${diff >= 0 ? '+' : ''}${f(diff, 1)}`;
+};
+
+/** Adapters run over the whole split (the main tables); the others ran on the first conversation. */
+const split = (figures: LocomoFigures) =>
+  figures.adapters.filter((adapter) => adapter.scope === 'split');
+
+/** Every adapter on the first conversation's questions, beside the ones too slow for the split. */
+function firstConversationTable(figures: LocomoFigures): Table | undefined {
+  const firstOnly = figures.adapters.filter((a) => a.scope === 'first-conversation');
+  const bm25 = figures.bm25FirstConversation;
+  const first = figures.conversations[0];
+  if (firstOnly.length === 0 || !bm25 || !first) return undefined;
+  const row = (label: string, summary: MetricSummary) => [
+    label,
+    ...METRICS.map(({ key }) => f(summary[key], 3)),
+    points(summary.recall10, bm25.recall10),
+  ];
+  const rows = figures.adapters.map((adapter) =>
+    adapter.firstConversation
+      ? row(adapter.label, adapter.firstConversation)
+      : [adapter.label, `not measured: ${adapter.reason}`, '', '', '', ''],
+  );
+  return {
+    title: `First conversation only (${first.id}, ${bm25.questions} questions): every adapter`,
+    columns: ['Adapter', ...METRICS.map((m) => m.label), 'R@10 vs BM25 (points)'],
+    rows: [...rows, [...row('BM25 reference', bm25).slice(0, -1), '']],
+    notes: [
+      'The qmd backend answers each question with its own `qmd search` process (Node 24), a few hundred milliseconds each: over the whole split that alone would take minutes, so it runs on the first conversation and every other adapter is shown on the same questions.',
+      'Unlike raw `qmd search` (one line per file), the backend reads each file qmd finds and returns its chunks ranked against the query, so it can return several turns per file.',
+    ],
+  };
+}
+
 function qualityTable(figures: LocomoFigures): Table {
-  const keys = ['all', ...Object.keys(figures.cairn).filter((key) => key !== 'all')];
-  const rows = keys.map((key) => {
-    const cairn = figures.cairn[key]!;
-    const hybrid = figures.hybrid[key]!;
-    const bm25 = figures.bm25[key]!;
-    const cells = METRICS.flatMap(({ key: metric }) => [
-      f(cairn[metric], 3),
-      f(hybrid[metric], 3),
-      f(bm25[metric], 3),
-    ]);
-    return [CATEGORY_NAMES[key] ?? key, String(cairn.questions), ...cells];
-  });
-  const { questions } = figures;
+  const bm25 = figures.bm25.all!;
+  const row = (label: string, summary: MetricSummary, vsBm25: string) => [
+    label,
+    String(summary.questions),
+    ...METRICS.map(({ key }) => f(summary[key], 3)),
+    vsBm25,
+  ];
+  const rows = split(figures).map((adapter) =>
+    adapter.summary?.all
+      ? row(adapter.label, adapter.summary.all, points(adapter.summary.all.recall10, bm25.recall10))
+      : [adapter.label, '', `not measured: ${adapter.reason}`, '', '', '', ''],
+  );
+  rows.push(row('BM25 reference', bm25, ''));
   const stored = figures.conversations.reduce((sum, c) => sum + c.created, 0);
   const turns = figures.conversations.reduce((sum, c) => sum + c.turns, 0);
+  const { questions } = figures;
   return {
-    title:
-      'Cairn search (file keyword, file hybrid with the hash embedder) vs BM25 reference (limit 10)',
-    columns: [
-      'Category',
-      'Questions',
-      ...METRICS.flatMap(({ label }) => [`${label} keyword`, `${label} hybrid`, `${label} BM25`]),
-    ],
+    title: 'Retrieval quality by adapter, categories 1-4 (limit 10)',
+    columns: ['Adapter', 'Questions', ...METRICS.map((m) => m.label), 'R@10 vs BM25 (points)'],
     rows,
     notes: [
       `${questions.scored} questions scored; left out: ${questions.adversarialSkipped} adversarial (category 5), ${questions.noEvidenceSkipped} with no usable evidence; ${questions.droppedEvidenceIds} malformed evidence entries dropped.`,
@@ -49,7 +90,89 @@ function qualityTable(figures: LocomoFigures): Table {
         ? `Cairn stored all ${turns} turns; BM25 indexes the same ${turns}.`
         : `Cairn stored ${stored} of ${turns} turns (the rest were duplicates or failures, see below); BM25 indexes all ${turns}.`,
       `Data: ${basename(figures.data)}, ${figures.conversations.length} conversations (${figures.conversations.map((c) => c.id).join(', ')}).`,
+      ...figures.adapters
+        .filter((adapter) => adapter.warnings.length)
+        .map((adapter) => `${adapter.label} warned: ${adapter.warnings.join('; ')}`),
     ],
+  };
+}
+
+function categoryTable(figures: LocomoFigures): Table {
+  const measured = split(figures).filter((adapter) => adapter.summary);
+  const keys = Object.keys(figures.bm25);
+  return {
+    title: 'Recall@10 by category',
+    columns: ['Category', 'Questions', ...measured.map((adapter) => adapter.label), 'BM25'],
+    rows: keys.map((key) => [
+      CATEGORY_NAMES[key] ?? key,
+      String(figures.bm25[key]!.questions),
+      ...measured.map((adapter) => f(adapter.summary![key]?.recall10 ?? Number.NaN, 3)),
+      f(figures.bm25[key]!.recall10, 3),
+    ]),
+  };
+}
+
+function targetTable(figures: LocomoFigures): Table {
+  const bm25 = figures.bm25.all!.recall10;
+  const wanted = LOCOMO_TARGETS.recall10PointsOverBm25;
+  const rows = LOCOMO_TARGETS.defaultAdapters.map((id) => {
+    const adapter = figures.adapters.find((a) => a.id === id);
+    const recall = adapter?.summary?.all?.recall10;
+    if (recall === undefined) {
+      return [adapter?.label ?? id, `not measured: ${adapter?.reason ?? 'not run'}`, '', 'n/a'];
+    }
+    return [
+      adapter!.label,
+      `R@10 ${f(recall, 3)} vs BM25 ${f(bm25, 3)}: ${points(recall, bm25)} points`,
+      `>= +${wanted} points`,
+      // Rounded: 0.7 - 0.6 is 0.0999... in floating point.
+      verdict(round((recall - bm25) * 100, 6) >= wanted),
+    ];
+  });
+  return {
+    title: 'Target: the embedded default with no neural model',
+    columns: ['Adapter', 'Figure', 'Target', 'Result'],
+    rows,
+    notes: [
+      'The embedded default is the file backend: keyword search with no embedder configured, hybrid with the offline hash embedder.',
+    ],
+  };
+}
+
+function latencyRow(adapter: AdapterFigures): string[] {
+  if (!adapter.search || !adapter.firstSearch) {
+    return [adapter.label, `not measured: ${adapter.reason}`, ''];
+  }
+  const first = adapter.firstSearch;
+  return [
+    adapter.label,
+    `${f(first.p50, 0)} ms (max ${f(first.max, 0)} ms, ${first.n} conversation${first.n === 1 ? '' : 's'})`,
+    `${f(adapter.search.p50, 2)} / ${f(adapter.search.p95, 2)} ms (${adapter.search.n} questions)`,
+  ];
+}
+
+function latencyTable(figures: LocomoFigures): Table {
+  const { qmd } = figures;
+  const notes = [
+    'Index build: the first search after the adds (for the engine adapters, a refresh plus one query, which builds the index: for hybrid ones, every chunk is embedded); for qmd, `createStore` + `update()` over the folder.',
+    'Search: one question, in process (`cairn.search` through the engine; for qmd, `searchLex` in its Node 24 process, the code of `qmd search` without process start-up).',
+  ];
+  if (qmd.hits + qmd.emptyQuestions > 0) {
+    notes.push(
+      `qmd: ${qmd.emptyQuestions} questions returned nothing; ${qmd.hits} hits, ${qmd.unmappedHits} of them on a line outside any turn (Node ${qmd.node}).`,
+    );
+  }
+  if (qmd.cliChecked) {
+    notes.push(
+      `qmd cross-check: ${qmd.cliSame} of ${qmd.cliChecked} questions gave the same files and lines through the real \`qmd search --json -n 10\` CLI as through the batch run.`,
+      ...qmd.cliMismatches.slice(0, 3).map((line) => `Mismatch: ${line}`),
+    );
+  }
+  return {
+    title: 'Index build and search in process, by adapter',
+    columns: ['Adapter', 'Index build per conversation (median)', 'Search p50 / p95'],
+    rows: figures.adapters.map(latencyRow),
+    notes,
   };
 }
 
@@ -63,10 +186,6 @@ function conversationTable(figures: LocomoFigures): Table {
     String(c.failed),
     String(c.questions),
     `${f(c.addMs / 1000, 2)} s (${f(c.addMs / Math.max(c.turns, 1), 1)} ms/turn)`,
-    `${f(c.firstSearchMs, 1)} ms`,
-    `${f(c.search.p50, 2)} / ${f(c.search.p95, 2)} ms`,
-    `${f(c.firstHybridSearchMs, 1)} ms`,
-    `${f(c.hybridSearch.p50, 2)} / ${f(c.hybridSearch.p95, 2)} ms`,
   ]);
   const mapping = figures.conversations.reduce(
     (sum, c) => ({
@@ -79,7 +198,7 @@ function conversationTable(figures: LocomoFigures): Table {
   const failures = figures.conversations.flatMap((c) => Object.entries(c.failedCodes));
   const unparsed = figures.conversations.reduce((sum, c) => sum + c.unparsedDates, 0);
   return {
-    title: 'Per conversation: build and search',
+    title: 'Per conversation: the workspace build',
     columns: [
       'Conversation',
       'Sessions',
@@ -89,28 +208,31 @@ function conversationTable(figures: LocomoFigures): Table {
       'Failed',
       'Questions',
       'Build (all adds)',
-      'First search',
-      'Search p50 / p95',
-      'First hybrid search',
-      'Hybrid p50 / p95',
     ],
     rows,
     notes: [
       'Duplicates: turns the engine matched to a memory already stored (exact or near duplicate); they are not stored, so their turns cannot be found.',
-      `Hits mapped to turns: ${mapping.byMemoryId} by memoryId, ${mapping.byLineRange} by line range (hits without a memoryId), ${mapping.unmapped} not a stored turn.`,
+      `Engine hits mapped to turns (every adapter): ${mapping.byMemoryId} by memoryId, ${mapping.byLineRange} by line range (hits without a memoryId), ${mapping.unmapped} not a stored turn.`,
       ...(failures.length
         ? [`Failed adds by code: ${failures.map(([code, n]) => `${code} ${n}`).join(', ')}.`]
         : []),
       ...(unparsed
         ? [`${unparsed} session dates did not parse; those sessions used a fixed date.`]
         : []),
-      'First search: the first query after the adds, which builds or refreshes the index; the first hybrid search also embeds every chunk (hash embedder, stored beside the index).',
     ],
   };
 }
 
 export function locomoTables(figures: LocomoFigures): Table[] {
-  const tables = [qualityTable(figures), conversationTable(figures)];
+  const first = firstConversationTable(figures);
+  const tables = [
+    qualityTable(figures),
+    categoryTable(figures),
+    targetTable(figures),
+    ...(first ? [first] : []),
+    latencyTable(figures),
+    conversationTable(figures),
+  ];
   if (figures.quick) {
     tables[0]!.notes!.unshift(
       'QUICK run: first conversation only; these figures are a smoke test, not results.',

@@ -1,8 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { closeSearchIndexes } from '@cairn/backend-file';
 import type { Section } from '../report';
-import { type Distribution, distribution, timed } from '../stats';
+import { qmdBackendSpec } from '../retrieval/engine-adapters';
+import {
+  type AdapterFigures,
+  type AdapterTally,
+  createTally,
+  runEngineAdapters,
+  tallyFigures,
+} from '../retrieval/locomo-adapters';
+import { createQmdExtras, type QmdLocomoExtras, runQmdConversation } from '../retrieval/locomo-qmd';
+import { findNode24Tools, type Node24Lookup } from '../retrieval/node24-tools';
 import { createBm25Index } from './bm25';
 import {
   type BuildCounts,
@@ -17,18 +27,14 @@ import { type MetricSummary, type ScoredQuestion, scoreQuestion, summarize } fro
 const LIMIT = 10;
 /** Categories with evidence in the conversation; 5 (adversarial) has no answer to find. */
 const RECALL_CATEGORIES = new Set([1, 2, 3, 4]);
+/** Questions of the first conversation also asked through the real `qmd search` CLI. */
+const QMD_CLI_SAMPLE = 8;
 
 export interface ConversationFigures extends BuildCounts {
   id: string;
   sessions: number;
   questions: number;
   addMs: number;
-  /** The first search after the adds (builds or refreshes the index). */
-  firstSearchMs: number;
-  search: Distribution;
-  /** The first hybrid search (embeds every chunk with the hash embedder). */
-  firstHybridSearchMs: number;
-  hybridSearch: Distribution;
   mapping: MappingCounts;
 }
 
@@ -42,22 +48,33 @@ export interface LocomoFigures {
     noEvidenceSkipped: number;
     droppedEvidenceIds: number;
   };
-  cairn: Record<string, MetricSummary>;
-  hybrid: Record<string, MetricSummary>;
+  /** Every engine adapter, then qmd's search, then the qmd backend (first conversation only). */
+  adapters: AdapterFigures[];
+  qmd: QmdLocomoExtras & { node: string | undefined };
   bm25: Record<string, MetricSummary>;
+  /** BM25 over the first conversation's questions, beside the first-conversation-only runs. */
+  bm25FirstConversation: MetricSummary | undefined;
 }
 
 interface ConversationRun {
   figures: ConversationFigures;
-  cairn: ScoredQuestion[];
-  hybrid: ScoredQuestion[];
   bm25: ScoredQuestion[];
   noEvidence: number;
+}
+
+interface RunState {
+  tallies: Map<string, AdapterTally>;
+  /** Adapters too slow for the split (the qmd backend: a process per question). */
+  firstOnly: Map<string, AdapterTally>;
+  qmdTally: AdapterTally;
+  qmdExtras: QmdLocomoExtras;
+  node24: Node24Lookup;
 }
 
 async function runConversation(
   conversation: LocomoConversation,
   rootDir: string,
+  state: RunState,
 ): Promise<ConversationRun> {
   const memory = await buildConversationMemory(rootDir, conversation);
   const bm25 = createBm25Index(
@@ -65,82 +82,87 @@ async function runConversation(
       session.turns.map((turn) => ({ id: turn.dia_id, text: turnText(session, turn) })),
     ),
   );
-  const first = await timed(() => memory.cairn.search({ query: 'what happened', limit: LIMIT }));
-  const firstHybrid = await timed(() =>
-    memory.hybrid.search({ query: 'what happened', limit: LIMIT }),
-  );
   const questions = conversation.questions.filter((q) => RECALL_CATEGORIES.has(q.category));
   const scored = questions.filter((q) => q.evidence.length > 0);
-  const latencies: number[] = [];
-  const hybridLatencies: number[] = [];
-  const cairn: ScoredQuestion[] = [];
-  const hybrid: ScoredQuestion[] = [];
-  const reference: ScoredQuestion[] = [];
-  for (const question of scored) {
-    const { value: hits, ms } = await timed(() =>
-      memory.cairn.search({ query: question.question, limit: LIMIT }),
-    );
-    latencies.push(ms);
-    const ranked = hits.map((hit) => memory.diaIdOf(hit));
-    cairn.push({ category: question.category, scores: scoreQuestion(ranked, question.evidence) });
-    const fused = await timed(() =>
-      memory.hybrid.search({ query: question.question, limit: LIMIT }),
-    );
-    hybridLatencies.push(fused.ms);
-    const fusedRanked = fused.value.map((hit) => memory.diaIdOf(hit));
-    hybrid.push({
-      category: question.category,
-      scores: scoreQuestion(fusedRanked, question.evidence),
-    });
-    const bm25Ranked = bm25.search(question.question, LIMIT).map((hit) => hit.id);
-    reference.push({
-      category: question.category,
-      scores: scoreQuestion(bm25Ranked, question.evidence),
+  await runEngineAdapters(rootDir, memory, scored, state.tallies, LIMIT);
+  if (state.node24.ok && state.firstOnly.size === 0) {
+    const { node, qmdBin } = state.node24.tools;
+    const specs = [qmdBackendSpec([node, qmdBin])];
+    await runEngineAdapters(rootDir, memory, scored, state.firstOnly, LIMIT, specs);
+  }
+  closeSearchIndexes();
+  if (state.node24.ok) {
+    await runQmdConversation(state.node24.tools, rootDir, memory, scored, LIMIT, {
+      tally: state.qmdTally,
+      extras: state.qmdExtras,
+      cliSample: state.qmdExtras.cliChecked === 0 ? QMD_CLI_SAMPLE : 0,
     });
   }
+  const reference = scored.map((question) => ({
+    category: question.category,
+    scores: scoreQuestion(
+      bm25.search(question.question, LIMIT).map((hit) => hit.id),
+      question.evidence,
+    ),
+  }));
   const figures: ConversationFigures = {
     id: conversation.id,
     sessions: conversation.sessions.length,
     questions: scored.length,
     ...memory.counts,
     addMs: memory.addMs,
-    firstSearchMs: first.ms,
-    search: distribution(latencies),
-    firstHybridSearchMs: firstHybrid.ms,
-    hybridSearch: distribution(hybridLatencies),
     mapping: memory.mapping,
   };
-  return { figures, cairn, hybrid, bm25: reference, noEvidence: questions.length - scored.length };
+  return { figures, bm25: reference, noEvidence: questions.length - scored.length };
 }
 
-/** LoCoMo retrieval quality: Cairn through the engine beside plain BM25 over the same turns. */
+/**
+ * LoCoMo retrieval quality: every adapter through the engine, and qmd's
+ * BM25 search, beside plain BM25 over the same turns.
+ */
 export async function runLocomo(options: { dataPath: string; quick: boolean }): Promise<Section> {
   const all = await loadLocomo(options.dataPath);
   const conversations = options.quick ? all.slice(0, 1) : all;
+  const node24 = await findNode24Tools();
+  const state: RunState = {
+    tallies: new Map(),
+    firstOnly: new Map(),
+    qmdTally: createTally({ id: 'qmd', label: 'qmd (`qmd search`, BM25)' }),
+    qmdExtras: createQmdExtras(),
+    node24,
+  };
+  if (!node24.ok) state.qmdTally.reason = node24.reason;
   const runs: ConversationRun[] = [];
   for (const conversation of conversations) {
     const rootDir = await mkdtemp(join(tmpdir(), 'cairn-bench-locomo-'));
     try {
       process.stderr.write(`locomo: ${conversation.id}\n`);
-      runs.push(await runConversation(conversation, rootDir));
+      runs.push(await runConversation(conversation, rootDir, state));
     } finally {
       await rm(rootDir, { recursive: true, force: true });
     }
   }
   const questions = conversations.flatMap((c) => c.questions);
+  const firstQuestions = runs[0]?.bm25.length ?? 0;
   const figures: LocomoFigures = {
     quick: options.quick,
     data: options.dataPath,
     conversations: runs.map((run) => run.figures),
     questions: {
-      scored: runs.reduce((sum, run) => sum + run.cairn.length, 0),
+      scored: runs.reduce((sum, run) => sum + run.bm25.length, 0),
       adversarialSkipped: questions.filter((q) => !RECALL_CATEGORIES.has(q.category)).length,
       noEvidenceSkipped: runs.reduce((sum, run) => sum + run.noEvidence, 0),
       droppedEvidenceIds: conversations.reduce((sum, c) => sum + c.droppedEvidence, 0),
     },
-    cairn: summarize(runs.flatMap((run) => run.cairn)),
-    hybrid: summarize(runs.flatMap((run) => run.hybrid)),
+    adapters: [
+      ...[...state.tallies.values(), state.qmdTally].map((t) => tallyFigures(t, firstQuestions)),
+      ...[...state.firstOnly.values()].map((t) =>
+        tallyFigures(t, firstQuestions, 'first-conversation'),
+      ),
+    ],
+    qmd: { ...state.qmdExtras, node: node24.ok ? node24.tools.version : undefined },
     bm25: summarize(runs.flatMap((run) => run.bm25)),
+    bm25FirstConversation: runs[0] ? summarize(runs[0].bm25).all : undefined,
   };
   return {
     name: 'locomo',
@@ -156,8 +178,18 @@ const LOCOMO_INTRO = [
     'Each conversation of the LoCoMo development split goes into its own workspace: every dialogue turn',
     'is one unit added through the engine (`openCairn(...).add`), text',
     '`[<session date>] <speaker>: <text>` plus `[image: <caption>]` when the turn shared one, with the',
-    'clock pinned to the session date. Each question of categories 1-4 is searched with',
-    '`cairn.search({ query: question, limit: 10 })` and the hits are mapped back to dia_ids.',
+    'clock pinned to the session date. The same workspace is then opened once per adapter',
+    '(`memoryBackendType` file, lancedb, mem0; the hash embedder wherever vectors are used, since no',
+    'neural model runs offline here), each question of categories 1-4 is searched with',
+    '`cairn.search({ query: question, limit: 10 })`, and the hits are mapped back to dia_ids.',
+  ].join(' '),
+  [
+    'qmd is measured two ways. Over the whole split: its BM25 `qmd search` (qmd 2.8.3 on Node 24) over',
+    'the same `.cairn/memory/` folder, every question answered in one process through the code path of',
+    'the CLI (checked against the real CLI on a sample); qmd returns whole files (here one per session',
+    'date) with the line of its snippet, mapped to the turn holding it. Its BM25 requires every query',
+    'term to match, so most natural-language questions find nothing: reported as measured. On the first',
+    'conversation: the qmd backend through the engine, one `qmd search` process per question.',
   ].join(' '),
   [
     'Metrics: Hit@1 (the top hit is an evidence turn), Recall@5 and Recall@10 (share of the evidence',

@@ -1,0 +1,119 @@
+import type { MemorySearchResult } from '@cairn/core';
+import {
+  loadConfiguredPackages,
+  type OpenCairnOptions,
+  openCairn,
+  setModuleImporter,
+} from '@cairn/engine';
+
+/**
+ * One way of searching a LoCoMo workspace through the engine
+ * (`openCairn(...).search`): a backend type plus the environment that
+ * configures it. The hash embedder is the only one that runs offline, so
+ * every vector arm here uses it. qmd is measured apart (see qmdBackendSpec
+ * and locomo-qmd.ts): its backend starts one `qmd search` process per query.
+ */
+export interface EngineAdapterSpec {
+  /** Key in figures and JSON. */
+  id: string;
+  /** Row label. */
+  label: string;
+  /** `memoryBackendType` for openCairn. */
+  backend: string;
+  env: Record<string, string>;
+  /** `memoryBackendOptions` for openCairn. */
+  backendOptions?: Record<string, unknown>;
+}
+
+const HASH = { CAIRN_EMBEDDER_PROVIDER: 'hash' };
+
+export const ENGINE_ADAPTERS: readonly EngineAdapterSpec[] = [
+  { id: 'file-keyword', label: 'file keyword (default)', backend: 'file', env: {} },
+  { id: 'file-hybrid', label: 'file hybrid (hash embedder)', backend: 'file', env: HASH },
+  { id: 'lancedb', label: 'lancedb (hybrid, hash embedder)', backend: 'lancedb', env: HASH },
+  { id: 'mem0', label: 'mem0 OSS (hash embedder, infer off)', backend: 'mem0', env: HASH },
+];
+
+/**
+ * The qmd backend through the engine, running qmd on Node 24. One process
+ * per question makes it minutes over the split, so the bench runs it on the
+ * first conversation only.
+ */
+export function qmdBackendSpec(command: string[]): EngineAdapterSpec {
+  return {
+    id: 'qmd-backend',
+    label: 'qmd backend (engine, `qmd search` per question)',
+    backend: 'qmd',
+    env: {},
+    backendOptions: { command },
+  };
+}
+
+export interface EngineAdapter {
+  readonly spec: EngineAdapterSpec;
+  search(query: string, limit: number): Promise<MemorySearchResult[]>;
+  /** Bring the backend's index up to date when it can do that apart from search. */
+  refresh(): Promise<void>;
+  /** Warnings the backend collected (fallbacks): a figure measured on a fallback says so. */
+  warnings(): string[];
+  close(): Promise<void>;
+}
+
+export type EngineAdapterOpening =
+  | { ok: true; adapter: EngineAdapter }
+  | { ok: false; reason: string };
+
+interface BackendExtras {
+  refresh?: (rootDir: string) => Promise<unknown>;
+  close?: () => Promise<void> | void;
+  warnings?: readonly string[];
+}
+
+/**
+ * Opens the workspace at `rootDir` with the spec's backend, loading its
+ * optional package like the CLI does. A backend the engine cannot resolve
+ * (package missing, or not exporting `create<Id>Backend` yet) is reported
+ * with the engine's own warning instead of silently measuring `file`.
+ */
+export async function openEngineAdapter(
+  rootDir: string,
+  spec: EngineAdapterSpec,
+  base: Omit<OpenCairnOptions, 'env' | 'overrides'> & { overrides?: OpenCairnOptions['overrides'] },
+): Promise<EngineAdapterOpening> {
+  const options: OpenCairnOptions = {
+    ...base,
+    env: spec.env,
+    overrides: {
+      ...base.overrides,
+      memoryBackendType: spec.backend,
+      ...(spec.backendOptions ? { memoryBackendOptions: spec.backendOptions } : {}),
+    },
+  };
+  // The optional backends are the bench's dependencies, not the engine's: import them from here.
+  setModuleImporter((specifier) => import(specifier));
+  try {
+    await loadConfiguredPackages(rootDir, options);
+    const cairn = openCairn(rootDir, options);
+    if (cairn.backend.type !== spec.backend) {
+      const why = cairn.warnings.join('; ') || `the engine resolved "${cairn.backend.type}"`;
+      return { ok: false, reason: why.replace(/\s+/g, ' ').slice(0, 300) };
+    }
+    const extras = cairn.backend as typeof cairn.backend & BackendExtras;
+    return {
+      ok: true,
+      adapter: {
+        spec,
+        search: (query, limit) => cairn.search({ query, limit }),
+        async refresh() {
+          await extras.refresh?.call(extras, rootDir);
+        },
+        warnings: () => [...(extras.warnings ?? [])],
+        async close() {
+          await extras.close?.call(extras);
+        },
+      },
+    };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message.replace(/\s+/g, ' ').slice(0, 300) };
+  }
+}
