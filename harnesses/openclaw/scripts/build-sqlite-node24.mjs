@@ -82,11 +82,38 @@ export function sqliteBindingPath(node = node24Path()) {
   );
 }
 
-/** Compiles the addon unless it is already cached; returns its path. */
+/**
+ * The environment for node-gyp: without npm's and pnpm's `npm_config_*`
+ * variables, which node-gyp reads over its own flags (a machine-wide
+ * `nodedir=/usr` in npmrc would otherwise compile against the system Node's
+ * headers under `pnpm test`).
+ */
+export function gypEnv(nodeDir, env = process.env) {
+  const clean = Object.fromEntries(
+    Object.entries(env).filter(([key]) => !/^npm_(config|package_config_node_gyp)_/i.test(key)),
+  );
+  return { ...clean, npm_config_nodedir: nodeDir };
+}
+
+/** Whether the Node 24 binary can load the addon (right ABI, no missing symbols). */
+export function loadsUnder(node, binding) {
+  const script = `process.dlopen({ exports: {} }, ${JSON.stringify(binding)})`;
+  const loaded = spawnSync(node, ['-e', script], { encoding: 'utf8' });
+  if (loaded.status === 0) return undefined;
+  const lines = loaded.stderr.split('\n');
+  return lines.find((line) => /^\w*Error\b/.test(line)) ?? `exit status ${loaded.status}`;
+}
+
+/** Compiles the addon unless a cached one loads under Node 24; returns its path. */
 export function buildSqliteForNode24({ force = false, log = console.error } = {}) {
   const node = node24Path();
   const target = sqliteBindingPath(node);
-  if (existsSync(target) && !force) return target;
+  if (existsSync(target) && !force) {
+    const problem = loadsUnder(node, target);
+    if (!problem) return target;
+    log(`the cached addon does not load under ${node} (${problem}); rebuilding`);
+    rmSync(target, { force: true });
+  }
   const nodeDir = resolve(dirname(node), '..');
   if (!existsSync(join(nodeDir, 'include', 'node', 'node.h'))) {
     throw new Error(`${nodeDir} has no include/node headers`);
@@ -104,11 +131,15 @@ export function buildSqliteForNode24({ force = false, log = console.error } = {}
   const result = spawnSync(
     process.execPath,
     [gyp, 'rebuild', '--release', `--nodedir=${nodeDir}`, `--jobs=max`],
-    { cwd: work, stdio: ['ignore', 'inherit', 'inherit'] },
+    { cwd: work, stdio: ['ignore', 'inherit', 'inherit'], env: gypEnv(nodeDir) },
   );
   if (result.status !== 0) throw new Error(`node-gyp failed with status ${result.status}`);
+  const built = join(work, 'build', 'Release', 'better_sqlite3.node');
+  const problem = loadsUnder(node, built);
+  if (problem)
+    throw new Error(`the addon built in ${work} does not load under ${node}: ${problem}`);
   mkdirSync(dirname(target), { recursive: true });
-  renameSync(join(work, 'build', 'Release', 'better_sqlite3.node'), target);
+  renameSync(built, target);
   rmSync(work, { recursive: true, force: true });
   return target;
 }
