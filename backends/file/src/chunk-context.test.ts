@@ -1,7 +1,13 @@
 import type { MemoryChunk } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONTEXT_CHARS, chunkContexts, contextAfter, contextBefore } from './chunk-context';
+import {
+  CONTEXT_CHARS,
+  chunkContexts,
+  contextAfter,
+  contextBefore,
+  isHeadingOnly,
+} from './chunk-context';
 import { openSearchIndex, type SearchIndex } from './index';
 import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
 
@@ -35,6 +41,15 @@ describe('chunk context', () => {
     expect(chunkContexts(chunks)).toEqual(['second', 'second', 'first\nthird']);
     expect(chunkContexts([chunk(1, 'alone')])).toEqual(['']);
     expect(chunkContexts([])).toEqual([]);
+  });
+
+  it('gives a heading-only chunk no context, while its neighbours still see it', () => {
+    const chunks = [chunk(1, '# 2026-03-01\n\n## Notes'), chunk(3, 'deploy on friday')];
+    expect(chunkContexts(chunks)).toEqual(['', '# 2026-03-01\n\n## Notes']);
+    expect(isHeadingOnly('# Title')).toBe(true);
+    expect(isHeadingOnly('#hashtag is text')).toBe(false);
+    expect(isHeadingOnly('# Title\nbody')).toBe(false);
+    expect(isHeadingOnly('')).toBe(false);
   });
 });
 

@@ -37,9 +37,19 @@ export function contextAfter(text: string, chars = CONTEXT_CHARS): string {
   return space < 0 ? '' : head.slice(0, space);
 }
 
+const HEADING_LINE = /^\s*#{1,6}(\s|$)/;
+
+/** A chunk of nothing but markdown headings (a daily file's `# <date>` title). */
+export function isHeadingOnly(text: string): boolean {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return lines.length > 0 && lines.every((line) => HEADING_LINE.test(line));
+}
+
 /**
  * The context of each chunk of one file, in the order given: the end of
  * the chunk before it and the start of the chunk after it (by start line).
+ * A heading-only chunk gets none: it has no content of its own to be found
+ * through its neighbours, and would only come back as noise beside them.
  * It depends only on the file's content, so re-indexing one file keeps
  * every other chunk's context exact.
  */
@@ -48,7 +58,8 @@ export function chunkContexts(chunks: readonly MemoryChunk[]): string[] {
     .map((chunk, index) => ({ chunk, index }))
     .sort((a, b) => a.chunk.startLine - b.chunk.startLine || a.index - b.index);
   const contexts: string[] = new Array(chunks.length).fill('');
-  order.forEach(({ index }, at) => {
+  order.forEach(({ chunk, index }, at) => {
+    if (isHeadingOnly(chunk.text)) return;
     const before = order[at - 1]?.chunk.text;
     const after = order[at + 1]?.chunk.text;
     const parts = [before ? contextBefore(before) : '', after ? contextAfter(after) : ''];

@@ -4,7 +4,7 @@ import type { SqliteDatabase } from './sqlite-driver';
  * Bump when the tables, the tokenizer or what goes into a chunk change: an
  * index with another version is dropped and rebuilt from the markdown.
  */
-export const SEARCH_INDEX_SCHEMA_VERSION = 4;
+export const SEARCH_INDEX_SCHEMA_VERSION = 5;
 
 const TABLES = `
 CREATE TABLE files (

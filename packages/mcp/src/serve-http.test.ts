@@ -72,9 +72,8 @@ describe('serveHttp', () => {
       name: 'memory_search',
       arguments: { query: 'HTTP memory' },
     })) as CallToolResult;
-    expect(found.structuredContent).toMatchObject({
-      results: [{ memoryId: added.structuredContent?.memoryId }],
-    });
+    const results = (found.structuredContent as { results: { memoryId?: string }[] }).results;
+    expect(results[0]?.memoryId).toBe(added.structuredContent?.memoryId);
     await client.close();
   });
 
