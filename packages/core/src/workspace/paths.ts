@@ -17,6 +17,9 @@ export const CAIRN_INDEX_DIR = 'index';
 /** The managed head region of MEMORY.md; everything outside it belongs to the user. */
 export const HEAD_START_MARKER = '<!-- cairn:head:start -->';
 export const HEAD_END_MARKER = '<!-- cairn:head:end -->';
+/** The managed region of a thread head file (`threads/<agent>.<thread>.md`); the rest is the user's. */
+export const THREAD_HEAD_START_MARKER = '<!-- cairn:thread-head:start -->';
+export const THREAD_HEAD_END_MARKER = '<!-- cairn:thread-head:end -->';
 
 export function cairnPath(rootDir: string): string {
   return join(rootDir, CAIRN_DIR);

@@ -1,4 +1,10 @@
-import { estimateTokens, HEAD_END_MARKER, HEAD_START_MARKER } from '@cairn/core';
+import {
+  estimateTokens,
+  HEAD_END_MARKER,
+  HEAD_START_MARKER,
+  THREAD_HEAD_END_MARKER,
+  THREAD_HEAD_START_MARKER,
+} from '@cairn/core';
 import type { ThreadHeadState } from './thread-state';
 
 /** A durable constraint for the head: an approved decision or preference unit. */
@@ -127,33 +133,53 @@ export interface RegionUpdate {
   keptUserEdit: boolean;
 }
 
+/** The markers of a managed region, and the title of the block that keeps an edit made inside it. */
+export interface ManagedRegion {
+  start: string;
+  end: string;
+  keptTitle: string;
+}
+
+export const MEMORY_HEAD_REGION: ManagedRegion = {
+  start: HEAD_START_MARKER,
+  end: HEAD_END_MARKER,
+  keptTitle: 'Head text edited outside Cairn (kept)',
+};
+
+export const THREAD_HEAD_REGION: ManagedRegion = {
+  start: THREAD_HEAD_START_MARKER,
+  end: THREAD_HEAD_END_MARKER,
+  keptTitle: 'Thread head text edited outside Cairn (kept)',
+};
+
 /**
- * Replaces the managed region of MEMORY.md and keeps every byte outside
- * it. When the region itself was edited since Cairn last rendered it
- * (`lastRendered` differs), the edited text is kept in a block right after
- * the region instead of being clobbered. A file without markers gets the
- * region appended.
+ * Replaces the managed region of MEMORY.md (or of a thread head file, with
+ * `markers`) and keeps every byte outside it. When the region itself was
+ * edited since Cairn last rendered it (`lastRendered` differs), the edited
+ * text is kept in a block right after the region instead of being
+ * clobbered. A file without markers gets the region appended.
  */
 export function replaceHeadRegion(
   content: string,
   region: string,
   lastRendered?: string,
+  markers: ManagedRegion = MEMORY_HEAD_REGION,
 ): RegionUpdate {
-  const start = content.indexOf(HEAD_START_MARKER);
-  const end = content.indexOf(HEAD_END_MARKER);
-  const block = `${HEAD_START_MARKER}\n${region}\n${HEAD_END_MARKER}`;
+  const start = content.indexOf(markers.start);
+  const end = content.indexOf(markers.end);
+  const block = `${markers.start}\n${region}\n${markers.end}`;
   if (start === -1 || end === -1 || end < start) {
     const separator =
       content === '' || content.endsWith('\n\n') ? '' : content.endsWith('\n') ? '\n' : '\n\n';
     return { content: `${content}${separator}${block}\n`, keptUserEdit: false };
   }
   const current = content
-    .slice(start + HEAD_START_MARKER.length, end)
+    .slice(start + markers.start.length, end)
     .replace(/^\n/, '')
     .replace(/\n$/, '');
   const edited = lastRendered !== undefined && current.trim() !== '' && current !== lastRendered;
-  const kept = edited ? `\n\n## Head text edited outside Cairn (kept)\n\n${current}\n` : '';
-  const after = content.slice(end + HEAD_END_MARKER.length);
+  const kept = edited ? `\n\n## ${markers.keptTitle}\n\n${current}\n` : '';
+  const after = content.slice(end + markers.end.length);
   return { content: `${content.slice(0, start)}${block}${kept}${after}`, keptUserEdit: edited };
 }
 

@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureMemoryWorkspace, memoryLongTermPath } from '@cairn/core';
+import { ensureMemoryWorkspace, memoryLongTermPath, memoryWorkspacePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { currentHeadRegion } from './head-render';
 import { HeadStore } from './head-store';
-import { GLOBAL_HEAD, refreshGlobalHead, writeUnderLease } from './head-writer';
+import { GLOBAL_HEAD, refreshGlobalHead, refreshThreadHead, writeUnderLease } from './head-writer';
 
 let project: TempProject;
 beforeEach(async () => {
@@ -91,5 +92,59 @@ describe('head records and leases', () => {
     store.close();
     // The user's line survives unless their write raced a render; then it was kept, never dropped.
     expect(final).toContain('User line added during the storm.');
+  });
+});
+
+describe('thread heads: leases and edits outside Cairn', () => {
+  const target = { agentId: 'claude', threadKey: 'topic-billing', now: () => new Date() };
+  const threadFile = () =>
+    join(memoryWorkspacePath(project.root), 'threads', 'claude.topic-billing.md');
+
+  it('refuses a thread head write while another owner holds its lease, and applies it later', async () => {
+    const store = new HeadStore(project.root);
+    expect(store.acquire('claude', 'thread:topic-billing', 'owner-1', 60_000).ok).toBe(true);
+    const refused = await refreshThreadHead(project.root, store, target, { attempts: 2 });
+    expect(refused).toMatchObject({ applied: false, deferred: true, holder: 'owner-1' });
+    expect(store.pending()).toEqual([
+      expect.objectContaining({ agentId: 'claude', scope: 'thread:topic-billing' }),
+    ]);
+    store.release('claude', 'thread:topic-billing', 'owner-1');
+    expect(await refreshThreadHead(project.root, store, target)).toMatchObject({ applied: true });
+    expect(store.pending()).toEqual([]);
+    expect(await readFile(threadFile(), 'utf8')).toContain('# Thread topic-billing');
+    store.close();
+  });
+
+  it('keeps the user text around the managed region, and an edit inside it below it', async () => {
+    const store = new HeadStore(project.root);
+    await refreshThreadHead(project.root, store, target);
+    const rendered = await readFile(threadFile(), 'utf8');
+    expect(rendered.match(/<!-- cairn:thread-head:start -->/g)).toHaveLength(1);
+    await writeFile(threadFile(), `My notes on billing.\n\n${rendered}\nAsk finance on Monday.\n`);
+    await refreshThreadHead(project.root, store, target);
+    const merged = await readFile(threadFile(), 'utf8');
+    expect(merged.startsWith('My notes on billing.\n\n<!-- cairn:thread-head:start -->')).toBe(
+      true,
+    );
+    expect(merged).toContain('Ask finance on Monday.');
+    await writeFile(threadFile(), merged.replace('(no summary yet)', 'shipped, says me'));
+    const outcome = await refreshThreadHead(project.root, store, target);
+    expect(outcome).toMatchObject({ applied: true, keptUserEdit: true });
+    const kept = await readFile(threadFile(), 'utf8');
+    expect(kept).toContain('## Thread head text edited outside Cairn (kept)');
+    expect(kept).toContain('shipped, says me');
+    expect(kept).toContain('My notes on billing.');
+    store.close();
+  });
+
+  it('replaces a thread head written before the managed region existed', async () => {
+    const store = new HeadStore(project.root);
+    await refreshThreadHead(project.root, store, target);
+    const region = (await readFile(threadFile(), 'utf8')).split('\n').slice(1, -2).join('\n');
+    await writeFile(threadFile(), `${region}\n`);
+    await refreshThreadHead(project.root, store, target);
+    const after = await readFile(threadFile(), 'utf8');
+    expect(after.match(/# Thread topic-billing/g)).toHaveLength(1);
+    store.close();
   });
 });

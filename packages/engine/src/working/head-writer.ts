@@ -5,7 +5,12 @@ import {
   threadHeadFileName,
   writeMemoryFile,
 } from '@cairn/core';
-import { type HeadUnit, renderHeadRegion, replaceHeadRegion } from './head-render';
+import {
+  type HeadUnit,
+  renderHeadRegion,
+  replaceHeadRegion,
+  THREAD_HEAD_REGION,
+} from './head-render';
 import type { HeadStore } from './head-store';
 import { threadFileKey } from './thread-key';
 import { emptyThreadState, foldSummary, renderThreadHead } from './thread-state';
@@ -119,9 +124,17 @@ export function refreshGlobalHead(
 }
 
 /**
+ * A thread head file written before the managed region existed: Cairn's
+ * whole render, no user text (it is replaced, not appended to).
+ */
+const UNMARKED_THREAD_HEAD = /^# Thread [^\n]*\n\n<!-- cairn:thread agent=/;
+
+/**
  * Re-renders one thread head from the facts of its temporal nodes, under
  * the thread's own lease. The head is recomputed, not patched, so a render
- * that was deferred is superseded by the next one that succeeds.
+ * that was deferred is superseded by the next one that succeeds. Like
+ * MEMORY.md, only the managed region of the file is Cairn's: the user's
+ * text around it is kept, and an edit inside it is kept below it.
  */
 export function refreshThreadHead(
   rootDir: string,
@@ -130,10 +143,11 @@ export function refreshThreadHead(
   options?: LeaseOptions,
 ): Promise<WriteOutcome> {
   const { agentId, threadKey } = target;
+  const file = threadHeadFileName(threadFileKey(agentId, threadKey));
   return writeUnderLease(
     store,
     { agentId, scope: `thread:${threadKey}` },
-    async () => {
+    async (lastRendered) => {
       let state = emptyThreadState(agentId, threadKey, target.now().toISOString());
       for (const entry of store.recentFacts(agentId, threadKey)) {
         state = foldSummary(state, entry.facts, entry.nodeId, entry.at, false);
@@ -141,12 +155,11 @@ export function refreshThreadHead(
       state = { ...state, sessions: store.sessionCount(agentId, threadKey) };
       store.putThread(state);
       const rendered = renderThreadHead(state);
-      await writeMemoryFile(
-        rootDir,
-        threadHeadFileName(threadFileKey(agentId, threadKey)),
-        `${rendered}\n`,
-      );
-      return { rendered, keptUserEdit: false };
+      const keptUserEdit = await rewriteUnlessChanged(rootDir, file, (current) => {
+        const base = current === undefined || UNMARKED_THREAD_HEAD.test(current) ? '' : current;
+        return replaceHeadRegion(base, rendered, lastRendered, THREAD_HEAD_REGION);
+      });
+      return { rendered, keptUserEdit };
     },
     options,
   );

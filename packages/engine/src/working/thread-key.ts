@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { CairnError, THREAD_KEY_PATTERN } from '@cairn/core';
 
 /** Lowercase, `[a-z0-9._-]` only, no leading punctuation, bounded: safe in file names and keys. */
@@ -14,10 +14,18 @@ export function slugify(value: string, max = 48): string {
   return slug || 'x';
 }
 
-/** The checked-out branch, read from `.git/HEAD` (no git process); `detached` or `none` otherwise. */
+/** `.git` itself, or the folder a `.git` file points to (worktrees, submodules). */
+function gitDir(cwd: string): string {
+  const dotGit = join(cwd, '.git');
+  if (!statSync(dotGit).isFile()) return dotGit;
+  const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+  return pointer ? resolve(cwd, pointer[1]!.trim()) : dotGit;
+}
+
+/** The checked-out branch, read from git's HEAD (no git process); `detached` or `none` otherwise. */
 export function gitBranch(cwd: string): string {
   try {
-    const head = readFileSync(join(cwd, '.git', 'HEAD'), 'utf8').trim();
+    const head = readFileSync(join(gitDir(cwd), 'HEAD'), 'utf8').trim();
     const match = /^ref: refs\/heads\/(.+)$/.exec(head);
     return match ? match[1]! : 'detached';
   } catch {
