@@ -140,7 +140,13 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
   const memory = createMemoryApi(rootDir, settings, backend, now);
   return {
     ...memory,
-    ...createWorkingApi(rootDir, settings, memory, now ?? (() => new Date())),
+    ...createWorkingApi(
+      rootDir,
+      settings,
+      memory,
+      now ?? (() => new Date()),
+      settingsOptions.env ?? process.env,
+    ),
     rootDir,
     settings,
     resolved,

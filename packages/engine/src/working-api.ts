@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CairnError, type CairnSettings, cairnStatePath } from '@cairn/core';
+import { embedderFromSettings } from './embeddings';
 import { expandNode, openLineageStore } from './lineage';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
@@ -19,9 +20,12 @@ export function createWorkingApi(
   settings: CairnSettings,
   memory: MemoryApi,
   now: () => Date,
+  env: NodeJS.ProcessEnv = process.env,
 ) {
   let lifecycle: Lifecycle | undefined;
-  const events = () => (lifecycle ??= createLifecycle({ rootDir, settings, memory, now }));
+  const embedder = () => embedderFromSettings(settings, rootDir, env);
+  const events = () =>
+    (lifecycle ??= createLifecycle({ rootDir, settings, memory, now, embedder }));
   const hasHeads = () => existsSync(join(cairnStatePath(rootDir), 'heads.db'));
   const withHeads = <T>(run: (store: HeadStore) => T): T => {
     const store = new HeadStore(rootDir);

@@ -28,6 +28,7 @@ import {
 } from './node-graph';
 import { addNode, countNodes, getNode, listNodes, threadKeys } from './node-repository';
 import { clearSummaryRetry, dueSummaryRetries, recordSummaryFailure } from './summary-retries';
+import { type TranscriptCandidate, transcriptCandidates } from './transcript-candidates';
 import { appendTranscriptEntry, getTranscript, searchTranscripts } from './transcript-repository';
 
 export const LINEAGE_DB_FILENAME = 'lineage.db';
@@ -68,6 +69,12 @@ export interface LineageStore {
     query: string,
     options?: TranscriptSearchOptions,
   ): TranscriptHit[];
+  /** Full-text hits plus the most recent entries, with their text: what semantic ranking reads. */
+  transcriptCandidates(
+    agentId: string,
+    query: string,
+    options?: TranscriptSearchOptions & { recent?: number },
+  ): TranscriptCandidate[];
 
   addNode(input: AddNodeInput): TemporalNode;
   /** NOT_FOUND when missing or owned by another agent. */
@@ -124,6 +131,8 @@ export function openLineageStore(rootDir: string, options: LineageStoreOptions =
     appendTranscriptEntry: (input) => appendTranscriptEntry(db, now, input),
     getTranscript: (agentId, sessionKey, read) => getTranscript(db, agentId, sessionKey, read),
     searchTranscripts: (agentId, query, search) => searchTranscripts(db, agentId, query, search),
+    transcriptCandidates: (agentId, query, search) =>
+      transcriptCandidates(db, agentId, query, search),
     addNode: (input) => addNode(db, now, input),
     getNode: (agentId, nodeId) => getNode(db, agentId, nodeId),
     listNodes: (filter) => listNodes(db, filter),

@@ -3,6 +3,7 @@ import type { HeadStore, SessionRecord } from './head-store';
 import { GLOBAL_HEAD, refreshGlobalHead, refreshThreadHead } from './head-writer';
 import type { LifecycleContext } from './lifecycle';
 import { createSessionSummaries } from './session-summaries';
+import { createTranscriptRecall } from './transcript-recall';
 
 const RECALL_LIMIT = 5;
 const TRANSCRIPT_FALLBACK_LIMIT = 2;
@@ -16,6 +17,7 @@ export function createDistiller(ctx: LifecycleContext, heads: HeadStore) {
   let lineage: LineageStore | undefined;
   const store = () => (lineage ??= openLineageStore(ctx.rootDir, { now: ctx.now }));
   const summaries = createSessionSummaries(ctx, heads, store);
+  const transcripts = createTranscriptRecall(ctx, store);
 
   function record(
     session: SessionRecord,
@@ -51,13 +53,7 @@ export function createDistiller(ctx: LifecycleContext, heads: HeadStore) {
         .filter((hit) => fresh.includes(hit.memoryId!))
         .map((hit) => `- ${hit.snippet} (\`${hit.memoryId}\`)`);
     }
-    const transcript = store()
-      .searchTranscripts(session.agentId, prompt, {
-        limit: TRANSCRIPT_FALLBACK_LIMIT + 3,
-        threadKey: session.threadKey,
-      })
-      .filter((hit) => hit.sessionKey !== session.sessionKey)
-      .slice(0, TRANSCRIPT_FALLBACK_LIMIT);
+    const transcript = await transcripts.find(session, prompt, TRANSCRIPT_FALLBACK_LIMIT);
     const ids = heads.claimInjections(
       session,
       transcript.map((hit) => `T:${hit.transcriptId}:${hit.seq}`),
@@ -154,7 +150,10 @@ export function createDistiller(ctx: LifecycleContext, heads: HeadStore) {
     retryDueSummaries: summaries.retryDue,
     refresh,
     settlePending,
-    close: () => lineage?.close(),
+    close: () => {
+      transcripts.close();
+      lineage?.close();
+    },
   };
 }
 

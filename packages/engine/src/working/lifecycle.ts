@@ -1,4 +1,4 @@
-import { CairnError, type CairnSettings } from '@cairn/core';
+import { CairnError, type CairnSettings, type Embedder } from '@cairn/core';
 import type { MemoryApi } from '../memory-api';
 import { createDistiller, type Distiller } from './distill';
 import { currentHeadRegion } from './head-render';
@@ -29,6 +29,8 @@ export interface LifecycleContext {
   settings: CairnSettings;
   memory: MemoryApi;
   now: () => Date;
+  /** The configured embedder, if any (transcript recall ranks by meaning with it). */
+  embedder?: () => Embedder | undefined;
 }
 
 /** What an event hands back to the harness; `failed` is set when it failed open. */
