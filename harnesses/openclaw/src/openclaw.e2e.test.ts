@@ -142,6 +142,12 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
   it("keeps OpenClaw's compaction summary in a compaction node", () => {
     const compaction = nodes().find((view) => view.node.kind === 'compaction');
     expect(compaction?.node.text).toContain('kestrel-prod');
+    // before_compaction (degraded: observe-only) marked the boundary in the transcript.
+    const entries = compaction?.transcript?.entries ?? [];
+    expect(
+      entries.some((entry) => entry.role === 'system' && entry.text.startsWith('pre-compaction')),
+      JSON.stringify(entries),
+    ).toBe(true);
   });
 
   it('writes a session summary and refreshes the head of MEMORY.md', async () => {
