@@ -35,15 +35,18 @@ export function createSessionSummaries(
   store: () => LineageStore,
 ) {
   const { provider, baseUrl, model, apiKeyEnv } = ctx.settings.summarizer;
-  // Empty strings in settings mean "not set".
-  const configured: Summarizer = summarizerFromSettings({
-    provider,
-    ...(apiKeyEnv ? { apiKeyEnv } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(model ? { model } : {}),
-  });
+  // Built on first use: a prompt-submit hook never summarizes.
+  let summarizer: Summarizer | undefined;
+  const configured = (): Summarizer =>
+    (summarizer ??= summarizerFromSettings({
+      provider,
+      // Empty strings in settings mean "not set".
+      ...(apiKeyEnv ? { apiKeyEnv } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(model ? { model } : {}),
+    }));
   const extractive = createExtractiveSummarizer();
-  const usesModel = configured.id !== EXTRACTIVE_SUMMARIZER_ID;
+  const usesModel = () => configured().id !== EXTRACTIVE_SUMMARIZER_ID;
 
   async function summarizeTranscript(
     session: SessionRecord,
@@ -112,14 +115,14 @@ export function createSessionSummaries(
       const summary = harnessSummaryToStructured(options.harnessText);
       return writeNode(session, kind, summary, startAt ?? session.startedAt);
     }
-    const deferred = usesModel && options.deferModel === true;
+    const deferred = usesModel() && options.deferModel === true;
     const { summary, startAt } = await summarizeTranscript(
       session,
-      deferred ? extractive : configured,
+      deferred ? extractive : configured(),
     );
     const nodeId = writeNode(session, kind, summary, startAt);
     const failure = deferred ? DEFERRED_REASON : summary.warnings?.join('; ');
-    if (kind === 'session_summary' && usesModel && failure) {
+    if (kind === 'session_summary' && usesModel() && failure) {
       store().recordSummaryFailure({
         agentId: session.agentId,
         sessionKey: session.sessionKey,
@@ -135,7 +138,7 @@ export function createSessionSummaries(
    * summarizer; returns the ids of the nodes written.
    */
   async function retryDue(agentId: string, limit = 1): Promise<string[]> {
-    if (!usesModel) return [];
+    if (!usesModel()) return [];
     const written: string[] = [];
     for (const retry of store().dueSummaryRetries(agentId).slice(0, limit)) {
       const session = heads.session(agentId, retry.sessionKey);
@@ -143,7 +146,7 @@ export function createSessionSummaries(
         store().clearSummaryRetry(agentId, retry.sessionKey);
         continue;
       }
-      const { summary, startAt } = await summarizeTranscript(session, configured);
+      const { summary, startAt } = await summarizeTranscript(session, configured());
       if (summary.warnings?.length) {
         store().recordSummaryFailure({
           agentId,
