@@ -124,6 +124,15 @@ function currentVersion(db: SqliteDatabase): number {
   return row.version ?? 0;
 }
 
+/** The applied version, read without a lock; undefined when it cannot be read yet. */
+function readCurrentVersion(db: SqliteDatabase): number | undefined {
+  try {
+    return lineageSchemaVersion(db);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The applied schema version, 0 for a new file. */
 export function lineageSchemaVersion(db: SqliteDatabase): number {
   const table = db
@@ -147,6 +156,11 @@ export function migrateLineageDatabase(
     throw new CairnError('INVALID_INPUT', `Unknown lineage schema version ${target}`, {
       hint: `pass a version between 0 and ${known}`,
     });
+  }
+  // Every open lands here: an up-to-date file needs a read, not the write lock.
+  const current = readCurrentVersion(db);
+  if (current !== undefined && current >= target && current <= known) {
+    return { from: current, to: current, applied: [] };
   }
   return writeTransaction(db, 'migrate the schema', () => {
     db.exec(MIGRATIONS_TABLE);

@@ -16,6 +16,8 @@ export function openDatabase(path: string): Database {
 
 /** Applies `migrations[i]` for every version above the file's `user_version`, each in a transaction. */
 export function migrate(db: Database, migrations: readonly string[]): void {
+  // Every open lands here: an up-to-date file needs a read, not the write lock.
+  if ((db.pragma('user_version', { simple: true }) as number) >= migrations.length) return;
   for (let version = 0; version < migrations.length; version += 1) {
     // Re-read inside the write lock: another process may have migrated meanwhile.
     db.transaction(() => {
