@@ -24,12 +24,8 @@ import {
 import { type HybridSearch, type HybridSearchOptions, hybridSearchOf } from './hybrid-search';
 import { queryTerms, scanMarkdown } from './keyword-scan';
 import type { FileSearchResult } from './search-index';
-import {
-  discardSearchIndex,
-  hasWorkspace,
-  sharedSearchIndex,
-  type WarningSink,
-} from './search-index-cache';
+import { discardSearchIndex, hasWorkspace, sharedSearchIndex } from './search-index-cache';
+import { type WarningSink, warningSink } from './warning-sink';
 
 export const fileCapabilities = {
   readable: true,
@@ -203,12 +199,7 @@ export function createFileBackend(options: FileBackendOptions = {}): FileBackend
   const maxLines = options.getMaxLines ?? 200;
   const useIndex = options.searchIndex !== false;
   const hybrid = hybridSearchOf(options);
-  const warnings: string[] = [];
-  const warn = (message: string) => {
-    if (warnings.includes(message)) return;
-    warnings.push(message);
-    options.onWarning?.(message);
-  };
+  const { warnings, warn } = warningSink(options.onWarning);
   return {
     warnings,
     type: TYPE,

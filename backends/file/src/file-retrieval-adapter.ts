@@ -1,16 +1,12 @@
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   CairnError,
-  compareCodeUnits,
-  type Embedder,
   embedderKey,
   type MemoryPoolDefinition,
   type MemoryQuery,
   type MemoryResult,
   type MemoryRetrievalAdapter,
-  memoryPoolDefinitionSchema,
   memoryQuerySchema,
-  memoryWorkspacePath,
   type NormalizedMemoryQuery,
   parseInput,
   type RetrievalAdapterCapabilities,
@@ -18,27 +14,25 @@ import {
 } from '@cairn/core';
 import type { HybridRanking } from './hybrid-rank';
 import { type HybridSearch, hybridSearchOf } from './hybrid-search';
+import { isEmbedder } from './option-checks';
+import {
+  byScore,
+  poolFolder,
+  poolSummaries,
+  registerPoolDefinitions,
+  workspacePoolOf,
+} from './pool-definitions';
 import { eligible } from './pool-filters';
 import { type PoolTarget, recallIndexedPool } from './pool-recall';
 import { scanPool } from './pool-scan';
-import {
-  discardSearchIndex,
-  hasWorkspace,
-  sharedSearchIndex,
-  type WarningSink,
-} from './search-index-cache';
+import { discardSearchIndex, hasWorkspace, sharedSearchIndex } from './search-index-cache';
+import { type WarningSink, warningSink } from './warning-sink';
 
 export const fileRetrievalCapabilities = {
   semantic: false,
   keyword: true,
   graph: false,
 } as const satisfies RetrievalAdapterCapabilities;
-
-/** The workspace itself is always the hot pool unless a registered pool takes this id. */
-export const WORKSPACE_POOL_ID = 'workspace';
-
-const byScore = (a: MemoryResult, b: MemoryResult) =>
-  (b.score ?? 0) - (a.score ?? 0) || compareCodeUnits(a.id, b.id);
 
 /** The shared index, or undefined without a workspace (then nothing is created under .cairn/). */
 function indexFor(rootDir: string, warn: WarningSink) {
@@ -75,17 +69,6 @@ async function recallTargets(
   return found.map((result) => ({ ...result, metadata: { ...result.metadata, ...info } }));
 }
 
-function isEmbedder(value: unknown): value is Embedder {
-  const candidate = value as Partial<Embedder> | undefined;
-  return (
-    typeof candidate?.embed === 'function' &&
-    typeof candidate.id === 'string' &&
-    typeof candidate.model === 'string' &&
-    Number.isInteger(candidate.dimensions) &&
-    candidate.dimensions! > 0
-  );
-}
-
 /** `options.embedder` (an Embedder object) turns hybrid recall on; `options.search` tunes it. */
 function hybridFromOptions(options: Record<string, unknown> = {}): HybridSearch | undefined {
   const { embedder, search, now } = options;
@@ -119,19 +102,12 @@ export function createFileRetrievalAdapter(
 ): MemoryRetrievalAdapter {
   const rootDir = resolve(options.rootDir);
   const hybrid = hybridFromOptions(options.options);
-  const workspacePool: MemoryPoolDefinition = {
-    id: WORKSPACE_POOL_ID,
-    tier: 'hot',
-    path: memoryWorkspacePath(rootDir),
-  };
+  const workspacePool = workspacePoolOf(rootDir);
   let pools: MemoryPoolDefinition[] = [workspacePool];
-  const warnings: string[] = [];
-  const warn = (message: string) => {
-    if (!warnings.includes(message)) warnings.push(message);
-  };
+  const { warnings, warn } = warningSink();
   const targetOf = (pool: MemoryPoolDefinition): PoolTarget => ({
     pool,
-    base: isAbsolute(pool.path) ? pool.path : resolve(rootDir, pool.path),
+    base: poolFolder(rootDir, pool),
     workspace: pool === workspacePool,
   });
   return {
@@ -140,11 +116,7 @@ export function createFileRetrievalAdapter(
       ? { ...fileRetrievalCapabilities, semantic: true }
       : fileRetrievalCapabilities,
     async registerPools(definitions) {
-      const parsed = definitions.map((pool) =>
-        parseInput(memoryPoolDefinitionSchema, pool, 'pool definition'),
-      );
-      const overridesWorkspace = parsed.some((pool) => pool.id === WORKSPACE_POOL_ID);
-      pools = overridesWorkspace ? parsed : [workspacePool, ...parsed];
+      pools = registerPoolDefinitions(definitions, workspacePool).pools;
       try {
         const folders = pools.map(targetOf).filter((t) => !t.workspace);
         indexFor(rootDir, warn)?.pruneFolders(folders.map((t) => t.base));
@@ -168,7 +140,7 @@ export function createFileRetrievalAdapter(
         ok: true,
         message: `${indexed ? (hybrid ? 'hybrid index' : 'full-text index') : 'keyword scan'} over ${pools.length} pool(s)`,
         details: {
-          pools: pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path })),
+          pools: poolSummaries(pools),
           ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
         },
       };

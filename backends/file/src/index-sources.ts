@@ -68,8 +68,18 @@ export function listWorkspaceFiles(rootDir: string): SourceFile[] {
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
-async function readOrUndefined(path: string): Promise<Buffer | undefined> {
-  return readFile(path).catch(() => undefined);
+/** A workspace file's bytes through core's path rules, or undefined when refused, gone or unreadable. */
+export async function readWorkspaceFile(
+  rootDir: string,
+  path: string,
+): Promise<Buffer | undefined> {
+  const resolved = await resolveWorkspaceFile(rootDir, path).catch(() => undefined);
+  return resolved ? readFile(resolved).catch(() => undefined) : undefined;
+}
+
+/** The bytes of `path` (`/`-separated) under `folder`, or undefined when gone or unreadable. */
+export async function readFolderFile(folder: string, path: string): Promise<Buffer | undefined> {
+  return readFile(join(folder, ...path.split('/'))).catch(() => undefined);
 }
 
 export function workspaceSource(rootDir: string): IndexSource {
@@ -77,15 +87,26 @@ export function workspaceSource(rootDir: string): IndexSource {
     pool: WORKSPACE_SOURCE,
     list: () => listWorkspaceFiles(rootDir),
     // Checked only when a file is read: a `threads` link leading out of the workspace is skipped.
-    read: async (path) => {
-      const resolved = await resolveWorkspaceFile(rootDir, path).catch(() => undefined);
-      return resolved ? readOrUndefined(resolved) : undefined;
-    },
+    read: (path) => readWorkspaceFile(rootDir, path),
   };
 }
 
+export interface ListMarkdownOptions {
+  /** Leave out a file that cannot be stat'ed (no permission, a race) instead of throwing. */
+  skipUnreadable?: boolean;
+}
+
+function statOrSkip(path: string, rel: string): SourceFile | undefined {
+  try {
+    return statOf(path, rel);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every `*.md` under `folder` (hidden entries, links and temp files skipped). */
-export function listMarkdownFiles(folder: string): SourceFile[] {
+export function listMarkdownFiles(folder: string, options: ListMarkdownOptions = {}): SourceFile[] {
+  const stat = options.skipUnreadable ? statOrSkip : statOf;
   const files: SourceFile[] = [];
   const walk = (dir: string, prefix: string) => {
     for (const entry of entriesOf(dir)) {
@@ -94,7 +115,7 @@ export function listMarkdownFiles(folder: string): SourceFile[] {
       const rel = `${prefix}${entry.name}`;
       if (entry.isDirectory()) walk(join(dir, entry.name), `${rel}/`);
       else if (entry.isFile() && entry.name.endsWith('.md')) {
-        const file = statOf(join(dir, entry.name), rel);
+        const file = stat(join(dir, entry.name), rel);
         if (file) files.push(file);
       }
     }
@@ -108,7 +129,7 @@ export function folderSource(folder: string): IndexSource {
   return {
     pool: folder,
     list: () => listMarkdownFiles(folder),
-    read: (path) => readOrUndefined(join(folder, ...path.split('/'))),
+    read: (path) => readFolderFile(folder, path),
   };
 }
 

@@ -1,16 +1,21 @@
 import pkg from '../package.json' with { type: 'json' };
 
+export { type ChunkPlace, recallMetadata, searchResultOf } from './chunk-place';
+export { embedInBatches } from './embed-batches';
 export {
   createFileBackend,
   type FileBackend,
   type FileBackendOptions,
   fileCapabilities,
 } from './file-backend';
+export { createFileRetrievalAdapter, fileRetrievalCapabilities } from './file-retrieval-adapter';
 export {
-  createFileRetrievalAdapter,
-  fileRetrievalCapabilities,
-  WORKSPACE_POOL_ID,
-} from './file-retrieval-adapter';
+  type FileFallback,
+  type FileStorage,
+  fileStorage,
+  type ParsedSearchOptions,
+  searchWithFileFallback,
+} from './file-storage';
 export {
   DEFAULT_HYBRID_RANKING,
   type HybridRanking,
@@ -18,7 +23,28 @@ export {
   recencyFactor,
 } from './hybrid-rank';
 export type { HybridSearchOptions, SearchModeInfo } from './hybrid-search';
+export {
+  chunkFile,
+  readFolderFile,
+  readWorkspaceFile,
+  type SourceFile,
+} from './index-sources';
 export { boundSnippet, queryTerms, type ScanHit, scanMarkdown } from './keyword-scan';
+export { type InvalidOption, optionChecks } from './option-checks';
+export {
+  byScore,
+  coversFolder,
+  isDirectory,
+  poolFolder,
+  poolSummaries,
+  type RegisteredPools,
+  registerPoolDefinitions,
+  WORKSPACE_POOL_ID,
+  workspacePoolOf,
+} from './pool-definitions';
+export { eligible, matchesFilters } from './pool-filters';
+export { folderPoolSource, type PoolSource, workspacePoolSource } from './pool-sources';
+export { type ReviewStates, reviewStates } from './search-filters';
 export {
   type FileSearchResult,
   openSearchIndex,
@@ -37,5 +63,6 @@ export {
   type SqliteOpenOptions,
   type SqliteStatement,
 } from './sqlite-driver';
+export { type WarningSink, warningSink } from './warning-sink';
 
 export const VERSION: string = pkg.version;

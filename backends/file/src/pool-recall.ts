@@ -1,12 +1,13 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryPoolDefinition, MemoryResult, NormalizedMemoryQuery } from '@cairn/core';
+import { recallMetadata } from './chunk-place';
 import { searchTerms, snippetTerms } from './fts-query';
 import { type HybridSearch, type SearchModeInfo, searchPool } from './hybrid-search';
 import type { IndexDatabase } from './index-database';
 import type { ChunkHit } from './index-query';
 import { folderSource, type IndexSource } from './index-sources';
 import { boundSnippet } from './keyword-scan';
+import { isDirectory } from './pool-definitions';
 import { matchesFilters, splitFilters } from './pool-filters';
 import type { ProjectSearchIndex } from './search-index';
 
@@ -33,24 +34,8 @@ function toResult(
     uri: join(base, ...hit.path.split('/')),
     score: hit.score,
     snippet: boundSnippet(hit.text, terms, SNIPPET_CHARS),
-    metadata: {
-      poolId: pool.id,
-      tier: pool.tier,
-      path: hit.path,
-      startLine: hit.startLine,
-      endLine: hit.endLine,
-      kind: hit.kind,
-      ...(hit.memoryId ? { memoryId: hit.memoryId } : {}),
-      ...(hit.category ? { category: hit.category } : {}),
-      ...(hit.review ? { review: hit.review } : {}),
-      ...(hit.createdAt ? { createdAt: hit.createdAt } : {}),
-      ...info,
-    },
+    metadata: { ...recallMetadata(pool, hit), ...info },
   };
-}
-
-function isDirectory(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 /**

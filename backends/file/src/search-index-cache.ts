@@ -1,17 +1,16 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatError, memoryWorkspacePath } from '@cairn/core';
+import { isDirectory } from './pool-definitions';
 import { ProjectSearchIndex } from './search-index';
 import { isDamagedDatabase } from './sqlite-driver';
+import type { WarningSink } from './warning-sink';
 
 /** One open index per project root, shared by the backend and the retrieval adapter. */
 const indexes = new Map<string, ProjectSearchIndex>();
 
-export type WarningSink = (message: string) => void;
-
 /** True when `.cairn/memory/` exists: without it nothing is indexed and nothing is created. */
 export function hasWorkspace(rootDir: string): boolean {
-  return statSync(memoryWorkspacePath(rootDir), { throwIfNoEntry: false })?.isDirectory() === true;
+  return isDirectory(memoryWorkspacePath(rootDir));
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   memorySearchOptionsSchema,
   parseInput,
 } from '@cairn/core';
+import { searchResultOf } from './chunk-place';
 import { searchTerms, snippetTerms } from './fts-query';
 import {
   type HybridSearch,
@@ -60,17 +61,7 @@ export interface SearchIndex {
 }
 
 function toSearchResult(hit: ChunkHit, terms: string[], snippetChars: number): FileSearchResult {
-  return {
-    path: hit.path,
-    startLine: hit.startLine,
-    endLine: hit.endLine,
-    score: hit.score,
-    snippet: boundSnippet(hit.text, terms, snippetChars),
-    kind: hit.kind,
-    ...(hit.memoryId ? { memoryId: hit.memoryId } : {}),
-    ...(hit.category ? { category: hit.category } : {}),
-    ...(hit.createdAt ? { createdAt: hit.createdAt } : {}),
-  };
+  return searchResultOf(hit, hit.score, boundSnippet(hit.text, terms, snippetChars));
 }
 
 /** The indexes of one project root: the workspace, and (opened on demand) pool folders. */

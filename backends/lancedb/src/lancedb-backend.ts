@@ -1,23 +1,27 @@
-import { existsSync } from 'node:fs';
-import { boundSnippet, createFileBackend, queryTerms } from '@cairn/backend-file';
+import {
+  boundSnippet,
+  createFileBackend,
+  fileStorage,
+  searchResultOf,
+  searchWithFileFallback,
+  WORKSPACE_POOL_ID,
+  warningSink,
+  workspacePoolSource,
+} from '@cairn/backend-file';
 import {
   CairnError,
-  formatError,
   type MemoryBackend,
   type MemoryBackendCapabilities,
-  type MemorySearchOptions,
   type MemorySearchResult,
-  memorySearchOptionsSchema,
   memoryWorkspacePath,
-  parseInput,
 } from '@cairn/core';
 import type { RankedHit } from './hybrid-search';
 import { LancedbIndex } from './lancedb-index';
 import { databaseUri, type LancedbBackendOptions, resolveLancedbOptions } from './lancedb-options';
 import { searchFilterClauses } from './query-filters';
 import type { LancedbRefreshStats, PoolTarget } from './refresh-pool';
-import { WORKSPACE_SOURCE, workspaceSource } from './sources';
 import { sqlAnd } from './sql';
+import { placeOf } from './table-schema';
 
 /** Storage is the file backend's: markdown, atomic writes. Only search differs. */
 export const lancedbCapabilities = {
@@ -39,17 +43,6 @@ export interface LancedbBackend extends MemoryBackend {
   close(): Promise<void>;
 }
 
-/** Collects distinct warnings and tells the caller once about each. */
-export function warningSink(onWarning?: (message: string) => void) {
-  const warnings: string[] = [];
-  const warn = (message: string) => {
-    if (warnings.includes(message)) return;
-    warnings.push(message);
-    onWarning?.(message);
-  };
-  return { warnings, warn };
-}
-
 /** Whether a LanceDB failure should fall back to the file index (anything but bad input). */
 export function canFallBack(error: unknown): boolean {
   return !(CairnError.isInstance(error) && error.code === 'INVALID_INPUT');
@@ -57,25 +50,15 @@ export function canFallBack(error: unknown): boolean {
 
 export function workspaceTarget(rootDir: string): PoolTarget {
   return {
-    id: WORKSPACE_SOURCE,
+    id: WORKSPACE_POOL_ID,
     tier: 'hot',
     base: memoryWorkspacePath(rootDir),
-    source: workspaceSource(rootDir),
+    source: workspacePoolSource(rootDir),
   };
 }
 
 function toSearchResult(hit: RankedHit, terms: string[], snippetChars: number): MemorySearchResult {
-  return {
-    path: hit.path,
-    startLine: hit.start_line,
-    endLine: hit.end_line,
-    score: hit.score,
-    snippet: boundSnippet(hit.text, terms, snippetChars),
-    kind: hit.kind === 'UNIT' ? 'UNIT' : 'RAW',
-    ...(hit.memory_id ? { memoryId: hit.memory_id } : {}),
-    ...(hit.category ? { category: hit.category } : {}),
-    ...(hit.created_at ? { createdAt: hit.created_at } : {}),
-  };
+  return searchResultOf(placeOf(hit), hit.score, boundSnippet(hit.text, terms, snippetChars));
 }
 
 /**
@@ -100,41 +83,29 @@ export function createLancedbBackend(options: LancedbBackendOptions = {}): Lance
     return index;
   };
 
-  async function search(
-    rootDir: string,
-    input: MemorySearchOptions,
-  ): Promise<MemorySearchResult[]> {
-    const parsed = parseInput(memorySearchOptionsSchema, input, 'search options');
-    if (!existsSync(memoryWorkspacePath(rootDir))) return [];
-    const terms = queryTerms(parsed.query);
-    try {
+  const search = searchWithFileFallback(
+    { engine: 'LanceDB', file, warn, canFallBack },
+    async (rootDir, parsed, terms) => {
       const index = indexFor(rootDir);
       await index.refresh([workspaceTarget(rootDir)]);
       const hits = await index.search({
         text: parsed.query,
         terms,
-        where: sqlAnd(searchFilterClauses(WORKSPACE_SOURCE, parsed.filters)),
+        where: sqlAnd(searchFilterClauses(WORKSPACE_POOL_ID, parsed.filters)),
         limit: parsed.limit,
       });
       return hits
         .slice(0, parsed.limit)
         .map((hit) => toSearchResult(hit, terms, parsed.snippetChars));
-    } catch (error) {
-      if (!canFallBack(error)) throw error;
-      warn(`LanceDB search failed, using the file index instead: ${formatError(error)}`);
-      return file.search!(rootDir, parsed);
-    }
-  }
+    },
+  );
 
   return {
     warnings,
     type: 'lancedb',
     name: 'LanceDB (markdown in .cairn/memory/, hybrid search in LanceDB)',
     capabilities: lancedbCapabilities,
-    read: (rootDir) => file.read(rootDir),
-    write: (rootDir, content) => file.write(rootDir, content),
-    get: (rootDir, getOptions) => file.get!(rootDir, getOptions),
-    exists: (rootDir) => file.exists!(rootDir),
+    ...fileStorage(file),
     search,
     refresh: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)]),
     rebuild: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)], true),

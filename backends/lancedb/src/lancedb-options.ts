@@ -1,11 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import {
-  CairnError,
-  type ChunkOptions,
-  cairnIndexPath,
-  createHashEmbedder,
-  type Embedder,
-} from '@cairn/core';
+import { optionChecks } from '@cairn/backend-file';
+import { CairnError, type ChunkOptions, cairnIndexPath, type Embedder } from '@cairn/core';
 import type { LancedbModuleLoader } from './load-lancedb';
 
 /** How recall ranks: both arms fused (default), vectors only, or full text only. */
@@ -101,13 +96,7 @@ function invalid(key: string, reason: string): CairnError {
   });
 }
 
-function integer(value: unknown, key: string, min: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw invalid(key, `expected an integer of at least ${min}`);
-  }
-  return value;
-}
+const { integer, optionalFunction, stringRecord, embedder: embedderOf } = optionChecks(invalid);
 
 function fraction(value: unknown, key: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -130,43 +119,6 @@ function oneOf<T extends string>(
   return value as T;
 }
 
-function isEmbedder(value: unknown): value is Embedder {
-  const e = value as Embedder;
-  return (
-    typeof e?.id === 'string' &&
-    typeof e.model === 'string' &&
-    Number.isInteger(e.dimensions) &&
-    e.dimensions > 0 &&
-    typeof e.embed === 'function'
-  );
-}
-
-function embedderOf(value: unknown): Embedder {
-  if (value === undefined) return createHashEmbedder();
-  if (isEmbedder(value)) return value;
-  const spec = value as { id?: unknown; dimensions?: unknown };
-  if (spec && typeof spec === 'object' && spec.id === 'hash') {
-    const dimensions = integer(spec.dimensions, 'embedder.dimensions', 8, 256);
-    if (dimensions > 8192) throw invalid('embedder.dimensions', 'expected at most 8192');
-    return createHashEmbedder({ dimensions });
-  }
-  throw invalid(
-    'embedder',
-    'expected an Embedder (id, model, dimensions, embed) or { id: "hash" }',
-  );
-}
-
-function stringRecord(value: unknown, key: string): Record<string, string> | undefined {
-  if (value === undefined) return undefined;
-  const ok =
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.values(value).every((v) => typeof v === 'string');
-  if (!ok) throw invalid(key, 'expected an object of string values');
-  return { ...(value as Record<string, string>) };
-}
-
 function optionalString(value: unknown, key: string, pattern?: RegExp): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.trim() === '' || (pattern && !pattern.test(value))) {
@@ -185,11 +137,6 @@ function chunkOf(value: unknown): Required<ChunkOptions> {
     maxTokens: integer(chunk.maxTokens, 'chunk.maxTokens', 16, 400),
     overlapTokens: integer(chunk.overlapTokens, 'chunk.overlapTokens', 0, 60),
   };
-}
-
-function optionalFunction<T>(value: unknown, key: string): T | undefined {
-  if (value !== undefined && typeof value !== 'function') throw invalid(key, 'expected a function');
-  return value as T | undefined;
 }
 
 /** Validates options (from code or JSON settings); unknown keys and bad values throw INVALID_INPUT. */

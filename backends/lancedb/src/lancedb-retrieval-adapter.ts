@@ -1,17 +1,29 @@
-import { statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { boundSnippet, createFileRetrievalAdapter, queryTerms } from '@cairn/backend-file';
+import { join, resolve } from 'node:path';
 import {
-  compareCodeUnits,
+  boundSnippet,
+  byScore,
+  coversFolder,
+  createFileRetrievalAdapter,
+  eligible,
+  folderPoolSource,
+  isDirectory,
+  matchesFilters,
+  poolFolder,
+  poolSummaries,
+  queryTerms,
+  recallMetadata,
+  registerPoolDefinitions,
+  warningSink,
+  workspacePoolOf,
+} from '@cairn/backend-file';
+import {
   formatError,
   type MemoryAdapterStatus,
   type MemoryPoolDefinition,
   type MemoryQuery,
   type MemoryResult,
   type MemoryRetrievalAdapter,
-  memoryPoolDefinitionSchema,
   memoryQuerySchema,
-  memoryWorkspacePath,
   type NormalizedMemoryQuery,
   parseInput,
   type RetrievalAdapterCapabilities,
@@ -19,14 +31,13 @@ import {
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
 import type { RankedHit } from './hybrid-search';
-import { canFallBack, warningSink, workspaceTarget } from './lancedb-backend';
+import { canFallBack, workspaceTarget } from './lancedb-backend';
 import { LancedbIndex } from './lancedb-index';
 import { databaseUri, resolveLancedbOptions } from './lancedb-options';
-import { eligible, matchesFilters } from './pool-filters';
 import { recallFilterClauses } from './query-filters';
 import type { LancedbRefreshStats, PoolTarget } from './refresh-pool';
-import { folderSource, WORKSPACE_SOURCE } from './sources';
 import { sqlAnd } from './sql';
+import { placeOf } from './table-schema';
 
 export const lancedbRetrievalCapabilities = {
   semantic: true,
@@ -46,10 +57,6 @@ export interface LancedbRetrievalAdapter extends MemoryRetrievalAdapter {
   close(): Promise<void>;
 }
 
-function isDirectory(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-}
-
 function toResult(hit: RankedHit, target: PoolTarget, terms: string[]): MemoryResult {
   return {
     id: hit.chunk_id,
@@ -57,16 +64,7 @@ function toResult(hit: RankedHit, target: PoolTarget, terms: string[]): MemoryRe
     score: hit.score,
     snippet: boundSnippet(hit.text, terms, SNIPPET_CHARS),
     metadata: {
-      poolId: target.id,
-      tier: target.tier,
-      path: hit.path,
-      startLine: hit.start_line,
-      endLine: hit.end_line,
-      kind: hit.kind,
-      ...(hit.memory_id ? { memoryId: hit.memory_id } : {}),
-      ...(hit.category ? { category: hit.category } : {}),
-      ...(hit.review ? { review: hit.review } : {}),
-      ...(hit.created_at ? { createdAt: hit.created_at } : {}),
+      ...recallMetadata(target, placeOf(hit)),
       ...(hit.similarity !== undefined ? { similarity: hit.similarity } : {}),
       ...(hit.keywordScore !== undefined ? { keywordScore: hit.keywordScore } : {}),
     },
@@ -97,19 +95,19 @@ async function recallFromIndex(
     .filter((hit) => byId.has(hit.pool))
     .map((hit) => toResult(hit, byId.get(hit.pool)!, terms))
     .filter((result) => !postFilter || matchesFilters(result.metadata ?? {}, filters.rest))
-    .sort((a, b) => (b.score ?? 0) - (a.score ?? 0) || compareCodeUnits(a.id, b.id))
+    .sort(byScore)
     .slice(0, query.limit);
 }
 
 /** A registered pool as the index sees it; the builtin workspace pool reads the workspace files. */
 function poolTarget(rootDir: string, pool: MemoryPoolDefinition, workspace: boolean): PoolTarget {
   if (workspace) return workspaceTarget(rootDir);
-  const base = isAbsolute(pool.path) ? pool.path : resolve(rootDir, pool.path);
+  const base = poolFolder(rootDir, pool);
   return {
     id: pool.id,
     tier: pool.tier,
     base,
-    source: folderSource(base),
+    source: folderPoolSource(base),
     ...(pool.agents ? { agents: pool.agents } : {}),
   };
 }
@@ -119,7 +117,7 @@ async function adapterStatus(
   pools: MemoryPoolDefinition[],
   warnings: readonly string[],
 ): Promise<MemoryAdapterStatus> {
-  const details = { pools: pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path })) };
+  const details = { pools: poolSummaries(pools) };
   try {
     const described = await index.describe();
     const extra = warnings.length > 0 ? { warnings: [...warnings] } : {};
@@ -151,11 +149,7 @@ export function createLancedbRetrievalAdapter(
   const rootDir = resolve(factory.rootDir);
   const options = resolveLancedbOptions(factory.options ?? {});
   const { warnings, warn } = warningSink(options.onWarning);
-  const workspacePool: MemoryPoolDefinition = {
-    id: WORKSPACE_SOURCE,
-    tier: 'hot',
-    path: memoryWorkspacePath(rootDir),
-  };
+  const workspacePool = workspacePoolOf(rootDir);
   let pools: MemoryPoolDefinition[] = [workspacePool];
   let reconciled = false;
   let dataDir: string | undefined;
@@ -203,23 +197,14 @@ export function createLancedbRetrievalAdapter(
       if (!index) dataDir = opts.dataDir;
     },
     async registerPools(definitions) {
-      const parsed = definitions.map((pool) =>
-        parseInput(memoryPoolDefinitionSchema, pool, 'pool definition'),
-      );
-      pools = parsed.some((pool) => pool.id === WORKSPACE_SOURCE)
-        ? parsed
-        : [workspacePool, ...parsed];
+      const registered = registerPoolDefinitions(definitions, workspacePool);
+      pools = registered.pools;
       reconciled = false;
-      await fallback.registerPools(parsed);
+      await fallback.registerPools(registered.parsed);
     },
     async indexPaths(paths) {
       const wanted = paths.map((path) => resolve(rootDir, path));
-      const targets = pools
-        .map(targetOf)
-        .filter(
-          (t) =>
-            wanted.length === 0 || wanted.some((p) => p === t.base || p.startsWith(`${t.base}/`)),
-        );
+      const targets = pools.map(targetOf).filter((t) => coversFolder(wanted, t.base));
       await refresh(targets).catch(fellBack);
     },
     recall,

@@ -1,3 +1,4 @@
+import { reviewStates } from '@cairn/backend-file';
 import type { MemorySearchFilters, MemoryTier, NormalizedMemoryQuery } from '@cairn/core';
 import { sqlOneOf, sqlString } from './sql';
 
@@ -13,15 +14,9 @@ export function searchFilterClauses(pool: string, filters: MemorySearchFilters =
   const clauses = [`pool = ${sqlString(pool)}`];
   if (filters.kind?.length) clauses.push(sqlOneOf('kind', filters.kind));
   if (filters.category?.length) clauses.push(sqlOneOf('category', filters.category));
-  if (filters.review?.length) {
-    const reviews = new Set([
-      ...filters.review,
-      ...(filters.includeDeprecated ? ['deprecated'] : []),
-    ]);
-    clauses.push(sqlOneOf('review', [...reviews]));
-  } else if (filters.includeDeprecated !== true) {
-    clauses.push(NOT_DEPRECATED);
-  }
+  const reviews = reviewStates(filters);
+  if (reviews.only) clauses.push(sqlOneOf('review', reviews.only));
+  else if (reviews.excludeDeprecated) clauses.push(NOT_DEPRECATED);
   if (filters.since) clauses.push(`created_ms >= ${Date.parse(filters.since)}`);
   if (filters.until) clauses.push(`created_ms < ${Date.parse(filters.until)}`);
   if (filters.path) clauses.push(`starts_with(path, ${sqlString(filters.path)})`);

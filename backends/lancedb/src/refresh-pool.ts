@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { SearchIndexRefreshStats } from '@cairn/backend-file';
 import {
-  CairnError,
+  chunkFile,
+  embedInBatches,
+  type PoolSource,
+  type SearchIndexRefreshStats,
+} from '@cairn/backend-file';
+import {
   type ChunkOptions,
   type Embedder,
   embedderKey,
@@ -9,7 +13,6 @@ import {
   type MemoryTier,
 } from '@cairn/core';
 import type { LancedbStore, StoredChunk } from './lancedb-store';
-import { chunkFile, type IndexSource } from './sources';
 import type { ChunkRow, FileRow } from './table-schema';
 
 /** One pool as the index sees it: where its files are and who may recall them. */
@@ -19,7 +22,7 @@ export interface PoolTarget {
   agents?: string[];
   /** Absolute folder the hit paths are relative to. */
   base: string;
-  source: IndexSource;
+  source: PoolSource;
 }
 
 /** The file index's refresh figures, plus what only a vector index costs. */
@@ -41,7 +44,6 @@ interface FileUpdate {
   chunks: MemoryChunk[];
 }
 
-const EMBED_BATCH = 64;
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 function chunkRow(target: PoolTarget, chunk: MemoryChunk, key: string): Omit<ChunkRow, 'vector'> {
@@ -111,28 +113,6 @@ async function planChanges(store: LancedbStore, target: PoolTarget, ctx: Refresh
   return { restat, updates, removed, scanned: listed.length, read };
 }
 
-async function embedAll(embedder: Embedder, texts: string[]): Promise<number[][]> {
-  const vectors: number[][] = [];
-  for (let at = 0; at < texts.length; at += EMBED_BATCH) {
-    const batch = texts.slice(at, at + EMBED_BATCH);
-    const out = await embedder.embed(batch);
-    const bad =
-      out.length !== batch.length ||
-      out.some((v) => v.length !== embedder.dimensions || !v.every(Number.isFinite));
-    if (bad) {
-      throw new CairnError(
-        'INTERNAL',
-        `Embedder "${embedderKey(embedder)}" returned malformed vectors`,
-        {
-          hint: `it must return one vector of ${embedder.dimensions} finite numbers per text`,
-        },
-      );
-    }
-    vectors.push(...out);
-  }
-  return vectors;
-}
-
 /** Rows to write for the changed files, reusing stored vectors whose text did not change. */
 async function rowsToWrite(
   store: LancedbStore,
@@ -156,7 +136,7 @@ async function rowsToWrite(
     if (before?.textHash === row.text_hash) rows.push({ ...row, vector: before.vector });
     else pending.push(row);
   }
-  const vectors = await embedAll(
+  const vectors = await embedInBatches(
     embedder,
     pending.map((row) => row.text),
   );

@@ -1,3 +1,4 @@
+import type { ChunkPlace } from '@cairn/backend-file';
 import type { ArrowModule } from './load-lancedb';
 
 /** Bumped when the row layout changes: an older table is rebuilt from the markdown. */
@@ -131,3 +132,17 @@ export const RESULT_COLUMNS = [
 ] as const;
 
 export type ResultRow = Pick<ChunkRow, (typeof RESULT_COLUMNS)[number]>;
+
+/** A result row's place and unit fields, in the names the shared result shapes use. */
+export function placeOf(row: ResultRow): ChunkPlace {
+  return {
+    path: row.path,
+    startLine: row.start_line,
+    endLine: row.end_line,
+    kind: row.kind,
+    memoryId: row.memory_id,
+    category: row.category,
+    review: row.review,
+    createdAt: row.created_at,
+  };
+}

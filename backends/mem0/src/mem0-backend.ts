@@ -1,6 +1,13 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { boundSnippet, createFileBackend, queryTerms } from '@cairn/backend-file';
+import {
+  boundSnippet,
+  createFileBackend,
+  fileStorage,
+  reviewStates,
+  searchResultOf,
+  searchWithFileFallback,
+  warningSink,
+} from '@cairn/backend-file';
 import {
   formatError,
   type MemoryBackend,
@@ -10,12 +17,9 @@ import {
   type MemorySearchFilters,
   type MemorySearchOptions,
   type MemorySearchResult,
-  memorySearchOptionsSchema,
-  memoryWorkspacePath,
-  parseInput,
 } from '@cairn/core';
 import { type Mem0BackendOptions, resolveMem0Options } from './mem0-options';
-import { canFallBack, hitFields, Mem0Project, warningSink } from './mem0-project';
+import { canFallBack, hitFields, Mem0Project } from './mem0-project';
 import type { Mem0Condition, Mem0Hit } from './mem0-store';
 import type { Mem0SyncStats } from './mirror';
 import { workspaceSource } from './sources';
@@ -47,15 +51,9 @@ export function searchConditions(filters: MemorySearchFilters = {}) {
   const where: Record<string, Mem0Condition> = {};
   if (filters.kind?.length) where.kind = { in: [...filters.kind] };
   if (filters.category?.length) where.category = { in: [...filters.category] };
-  if (filters.review?.length) {
-    const states = new Set([
-      ...filters.review,
-      ...(filters.includeDeprecated ? ['deprecated'] : []),
-    ]);
-    where.review = { in: [...states] };
-  } else if (!filters.includeDeprecated) {
-    where.review = { ne: 'deprecated' };
-  }
+  const reviews = reviewStates(filters);
+  if (reviews.only) where.review = { in: reviews.only };
+  else if (reviews.excludeDeprecated) where.review = { ne: 'deprecated' };
   const since = filters.since ? Date.parse(filters.since) : undefined;
   const until = filters.until ? Date.parse(filters.until) : undefined;
   const post = (hit: Mem0Hit) => {
@@ -71,18 +69,7 @@ export function searchConditions(filters: MemorySearchFilters = {}) {
 }
 
 function toSearchResult(hit: Mem0Hit, terms: string[], snippetChars: number): MemorySearchResult {
-  const fields = hitFields(hit);
-  return {
-    path: fields.path,
-    startLine: fields.startLine,
-    endLine: fields.endLine,
-    score: hit.score,
-    snippet: boundSnippet(hit.text, terms, snippetChars),
-    kind: fields.kind,
-    ...(fields.memoryId ? { memoryId: fields.memoryId } : {}),
-    ...(fields.category ? { category: fields.category } : {}),
-    ...(fields.createdAt ? { createdAt: fields.createdAt } : {}),
-  };
+  return searchResultOf(hitFields(hit), hit.score, boundSnippet(hit.text, terms, snippetChars));
 }
 
 /**
@@ -111,12 +98,10 @@ export function createMem0Backend(options: Mem0BackendOptions = {}): Mem0Backend
   const sync = (rootDir: string, rebuild = false) =>
     projectOf(rootDir).sync({ sources: [workspaceSource(resolve(rootDir))], rebuild });
 
-  async function search(rootDir: string, input: MemorySearchOptions) {
-    const parsed = parseInput(memorySearchOptionsSchema, input, 'search options');
-    if (!existsSync(memoryWorkspacePath(rootDir))) return [];
-    const terms = queryTerms(parsed.query);
-    const { where, post, postFiltered } = searchConditions(parsed.filters);
-    try {
+  const search = searchWithFileFallback(
+    { engine: 'Mem0', file, warn, canFallBack },
+    async (rootDir, parsed, terms) => {
+      const { where, post, postFiltered } = searchConditions(parsed.filters);
       await sync(rootDir);
       const hits = await projectOf(rootDir).search({
         query: parsed.query,
@@ -128,19 +113,15 @@ export function createMem0Backend(options: Mem0BackendOptions = {}): Mem0Backend
         .filter(post)
         .slice(0, parsed.limit)
         .map((hit) => toSearchResult(hit, terms, parsed.snippetChars));
-    } catch (error) {
-      if (!canFallBack(error)) throw error;
-      warn(`Mem0 search failed, using the file index instead: ${formatError(error)}`);
-      return file.search(rootDir, parsed);
-    }
-  }
+    },
+  );
 
   return {
     warnings,
     type: 'mem0',
     name: 'Mem0 (markdown in .cairn/memory/, mirrored into Mem0 for search)',
     capabilities: mem0Capabilities,
-    read: (rootDir) => file.read(rootDir),
+    ...fileStorage(file),
     async write(rootDir, content) {
       const written = await file.write(rootDir, content);
       if (resolved.syncOnWrite) {
@@ -154,8 +135,6 @@ export function createMem0Backend(options: Mem0BackendOptions = {}): Mem0Backend
       }
       return written;
     },
-    get: (rootDir, getOptions) => file.get!(rootDir, getOptions),
-    exists: (rootDir) => file.exists!(rootDir),
     search,
     sync: (rootDir) => sync(rootDir),
     rebuild: (rootDir) => sync(rootDir, true),

@@ -1,11 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import {
-  CairnError,
-  type ChunkOptions,
-  cairnIndexPath,
-  createHashEmbedder,
-  type Embedder,
-} from '@cairn/core';
+import { optionChecks } from '@cairn/backend-file';
+import { CairnError, type ChunkOptions, cairnIndexPath, type Embedder } from '@cairn/core';
 import type { Mem0ModuleLoader } from './load-mem0';
 
 export type Mem0Mode = 'oss' | 'platform';
@@ -119,13 +114,7 @@ function invalid(key: string, reason: string): CairnError {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function integer(value: unknown, key: string, min: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw invalid(key, `expected an integer of at least ${min}`);
-  }
-  return value;
-}
+const { integer, optionalFunction, embedder: embedderOf } = optionChecks(invalid);
 
 function flag(value: unknown, key: string, fallback: boolean): boolean {
   if (value === undefined) return fallback;
@@ -160,31 +149,6 @@ function scopeOf(value: unknown): Mem0Scope {
   return scope;
 }
 
-function isEmbedder(value: unknown): value is Embedder {
-  const e = value as Embedder;
-  return (
-    typeof e?.id === 'string' &&
-    typeof e.model === 'string' &&
-    Number.isInteger(e.dimensions) &&
-    e.dimensions > 0 &&
-    typeof e.embed === 'function'
-  );
-}
-
-function embedderOf(value: unknown): Embedder {
-  if (value === undefined) return createHashEmbedder();
-  if (isEmbedder(value)) return value;
-  if (isObject(value) && value.id === 'hash') {
-    const dimensions = integer(value.dimensions, 'embedder.dimensions', 8, 256);
-    if (dimensions > 8192) throw invalid('embedder.dimensions', 'expected at most 8192');
-    return createHashEmbedder({ dimensions });
-  }
-  throw invalid(
-    'embedder',
-    'expected an Embedder (id, model, dimensions, embed) or { id: "hash" }',
-  );
-}
-
 function providerOf(value: unknown, key: string) {
   if (value === undefined) return undefined;
   if (!isObject(value) || typeof value.provider !== 'string' || value.provider === '') {
@@ -210,11 +174,6 @@ function chunkOf(value: unknown): Required<ChunkOptions> {
       DEFAULT_CHUNK.overlapTokens,
     ),
   };
-}
-
-function fn<T>(value: unknown, key: string): T | undefined {
-  if (value !== undefined && typeof value !== 'function') throw invalid(key, 'expected a function');
-  return value as T | undefined;
 }
 
 function thresholdOf(value: unknown): number {
@@ -257,8 +216,8 @@ export function resolveMem0Options(input: unknown = {}): ResolvedMem0Options {
     chunk: chunkOf(input.chunk),
     syncOnWrite: flag(input.syncOnWrite, 'syncOnWrite', true),
     getMaxLines: integer(input.getMaxLines, 'getMaxLines', 1, 200),
-    onWarning: fn(input.onWarning, 'onWarning'),
-    loadModules: fn(input.loadModules, 'loadModules'),
+    onWarning: optionalFunction(input.onWarning, 'onWarning'),
+    loadModules: optionalFunction(input.loadModules, 'loadModules'),
   };
 }
 

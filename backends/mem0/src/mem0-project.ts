@@ -6,17 +6,6 @@ import { type Mem0SyncStats, type MirrorContext, type SyncRequest, syncMirror } 
 import { openOssStore } from './oss-store';
 import { openPlatformStore } from './platform-store';
 
-/** Collects distinct warnings and tells the caller once about each. */
-export function warningSink(onWarning?: (message: string) => void) {
-  const warnings: string[] = [];
-  const warn = (message: string) => {
-    if (warnings.includes(message)) return;
-    warnings.push(message);
-    onWarning?.(message);
-  };
-  return { warnings, warn };
-}
-
 /** Whether a Mem0 failure may fall back to the file index: anything but bad input. */
 export function canFallBack(error: unknown): boolean {
   return !(

@@ -1,15 +1,25 @@
-import { statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { boundSnippet, createFileRetrievalAdapter, queryTerms } from '@cairn/backend-file';
+import { join, resolve } from 'node:path';
 import {
-  compareCodeUnits,
+  boundSnippet,
+  byScore,
+  createFileRetrievalAdapter,
+  eligible,
+  isDirectory,
+  poolFolder,
+  poolSummaries,
+  queryTerms,
+  recallMetadata,
+  registerPoolDefinitions,
+  warningSink,
+  workspacePoolOf,
+} from '@cairn/backend-file';
+import {
   formatError,
   type MemoryAdapterStatus,
   type MemoryPoolDefinition,
   type MemoryQuery,
   type MemoryResult,
   type MemoryRetrievalAdapter,
-  memoryPoolDefinitionSchema,
   memoryQuerySchema,
   memoryWorkspacePath,
   type NormalizedMemoryQuery,
@@ -20,7 +30,7 @@ import {
   rawMemoryId,
 } from '@cairn/core';
 import { resolveMem0Options } from './mem0-options';
-import { canFallBack, hitFields, Mem0Project, warningSink } from './mem0-project';
+import { canFallBack, hitFields, Mem0Project } from './mem0-project';
 import type { Mem0Condition, Mem0Hit } from './mem0-store';
 import type { Mem0SyncStats } from './mirror';
 import { folderSource, type MirrorSource, WORKSPACE_KEY, workspaceSource } from './sources';
@@ -50,16 +60,6 @@ interface Target {
   source: MirrorSource;
 }
 
-/** Whether the pool answers this caller: tier, pool ids, agents and roles (seed 001). */
-function eligible(pool: MemoryPoolDefinition, query: NormalizedMemoryQuery): boolean {
-  if (!query.tiers.includes(pool.tier)) return false;
-  if (query.poolIds && !query.poolIds.includes(pool.id)) return false;
-  if (pool.agents && !pool.agents.includes(query.agentId)) return false;
-  return !pool.roles || (query.role !== undefined && pool.roles.includes(query.role));
-}
-
-const isDirectory = (path: string) =>
-  statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 const listOf = (wanted: string | string[]) => (Array.isArray(wanted) ? wanted : [wanted]);
 
 /** Query filters split: pool-level keys narrow the targets, stored keys go to Mem0, the rest is checked after. */
@@ -91,19 +91,7 @@ function toResult(hit: Mem0Hit, target: Target, terms: string[]): MemoryResult {
     uri: join(target.base, ...f.path.split('/')),
     score: hit.score,
     snippet: boundSnippet(hit.text, terms, SNIPPET_CHARS),
-    metadata: {
-      poolId: target.pool.id,
-      tier: target.pool.tier,
-      path: f.path,
-      startLine: f.startLine,
-      endLine: f.endLine,
-      kind: f.kind,
-      ...(f.memoryId ? { memoryId: f.memoryId } : {}),
-      ...(f.category ? { category: f.category } : {}),
-      ...(f.review ? { review: f.review } : {}),
-      ...(f.createdAt ? { createdAt: f.createdAt } : {}),
-      mem0Id: hit.id,
-    },
+    metadata: { ...recallMetadata(target.pool, f), mem0Id: hit.id },
   };
 }
 
@@ -121,11 +109,7 @@ export function createMem0RetrievalAdapter(
   const rootDir = resolve(factory.rootDir);
   let resolved = resolveMem0Options(factory.options ?? {});
   const { warnings, warn } = warningSink(resolved.onWarning);
-  const workspacePool: MemoryPoolDefinition = {
-    id: 'workspace',
-    tier: 'hot',
-    path: memoryWorkspacePath(rootDir),
-  };
+  const workspacePool = workspacePoolOf(rootDir);
   let pools: MemoryPoolDefinition[] = [workspacePool];
   let reconciled = false;
   let project: Mem0Project | undefined;
@@ -138,7 +122,7 @@ export function createMem0RetrievalAdapter(
     if (pool === workspacePool) {
       return { pool, base: memoryWorkspacePath(rootDir), source: workspaceSource(rootDir) };
     }
-    const base = isAbsolute(pool.path) ? pool.path : resolve(rootDir, pool.path);
+    const base = poolFolder(rootDir, pool);
     return { pool, base, source: folderSource(base) };
   };
   /** Mirrors `targets`; the first time after registerPools, every pool, dropping unregistered ones. */
@@ -171,7 +155,7 @@ export function createMem0RetrievalAdapter(
       .filter((r) =>
         split.rest.every(([key, values]) => values.includes(String(r.metadata?.[key] ?? ''))),
       )
-      .sort((a, b) => (b.score ?? 0) - (a.score ?? 0) || compareCodeUnits(a.id, b.id))
+      .sort(byScore)
       .slice(0, query.limit);
   }
 
@@ -183,10 +167,7 @@ export function createMem0RetrievalAdapter(
       if (!resolved.dataDir && !project) resolved = { ...resolved, dataDir: join(dataDir, 'mem0') };
     },
     async registerPools(definitions) {
-      const parsed = definitions.map((p) =>
-        parseInput(memoryPoolDefinitionSchema, p, 'pool definition'),
-      );
-      pools = parsed.some((p) => p.id === workspacePool.id) ? parsed : [workspacePool, ...parsed];
+      pools = registerPoolDefinitions(definitions, workspacePool).pools;
       reconciled = false;
     },
     async indexPaths() {
@@ -217,7 +198,7 @@ export function createMem0RetrievalAdapter(
           mode: resolved.mode,
           scope: resolved.scope,
           namespace: projectOf().namespace,
-          pools: pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path })),
+          pools: poolSummaries(pools),
           ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
         },
       };

@@ -1,22 +1,10 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import {
-  ATOMIC_TEMP_PREFIX,
-  type ChunkOptions,
-  chunkDocument,
-  compareCodeUnits,
-  listMemoryFiles,
-  type MemoryChunk,
-  parseMemoryDocument,
-  resolveWorkspaceFile,
-} from '@cairn/core';
+import { readFolderFile, readWorkspaceFile, type SourceFile } from '@cairn/backend-file';
+import { ATOMIC_TEMP_PREFIX, compareCodeUnits, listMemoryFiles } from '@cairn/core';
 
-/** A file as listed: a `/`-separated path relative to the source, and its stat. */
-export interface SourceFile {
-  path: string;
-  bytes: number;
-  mtimeMs: number;
-}
+// Shared with the file index: a listed file, and the chunker (core's, marker lines and empty chunks dropped).
+export { chunkFile as chunksOf, type SourceFile } from '@cairn/backend-file';
 
 /** Where the markdown of one pool comes from. */
 export interface MirrorSource {
@@ -36,10 +24,7 @@ export function workspaceSource(rootDir: string): MirrorSource {
   return {
     key: WORKSPACE_KEY,
     list: () => listMemoryFiles(rootDir).catch(() => []),
-    read: async (path) => {
-      const full = await resolveWorkspaceFile(rootDir, path).catch(() => undefined);
-      return full ? readFile(full, 'utf8').catch(() => undefined) : undefined;
-    },
+    read: async (path) => (await readWorkspaceFile(rootDir, path))?.toString('utf8'),
   };
 }
 
@@ -65,22 +50,6 @@ export function folderSource(folder: string): MirrorSource {
       );
       return files.filter((file): file is SourceFile => file !== undefined);
     },
-    read: (path) => readFile(join(folder, ...path.split('/')), 'utf8').catch(() => undefined),
+    read: async (path) => (await readFolderFile(folder, path))?.toString('utf8'),
   };
-}
-
-/** Any `<!-- cairn:... -->` line is metadata (head region, a damaged unit's marker): never stored text. */
-const CAIRN_MARKER = /^\s*<!--\s*cairn:/;
-
-/** Core's parser and chunker over one file; marker lines dropped, chunks left empty dropped. */
-export function chunksOf(text: string, path: string, options: ChunkOptions): MemoryChunk[] {
-  const chunks: MemoryChunk[] = [];
-  for (const chunk of chunkDocument(parseMemoryDocument(text, path), options)) {
-    const clean = chunk.text
-      .split('\n')
-      .filter((line) => !CAIRN_MARKER.test(line))
-      .join('\n');
-    if (clean.trim() !== '') chunks.push({ ...chunk, text: clean });
-  }
-  return chunks;
 }

@@ -1,21 +1,24 @@
-import { existsSync } from 'node:fs';
-import { boundSnippet, createFileBackend, queryTerms } from '@cairn/backend-file';
+import {
+  boundSnippet,
+  createFileBackend,
+  fileStorage,
+  searchResultOf,
+  searchWithFileFallback,
+  WORKSPACE_POOL_ID,
+  warningSink,
+  workspacePoolSource,
+} from '@cairn/backend-file';
 import {
   CairnError,
-  formatError,
   type MemoryBackend,
   type MemoryBackendCapabilities,
-  type MemorySearchOptions,
   type MemorySearchResult,
-  memorySearchOptionsSchema,
   memoryWorkspacePath,
-  parseInput,
 } from '@cairn/core';
 import { searchFilter } from './qdrant-filters';
 import { type ChunkHit, QdrantIndex } from './qdrant-index';
 import { defaultRepo, type QdrantBackendOptions, resolveQdrantOptions } from './qdrant-options';
 import type { PoolTarget, QdrantRefreshStats } from './qdrant-refresh';
-import { WORKSPACE_POOL_ID, workspaceSource } from './sources';
 
 /** Storage is the file backend's (markdown, atomic writes); only search goes to Qdrant. */
 export const qdrantCapabilities = {
@@ -35,17 +38,6 @@ export interface QdrantBackend extends MemoryBackend {
   rebuild(rootDir: string): Promise<QdrantRefreshStats>;
 }
 
-/** Collects distinct warnings and tells the caller once about each. */
-export function warningSink(onWarning?: (message: string) => void) {
-  const warnings: string[] = [];
-  const warn = (message: string) => {
-    if (warnings.includes(message)) return;
-    warnings.push(message);
-    onWarning?.(message);
-  };
-  return { warnings, warn };
-}
-
 /** Whether a Qdrant failure falls back to the file index: anything but the caller's bad input. */
 export function canFallBack(error: unknown): boolean {
   return !(CairnError.isInstance(error) && error.code === 'INVALID_INPUT' && !error.details.status);
@@ -56,23 +48,22 @@ export function workspaceTarget(rootDir: string): PoolTarget {
     id: WORKSPACE_POOL_ID,
     tier: 'hot',
     base: memoryWorkspacePath(rootDir),
-    source: workspaceSource(rootDir),
+    source: workspacePoolSource(rootDir),
   };
 }
 
 function toSearchResult(hit: ChunkHit, terms: string[], snippetChars: number): MemorySearchResult {
   const p = hit.payload;
-  return {
+  const place = {
     path: p.path,
     startLine: p.start_line,
     endLine: p.end_line,
-    score: hit.score,
-    snippet: boundSnippet(p.text, terms, snippetChars),
-    kind: p.kind === 'UNIT' ? 'UNIT' : 'RAW',
-    ...(p.memory_id ? { memoryId: p.memory_id } : {}),
-    ...(p.category ? { category: p.category } : {}),
-    ...(p.created_at ? { createdAt: p.created_at } : {}),
+    kind: p.kind,
+    memoryId: p.memory_id,
+    category: p.category,
+    createdAt: p.created_at,
   };
+  return searchResultOf(place, hit.score, boundSnippet(p.text, terms, snippetChars));
 }
 
 /** Candidates fetched when a path prefix can only be checked after the query. */
@@ -100,14 +91,9 @@ export function createQdrantBackend(options: QdrantBackendOptions = {}): QdrantB
     return index;
   };
 
-  async function search(
-    rootDir: string,
-    input: MemorySearchOptions,
-  ): Promise<MemorySearchResult[]> {
-    const parsed = parseInput(memorySearchOptionsSchema, input, 'search options');
-    if (!existsSync(memoryWorkspacePath(rootDir))) return [];
-    const terms = queryTerms(parsed.query);
-    try {
+  const search = searchWithFileFallback(
+    { engine: 'Qdrant', file, warn, canFallBack },
+    async (rootDir, parsed, terms) => {
       const index = indexFor(rootDir);
       await index.refresh([workspaceTarget(rootDir)]);
       const { filter, pathPrefix } = searchFilter(
@@ -124,22 +110,15 @@ export function createQdrantBackend(options: QdrantBackendOptions = {}): QdrantB
         .filter((hit) => !pathPrefix || hit.payload.path.startsWith(pathPrefix))
         .slice(0, parsed.limit)
         .map((hit) => toSearchResult(hit, terms, parsed.snippetChars));
-    } catch (error) {
-      if (!canFallBack(error)) throw error;
-      warn(`Qdrant search failed, using the file index instead: ${formatError(error)}`);
-      return file.search!(rootDir, parsed);
-    }
-  }
+    },
+  );
 
   return {
     warnings,
     type: 'qdrant',
     name: 'Qdrant (markdown in .cairn/memory/, hybrid search in a Qdrant collection)',
     capabilities: qdrantCapabilities,
-    read: (rootDir) => file.read(rootDir),
-    write: (rootDir, content) => file.write(rootDir, content),
-    get: (rootDir, getOptions) => file.get!(rootDir, getOptions),
-    exists: (rootDir) => file.exists!(rootDir),
+    ...fileStorage(file),
     search,
     refresh: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)]),
     rebuild: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)], true),

@@ -1,3 +1,4 @@
+import { reviewStates } from '@cairn/backend-file';
 import type { MemorySearchFilters, MemoryTier, NormalizedMemoryQuery } from '@cairn/core';
 
 /** A Qdrant filter condition, as the REST API takes it. */
@@ -98,15 +99,9 @@ export function searchFilter(
   const mustNot: Condition[] = [];
   if (filters.kind?.length) must.push(matchOf('kind', filters.kind));
   if (filters.category?.length) must.push(matchOf('category', filters.category));
-  if (filters.review?.length) {
-    const states = new Set([
-      ...filters.review,
-      ...(filters.includeDeprecated ? ['deprecated'] : []),
-    ]);
-    must.push(matchOf('review_state', [...states]));
-  } else if (filters.includeDeprecated !== true) {
-    mustNot.push(DEPRECATED);
-  }
+  const reviews = reviewStates(filters);
+  if (reviews.only) must.push(matchOf('review_state', reviews.only));
+  else if (reviews.excludeDeprecated) mustNot.push(DEPRECATED);
   if (filters.since || filters.until) {
     const range = {
       ...(filters.since ? { gte: new Date(filters.since).toISOString() } : {}),
@@ -118,15 +113,4 @@ export function searchFilter(
     filter: mustNot.length > 0 ? { must, must_not: mustNot } : { must },
     ...(filters.path ? { pathPrefix: filters.path } : {}),
   };
-}
-
-/** Every key must equal the value, or one of the listed values (checked on a hit's metadata). */
-export function matchesFilters(
-  metadata: Record<string, unknown>,
-  filters: Record<string, string | string[]>,
-): boolean {
-  return Object.entries(filters).every(([key, wanted]) => {
-    const actual = String(metadata[key] ?? '');
-    return Array.isArray(wanted) ? wanted.includes(actual) : wanted === actual;
-  });
 }

@@ -1,8 +1,8 @@
-import { CairnError, type Embedder, embedderKey, type MemoryTier } from '@cairn/core';
+import { chunkFile, embedInBatches, type PoolSource } from '@cairn/backend-file';
+import type { Embedder, MemoryTier } from '@cairn/core';
 import { matchOf, type Partition, partitionConditions, type QdrantFilter } from './qdrant-filters';
 import { type ChunkPoint, chunkPayload, chunkPoint, sha256 } from './qdrant-payload';
 import type { QdrantStore } from './qdrant-store';
-import { chunkFile, type IndexSource } from './sources';
 
 /** One pool as the index sees it. */
 export interface PoolTarget {
@@ -10,7 +10,7 @@ export interface PoolTarget {
   tier: MemoryTier;
   /** Absolute folder the hit paths are relative to. */
   base: string;
-  source: IndexSource;
+  source: PoolSource;
 }
 
 /** What one refresh did: the same figures as the file index, plus points. */
@@ -42,35 +42,12 @@ export interface RefreshPartition {
   embedder: string;
 }
 
-const EMBED_BATCH = 64;
 const STATE_FIELDS = ['path', 'file_size', 'file_mtime_ms', 'file_hash', 'pool_source', 'embedder'];
 
 export function poolFilter(partition: Partition, pool: string, paths?: string[]): QdrantFilter {
   const must = [...partitionConditions(partition), matchOf('pool', pool)];
   if (paths) must.push(matchOf('path', paths));
   return { must };
-}
-
-async function embedAll(embedder: Embedder, texts: string[]): Promise<number[][]> {
-  const vectors: number[][] = [];
-  for (let at = 0; at < texts.length; at += EMBED_BATCH) {
-    const batch = texts.slice(at, at + EMBED_BATCH);
-    const out = await embedder.embed(batch);
-    if (
-      out.length !== batch.length ||
-      out.some((v) => v.length !== embedder.dimensions || !v.every(Number.isFinite))
-    ) {
-      throw new CairnError(
-        'INTERNAL',
-        `Embedder "${embedderKey(embedder)}" returned malformed vectors`,
-        {
-          hint: `it must return one vector of ${embedder.dimensions} finite numbers per text`,
-        },
-      );
-    }
-    vectors.push(...out);
-  }
-  return vectors;
 }
 
 /**
@@ -200,7 +177,7 @@ export class PoolRefresher {
       file: { size: state.size, mtimeMs: state.mtimeMs, hash: state.hash },
     };
     const payloads = chunks.map((chunk) => chunkPayload(context, chunk));
-    const vectors = await embedAll(
+    const vectors = await embedInBatches(
       this.embedder,
       payloads.map((p) => p.text),
     );

@@ -1,6 +1,19 @@
-import { statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { boundSnippet, createFileRetrievalAdapter, queryTerms } from '@cairn/backend-file';
+import { join, resolve } from 'node:path';
+import {
+  boundSnippet,
+  coversFolder,
+  createFileRetrievalAdapter,
+  eligible,
+  folderPoolSource,
+  isDirectory,
+  matchesFilters,
+  poolFolder,
+  poolSummaries,
+  queryTerms,
+  registerPoolDefinitions,
+  warningSink,
+  workspacePoolOf,
+} from '@cairn/backend-file';
 import {
   formatError,
   type MemoryAdapterStatus,
@@ -8,21 +21,18 @@ import {
   type MemoryQuery,
   type MemoryResult,
   type MemoryRetrievalAdapter,
-  memoryPoolDefinitionSchema,
   memoryQuerySchema,
-  memoryWorkspacePath,
   type NormalizedMemoryQuery,
   parseInput,
   type RetrievalAdapterCapabilities,
   type RetrievalAdapterFactoryOptions,
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
-import { canFallBack, warningSink, workspaceTarget } from './qdrant-backend';
-import { matchesFilters, recallFilter } from './qdrant-filters';
+import { canFallBack, workspaceTarget } from './qdrant-backend';
+import { recallFilter } from './qdrant-filters';
 import { type ChunkHit, QdrantIndex } from './qdrant-index';
 import { defaultRepo, resolveQdrantOptions } from './qdrant-options';
 import type { PoolTarget, QdrantRefreshStats } from './qdrant-refresh';
-import { eligible, folderSource, WORKSPACE_POOL_ID } from './sources';
 
 export const qdrantRetrievalCapabilities = {
   semantic: true,
@@ -42,9 +52,6 @@ export interface QdrantRetrievalAdapter extends MemoryRetrievalAdapter {
   /** Warnings so far (fallbacks), each once. */
   readonly warnings: readonly string[];
 }
-
-const isDirectory = (path: string) =>
-  statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 function toResult(hit: ChunkHit, target: PoolTarget, terms: string[]): MemoryResult {
   const p = hit.payload;
@@ -95,16 +102,10 @@ async function recallFromIndex(
     .slice(0, query.limit);
 }
 
-/** The pools holding any of these paths (every pool when none is given). */
-function targetsUnder(targets: PoolTarget[], paths: string[]): PoolTarget[] {
-  if (paths.length === 0) return targets;
-  return targets.filter((t) => paths.some((p) => p === t.base || p.startsWith(`${t.base}/`)));
-}
-
 function poolTarget(rootDir: string, pool: MemoryPoolDefinition, workspace: boolean): PoolTarget {
   if (workspace) return workspaceTarget(rootDir);
-  const base = isAbsolute(pool.path) ? pool.path : resolve(rootDir, pool.path);
-  return { id: pool.id, tier: pool.tier, base, source: folderSource(base) };
+  const base = poolFolder(rootDir, pool);
+  return { id: pool.id, tier: pool.tier, base, source: folderPoolSource(base) };
 }
 
 async function adapterStatus(
@@ -112,7 +113,7 @@ async function adapterStatus(
   pools: MemoryPoolDefinition[],
   warnings: readonly string[],
 ): Promise<MemoryAdapterStatus> {
-  const details = { pools: pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path })) };
+  const details = { pools: poolSummaries(pools) };
   try {
     const described = await index.describe();
     return {
@@ -148,11 +149,7 @@ export function createQdrantRetrievalAdapter(
   const options = resolveQdrantOptions(factory.options ?? {});
   const { warnings, warn } = warningSink(options.onWarning);
   const index = new QdrantIndex(options, options.repo ?? defaultRepo(rootDir), warn);
-  const workspacePool: MemoryPoolDefinition = {
-    id: WORKSPACE_POOL_ID,
-    tier: 'hot',
-    path: memoryWorkspacePath(rootDir),
-  };
+  const workspacePool = workspacePoolOf(rootDir);
   let pools: MemoryPoolDefinition[] = [workspacePool];
   let reconciled = false;
   const fallback = createFileRetrievalAdapter({ rootDir });
@@ -183,19 +180,16 @@ export function createQdrantRetrievalAdapter(
       : { ...qdrantRetrievalCapabilities, keyword: false },
     warnings,
     async registerPools(definitions) {
-      const parsed = definitions.map((pool) =>
-        parseInput(memoryPoolDefinitionSchema, pool, 'pool definition'),
-      );
-      await fallback.registerPools(parsed);
-      pools = parsed.some((pool) => pool.id === WORKSPACE_POOL_ID)
-        ? parsed
-        : [workspacePool, ...parsed];
+      const registered = registerPoolDefinitions(definitions, workspacePool);
+      await fallback.registerPools(registered.parsed);
+      pools = registered.pools;
       reconciled = false;
       index.forget();
     },
     async indexPaths(paths) {
       const wanted = paths.map((path) => resolve(rootDir, path));
-      await refresh(targetsUnder(pools.map(targetOf), wanted)).catch(fellBack);
+      const targets = pools.map(targetOf).filter((t) => coversFolder(wanted, t.base));
+      await refresh(targets).catch(fellBack);
     },
     async recall(input: MemoryQuery) {
       const query = parseInput(memoryQuerySchema, input, 'memory query');

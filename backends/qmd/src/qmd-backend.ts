@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createFileBackend, queryTerms } from '@cairn/backend-file';
+import {
+  createFileBackend,
+  fileStorage,
+  queryTerms,
+  searchResultOf,
+  warningSink,
+} from '@cairn/backend-file';
 import {
   CairnError,
   formatError,
@@ -15,7 +21,7 @@ import {
 import { workspaceFiles, workspaceSignature } from './markdown-signature';
 import { QMD_INSTALL_COMMAND, type QmdCommand, resolveQmdCommand } from './qmd-command';
 import { chunkPassesFilters, chunkSnippet, type QmdHit, termRoots } from './qmd-hits';
-import { type QmdCollectionSpec, QmdIndex, type WarningSink } from './qmd-index';
+import { type QmdCollectionSpec, QmdIndex } from './qmd-index';
 import {
   defaultCollectionName,
   type QmdBackendOptions,
@@ -48,17 +54,6 @@ export interface QmdBackend extends MemoryBackend {
   close(): Promise<void>;
 }
 
-/** Collects distinct warnings and tells the caller once about each. */
-export function warningSink(onWarning?: (message: string) => void) {
-  const warnings: string[] = [];
-  const warn: WarningSink = (message) => {
-    if (warnings.includes(message)) return;
-    warnings.push(message);
-    onWarning?.(message);
-  };
-  return { warnings, warn };
-}
-
 /** Bad input is the caller's problem; everything else qmd does wrong falls back. */
 export function canFallBack(error: unknown): boolean {
   return !(CairnError.isInstance(error) && error.code === 'INVALID_INPUT');
@@ -79,17 +74,9 @@ async function mapWorkspaceHits(
   const results = chunks
     .filter(({ chunk }) => chunkPassesFilters(chunk, options.filters))
     .slice(0, options.limit)
-    .map(({ path, chunk, score }) => ({
-      path,
-      startLine: chunk.startLine,
-      endLine: chunk.endLine,
-      score,
-      snippet: chunkSnippet(chunk, roots, options.snippetChars),
-      kind: chunk.kind,
-      ...(chunk.memoryId ? { memoryId: chunk.memoryId } : {}),
-      ...(chunk.category ? { category: chunk.category } : {}),
-      ...(chunk.createdAt ? { createdAt: chunk.createdAt } : {}),
-    }));
+    .map(({ path, chunk, score }) =>
+      searchResultOf({ ...chunk, path }, score, chunkSnippet(chunk, roots, options.snippetChars)),
+    );
   return { results, stale };
 }
 
@@ -189,14 +176,12 @@ export function createQmdBackend(input: QmdBackendOptions = {}): QmdBackend {
     type: 'qmd',
     name: 'qmd (markdown in .cairn/memory/, search through the qmd CLI)',
     capabilities: qmdCapabilities,
-    read: (rootDir) => file.read(rootDir),
+    ...fileStorage(file),
     async write(rootDir, content) {
       const written = await file.write(rootDir, content);
       if (command) indexFor(command, rootDir).scheduleUpdate([workspaceSpec(rootDir, options)]);
       return written;
     },
-    get: (rootDir, getOptions) => file.get!(rootDir, getOptions),
-    exists: (rootDir) => file.exists!(rootDir),
     search,
     async rebuild(rootDir) {
       if (!command) {

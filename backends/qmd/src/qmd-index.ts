@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { WarningSink } from '@cairn/backend-file';
 import { writeFileAtomic } from '@cairn/core';
 import type { QmdCommand } from './qmd-command';
 import { parseQmdHits, type QmdHit } from './qmd-hits';
@@ -29,9 +30,6 @@ interface CollectionState {
 interface IndexState {
   collections: Record<string, CollectionState>;
 }
-
-/** Receives warnings from work nobody awaits (the debounced update). */
-export type WarningSink = (message: string) => void;
 
 function emptyState(): IndexState {
   return { collections: {} };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, isAbsolute, join, resolve } from 'node:path';
+import { optionChecks } from '@cairn/backend-file';
 import { CairnError, cairnIndexPath } from '@cairn/core';
 
 /** The folder under `.cairn/index/` that holds qmd's index and config for the project. */
@@ -70,13 +71,7 @@ function invalid(key: string, reason: string): CairnError {
   });
 }
 
-function integer(value: unknown, key: string, min: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw invalid(key, `expected an integer of at least ${min}`);
-  }
-  return value;
-}
+const { integer, optionalFunction, stringRecord } = optionChecks(invalid);
 
 function commandOf(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
@@ -89,19 +84,6 @@ function commandOf(value: unknown): string[] | undefined {
     throw invalid('command', 'expected a non-empty string or a non-empty list of strings');
   }
   return [...parts];
-}
-
-function envOf(value: unknown): Record<string, string> {
-  if (value === undefined) return {};
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    Array.isArray(value) ||
-    !Object.values(value).every((v) => typeof v === 'string')
-  ) {
-    throw invalid('env', 'expected an object of string values');
-  }
-  return { ...(value as Record<string, string>) };
 }
 
 function optionalString(value: unknown, key: string, pattern?: RegExp): string | undefined {
@@ -121,9 +103,7 @@ export function resolveQmdOptions(input: unknown = {}): ResolvedQmdOptions {
   for (const key of Object.keys(options)) {
     if (!KNOWN_KEYS.has(key)) throw invalid(key, 'unknown option');
   }
-  if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
-    throw invalid('onWarning', 'expected a function');
-  }
+  const onWarning = optionalFunction<(message: string) => void>(options.onWarning, 'onWarning');
   return {
     command: commandOf(options.command),
     collection: optionalString(options.collection, 'collection', COLLECTION_NAME),
@@ -146,9 +126,9 @@ export function resolveQmdOptions(input: unknown = {}): ResolvedQmdOptions {
       0,
       DEFAULT_UPDATE_DEBOUNCE_MS,
     ),
-    env: envOf(options.env),
+    env: stringRecord(options.env, 'env') ?? {},
     getMaxLines: integer(options.getMaxLines, 'getMaxLines', 1, 200),
-    onWarning: options.onWarning as ((message: string) => void) | undefined,
+    onWarning,
   };
 }
 

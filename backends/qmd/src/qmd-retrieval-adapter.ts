@@ -1,7 +1,19 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { createFileRetrievalAdapter, queryTerms, WORKSPACE_POOL_ID } from '@cairn/backend-file';
+import { join, resolve } from 'node:path';
+import {
+  coversFolder,
+  createFileRetrievalAdapter,
+  eligible,
+  isDirectory,
+  matchesFilters,
+  poolFolder,
+  poolSummaries,
+  queryTerms,
+  recallMetadata,
+  registerPoolDefinitions,
+  warningSink,
+  workspacePoolOf,
+} from '@cairn/backend-file';
 import {
   formatError,
   type MemoryAdapterStatus,
@@ -9,9 +21,7 @@ import {
   type MemoryQuery,
   type MemoryResult,
   type MemoryRetrievalAdapter,
-  memoryPoolDefinitionSchema,
   memoryQuerySchema,
-  memoryWorkspacePath,
   type NormalizedMemoryQuery,
   parseInput,
   type RetrievalAdapterCapabilities,
@@ -19,13 +29,7 @@ import {
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
 import { folderSignature } from './markdown-signature';
-import {
-  canFallBack,
-  fetchLimit,
-  searchCollections,
-  warningSink,
-  workspaceSpec,
-} from './qmd-backend';
+import { canFallBack, fetchLimit, searchCollections, workspaceSpec } from './qmd-backend';
 import { QMD_INSTALL_COMMAND, resolveQmdCommand } from './qmd-command';
 import { chunkSnippet, termRoots } from './qmd-hits';
 import { type QmdCollectionSpec, QmdIndex } from './qmd-index';
@@ -59,26 +63,11 @@ interface PoolTarget {
   source: HitSource;
 }
 
-/** Whether the pool answers this caller: tier, pool ids, agents and roles (seed 001). */
-function poolAnswers(pool: MemoryPoolDefinition, query: NormalizedMemoryQuery): boolean {
-  const allowed = (list: string[] | undefined, value: string | undefined) =>
-    !list || (value !== undefined && list.includes(value));
-  return (
-    query.tiers.includes(pool.tier) &&
-    allowed(query.poolIds, pool.id) &&
-    allowed(pool.agents, query.agentId) &&
-    allowed(pool.roles, query.role)
-  );
-}
-
 /** Metadata filters: each key equals the value or one of the values; deprecated units only on request. */
 function passes(metadata: Record<string, unknown>, filters: NormalizedMemoryQuery['filters']) {
-  const wanted = Object.entries(filters ?? {});
-  if (metadata.review === 'deprecated' && !wanted.some(([key]) => key === 'review')) return false;
-  return wanted.every(([key, value]) => {
-    const actual = String(metadata[key] ?? '');
-    return typeof value === 'string' ? value === actual : value.includes(actual);
-  });
+  const reviewFiltered = Object.keys(filters ?? {}).includes('review');
+  if (metadata.review === 'deprecated' && !reviewFiltered) return false;
+  return matchesFilters(metadata, filters);
 }
 
 function toResult(resolved: ResolvedChunk, pool: MemoryPoolDefinition, roots: string[]) {
@@ -88,24 +77,10 @@ function toResult(resolved: ResolvedChunk, pool: MemoryPoolDefinition, roots: st
     uri: join(source.base, ...path.split('/')),
     score: resolved.score,
     snippet: chunkSnippet(chunk, roots, SNIPPET_CHARS),
-    metadata: {
-      poolId: pool.id,
-      tier: pool.tier,
-      path,
-      startLine: chunk.startLine,
-      endLine: chunk.endLine,
-      kind: chunk.kind,
-      ...(chunk.memoryId ? { memoryId: chunk.memoryId } : {}),
-      ...(chunk.category ? { category: chunk.category } : {}),
-      ...(chunk.review ? { review: chunk.review } : {}),
-      ...(chunk.createdAt ? { createdAt: chunk.createdAt } : {}),
-    },
+    metadata: recallMetadata(pool, { ...chunk, path }),
   };
   return result;
 }
-
-const isDirectory = (path: string) =>
-  statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 /** One `qmd search` over the eligible pools' collections, mapped back to chunks and filtered. */
 async function recallThroughQmd(
@@ -134,7 +109,7 @@ function folderTarget(
   rootDir: string,
   pool: MemoryPoolDefinition,
 ): PoolTarget {
-  const base = isAbsolute(pool.path) ? pool.path : resolve(rootDir, pool.path);
+  const base = poolFolder(rootDir, pool);
   const hash = createHash('sha256').update(`${pool.id}\0${base}`).digest('hex').slice(0, 8);
   const name = `${workspaceName}-pool-${hash}`;
   const spec = { name, dir: base, signature: () => folderSignature(base) };
@@ -148,7 +123,7 @@ function adapterStatus(
 ): MemoryAdapterStatus {
   const details = {
     indexDir: indexDir ?? null,
-    pools: pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path })),
+    pools: poolSummaries(pools),
     ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
   };
   if (!indexDir) {
@@ -178,11 +153,7 @@ export function createQmdRetrievalAdapter(
   const command = resolveQmdCommand(options.command);
   const fallback = createFileRetrievalAdapter({ rootDir });
   const workspace = workspaceSpec(rootDir, options);
-  const workspacePool: MemoryPoolDefinition = {
-    id: WORKSPACE_POOL_ID,
-    tier: 'hot',
-    path: memoryWorkspacePath(rootDir),
-  };
+  const workspacePool = workspacePoolOf(rootDir);
   let pools: MemoryPoolDefinition[] = [workspacePool];
   let dataDir: string | undefined;
   let index: QmdIndex | undefined;
@@ -214,13 +185,9 @@ export function createQmdRetrievalAdapter(
       if (!index) dataDir = opts.dataDir;
     },
     async registerPools(definitions) {
-      const parsed = definitions.map((pool) =>
-        parseInput(memoryPoolDefinitionSchema, pool, 'pool definition'),
-      );
-      pools = parsed.some((pool) => pool.id === WORKSPACE_POOL_ID)
-        ? parsed
-        : [workspacePool, ...parsed];
-      await fallback.registerPools(parsed);
+      const registered = registerPoolDefinitions(definitions, workspacePool);
+      pools = registered.pools;
+      await fallback.registerPools(registered.parsed);
       if (!command) return;
       // Collections of dropped pools only cost disk space; recall never asks for them.
       await indexOf()
@@ -234,12 +201,7 @@ export function createQmdRetrievalAdapter(
       const wanted = paths.map((path) => resolve(rootDir, path));
       const specs = pools
         .map(targetOf)
-        .filter((t) => isDirectory(t.spec.dir))
-        .filter(
-          (t) =>
-            wanted.length === 0 ||
-            wanted.some((p) => p === t.spec.dir || p.startsWith(`${t.spec.dir}/`)),
-        )
+        .filter((t) => isDirectory(t.spec.dir) && coversFolder(wanted, t.spec.dir))
         .map((t) => t.spec);
       await indexOf().prepare(specs).catch(fellBack);
     },
@@ -247,7 +209,7 @@ export function createQmdRetrievalAdapter(
       const query = parseInput(memoryQuerySchema, input, 'memory query');
       const terms = queryTerms(query.query);
       const targets = pools
-        .filter((pool) => poolAnswers(pool, query))
+        .filter((pool) => eligible(pool, query))
         .map(targetOf)
         .filter((t) => isDirectory(t.spec.dir));
       if (targets.length === 0 || terms.length === 0) return [];

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { type MemoryChunk, resolveWorkspaceFile } from '@cairn/core';
+import { readFolderFile, readWorkspaceFile } from '@cairn/backend-file';
+import type { MemoryChunk } from '@cairn/core';
 import { folderMarkdownFiles, workspaceFiles } from './markdown-signature';
 import { chunkScore, type QmdHit, rankChunks } from './qmd-hits';
 import { canonicalPaths, normalizeQmdPath, parseQmdLocation } from './qmd-paths';
@@ -31,10 +30,7 @@ export function workspaceHitSource(collection: string, rootDir: string, base: st
     collection,
     base,
     files: async () => (await workspaceFiles(rootDir)).map((file) => file.path),
-    read: async (path) => {
-      const file = await resolveWorkspaceFile(rootDir, path).catch(() => undefined);
-      return file ? readFile(file, 'utf8').catch(() => undefined) : undefined;
-    },
+    read: async (path) => (await readWorkspaceFile(rootDir, path))?.toString('utf8'),
   };
 }
 
@@ -44,7 +40,7 @@ export function folderHitSource(collection: string, base: string): HitSource {
     collection,
     base,
     files: async () => (await folderMarkdownFiles(base)).map((file) => file.path),
-    read: (path) => readFile(join(base, ...path.split('/')), 'utf8').catch(() => undefined),
+    read: async (path) => (await readFolderFile(base, path))?.toString('utf8'),
   };
 }
 

@@ -1,0 +1,61 @@
+import { statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import {
+  compareCodeUnits,
+  type MemoryPoolDefinition,
+  type MemoryResult,
+  memoryPoolDefinitionSchema,
+  memoryWorkspacePath,
+  parseInput,
+} from '@cairn/core';
+
+/** The workspace itself is always the hot pool unless a registered pool takes this id. */
+export const WORKSPACE_POOL_ID = 'workspace';
+
+/** The builtin hot pool: the project's `.cairn/memory/` folder. */
+export function workspacePoolOf(rootDir: string): MemoryPoolDefinition {
+  return { id: WORKSPACE_POOL_ID, tier: 'hot', path: memoryWorkspacePath(rootDir) };
+}
+
+export interface RegisteredPools {
+  /** The definitions as given, validated. */
+  parsed: MemoryPoolDefinition[];
+  /** What recall walks: `workspace` first, unless a definition takes its id. */
+  pools: MemoryPoolDefinition[];
+}
+
+/** Validates pool definitions (a bad one throws INVALID_INPUT before anything changes). */
+export function registerPoolDefinitions(
+  definitions: readonly unknown[],
+  workspace: MemoryPoolDefinition,
+): RegisteredPools {
+  const parsed = definitions.map((pool) =>
+    parseInput(memoryPoolDefinitionSchema, pool, 'pool definition'),
+  );
+  const pools = parsed.some((pool) => pool.id === workspace.id) ? parsed : [workspace, ...parsed];
+  return { parsed, pools };
+}
+
+/** A pool's folder: its path, absolute or relative to the project root. */
+export function poolFolder(rootDir: string, pool: MemoryPoolDefinition): string {
+  return isAbsolute(pool.path) ? pool.path : resolve(rootDir, pool.path);
+}
+
+/** The pools as `status()` lists them. */
+export function poolSummaries(pools: readonly MemoryPoolDefinition[]) {
+  return pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path }));
+}
+
+export function isDirectory(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+/** Whether `indexPaths(paths)` concerns the folder: no paths (all), the folder, or a path under it. */
+export function coversFolder(paths: readonly string[], folder: string): boolean {
+  return paths.length === 0 || paths.some((p) => p === folder || p.startsWith(`${folder}/`));
+}
+
+/** Best score first; ties by id, so equal scores come back in a stable order. */
+export function byScore(a: MemoryResult, b: MemoryResult): number {
+  return (b.score ?? 0) - (a.score ?? 0) || compareCodeUnits(a.id, b.id);
+}
