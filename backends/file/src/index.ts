@@ -25,6 +25,7 @@ export {
 export type { HybridSearchOptions, SearchModeInfo } from './hybrid-search';
 export {
   chunkFile,
+  MAX_FILES_PER_FOLDER,
   readFolderFile,
   readWorkspaceFile,
   type SourceFile,

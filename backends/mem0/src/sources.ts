@@ -1,7 +1,10 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
-import { readFolderFile, readWorkspaceFile, type SourceFile } from '@cairn/backend-file';
-import { ATOMIC_TEMP_PREFIX, compareCodeUnits, listMemoryFiles } from '@cairn/core';
+import {
+  folderPoolSource,
+  MAX_FILES_PER_FOLDER,
+  readWorkspaceFile,
+  type SourceFile,
+} from '@cairn/backend-file';
+import { listMemoryFiles } from '@cairn/core';
 
 // Shared with the file index: a listed file, and the chunker (core's, marker lines and empty chunks dropped).
 export { chunkFile as chunksOf, type SourceFile } from '@cairn/backend-file';
@@ -17,7 +20,7 @@ export interface MirrorSource {
 
 export const WORKSPACE_KEY = 'workspace';
 /** A runaway pool folder cannot stall a sync. */
-export const MAX_POOL_FILES = 5000;
+export const MAX_POOL_FILES = MAX_FILES_PER_FOLDER;
 
 /** The workspace files (`MEMORY.md`, daily files, `threads/*.md`...), by core's own listing and path rules. */
 export function workspaceSource(rootDir: string): MirrorSource {
@@ -28,28 +31,12 @@ export function workspaceSource(rootDir: string): MirrorSource {
   };
 }
 
-const skipped = (relative: string) =>
-  relative.split(sep).some((part) => part.startsWith('.') || part.startsWith(ATOMIC_TEMP_PREFIX));
-
-/** Every `*.md` under a pool folder; hidden entries and temp files are left out, links not followed. */
+/** Every `*.md` under a pool folder, by the file index's rules: hidden entries, links and temp files skipped. */
 export function folderSource(folder: string): MirrorSource {
+  const files = folderPoolSource(folder);
   return {
     key: folder,
-    async list() {
-      const names = await readdir(folder, { recursive: true }).catch(() => [] as string[]);
-      const candidates = names
-        .filter((name) => name.endsWith('.md') && !skipped(name))
-        .sort(compareCodeUnits)
-        .slice(0, MAX_POOL_FILES);
-      const files = await Promise.all(
-        candidates.map(async (name) => {
-          const info = await stat(join(folder, name)).catch(() => undefined);
-          if (!info?.isFile()) return undefined;
-          return { path: name.split(sep).join('/'), bytes: info.size, mtimeMs: info.mtimeMs };
-        }),
-      );
-      return files.filter((file): file is SourceFile => file !== undefined);
-    },
-    read: async (path) => (await readFolderFile(folder, path))?.toString('utf8'),
+    list: async () => files.list(),
+    read: async (path) => (await files.read(path))?.toString('utf8'),
   };
 }
