@@ -23,7 +23,7 @@ import {
   type RemoveUnitResult,
   type ReplaceUnitResult,
 } from './unit-results';
-import { findDuplicate, findUnit, scanWorkspace } from './workspace-scan';
+import { findDuplicate, findUnit, type ParseCache, scanWorkspace } from './workspace-scan';
 
 export interface UnitStoreOptions {
   rootDir: string;
@@ -93,6 +93,9 @@ export function createUnitStore(options: UnitStoreOptions) {
   const { rootDir, settings } = options;
   const now = options.now ?? (() => new Date());
   const lockPath = join(cairnStatePath(rootDir), 'locks', 'units.lock');
+  // Kept for the life of the store: a long-lived engine (an in-process harness
+  // plugin) parses only the files that changed since its last scan.
+  const parsed: ParseCache = new Map();
   /** Runs a mutation under the workspace lock; I/O and lock failures become failed results. */
   const locked = async <T>(fn: () => Promise<T>): Promise<T | FailedResult> => {
     try {
@@ -109,7 +112,7 @@ export function createUnitStore(options: UnitStoreOptions) {
     const valid = validateAddInput(input, maxChars());
     if ('action' in valid) return valid;
     return locked(async () => {
-      const documents = await scanWorkspace(rootDir);
+      const documents = await scanWorkspace(rootDir, parsed);
       const duplicate = findDuplicate(documents, valid.text);
       if (duplicate) return duplicate;
       const instant = now();
@@ -136,7 +139,7 @@ export function createUnitStore(options: UnitStoreOptions) {
     const valid = validateText(text, maxChars());
     if (typeof valid !== 'string') return valid;
     return locked(async () => {
-      const documents = await scanWorkspace(rootDir);
+      const documents = await scanWorkspace(rootDir, parsed);
       const unit = findUnit(documents, memoryId);
       if (!unit)
         return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
@@ -168,7 +171,7 @@ export function createUnitStore(options: UnitStoreOptions) {
     const bad = checkId(memoryId);
     if (bad) return bad;
     return locked(async () => {
-      const unit = findUnit(await scanWorkspace(rootDir), memoryId);
+      const unit = findUnit(await scanWorkspace(rootDir, parsed), memoryId);
       if (!unit)
         return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
       const content = await readMemoryFile(rootDir, unit.path);
@@ -178,7 +181,12 @@ export function createUnitStore(options: UnitStoreOptions) {
     });
   }
 
-  return { add, replace, remove, scan: (): Promise<ParsedDocument[]> => scanWorkspace(rootDir) };
+  return {
+    add,
+    replace,
+    remove,
+    scan: (): Promise<ParsedDocument[]> => scanWorkspace(rootDir, parsed),
+  };
 }
 
 export type UnitStore = ReturnType<typeof createUnitStore>;

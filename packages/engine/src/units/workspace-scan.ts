@@ -10,13 +10,34 @@ import {
 } from '@cairn/core';
 import type { DuplicateResult, MemoryRecord } from './unit-results';
 
+/**
+ * Parsed files by path, with the text they were parsed from. Every scan
+ * still reads every file; only a file whose text changed is parsed again
+ * (parsing, not reading, is the cost of a large workspace).
+ */
+export type ParseCache = Map<string, { text: string; document: ParsedDocument }>;
+
 /** Every workspace file, parsed. Unreadable files are skipped (doctor reports them). */
-export async function scanWorkspace(rootDir: string): Promise<ParsedDocument[]> {
+export async function scanWorkspace(
+  rootDir: string,
+  cache: ParseCache = new Map(),
+): Promise<ParsedDocument[]> {
   const documents: ParsedDocument[] = [];
+  const seen = new Set<string>();
   for (const file of await listMemoryFiles(rootDir)) {
     const text = await readMemoryFile(rootDir, file.path).catch(() => undefined);
-    if (text !== undefined) documents.push(parseMemoryDocument(text, file.path));
+    if (text === undefined) continue;
+    seen.add(file.path);
+    const cached = cache.get(file.path);
+    if (cached?.text === text) {
+      documents.push(cached.document);
+      continue;
+    }
+    const document = parseMemoryDocument(text, file.path);
+    cache.set(file.path, { text, document });
+    documents.push(document);
   }
+  for (const path of cache.keys()) if (!seen.has(path)) cache.delete(path);
   return documents;
 }
 
