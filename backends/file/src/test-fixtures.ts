@@ -1,31 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { type MemoryUnit, memoryWorkspacePath, serializeUnit } from '@cairn/core';
+import type { MemoryUnit } from '@cairn/core';
+import { fixtureUnit } from '@cairn/testkit';
 
 /** Test helpers shared by the index tests (not part of the package API). */
 
-/** A deterministic unit id: `UNIT:00000000-0000-4000-8000-<n>`. */
-export function unitId(n: number): string {
-  return `UNIT:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-}
+export { fixtureUnitId as unitId, writeWorkspaceFile } from '@cairn/testkit';
 
-/** A managed unit as on disk (markers plus the `----` separator). */
+/** A managed unit as on disk; the index tests default to a `decision`. */
 export function unit(n: number, text: string, fields: Partial<MemoryUnit> = {}): string {
-  const at = fields.createdAt ?? '2026-03-01T10:00:00.000Z';
-  return serializeUnit({
-    memoryId: unitId(n),
-    category: 'decision',
-    review: 'approved',
-    createdAt: at,
-    updatedAt: at,
-    text,
-    ...fields,
-  });
-}
-
-/** Writes a workspace file (`.cairn/memory/<path>`), creating folders. */
-export async function writeWorkspaceFile(root: string, path: string, text: string): Promise<void> {
-  const target = join(memoryWorkspacePath(root), path);
-  await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, text);
+  return fixtureUnit(n, text, { category: 'decision', ...fields });
 }

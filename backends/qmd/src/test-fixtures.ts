@@ -1,9 +1,17 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { type MemoryUnit, memoryWorkspacePath, serializeUnit } from '@cairn/core';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MemoryUnit } from '@cairn/core';
+import { fixtureUnit } from '@cairn/testkit';
 import { findDevQmdCommand, type QmdCommand } from './qmd-command';
 
 /** Test helpers (not part of the package API). */
+
+export { fixtureUnitId as unitId, writeWorkspaceFile } from '@cairn/testkit';
+
+/** A managed unit as on disk; these tests default to a `decision`. */
+export function unit(n: number, text: string, fields: Partial<MemoryUnit> = {}): string {
+  return fixtureUnit(n, text, { category: 'decision', ...fields });
+}
 
 /**
  * The real qmd (the devDependency copy under the Node 24 binary of
@@ -15,27 +23,6 @@ export async function realQmd(): Promise<QmdCommand> {
     throw new Error('the dev copy of qmd or the Node 24 binary is missing: run pnpm install');
   }
   return command;
-}
-
-export const unitId = (n: number) => `UNIT:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
-export function unit(n: number, text: string, fields: Partial<MemoryUnit> = {}): string {
-  const at = fields.createdAt ?? '2026-03-01T10:00:00.000Z';
-  return serializeUnit({
-    memoryId: unitId(n),
-    category: 'decision',
-    review: 'approved',
-    createdAt: at,
-    updatedAt: at,
-    text,
-    ...fields,
-  });
-}
-
-export async function writeWorkspaceFile(root: string, path: string, text: string): Promise<void> {
-  const full = join(memoryWorkspacePath(root), path);
-  await mkdir(dirname(full), { recursive: true });
-  await writeFile(full, text);
 }
 
 /** Writes a stand-in qmd (a Node script run by this Node) and returns its command. */

@@ -29,3 +29,9 @@ export {
   type ToolCallRule,
 } from './model-server';
 export { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';
+export {
+  fixtureUnit,
+  fixtureUnitId,
+  writeFileAt,
+  writeWorkspaceFile,
+} from './workspace-fixtures';
