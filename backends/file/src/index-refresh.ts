@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { ChunkOptions } from '@cairn/core';
+import { type ChunkOptions, sha256Hex } from '@cairn/core';
 import type { IndexSource } from './index-sources';
 import { chunkFile } from './index-sources';
 import type { IndexStore, PoolChanges } from './index-store';
@@ -20,7 +19,7 @@ export interface SearchIndexRefreshStats {
 }
 
 function contentHash(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return sha256Hex(bytes);
 }
 
 /**

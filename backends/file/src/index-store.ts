@@ -121,37 +121,63 @@ export class IndexStore {
   }
 }
 
+/**
+ * Statements prepared on first use: opening the index for a search that
+ * changes nothing then compiles only the reads it runs.
+ */
+function lazyStatements<T extends Record<string, () => unknown>>(
+  makers: T,
+): { readonly [K in keyof T]: ReturnType<T[K]> } {
+  const statements = {} as { [K in keyof T]: ReturnType<T[K]> };
+  for (const [key, make] of Object.entries(makers)) {
+    let prepared: unknown;
+    Object.defineProperty(statements, key, {
+      enumerable: true,
+      get: () => {
+        prepared ??= make();
+        return prepared;
+      },
+    });
+  }
+  return statements;
+}
+
 function prepareStatements(db: SqliteDatabase) {
-  return {
-    filesOf: db.prepare(
-      'SELECT path, size, mtime_ms AS mtimeMs, hash FROM files WHERE pool = ? ORDER BY path',
-    ),
-    pools: db.prepare('SELECT DISTINCT pool FROM files').pluck(),
-    restat: db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE pool = ? AND path = ?'),
-    upsertFile: db.prepare(
-      `INSERT INTO files (pool, path, size, mtime_ms, hash) VALUES (?, ?, ?, ?, ?)
+  return lazyStatements({
+    filesOf: () =>
+      db.prepare(
+        'SELECT path, size, mtime_ms AS mtimeMs, hash FROM files WHERE pool = ? ORDER BY path',
+      ),
+    pools: () => db.prepare('SELECT DISTINCT pool FROM files').pluck(),
+    restat: () => db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE pool = ? AND path = ?'),
+    upsertFile: () =>
+      db.prepare(
+        `INSERT INTO files (pool, path, size, mtime_ms, hash) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (pool, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash`,
-    ),
-    deleteFile: db.prepare('DELETE FROM files WHERE pool = ? AND path = ?'),
-    deleteChunks: db.prepare('DELETE FROM chunks WHERE pool = ? AND path = ?'),
-    deletePoolFiles: db.prepare('DELETE FROM files WHERE pool = ?'),
-    deletePoolChunks: db.prepare('DELETE FROM chunks WHERE pool = ?'),
-    chunksOf: db.prepare(
-      `SELECT rowid, ${ROW_COLUMNS.map(([column, key]) => `${column} AS ${key}`).join(', ')}
+      ),
+    deleteFile: () => db.prepare('DELETE FROM files WHERE pool = ? AND path = ?'),
+    deleteChunks: () => db.prepare('DELETE FROM chunks WHERE pool = ? AND path = ?'),
+    deletePoolFiles: () => db.prepare('DELETE FROM files WHERE pool = ?'),
+    deletePoolChunks: () => db.prepare('DELETE FROM chunks WHERE pool = ?'),
+    chunksOf: () =>
+      db.prepare(
+        `SELECT rowid, ${ROW_COLUMNS.map(([column, key]) => `${column} AS ${key}`).join(', ')}
        FROM chunks WHERE pool = ? AND path = ?`,
-    ),
-    deleteChunk: db.prepare('DELETE FROM chunks WHERE rowid = ?'),
-    updateChunk: db.prepare(
-      `UPDATE chunks SET ${ROW_COLUMNS.map(([column, key]) => `${column} = @${key}`).join(', ')}
+      ),
+    deleteChunk: () => db.prepare('DELETE FROM chunks WHERE rowid = ?'),
+    updateChunk: () =>
+      db.prepare(
+        `UPDATE chunks SET ${ROW_COLUMNS.map(([column, key]) => `${column} = @${key}`).join(', ')}
        WHERE rowid = @rowid`,
-    ),
-    insertChunk: db.prepare(
-      `INSERT INTO chunks (chunk_id, pool, path, kind, memory_id, category, review, created_at,
+      ),
+    insertChunk: () =>
+      db.prepare(
+        `INSERT INTO chunks (chunk_id, pool, path, kind, memory_id, category, review, created_at,
          created_ms, updated_at, source, start_line, end_line, text, context)
        VALUES (@chunkId, @pool, @path, @kind, @memoryId, @category, @review, @createdAt,
          @createdMs, @updatedAt, @source, @startLine, @endLine, @text, @context)`,
-    ),
-  };
+      ),
+  });
 }
 
 /** Chunk columns and the keys of their values in a ChunkRow. */

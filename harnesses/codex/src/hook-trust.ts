@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@cairn/core';
 import type { CodexHookEvent } from './hook-payloads';
 
 /**
@@ -59,7 +59,7 @@ export function hookTrustHash(hook: CommandHookIdentity): string {
     ],
   };
   const json = JSON.stringify(canonical(identity));
-  return `sha256:${createHash('sha256').update(json).digest('hex')}`;
+  return `sha256:${sha256Hex(json)}`;
 }
 
 export function hookTrustKey(

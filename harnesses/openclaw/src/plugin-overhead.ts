@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { openCairn } from '@cairn/engine';
 import { createOpenclawDeliver } from './openclaw-deliver';
 

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { type CairnHooks, createCairnHooks, type OpencodeClientLike } from './plugin-hooks';
 
 /** Milliseconds the plugin spent inside one OpenCode hook, over every call measured. */

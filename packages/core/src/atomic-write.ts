@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { nodeCrypto } from './node-crypto';
 
 /** Prefix of temporary files; listings skip anything starting with it. */
 export const ATOMIC_TEMP_PREFIX = '.cairn-tmp-';
@@ -16,7 +16,7 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
   const dir = dirname(path);
   const temp = join(
     dir,
-    `${ATOMIC_TEMP_PREFIX}${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}`,
+    `${ATOMIC_TEMP_PREFIX}${basename(path)}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}`,
   );
   const handle = await open(temp, 'wx', 0o644);
   try {

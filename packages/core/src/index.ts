@@ -68,6 +68,7 @@ export {
   type MemoryInstructionMode,
   resolveMemoryInstructionContext,
 } from './instructions';
+export { nodeCrypto, randomUuid, sha256Hex } from './node-crypto';
 export {
   DEFAULT_MEMORY_BACKEND,
   DEFAULT_RETRIEVAL_ADAPTER,

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openSqlite, type SqliteDatabase } from '@cairn/backend-file';
-import { type Embedder, embedderKey } from '@cairn/core';
+import { type Embedder, embedderKey, sha256Hex } from '@cairn/core';
 
 /** The cache file, under `.cairn/index/` (derived data: deleting it only costs new requests). */
 export const EMBEDDING_CACHE_FILENAME = 'embeddings.sqlite';
@@ -14,7 +13,7 @@ export interface CachedEmbedder extends Embedder {
 }
 
 function textHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Hex(text);
 }
 
 function openCache(path: string): SqliteDatabase {

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { CairnError, parseInput } from '@cairn/core';
+import { CairnError, parseInput, randomUuid } from '@cairn/core';
 import type { z } from 'zod';
 import { readTransaction, type SqliteDatabase, writeTransaction } from './lineage-database';
 import { addNodeSchema, agentIdSchema, listNodesSchema, threadKeySchema } from './lineage-inputs';
@@ -51,7 +50,7 @@ export function condensedNode(
       .at(-1)!;
   checkRange(startAt, endAt);
   return {
-    id: `node:${randomUUID()}`,
+    id: `node:${randomUuid()}`,
     agentId: fields.agentId,
     kind: 'condensed',
     threadKey: fields.threadKey,
@@ -82,7 +81,7 @@ export function addNode(db: SqliteDatabase, now: () => Date, raw: AddNodeInput):
       const endAt = input.endAt ?? startAt;
       checkRange(startAt, endAt);
       node = {
-        id: `node:${randomUUID()}`,
+        id: `node:${randomUuid()}`,
         agentId: input.agentId,
         kind: input.kind,
         threadKey: input.threadKey,

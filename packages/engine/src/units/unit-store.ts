@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
   CairnError,
@@ -8,6 +7,7 @@ import {
   type MemoryCategory,
   type ParsedDocument,
   type ReviewState,
+  randomUuid,
   readMemoryFile,
   serializeUnit,
   serializeUnitBlock,
@@ -118,7 +118,7 @@ export function createUnitStore(options: UnitStoreOptions) {
       const instant = now();
       const path = dailyMemoryFileName(instant, settings.timezone);
       const stamp = instant.toISOString();
-      const memoryId = `UNIT:${randomUUID()}`;
+      const memoryId = `UNIT:${randomUuid()}`;
       const block = serializeUnit({ memoryId, ...valid, createdAt: stamp, updatedAt: stamp });
       const current = await readMemoryFile(rootDir, path).catch(() => undefined);
       await writeMemoryFile(rootDir, path, appendBlock(current, block, path.slice(0, -3)));

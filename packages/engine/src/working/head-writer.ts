@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import {
   getDefaultMemoryScaffold,
+  randomUuid,
   readMemoryFile,
   threadHeadFileName,
   writeMemoryFile,
@@ -43,7 +43,7 @@ export async function writeUnderLease(
   write: (lastRendered: string | undefined) => Promise<{ rendered: string; keptUserEdit: boolean }>,
   options: LeaseOptions = {},
 ): Promise<WriteOutcome> {
-  const owner = `${process.pid}:${randomUUID()}`;
+  const owner = `${process.pid}:${randomUuid()}`;
   const attempts = options.attempts ?? 40;
   let holder = '';
   for (let attempt = 0; attempt < attempts; attempt += 1) {
