@@ -22,7 +22,7 @@ const englishOnlyZodLocales: EsbuildPlugin = {
 
 export default defineConfig([
   packageBuild({ entry: ['src/index.ts'] }),
-  // The `cairn` binary: a small ESM launcher (bin.js) and one bundled
+  // The `cairn` binary: a small CommonJS launcher (bin.cjs) and one bundled
   // CommonJS file (main.cjs) holding the CLI, so V8's code cache can cover
   // it on every Node version (see compile-cache.ts): resolving and loading
   // ~150 ESM modules costs more than the work of a search. The native
@@ -30,6 +30,8 @@ export default defineConfig([
   // resolves it) and the MCP server (loaded only by `cairn mcp`) stay out.
   packageBuild({
     entry: ['src/bin.ts'],
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
     dts: false,
     clean: false,
     external: ['@cairn/mcp'],

@@ -27,7 +27,7 @@ import { promisify } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgRoot = join(here, '..');
-const cli = join(pkgRoot, '../../packages/cli/dist/bin.js');
+const cli = join(pkgRoot, '../../packages/cli/dist/bin.cjs');
 const claude = join(pkgRoot, 'node_modules/.bin/claude');
 const EVENTS = {
   SessionStart: 'sessionStart',

@@ -24,7 +24,7 @@ function options(overrides: Partial<HarnessInstallOptions> = {}): HarnessInstall
     projectRoot: root,
     homeDir: home,
     dryRun: false,
-    cairnCommand: ['/opt/node 22/bin/node', "/srv/it's/cli/dist/bin.js"],
+    cairnCommand: ['/opt/node 22/bin/node', "/srv/it's/cli/dist/bin.cjs"],
     env: {},
     ...overrides,
   };
@@ -66,13 +66,13 @@ describe('project scope', () => {
     const settings = await readJson(join(root, '.claude/settings.json'));
     expect(Object.keys(settings.hooks)).toEqual(EVENTS);
     expect(settings.hooks.SessionEnd[0].hooks[0].command).toBe(
-      `'/opt/node 22/bin/node' '/srv/it'\\''s/cli/dist/bin.js' hook claude-code SessionEnd`,
+      `'/opt/node 22/bin/node' '/srv/it'\\''s/cli/dist/bin.cjs' hook claude-code SessionEnd`,
     );
     expect(settings.permissions.allow).toEqual(['mcp__cairn']);
     expect((await readJson(join(root, '.mcp.json'))).mcpServers.cairn).toEqual({
       type: 'stdio',
       command: '/opt/node 22/bin/node',
-      args: ["/srv/it's/cli/dist/bin.js", 'mcp', '--root', root],
+      args: ["/srv/it's/cli/dist/bin.cjs", 'mcp', '--root', root],
       env: {},
     });
     expect(await readJson(join(root, '.claude/settings.local.json'))).toEqual({
@@ -202,7 +202,7 @@ describe('user scope', () => {
     const config = await readJson(join(home, '.claude.json'));
     expect(config).toMatchObject(state);
     // No --root: a user-wide server serves the project Claude Code runs in.
-    expect(config.mcpServers.cairn.args).toEqual(["/srv/it's/cli/dist/bin.js", 'mcp']);
+    expect(config.mcpServers.cairn.args).toEqual(["/srv/it's/cli/dist/bin.cjs", 'mcp']);
     expect(await readdir(root)).toEqual([]);
 
     await harness.uninstall(options({ scope: 'user' }));

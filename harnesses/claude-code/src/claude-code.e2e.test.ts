@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeCodeFidelity } from './claude-code-fidelity';
 
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.cjs', import.meta.url));
 const CLAUDE = fileURLToPath(new URL('../node_modules/.bin/claude', import.meta.url));
 const MARKETPLACE = fileURLToPath(new URL('../marketplace', import.meta.url));
 const SEED = 'The staging cluster is called kestrel-stage.';

@@ -14,7 +14,7 @@ import { startModelServer } from '@cairn/testkit';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const codex = join(pkg, 'node_modules/.bin/codex');
-const cli = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../../packages/cli/dist/bin.cjs', import.meta.url));
 const SUMMARY = 'CAIRN-SUMMARY: kestrel deploy work';
 const EVENTS = {
   SessionStart: 'sessionStart',

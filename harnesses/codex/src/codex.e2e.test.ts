@@ -24,7 +24,7 @@ import { describeRun, runCodex } from './testing/run-codex';
  * with a tiny auto-compaction limit so Codex compacts before the turn.
  */
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.cjs', import.meta.url));
 const SEED = 'The staging cluster of this project is called heron-stage.';
 const ADDED = 'Codex e2e: releases are cut on Thursdays.';
 const SUMMARY = 'CODEX-E2E-SUMMARY: release work in progress, next step is the changelog.';

@@ -78,7 +78,7 @@ try {
   const out = join(temp, 'hooks.jsonl');
   await mkdir(project, { recursive: true });
   await mkdir(plugin, { recursive: true });
-  const cli = join(packageDir, '..', '..', 'packages', 'cli', 'dist', 'bin.js');
+  const cli = join(packageDir, '..', '..', 'packages', 'cli', 'dist', 'bin.cjs');
   execFileSync(process.execPath, [cli, 'init', '--root', project]);
   await writeFile(
     join(plugin, 'package.json'),

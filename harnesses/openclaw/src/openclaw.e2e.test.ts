@@ -27,7 +27,7 @@ const PROMPT =
   'Which staging cluster do we use? Also remember that the deploy target is kestrel-prod.';
 const FOLLOW_UP = 'What is the deploy target?';
 const SUMMARY = 'E2E compaction summary: deploys go to kestrel-prod.';
-const cli = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'dist', 'bin.js');
+const cli = resolve(import.meta.dirname, '..', '..', '..', 'packages', 'cli', 'dist', 'bin.cjs');
 const testkit = (await import('@cairn/testkit')) as { startModelServer?: StartModelServer };
 const missing = !session.openclawAvailable()
   ? 'the pinned openclaw CLI or the Node 24 binary (@cairn/node24) is not installed'

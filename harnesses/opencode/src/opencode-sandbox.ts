@@ -29,9 +29,9 @@ export function opencodeBinary(): string | undefined {
   }
 }
 
-/** The Cairn CLI binary built in the monorepo (packages/cli/dist/bin.js). */
+/** The Cairn CLI binary built in the monorepo (packages/cli/dist/bin.cjs). */
 export function cairnBinary(): string {
-  return resolve(PACKAGE_DIR, '../../packages/cli/dist/bin.js');
+  return resolve(PACKAGE_DIR, '../../packages/cli/dist/bin.cjs');
 }
 
 export interface Sandbox {

@@ -1,22 +1,18 @@
 #!/usr/bin/env node
-import module, { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { requireWithCompileCache } from './compile-cache';
 
 interface CliBundle {
   main(importModule: (specifier: string) => Promise<unknown>): void;
 }
 
-// The CLI is one bundled CommonJS file. Node 22.1+ caches compiled code
-// between runs itself; on older Node a small V8 code cache does the same,
-// since hooks start a short-lived process per event.
-function loadCli(): CliBundle {
-  const main = fileURLToPath(new URL('./main.cjs', import.meta.url));
-  const { enableCompileCache } = module as { enableCompileCache?: () => unknown };
-  if (!enableCompileCache) return requireWithCompileCache(main) as CliBundle;
-  enableCompileCache();
-  return createRequire(import.meta.url)(main) as CliBundle;
-}
-
-// ESM is imported from this module, where dynamic import() always works.
-loadCli().main((specifier) => import(specifier));
+// The launcher and the CLI are CommonJS: an ESM entry alone costs a few ms
+// of loader setup per process, and hooks start a process per event. The
+// CLI is one bundled file loaded through a V8 code cache (compile-cache.ts)
+// on every Node version; each command keeps its own cache, so a search
+// reuses the code a search compiled last time.
+const command = process.argv[2] ?? '';
+const cli = requireWithCompileCache(join(__dirname, 'main.cjs'), command) as CliBundle;
+// main.cjs runs through vm.Script, where import() is unavailable; this
+// module is loaded by Node itself, so its import() works on every version.
+cli.main((specifier) => import(specifier));

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 
 export interface CliRun {
   code: number | null;

@@ -18,12 +18,12 @@ import { MEMORY_TOOL_NAMES } from './memory-tools';
 import { callTool } from './test-client';
 
 /*
- * These drive the BUILT `cairn` binary (packages/cli/dist/bin.js). @cairn/cli
+ * These drive the BUILT `cairn` binary (packages/cli/dist/bin.cjs). @cairn/cli
  * depends on @cairn/mcp, so it cannot be a dependency here: turbo must build
  * the CLI before this file runs.
  */
 
-const bin = fileURLToPath(new URL('../../cli/dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../cli/dist/bin.cjs', import.meta.url));
 
 let project: TempProject;
 let env: Record<string, string>;

@@ -89,7 +89,7 @@ export const hookCommand: CommandSpec = {
   },
 };
 
-/** How a harness should start this very CLI: this Node and this bin.js, by absolute path. */
+/** How a harness should start this very CLI: this Node and this bin.cjs, by absolute path. */
 export function currentCairnCommand(): string[] {
   const script = process.argv[1];
   return script ? [process.execPath, realpathSync(script)] : ['cairn'];

@@ -66,7 +66,7 @@ export interface HarnessInstallOptions {
   homeDir: string;
   /** Print the change, write nothing. */
   dryRun: boolean;
-  /** How the harness starts Cairn: `[command, ...args]` prefix, e.g. `[node, /abs/bin.js]`. */
+  /** How the harness starts Cairn: `[command, ...args]` prefix, e.g. `[node, /abs/bin.cjs]`. */
   cairnCommand: string[];
   env?: Record<string, string | undefined>;
 }
