@@ -20,6 +20,8 @@ export type CliCompareFigures =
       runs: number;
       qmdIndexMs: number;
       bare: ProcessFigures;
+      /** `cairn --version`: starting Cairn (launcher, bundle, module init) without a search. */
+      cairnStart: ProcessFigures;
       cairn: ProcessFigures;
       qmd: ProcessFigures;
       /** qmd median over Cairn median: how many times faster Cairn is. */
@@ -121,10 +123,11 @@ export function compareCli(
   // The probe builds Cairn's index, so no timed run pays for it.
   const probe = runOnce(tools.node, cairnEnv, cairn(0));
   if (probe.failure) return { available: false, reason: `\`cairn search\`: ${probe.failure}` };
-  const [bare, cairnRuns, qmdRuns] = interleave(
+  const [bare, startRuns, cairnRuns, qmdRuns] = interleave(
     tools.node,
     [
       { env: cairnEnv, command: () => ({ args: ['-e', '0'] }) },
+      { env: cairnEnv, command: () => ({ args: [cairnBin, '--version'] }) },
       { env: cairnEnv, command: cairn },
       { env: qmdHome, command: qmd },
     ],
@@ -132,6 +135,7 @@ export function compareCli(
   );
   const figures = {
     bare: summarizeRuns(bare!),
+    cairnStart: summarizeRuns(startRuns!),
     cairn: summarizeRuns(cairnRuns!),
     qmd: summarizeRuns(qmdRuns!),
   };

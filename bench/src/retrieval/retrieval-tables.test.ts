@@ -48,6 +48,7 @@ function figures(qmdMs: number[]): RetrievalFigures {
       runs: 3,
       qmdIndexMs: 900,
       bare: processFigures([40, 40, 40]),
+      cairnStart: processFigures([70, 70, 70]),
       cairn: processFigures([100, 100, 100]),
       qmd: processFigures(qmdMs, 2),
       speedup: qmdMs[1]! / 100,

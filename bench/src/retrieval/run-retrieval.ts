@@ -173,8 +173,9 @@ const INTRO = [
   ].join(' '),
   [
     'Then `cairn search` and `qmd search` run as whole processes on the same Node 24 binary over the',
-    'same `.cairn/memory/` folder of the 10,000-unit corpus, interleaved with a bare `node -e 0`',
-    '(rotating which goes first). Cairn uses its default file backend (keyword); qmd its BM25 search.',
+    'same `.cairn/memory/` folder of the 10,000-unit corpus, interleaved with a bare `node -e 0` and',
+    '`cairn --version` (Cairn starting without searching; rotating which goes first). Cairn uses its',
+    'default file backend (keyword); qmd its BM25 search.',
     'Cairn runs on Node 24 with a better-sqlite3 built for Node 24 (`CAIRN_SQLITE_BINDING`).',
   ].join(' '),
 ];
