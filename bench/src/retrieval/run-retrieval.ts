@@ -83,15 +83,23 @@ function skipReason(spec: ScaleBackendSpec, units: number, earlier: SizeFigures[
   return `${limit}: at the ${Math.round(backend.chunksPerSecond)} chunks/s measured at ${size.units.toLocaleString('en-US')} units the build alone would take about ${minutes.toFixed(1)} min, and each search scans every stored vector (${Math.round(backend.search.p50)} ms p50 at ${size.units.toLocaleString('en-US')} units)`;
 }
 
+/**
+ * One corpus size: generates it, runs `beforeBackends` (the whole-process
+ * comparison, before this process loads LanceDB or Mem0, whose native
+ * threads would otherwise compete with the timed children), then builds and
+ * searches with each backend.
+ */
 async function benchSize(
   rootDir: string,
   size: SizeConfig,
   earlier: SizeFigures[],
+  beforeBackends: () => Promise<void> = async () => undefined,
 ): Promise<SizeFigures> {
   const text = createTextGenerator(SCALE_SEED);
   const spec = { units: size.units, days: size.units / UNITS_PER_DAY, rawBytes: 0, threads: 0 };
   log(`generating ${size.units.toLocaleString('en-US')} units`);
   const generated = await timed(() => generateWorkspace(rootDir, spec, text));
+  await beforeBackends();
   const queries = Array.from({ length: size.queries + size.warmup }, text.query);
   const corpus = { chunks: undefined as number | undefined, bytes: generated.value.totalBytes };
   const backends: BackendScaleFigures[] = [];
@@ -146,9 +154,10 @@ export async function runRetrieval(options: { quick: boolean }): Promise<Section
       const rootDir = join(base, 'project');
       const homeDir = join(base, 'home');
       await mkdir(homeDir, { recursive: true });
-      sizes.push(await benchSize(rootDir, size, sizes));
-      if (i === 0)
+      const measureCli = async () => {
         cli = { ...(await benchCliOn(rootDir, homeDir, config.cliRuns)), units: size.units };
+      };
+      sizes.push(await benchSize(rootDir, size, sizes, i === 0 ? measureCli : undefined));
     } finally {
       await rm(base, { recursive: true, force: true });
     }
@@ -175,7 +184,8 @@ const INTRO = [
     'Then `cairn search` and `qmd search` run as whole processes on the same Node 24 binary over the',
     'same `.cairn/memory/` folder of the 10,000-unit corpus, interleaved with a bare `node -e 0` and',
     '`cairn --version` (Cairn starting without searching; rotating which goes first). Cairn uses its',
-    'default file backend (keyword); qmd its BM25 search.',
+    'default file backend (keyword); qmd its BM25 search. This runs right after the corpus is generated,',
+    'before the bench process loads any backend, so none of its threads competes with the timed processes.',
     'Cairn runs on Node 24 with a better-sqlite3 built for Node 24 (`CAIRN_SQLITE_BINDING`).',
   ].join(' '),
 ];
