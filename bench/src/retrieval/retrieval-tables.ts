@@ -98,7 +98,7 @@ function cliTable(figures: RetrievalFigures): Table {
       ],
     ],
     notes: [
-      `All three on Node ${cli.node} (the @cairn/node24 binary); interleaved, two warm-up rounds not counted; one probe \`cairn search\` builds Cairn's index first.`,
+      `All four on Node ${cli.node} (the @cairn/node24 binary); interleaved, two warm-up rounds not counted; one probe \`cairn search\` builds Cairn's index first.`,
       "Queries are 1-4 word generator queries. Found nothing, for Cairn: none of the words occurs in the units-only corpus (half the words are drawn uniformly from the whole vocabulary); qmd's BM25 also needs every term in one document (here a daily file of 100 units), so it finds nothing more often.",
     ],
   };
