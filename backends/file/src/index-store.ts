@@ -37,39 +37,36 @@ export class IndexStore {
   readonly db: SqliteDatabase;
   private readonly format: string;
   private readonly queries = new Map<string, SqliteStatement>();
-  private readonly statements: ReturnType<typeof prepareStatements>;
 
   constructor(db: SqliteDatabase, format: string) {
     this.db = db;
     this.format = format;
     prepareSchema(db, format);
-    this.statements = prepareStatements(db);
   }
 
   filesOf(pool: string): Map<string, IndexedFile> {
-    const rows = this.statements.filesOf.all(pool) as (IndexedFile & { path: string })[];
+    const rows = this.query(SQL.filesOf).all(pool) as (IndexedFile & { path: string })[];
     return new Map(rows.map(({ path, ...file }) => [path, file]));
   }
 
   pools(): string[] {
-    return this.statements.pools.all() as string[];
+    return this.query(SQL.pools).pluck().all() as string[];
   }
 
   /** Applies a refresh atomically; returns how many chunks were written. */
   apply(changes: PoolChanges): number {
-    const s = this.statements;
     const write = this.db.transaction(() => {
       if (changes.reset) recreateTables(this.db, this.format);
       for (const file of changes.restat)
-        s.restat.run(file.size, file.mtimeMs, changes.pool, file.path);
+        this.query(SQL.restat).run(file.size, file.mtimeMs, changes.pool, file.path);
       for (const path of changes.removed) {
-        s.deleteChunks.run(changes.pool, path);
-        s.deleteFile.run(changes.pool, path);
+        this.query(SQL.deleteChunks).run(changes.pool, path);
+        this.query(SQL.deleteFile).run(changes.pool, path);
       }
       let written = 0;
       for (const file of changes.updates) {
         this.replaceChunks(changes.pool, file);
-        s.upsertFile.run(changes.pool, file.path, file.size, file.mtimeMs, file.hash);
+        this.query(SQL.upsertFile).run(changes.pool, file.path, file.size, file.mtimeMs, file.hash);
         written += file.chunks.length;
       }
       return written;
@@ -84,28 +81,28 @@ export class IndexStore {
    * the apply transaction.
    */
   private replaceChunks(pool: string, file: FileUpdate): void {
-    const s = this.statements;
-    const stored = s.chunksOf.all(pool, file.path) as StoredChunk[];
+    const stored = this.query(SQL.chunksOf).all(pool, file.path) as StoredChunk[];
     const rows = chunkRows(pool, file.chunks);
     const wanted = new Set(rows.map((row) => row.chunkId));
-    for (const old of stored) if (!wanted.has(old.chunkId)) s.deleteChunk.run(old.rowid);
+    for (const old of stored)
+      if (!wanted.has(old.chunkId)) this.query(SQL.deleteChunk).run(old.rowid);
     const byId = new Map(stored.map((old) => [old.chunkId, old]));
     for (const row of rows) {
       const old = byId.get(row.chunkId);
-      if (!old) s.insertChunk.run(row);
-      else if (!sameRow(old, row)) s.updateChunk.run({ ...row, rowid: old.rowid });
+      if (!old) this.query(SQL.insertChunk).run(row);
+      else if (!sameRow(old, row)) this.query(SQL.updateChunk).run({ ...row, rowid: old.rowid });
     }
   }
 
   /** Forgets a whole pool (a folder no longer registered). */
   dropPool(pool: string): void {
     this.db.transaction(() => {
-      this.statements.deletePoolChunks.run(pool);
-      this.statements.deletePoolFiles.run(pool);
+      this.query(SQL.deletePoolChunks).run(pool);
+      this.query(SQL.deletePoolFiles).run(pool);
     })();
   }
 
-  /** A prepared statement for dynamic SQL, cached by its text. */
+  /** A prepared statement, cached by its text and prepared on first use. */
   query(sql: string): SqliteStatement {
     let statement = this.queries.get(sql);
     if (!statement) {
@@ -119,65 +116,6 @@ export class IndexStore {
   close(): void {
     if (this.db.open) this.db.close();
   }
-}
-
-/**
- * Statements prepared on first use: opening the index for a search that
- * changes nothing then compiles only the reads it runs.
- */
-function lazyStatements<T extends Record<string, () => unknown>>(
-  makers: T,
-): { readonly [K in keyof T]: ReturnType<T[K]> } {
-  const statements = {} as { [K in keyof T]: ReturnType<T[K]> };
-  for (const [key, make] of Object.entries(makers)) {
-    let prepared: unknown;
-    Object.defineProperty(statements, key, {
-      enumerable: true,
-      get: () => {
-        prepared ??= make();
-        return prepared;
-      },
-    });
-  }
-  return statements;
-}
-
-function prepareStatements(db: SqliteDatabase) {
-  return lazyStatements({
-    filesOf: () =>
-      db.prepare(
-        'SELECT path, size, mtime_ms AS mtimeMs, hash FROM files WHERE pool = ? ORDER BY path',
-      ),
-    pools: () => db.prepare('SELECT DISTINCT pool FROM files').pluck(),
-    restat: () => db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE pool = ? AND path = ?'),
-    upsertFile: () =>
-      db.prepare(
-        `INSERT INTO files (pool, path, size, mtime_ms, hash) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (pool, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash`,
-      ),
-    deleteFile: () => db.prepare('DELETE FROM files WHERE pool = ? AND path = ?'),
-    deleteChunks: () => db.prepare('DELETE FROM chunks WHERE pool = ? AND path = ?'),
-    deletePoolFiles: () => db.prepare('DELETE FROM files WHERE pool = ?'),
-    deletePoolChunks: () => db.prepare('DELETE FROM chunks WHERE pool = ?'),
-    chunksOf: () =>
-      db.prepare(
-        `SELECT rowid, ${ROW_COLUMNS.map(([column, key]) => `${column} AS ${key}`).join(', ')}
-       FROM chunks WHERE pool = ? AND path = ?`,
-      ),
-    deleteChunk: () => db.prepare('DELETE FROM chunks WHERE rowid = ?'),
-    updateChunk: () =>
-      db.prepare(
-        `UPDATE chunks SET ${ROW_COLUMNS.map(([column, key]) => `${column} = @${key}`).join(', ')}
-       WHERE rowid = @rowid`,
-      ),
-    insertChunk: () =>
-      db.prepare(
-        `INSERT INTO chunks (chunk_id, pool, path, kind, memory_id, category, review, created_at,
-         created_ms, updated_at, source, start_line, end_line, text, context)
-       VALUES (@chunkId, @pool, @path, @kind, @memoryId, @category, @review, @createdAt,
-         @createdMs, @updatedAt, @source, @startLine, @endLine, @text, @context)`,
-      ),
-  });
 }
 
 /** Chunk columns and the keys of their values in a ChunkRow. */
@@ -198,6 +136,31 @@ const ROW_COLUMNS = [
   ['text', 'text'],
   ['context', 'context'],
 ] as const;
+
+/**
+ * The fixed SQL of the index, prepared on first use through the statement
+ * cache (`query`): a search that changes nothing compiles only its reads.
+ */
+const SQL = {
+  filesOf: 'SELECT path, size, mtime_ms AS mtimeMs, hash FROM files WHERE pool = ? ORDER BY path',
+  pools: 'SELECT DISTINCT pool FROM files',
+  restat: 'UPDATE files SET size = ?, mtime_ms = ? WHERE pool = ? AND path = ?',
+  upsertFile: `INSERT INTO files (pool, path, size, mtime_ms, hash) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (pool, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash`,
+  deleteFile: 'DELETE FROM files WHERE pool = ? AND path = ?',
+  deleteChunks: 'DELETE FROM chunks WHERE pool = ? AND path = ?',
+  deletePoolFiles: 'DELETE FROM files WHERE pool = ?',
+  deletePoolChunks: 'DELETE FROM chunks WHERE pool = ?',
+  chunksOf: `SELECT rowid, ${ROW_COLUMNS.map(([column, key]) => `${column} AS ${key}`).join(', ')}
+       FROM chunks WHERE pool = ? AND path = ?`,
+  deleteChunk: 'DELETE FROM chunks WHERE rowid = ?',
+  updateChunk: `UPDATE chunks SET ${ROW_COLUMNS.map(([column, key]) => `${column} = @${key}`).join(', ')}
+       WHERE rowid = @rowid`,
+  insertChunk: `INSERT INTO chunks (chunk_id, pool, path, kind, memory_id, category, review, created_at,
+         created_ms, updated_at, source, start_line, end_line, text, context)
+       VALUES (@chunkId, @pool, @path, @kind, @memoryId, @category, @review, @createdAt,
+         @createdMs, @updatedAt, @source, @startLine, @endLine, @text, @context)`,
+} as const;
 
 type ChunkRow = ReturnType<typeof chunkRow>;
 type StoredChunk = ChunkRow & { rowid: number };

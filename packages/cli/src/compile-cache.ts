@@ -8,6 +8,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import Module, { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 
@@ -55,21 +56,12 @@ export function requireWithCompileCache(filename: string, variant = ''): unknown
 
 const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
 
-/** The OS temp dir as `os.tmpdir()` finds it, without loading `node:os` for it. */
-function tempDir(): string {
-  if (process.platform === 'win32') {
-    return process.getBuiltinModule('node:os').tmpdir();
-  }
-  const dir = process.env.TMPDIR || process.env.TMP || process.env.TEMP || '/tmp';
-  return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
-}
-
 function cachePath(filename: string, variant: string): string | undefined {
   try {
     const { size, mtimeMs } = statSync(filename);
     const name = variant.replace(/[^a-z0-9-]/gi, '').slice(0, 32);
     const key = `${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}-${name}`;
-    return join(tempDir(), 'cairn-compile-cache', `${key}.bin`);
+    return join(tmpdir(), 'cairn-compile-cache', `${key}.bin`);
   } catch {
     return undefined;
   }
