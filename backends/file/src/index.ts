@@ -44,7 +44,13 @@ export {
   workspacePoolOf,
 } from './pool-definitions';
 export { eligible, matchesFilters } from './pool-filters';
-export { folderPoolSource, type PoolSource, workspacePoolSource } from './pool-sources';
+export {
+  folderPoolSource,
+  type PoolSource,
+  type PoolTarget,
+  workspacePoolSource,
+  workspacePoolTarget,
+} from './pool-sources';
 export { type ReviewStates, reviewStates } from './search-filters';
 export {
   type FileSearchResult,

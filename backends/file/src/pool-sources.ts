@@ -1,4 +1,4 @@
-import { listMemoryFiles } from '@cairn/core';
+import { listMemoryFiles, type MemoryTier, memoryWorkspacePath } from '@cairn/core';
 import {
   listMarkdownFiles,
   readFolderFile,
@@ -26,6 +26,26 @@ export function workspacePoolSource(rootDir: string): PoolSource {
     key: WORKSPACE_POOL_ID,
     list: () => listMemoryFiles(rootDir).catch(() => []),
     read: (path) => readWorkspaceFile(rootDir, path),
+  };
+}
+
+/** One pool as a derived store (LanceDB, Qdrant) refreshes and searches it. */
+export interface PoolTarget {
+  id: string;
+  tier: MemoryTier;
+  agents?: string[];
+  /** Absolute folder the hit paths are relative to. */
+  base: string;
+  source: PoolSource;
+}
+
+/** The workspace (`.cairn/memory/`) as the hot pool of a derived store. */
+export function workspacePoolTarget(rootDir: string): PoolTarget {
+  return {
+    id: WORKSPACE_POOL_ID,
+    tier: 'hot',
+    base: memoryWorkspacePath(rootDir),
+    source: workspacePoolSource(rootDir),
   };
 }
 

@@ -6,20 +6,19 @@ import {
   searchWithFileFallback,
   WORKSPACE_POOL_ID,
   warningSink,
-  workspacePoolSource,
+  workspacePoolTarget,
 } from '@cairn/backend-file';
 import {
   CairnError,
   type MemoryBackend,
   type MemoryBackendCapabilities,
   type MemorySearchResult,
-  memoryWorkspacePath,
 } from '@cairn/core';
 import type { RankedHit } from './hybrid-search';
 import { LancedbIndex } from './lancedb-index';
 import { databaseUri, type LancedbBackendOptions, resolveLancedbOptions } from './lancedb-options';
 import { searchFilterClauses } from './query-filters';
-import type { LancedbRefreshStats, PoolTarget } from './refresh-pool';
+import type { LancedbRefreshStats } from './refresh-pool';
 import { sqlAnd } from './sql';
 import { placeOf } from './table-schema';
 
@@ -46,15 +45,6 @@ export interface LancedbBackend extends MemoryBackend {
 /** Whether a LanceDB failure should fall back to the file index (anything but bad input). */
 export function canFallBack(error: unknown): boolean {
   return !(CairnError.isInstance(error) && error.code === 'INVALID_INPUT');
-}
-
-export function workspaceTarget(rootDir: string): PoolTarget {
-  return {
-    id: WORKSPACE_POOL_ID,
-    tier: 'hot',
-    base: memoryWorkspacePath(rootDir),
-    source: workspacePoolSource(rootDir),
-  };
 }
 
 function toSearchResult(hit: RankedHit, terms: string[], snippetChars: number): MemorySearchResult {
@@ -87,7 +77,7 @@ export function createLancedbBackend(options: LancedbBackendOptions = {}): Lance
     { engine: 'LanceDB', file, warn, canFallBack },
     async (rootDir, parsed, terms) => {
       const index = indexFor(rootDir);
-      await index.refresh([workspaceTarget(rootDir)]);
+      await index.refresh([workspacePoolTarget(rootDir)]);
       const hits = await index.search({
         text: parsed.query,
         terms,
@@ -107,8 +97,8 @@ export function createLancedbBackend(options: LancedbBackendOptions = {}): Lance
     capabilities: lancedbCapabilities,
     ...fileStorage(file),
     search,
-    refresh: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)]),
-    rebuild: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)], true),
+    refresh: (rootDir) => indexFor(rootDir).refresh([workspacePoolTarget(rootDir)]),
+    rebuild: (rootDir) => indexFor(rootDir).refresh([workspacePoolTarget(rootDir)], true),
     async close() {
       const open = [...indexes.values()];
       indexes.clear();

@@ -15,6 +15,7 @@ import {
   registerPoolDefinitions,
   warningSink,
   workspacePoolOf,
+  workspacePoolTarget,
 } from '@cairn/backend-file';
 import {
   formatError,
@@ -31,7 +32,7 @@ import {
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
 import type { RankedHit } from './hybrid-search';
-import { canFallBack, workspaceTarget } from './lancedb-backend';
+import { canFallBack } from './lancedb-backend';
 import { LancedbIndex } from './lancedb-index';
 import { databaseUri, resolveLancedbOptions } from './lancedb-options';
 import { recallFilterClauses } from './query-filters';
@@ -101,7 +102,7 @@ async function recallFromIndex(
 
 /** A registered pool as the index sees it; the builtin workspace pool reads the workspace files. */
 function poolTarget(rootDir: string, pool: MemoryPoolDefinition, workspace: boolean): PoolTarget {
-  if (workspace) return workspaceTarget(rootDir);
+  if (workspace) return workspacePoolTarget(rootDir);
   const base = poolFolder(rootDir, pool);
   return {
     id: pool.id,

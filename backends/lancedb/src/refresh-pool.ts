@@ -2,28 +2,14 @@ import { createHash } from 'node:crypto';
 import {
   chunkFile,
   embedInBatches,
-  type PoolSource,
+  type PoolTarget,
   type SearchIndexRefreshStats,
 } from '@cairn/backend-file';
-import {
-  type ChunkOptions,
-  type Embedder,
-  embedderKey,
-  type MemoryChunk,
-  type MemoryTier,
-} from '@cairn/core';
+import { type ChunkOptions, type Embedder, embedderKey, type MemoryChunk } from '@cairn/core';
 import type { LancedbStore, StoredChunk } from './lancedb-store';
 import type { ChunkRow, FileRow } from './table-schema';
 
-/** One pool as the index sees it: where its files are and who may recall them. */
-export interface PoolTarget {
-  id: string;
-  tier: MemoryTier;
-  agents?: string[];
-  /** Absolute folder the hit paths are relative to. */
-  base: string;
-  source: PoolSource;
-}
+export type { PoolTarget };
 
 /** The file index's refresh figures, plus what only a vector index costs. */
 export interface LancedbRefreshStats extends SearchIndexRefreshStats {

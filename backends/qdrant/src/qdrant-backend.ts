@@ -6,19 +6,18 @@ import {
   searchWithFileFallback,
   WORKSPACE_POOL_ID,
   warningSink,
-  workspacePoolSource,
+  workspacePoolTarget,
 } from '@cairn/backend-file';
 import {
   CairnError,
   type MemoryBackend,
   type MemoryBackendCapabilities,
   type MemorySearchResult,
-  memoryWorkspacePath,
 } from '@cairn/core';
 import { searchFilter } from './qdrant-filters';
 import { type ChunkHit, QdrantIndex } from './qdrant-index';
 import { defaultRepo, type QdrantBackendOptions, resolveQdrantOptions } from './qdrant-options';
-import type { PoolTarget, QdrantRefreshStats } from './qdrant-refresh';
+import type { QdrantRefreshStats } from './qdrant-refresh';
 
 /** Storage is the file backend's (markdown, atomic writes); only search goes to Qdrant. */
 export const qdrantCapabilities = {
@@ -41,15 +40,6 @@ export interface QdrantBackend extends MemoryBackend {
 /** Whether a Qdrant failure falls back to the file index: anything but the caller's bad input. */
 export function canFallBack(error: unknown): boolean {
   return !(CairnError.isInstance(error) && error.code === 'INVALID_INPUT' && !error.details.status);
-}
-
-export function workspaceTarget(rootDir: string): PoolTarget {
-  return {
-    id: WORKSPACE_POOL_ID,
-    tier: 'hot',
-    base: memoryWorkspacePath(rootDir),
-    source: workspacePoolSource(rootDir),
-  };
 }
 
 function toSearchResult(hit: ChunkHit, terms: string[], snippetChars: number): MemorySearchResult {
@@ -95,7 +85,7 @@ export function createQdrantBackend(options: QdrantBackendOptions = {}): QdrantB
     { engine: 'Qdrant', file, warn, canFallBack },
     async (rootDir, parsed, terms) => {
       const index = indexFor(rootDir);
-      await index.refresh([workspaceTarget(rootDir)]);
+      await index.refresh([workspacePoolTarget(rootDir)]);
       const { filter, pathPrefix } = searchFilter(
         index.partition,
         WORKSPACE_POOL_ID,
@@ -120,7 +110,7 @@ export function createQdrantBackend(options: QdrantBackendOptions = {}): QdrantB
     capabilities: qdrantCapabilities,
     ...fileStorage(file),
     search,
-    refresh: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)]),
-    rebuild: (rootDir) => indexFor(rootDir).refresh([workspaceTarget(rootDir)], true),
+    refresh: (rootDir) => indexFor(rootDir).refresh([workspacePoolTarget(rootDir)]),
+    rebuild: (rootDir) => indexFor(rootDir).refresh([workspacePoolTarget(rootDir)], true),
   };
 }

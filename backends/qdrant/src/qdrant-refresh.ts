@@ -1,17 +1,10 @@
-import { chunkFile, embedInBatches, type PoolSource } from '@cairn/backend-file';
-import type { Embedder, MemoryTier } from '@cairn/core';
+import { chunkFile, embedInBatches, type PoolTarget } from '@cairn/backend-file';
+import type { Embedder } from '@cairn/core';
 import { matchOf, type Partition, partitionConditions, type QdrantFilter } from './qdrant-filters';
 import { type ChunkPoint, chunkPayload, chunkPoint, sha256 } from './qdrant-payload';
 import type { QdrantStore } from './qdrant-store';
 
-/** One pool as the index sees it. */
-export interface PoolTarget {
-  id: string;
-  tier: MemoryTier;
-  /** Absolute folder the hit paths are relative to. */
-  base: string;
-  source: PoolSource;
-}
+export type { PoolTarget };
 
 /** What one refresh did: the same figures as the file index, plus points. */
 export interface QdrantRefreshStats {

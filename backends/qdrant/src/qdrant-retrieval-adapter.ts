@@ -13,6 +13,7 @@ import {
   registerPoolDefinitions,
   warningSink,
   workspacePoolOf,
+  workspacePoolTarget,
 } from '@cairn/backend-file';
 import {
   formatError,
@@ -28,7 +29,7 @@ import {
   type RetrievalAdapterFactoryOptions,
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
-import { canFallBack, workspaceTarget } from './qdrant-backend';
+import { canFallBack } from './qdrant-backend';
 import { recallFilter } from './qdrant-filters';
 import { type ChunkHit, QdrantIndex } from './qdrant-index';
 import { defaultRepo, resolveQdrantOptions } from './qdrant-options';
@@ -103,7 +104,7 @@ async function recallFromIndex(
 }
 
 function poolTarget(rootDir: string, pool: MemoryPoolDefinition, workspace: boolean): PoolTarget {
-  if (workspace) return workspaceTarget(rootDir);
+  if (workspace) return workspacePoolTarget(rootDir);
   const base = poolFolder(rootDir, pool);
   return { id: pool.id, tier: pool.tier, base, source: folderPoolSource(base) };
 }
