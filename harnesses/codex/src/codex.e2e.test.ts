@@ -70,9 +70,15 @@ describe.skipIf(skipReason !== undefined)('codex e2e (real CLI, scripted model)'
 
   const cairn = (...args: string[]) =>
     run(process.execPath, [CLI, ...args, '--root', project], { env: { ...process.env, ...env } });
+  // `codex exec` sends its first request without waiting for MCP servers, so on
+  // a loaded machine Cairn's tools can miss the only turn; `required = true`
+  // (which the install leaves to the user: Codex then refuses to start without
+  // Cairn) makes Codex wait for the server, so the run is deterministic.
   const codex = async (args: string[]) => {
-    const result = await runCodex(args, { cwd: project, env, timeoutMs: 150_000 });
-    expect(result.code, describeRun(args, result)).toBe(0);
+    const [command, ...rest] = args;
+    const pinned = [command!, '-c', 'mcp_servers.cairn.required=true', ...rest];
+    const result = await runCodex(pinned, { cwd: project, env, timeoutMs: 150_000 });
+    expect(result.code, describeRun(pinned, result)).toBe(0);
     return result;
   };
   /** Cairn's temporal nodes of one Codex session, read through the engine. */

@@ -143,10 +143,18 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
       expect(newest?.node.sessionKey).toBe(session);
       return newest!.node.id;
     });
-    const memory = cairn();
-    const head = (await memory.readHead()).head;
-    memory.closeWorking();
-    expect(head).toContain(latest);
+    // Session end writes the node first and then rewrites the head, in the
+    // plugin's own process: wait for the second write too.
+    const head = await waitFor(async () => {
+      const memory = cairn();
+      try {
+        const rendered = (await memory.readHead()).head;
+        expect(rendered).toContain(latest);
+        return rendered;
+      } finally {
+        memory.closeWorking();
+      }
+    });
     // The next session starts with the refreshed head in its system prompt.
     const before = model.requests.length;
     await runPrompt(sandbox, server!, 'What is next?');
