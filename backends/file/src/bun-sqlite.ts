@@ -47,7 +47,7 @@ export interface BunSqliteOptions {
 }
 
 /** better-sqlite3 spreads an array argument as positional parameters; bun:sqlite takes them spread. */
-function bindArgs(params: unknown[]): unknown[] {
+export function bindArgs(params: unknown[]): unknown[] {
   return params.length === 1 && Array.isArray(params[0]) ? params[0] : params;
 }
 

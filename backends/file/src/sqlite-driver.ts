@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { CairnError } from '@cairn/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BunCompatDatabase, runningInBun } from './bun-sqlite';
+import { NodeCompatDatabase, nodeSqliteUsable } from './node-sqlite';
 
 export type SqliteDatabase = BetterSqlite3.Database;
 export type SqliteStatement = BetterSqlite3.Statement;
@@ -30,6 +31,10 @@ function loadDriver(purpose: string): SqliteDriver {
     loaded = { Database: BunCompatDatabase as unknown as typeof BetterSqlite3 };
     return loaded;
   }
+  if (chooseDriver() === 'node') {
+    loaded = { Database: NodeCompatDatabase as unknown as typeof BetterSqlite3 };
+    return loaded;
+  }
   try {
     const require = createRequire(import.meta.url);
     const Database = require('better-sqlite3') as typeof BetterSqlite3;
@@ -52,6 +57,32 @@ function loadDriver(purpose: string): SqliteDriver {
       details: { package: 'better-sqlite3' },
     });
   }
+}
+
+const DRIVERS = ['node', 'better-sqlite3'] as const;
+
+/**
+ * CAIRN_SQLITE_DRIVER picks the driver (`node` or `better-sqlite3`); a named
+ * CAIRN_SQLITE_BINDING means better-sqlite3; otherwise node:sqlite where it
+ * runs without a warning (Node 24+) and better-sqlite3 before that.
+ */
+function chooseDriver(): (typeof DRIVERS)[number] {
+  const wanted = process.env.CAIRN_SQLITE_DRIVER;
+  if (wanted) {
+    if (wanted === 'better-sqlite3') return wanted;
+    if (wanted === 'node' && nodeSqliteUsable()) return wanted;
+    throw new CairnError('INVALID_CONFIG', `CAIRN_SQLITE_DRIVER=${wanted} cannot be used here`, {
+      hint: `set it to ${DRIVERS.join(' or ')} (node needs Node 24 or later), or unset it`,
+      details: { node: process.versions.node },
+    });
+  }
+  if (process.env.CAIRN_SQLITE_BINDING) return 'better-sqlite3';
+  return nodeSqliteUsable() ? 'node' : 'better-sqlite3';
+}
+
+/** Which driver opens Cairn's databases in this process. */
+export function sqliteDriverName(): (typeof DRIVERS)[number] | 'bun' {
+  return runningInBun() ? 'bun' : chooseDriver();
 }
 
 /** The better-sqlite3 constructor; throws BACKEND_UNAVAILABLE when it cannot load. */

@@ -29,6 +29,7 @@ export {
   type ToolCallRule,
 } from './model-server';
 export { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';
+export { runVitestOnNode, type VitestRun } from './vitest-on-node';
 export {
   fixtureUnit,
   fixtureUnitId,
