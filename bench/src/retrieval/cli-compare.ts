@@ -89,8 +89,8 @@ const countCairnHits = (stdout: string) => {
 /**
  * `cairn search` and `qmd search` as whole processes on the same Node 24
  * binary and the same workspace folder, beside a bare `node -e 0`. Cairn
- * loads its SQLite through CAIRN_SQLITE_BINDING (a Node 24 build); qmd
- * indexes the folder first (`qmd collection add`, timed).
+ * opens its index through node:sqlite, its driver on Node 24; qmd indexes
+ * the folder first (`qmd collection add`, timed).
  */
 export function compareCli(
   tools: Node24Tools,
@@ -100,9 +100,9 @@ export function compareCli(
   queries: readonly string[],
   runs: number,
 ): CliCompareFigures {
-  if (!tools.cairnSqlite.ok) return { available: false, reason: tools.cairnSqlite.reason };
   const cairnBin = resolveCairnBin();
-  const cairnEnv = { ...childEnv(homeDir), CAIRN_SQLITE_BINDING: tools.cairnSqlite.binding };
+  // What a user gets: on Node 24 Cairn's default SQLite driver is node:sqlite.
+  const cairnEnv = childEnv(homeDir);
   const qmdHome = qmdEnv(homeDir);
   const started = performance.now();
   try {

@@ -186,6 +186,6 @@ const INTRO = [
     '`cairn --version` (Cairn starting without searching; rotating which goes first). Cairn uses its',
     'default file backend (keyword); qmd its BM25 search. This runs right after the corpus is generated,',
     'before the bench process loads any backend, so none of its threads competes with the timed processes.',
-    'Cairn runs on Node 24 with a better-sqlite3 built for Node 24 (`CAIRN_SQLITE_BINDING`).',
+    'On Node 24 Cairn opens its index through `node:sqlite` (its default SQLite driver there).',
   ].join(' '),
 ];

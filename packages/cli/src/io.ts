@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { CairnError, formatError } from '@cairn/core';
 
 /** Where a command writes; tests pass their own. */
@@ -10,9 +11,43 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * Writes to fd 1 directly while it takes the bytes at once: a command that
+ * prints one answer and exits never pays for constructing process.stdout
+ * (a stream over a socket, pipe or file: a few ms per process, and hooks
+ * start one per event). A non-blocking pipe that is full (EAGAIN) hands
+ * the rest, and every later write, to process.stdout, which keeps the order.
+ */
+export function fdStdout(
+  fd = 1,
+  sys: { writeSync: typeof writeSync; stream: () => NodeJS.WritableStream } = {
+    writeSync,
+    stream: () => process.stdout,
+  },
+): (text: string) => void {
+  let streaming = false;
+  return (text) => {
+    if (streaming) {
+      sys.stream().write(text);
+      return;
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    let written = 0;
+    try {
+      while (written < bytes.length) written += sys.writeSync(fd, bytes, written);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return; // the reader is gone, as process.stdout would swallow
+      if (code !== 'EAGAIN') throw error;
+      streaming = true;
+      sys.stream().write(bytes.subarray(written));
+    }
+  };
+}
+
 export function processIO(): CliIO {
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: fdStdout(),
     stderr: (text) => process.stderr.write(text),
     readStdin: async () => {
       if (process.stdin.isTTY) return undefined;

@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fdStdout } from './io';
+
+const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
+
+describe('stdout straight to fd 1', () => {
+  let temp: TempProject;
+  beforeEach(async () => {
+    temp = await makeTempProject('cairn-cli-io-');
+  });
+  afterEach(async () => {
+    await temp.cleanup();
+  });
+
+  it('writes every piece, in order, multi-byte text included', () => {
+    const path = join(temp.root, 'out.txt');
+    const fd = openSync(path, 'w');
+    const write = fdStdout(fd);
+    const pieces = ['first line\n', 'ünïcödé — 記憶\n', 'x'.repeat(70_000), '\nlast\n'];
+    for (const piece of pieces) write(piece);
+    closeSync(fd);
+    expect(readFileSync(path, 'utf8')).toBe(pieces.join(''));
+  });
+
+  it('hands the rest to the stream once a non-blocking pipe is full, keeping the order', () => {
+    const streamed: string[] = [];
+    const onFd: string[] = [];
+    let calls = 0;
+    const write = fdStdout(1, {
+      writeSync: ((_fd: number, bytes: Buffer, offset: number) => {
+        calls++;
+        if (calls === 2) throw Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' });
+        const taken = Math.min(4, bytes.length - offset);
+        onFd.push(bytes.subarray(offset, offset + taken).toString());
+        return taken;
+      }) as never,
+      stream: () => ({ write: (chunk: string | Buffer) => streamed.push(String(chunk)) }) as never,
+    });
+    write('abcdefgh');
+    write('ij');
+    expect(onFd.join('')).toBe('abcd');
+    expect(streamed).toEqual(['efgh', 'ij']);
+  });
+
+  it('delivers a megabyte of --json output whole to a reader that starts late', async () => {
+    const root = join(temp.root, 'project');
+    const lines = Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${'x'.repeat(200)}`);
+    const init = spawn(process.execPath, [bin, 'init', '--root', root], { stdio: 'ignore' });
+    await new Promise((resolve) => init.once('close', resolve));
+    writeFileSync(join(root, '.cairn', 'memory', '2026-01-31.md'), `${lines.join('\n')}\n`);
+    const child = spawn(process.execPath, [
+      bin,
+      'get',
+      'RAW:2026-01-31.md#L1-L5000',
+      '--json',
+      '--root',
+      root,
+    ]);
+    // Fill the pipe before reading, so the writer meets a full pipe.
+    child.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdout.resume();
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    const printed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text?: string };
+    expect(JSON.stringify(printed)).toContain(lines.at(-1));
+    expect(JSON.stringify(printed)).toContain(lines[0]);
+  });
+});
