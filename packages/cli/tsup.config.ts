@@ -20,6 +20,16 @@ const englishOnlyZodLocales: EsbuildPlugin = {
   },
 };
 
+const cliBundle = {
+  format: ['cjs'],
+  outExtension: () => ({ js: '.cjs' }),
+  dts: false,
+  clean: false,
+  shims: true,
+  minify: true,
+  esbuildPlugins: [englishOnlyZodLocales],
+} satisfies Options;
+
 export default defineConfig([
   packageBuild({ entry: ['src/index.ts'] }),
   // The `cairn` binary: a small CommonJS launcher (bin.cjs) and one bundled
@@ -38,14 +48,15 @@ export default defineConfig([
   }),
   packageBuild({
     entry: { main: 'src/main.ts' },
-    format: ['cjs'],
-    outExtension: () => ({ js: '.cjs' }),
-    dts: false,
-    clean: false,
-    shims: true,
+    ...cliBundle,
     noExternal: [/^@cairn\/(?!mcp)/, 'zod'],
     external: ['better-sqlite3', '@cairn/mcp'],
-    minify: true,
-    esbuildPlugins: [englishOnlyZodLocales],
+  }),
+  // The same CLI with the MCP server and its SDK bundled in, for `cairn mcp`.
+  packageBuild({
+    entry: { 'mcp-main': 'src/mcp-main.ts' },
+    ...cliBundle,
+    noExternal: [/^@cairn\//, /^zod(\/|$)/, /^@modelcontextprotocol\//, /^ajv/],
+    external: ['better-sqlite3'],
   }),
 ]);

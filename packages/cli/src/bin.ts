@@ -12,7 +12,8 @@ interface CliBundle {
 // on every Node version; each command keeps its own cache, so a search
 // reuses the code a search compiled last time.
 const command = process.argv[2] ?? '';
-const cli = requireWithCompileCache(join(__dirname, 'main.cjs'), command) as CliBundle;
+const bundle = command === 'mcp' ? 'mcp-main.cjs' : 'main.cjs';
+const cli = requireWithCompileCache(join(__dirname, bundle), command) as CliBundle;
 // main.cjs runs through vm.Script, where import() is unavailable; this
 // module is loaded by Node itself, so its import() works on every version.
 cli.main((specifier) => import(specifier));

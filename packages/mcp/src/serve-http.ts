@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { CairnError } from '@cairn/core';
 import type { Cairn } from '@cairn/engine';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
 import { isLoopbackHost, isLoopbackRequest } from './loopback';
 import type { McpServerHandle } from './serve-stdio';
@@ -55,7 +55,12 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
  * the unit writes are already safe across concurrent requests (file lock).
  * GET (a server-to-client stream) has nothing to carry here, so it is 405.
  */
-function requestHandler(cairn: Cairn, options: ServeHttpOptions, path: string) {
+function requestHandler(
+  cairn: Cairn,
+  options: ServeHttpOptions,
+  path: string,
+  Transport: typeof StreamableHTTPServerTransport,
+) {
   const guarded = !options.allowRemote;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) {
@@ -70,7 +75,7 @@ function requestHandler(cairn: Cairn, options: ServeHttpOptions, path: string) {
       return sendJsonRpcError(res, 405, message, { allow: 'POST' });
     }
     const server = createCairnMcpServer(cairn, options);
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new Transport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
@@ -115,7 +120,12 @@ export async function serveHttp(
       hint: 'use 0-65535 (0 picks a free port)',
     });
   }
-  const handle = requestHandler(cairn, options, path);
+  // Loaded here, not with the package: the transport brings an HTTP framework
+  // (and Node's fetch classes) that `cairn mcp` over stdio never needs.
+  const { StreamableHTTPServerTransport: Transport } = await import(
+    '@modelcontextprotocol/sdk/server/streamableHttp.js'
+  );
+  const handle = requestHandler(cairn, options, path, Transport);
   const http = createServer((req, res) => void handle(req, res));
   const closed = new Promise<void>((resolve) =>
     http.once('close', () => {

@@ -4,6 +4,19 @@ import type { CommandContext, CommandSpec } from '../command';
 
 type McpModule = typeof import('@cairn/mcp');
 
+let bundledMcp: (() => Promise<McpModule>) | undefined;
+
+/**
+ * The `cairn mcp` build of the binary (mcp-main.ts) bundles the MCP server
+ * and hands it over here, so the server starts from one code-cached file
+ * instead of resolving and compiling a tree of ES modules: Codex sends its
+ * first request without waiting for MCP servers, so start-up time decides
+ * whether Cairn's tools are in that turn.
+ */
+export function provideMcpModule(load: () => Promise<McpModule>): void {
+  bundledMcp = load;
+}
+
 interface ServerHandle {
   close(): Promise<void>;
   readonly closed: Promise<void>;
@@ -55,7 +68,9 @@ async function serve(context: CommandContext): Promise<void> {
   }
   const cairn = context.open();
   // Loaded here so that no other command pays for the MCP SDK.
-  const { serveHttp, serveStdio } = (await importOptionalModule('@cairn/mcp')) as McpModule;
+  const { serveHttp, serveStdio } = bundledMcp
+    ? await bundledMcp()
+    : ((await importOptionalModule('@cairn/mcp')) as McpModule);
   const onToolError = (error: unknown, tool: string) => {
     if (!CairnError.isInstance(error)) io.stderr(`cairn mcp: ${tool}: ${formatError(error)}\n`);
   };
