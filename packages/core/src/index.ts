@@ -47,6 +47,8 @@ export {
   memoryTierSchema,
   type NormalizedMemoryQuery,
   parseInput,
+  safeParse,
+  searchQuerySchema,
 } from './contracts/schemas';
 export {
   CairnError,

@@ -1,8 +1,8 @@
 import {
   MEMORY_CATEGORIES,
   memorySearchFiltersSchema,
-  memorySearchOptionsSchema,
   REVIEW_STATES,
+  searchQuerySchema,
 } from '@cairn/core';
 import { z } from 'zod';
 
@@ -61,8 +61,12 @@ export const listInput = z.strictObject({
   path: z.string().optional().describe('Workspace-relative file or prefix, e.g. 2026-04'),
 });
 
+/** Core's search query rules (a zod/mini schema), with a description for the tool's JSON Schema. */
+const searchQuery = searchQuerySchema.clone();
+z.globalRegistry.add(searchQuery, { description: 'What to look for, in plain words' });
+
 export const searchInput = z.strictObject({
-  query: memorySearchOptionsSchema.shape.query.describe('What to look for, in plain words'),
+  query: searchQuery,
   limit: z
     .number()
     .int()
@@ -70,8 +74,8 @@ export const searchInput = z.strictObject({
     .max(100)
     .optional()
     .describe('Most results (default: limits.searchLimit)'),
-  filters: memorySearchFiltersSchema
-    .optional()
+  filters: z
+    .optional(memorySearchFiltersSchema)
     .describe('Narrow by category, kind, review, date range or path'),
 });
 

@@ -1,65 +1,87 @@
-import { z } from 'zod';
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
+import type * as z4 from 'zod/v4/core';
 import { CairnError } from '../errors';
 import { DEFAULT_RECALL_LIMIT, DEFAULT_RECALL_TIERS } from './retrieval-adapter';
 
-/** Zod schemas for the contract inputs that cross a boundary (CLI, MCP, HTTP, hooks). */
+/*
+ * Zod schemas for the contract inputs that cross a boundary (CLI, MCP, HTTP,
+ * hooks). They are written with zod/mini: `cairn search` and the hooks start
+ * a process per call, and loading classic zod costs about 14 ms of each start
+ * (docs/BENCHMARKS.md), mini about 3 ms. `parseInput` accepts classic and
+ * mini schemas alike.
+ */
+
+const positiveInt = (max?: number) =>
+  z.int().check(z.gte(1), ...(max === undefined ? [] : [z.lte(max)]));
 
 export const memoryGetOptionsSchema = z.strictObject({
-  path: z.string().min(1),
-  startLine: z.number().int().min(1).default(1),
-  lineCount: z.number().int().min(1).optional(),
+  path: z.string().check(z.minLength(1)),
+  startLine: z._default(positiveInt(), 1),
+  lineCount: z.optional(positiveInt()),
 });
 
 const isoDate = z
   .string()
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO date such as 2026-03-01');
+  .check(
+    z.refine(
+      (value) => !Number.isNaN(Date.parse(value)),
+      'expected an ISO date such as 2026-03-01',
+    ),
+  );
 
 export const memorySearchFiltersSchema = z.strictObject({
-  category: z.array(z.enum(['preference', 'fact', 'decision', 'entity', 'other'])).optional(),
-  kind: z.array(z.enum(['UNIT', 'RAW'])).optional(),
-  review: z.array(z.enum(['draft', 'approved', 'deprecated'])).optional(),
-  since: isoDate.optional(),
-  until: isoDate.optional(),
-  path: z.string().max(200).optional(),
-  includeDeprecated: z.boolean().optional(),
+  category: z.optional(z.array(z.enum(['preference', 'fact', 'decision', 'entity', 'other']))),
+  kind: z.optional(z.array(z.enum(['UNIT', 'RAW']))),
+  review: z.optional(z.array(z.enum(['draft', 'approved', 'deprecated']))),
+  since: z.optional(isoDate),
+  until: z.optional(isoDate),
+  path: z.optional(z.string().check(z.maxLength(200))),
+  includeDeprecated: z.optional(z.boolean()),
 });
 
+/** A search query: trimmed, 1 to 2000 characters. */
+export const searchQuerySchema = z
+  .string()
+  .check(z.trim(), z.minLength(1, 'query must not be empty'), z.maxLength(2000));
+
 export const memorySearchOptionsSchema = z.strictObject({
-  query: z.string().trim().min(1, 'query must not be empty').max(2000),
-  limit: z.number().int().min(1).max(100).default(10),
-  snippetChars: z.number().int().min(40).max(4000).default(320),
-  filters: memorySearchFiltersSchema.optional(),
+  query: searchQuerySchema,
+  limit: z._default(positiveInt(100), 10),
+  snippetChars: z._default(z.int().check(z.gte(40), z.lte(4000)), 320),
+  filters: z.optional(memorySearchFiltersSchema),
 });
 
 export const memoryTierSchema = z.enum(['hot', 'warm', 'cold']);
 
+const nonEmpty = () => z.string().check(z.minLength(1));
+
 export const memoryPoolDefinitionSchema = z.strictObject({
   id: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'pool ids are 1-64 letters, digits, . _ -'),
+    .check(
+      z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'pool ids are 1-64 letters, digits, . _ -'),
+    ),
   tier: memoryTierSchema,
-  path: z.string().min(1),
-  roles: z.array(z.string().min(1)).optional(),
-  agents: z.array(z.string().min(1)).optional(),
+  path: nonEmpty(),
+  roles: z.optional(z.array(nonEmpty())),
+  agents: z.optional(z.array(nonEmpty())),
 });
 
 export const memoryQuerySchema = z.strictObject({
-  agentId: z.string().min(1),
-  role: z.string().min(1).optional(),
-  query: z.string().max(2000),
-  limit: z.number().int().min(1).max(100).default(DEFAULT_RECALL_LIMIT),
-  poolIds: z.array(z.string()).optional(),
-  tiers: z
-    .array(memoryTierSchema)
-    .min(1)
-    .default([...DEFAULT_RECALL_TIERS]),
-  filters: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  agentId: nonEmpty(),
+  role: z.optional(nonEmpty()),
+  query: z.string().check(z.maxLength(2000)),
+  limit: z._default(positiveInt(100), DEFAULT_RECALL_LIMIT),
+  poolIds: z.optional(z.array(z.string())),
+  tiers: z._default(z.array(memoryTierSchema).check(z.minLength(1)), [...DEFAULT_RECALL_TIERS]),
+  filters: z.optional(z.record(z.string(), z.union([z.string(), z.array(z.string())]))),
 });
 
 export type NormalizedMemoryQuery = z.output<typeof memoryQuerySchema>;
 
 /** Describes a zod failure as `key: reason` for one-line error messages. */
-export function describeZodIssue(error: z.ZodError): { key: string; reason: string } {
+export function describeZodIssue(error: z4.$ZodError): { key: string; reason: string } {
   const issue = error.issues[0];
   if (!issue) return { key: '(value)', reason: 'invalid value' };
   const key = issue.path.length > 0 ? issue.path.map(String).join('.') : '(value)';
@@ -70,16 +92,34 @@ export function describeZodIssue(error: z.ZodError): { key: string; reason: stri
  * Parses an input with a schema, or throws INVALID_INPUT naming the field.
  * `what` names the call for the message, e.g. "search options".
  */
-export function parseInput<S extends z.ZodType>(
+export function parseInput<S extends z4.$ZodType>(
   schema: S,
   value: unknown,
   what: string,
-): z.output<S> {
-  const parsed = schema.safeParse(value);
+): z4.output<S> {
+  const parsed = safeParse(schema, value);
   if (parsed.success) return parsed.data;
   const { key, reason } = describeZodIssue(parsed.error);
   throw new CairnError('INVALID_INPUT', `Invalid ${what}: ${key}: ${reason}`, {
     hint: 'correct the argument and try again; nothing was changed',
     details: { key, reason },
   });
+}
+
+let localeSet = false;
+
+/**
+ * Parses with any zod schema, classic or mini. Classic zod installs its
+ * English messages when it loads; a process that only loaded zod/mini has
+ * none, so the first parse installs them (the same messages either way).
+ */
+export function safeParse<S extends z4.$ZodType>(
+  schema: S,
+  value: unknown,
+): z4.util.SafeParseResult<z4.output<S>> {
+  if (!localeSet) {
+    localeSet = true;
+    if (!z.config().localeError) z.config(en());
+  }
+  return z.safeParse(schema, value);
 }

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import type * as z4 from 'zod/v4/core';
 import { DEFAULT_MEMORY_BACKEND, DEFAULT_RETRIEVAL_ADAPTER } from '../registry';
 
 /**
@@ -11,7 +12,7 @@ export interface SettingDefinition {
   key: string;
   /** The environment variable that overrides it. */
   env: string;
-  schema: z.ZodType;
+  schema: z4.$ZodType;
   /** Turns the raw environment string into a value for `schema`. */
   fromEnv: (raw: string) => unknown;
   /** The default, or a function computing it from the machine. */
@@ -39,25 +40,29 @@ const parseJson = (raw: string): unknown => {
 
 const typeName = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'use lowercase letters, digits and dashes');
+  .check(z.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'use lowercase letters, digits and dashes'));
 
 /** A five-field cron expression (minute hour day month weekday). */
 const cronSchema = z
   .string()
-  .regex(/^\s*(\S+\s+){4}\S+\s*$/, 'expected a five-field cron expression such as "0 2 * * *"');
+  .check(
+    z.regex(/^\s*(\S+\s+){4}\S+\s*$/, 'expected a five-field cron expression such as "0 2 * * *"'),
+  );
 
 /** `local` means the machine's zone, resolved when a date is formatted (ICU start-up is slow). */
 export const LOCAL_TIME_ZONE = 'local';
 
-const timeZoneSchema = z.string().refine((zone) => {
-  if (zone === LOCAL_TIME_ZONE) return true;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}, 'expected "local" or an IANA time zone such as "Europe/Paris" or "UTC"');
+const timeZoneSchema = z.string().check(
+  z.refine((zone) => {
+    if (zone === LOCAL_TIME_ZONE) return true;
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'expected "local" or an IANA time zone such as "Europe/Paris" or "UTC"'),
+);
 
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
@@ -120,7 +125,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'insightExtractionMinIntervalMs',
     env: 'CAIRN_INSIGHT_EXTRACTION_MIN_INTERVAL_MS',
-    schema: z.number().int().min(0),
+    schema: z.int().check(z.gte(0)),
     fromEnv: parseNumber,
     defaultValue: 86_400_000,
     defaultLabel: '`86400000` (one day)',
@@ -139,7 +144,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.searchLimit',
     env: 'CAIRN_LIMITS_SEARCH_LIMIT',
-    schema: z.number().int().min(1).max(100),
+    schema: z.int().check(z.gte(1), z.lte(100)),
     fromEnv: parseNumber,
     defaultValue: 10,
     defaultLabel: '`10`',
@@ -148,7 +153,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.snippetChars',
     env: 'CAIRN_LIMITS_SNIPPET_CHARS',
-    schema: z.number().int().min(40).max(4000),
+    schema: z.int().check(z.gte(40), z.lte(4000)),
     fromEnv: parseNumber,
     defaultValue: 320,
     defaultLabel: '`320`',
@@ -157,7 +162,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.maxUnitChars',
     env: 'CAIRN_LIMITS_MAX_UNIT_CHARS',
-    schema: z.number().int().min(20).max(100_000),
+    schema: z.int().check(z.gte(20), z.lte(100_000)),
     fromEnv: parseNumber,
     defaultValue: 2000,
     defaultLabel: '`2000`',
@@ -166,7 +171,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.getMaxLines',
     env: 'CAIRN_LIMITS_GET_MAX_LINES',
-    schema: z.number().int().min(1).max(5000),
+    schema: z.int().check(z.gte(1), z.lte(5000)),
     fromEnv: parseNumber,
     defaultValue: 200,
     defaultLabel: '`200`',
@@ -175,7 +180,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.headTokens',
     env: 'CAIRN_LIMITS_HEAD_TOKENS',
-    schema: z.number().int().min(100).max(20_000),
+    schema: z.int().check(z.gte(100), z.lte(20_000)),
     fromEnv: parseNumber,
     defaultValue: 1200,
     defaultLabel: '`1200`',
@@ -185,7 +190,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.injectTokens',
     env: 'CAIRN_LIMITS_INJECT_TOKENS',
-    schema: z.number().int().min(100).max(50_000),
+    schema: z.int().check(z.gte(100), z.lte(50_000)),
     fromEnv: parseNumber,
     defaultValue: 2400,
     defaultLabel: '`2400`',
@@ -194,7 +199,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'lineage.condenseThreshold',
     env: 'CAIRN_LINEAGE_CONDENSE_THRESHOLD',
-    schema: z.number().int().min(2).max(1000),
+    schema: z.int().check(z.gte(2), z.lte(1000)),
     fromEnv: parseNumber,
     defaultValue: 8,
     defaultLabel: '`8`',
@@ -224,7 +229,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'summarizer.model',
     env: 'CAIRN_SUMMARIZER_MODEL',
-    schema: z.string().max(200),
+    schema: z.string().check(z.maxLength(200)),
     fromEnv: parseString,
     defaultValue: '',
     defaultLabel: '`""`',
@@ -235,7 +240,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     env: 'CAIRN_SUMMARIZER_API_KEY_ENV',
     schema: z.union([
       z.literal(''),
-      z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name'),
+      z.string().check(z.regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name')),
     ]),
     fromEnv: parseString,
     defaultValue: 'OPENAI_API_KEY',
@@ -256,7 +261,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.model',
     env: 'CAIRN_EMBEDDER_MODEL',
-    schema: z.string().max(200),
+    schema: z.string().check(z.maxLength(200)),
     fromEnv: parseString,
     defaultValue: '',
     defaultLabel: '`""`',
@@ -278,7 +283,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     env: 'CAIRN_EMBEDDER_API_KEY_ENV',
     schema: z.union([
       z.literal(''),
-      z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name'),
+      z.string().check(z.regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name')),
     ]),
     fromEnv: parseString,
     defaultValue: 'OPENAI_API_KEY',
@@ -289,7 +294,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.dimensions',
     env: 'CAIRN_EMBEDDER_DIMENSIONS',
-    schema: z.number().int().min(0).max(8192),
+    schema: z.int().check(z.gte(0), z.lte(8192)),
     fromEnv: parseNumber,
     defaultValue: 0,
     defaultLabel: '`0` (provider default)',
@@ -299,7 +304,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.modelDir',
     env: 'CAIRN_EMBEDDER_MODEL_DIR',
-    schema: z.string().max(1000),
+    schema: z.string().check(z.maxLength(1000)),
     fromEnv: parseString,
     defaultValue: '',
     defaultLabel: '`""`',
@@ -319,7 +324,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.batchSize',
     env: 'CAIRN_EMBEDDER_BATCH_SIZE',
-    schema: z.number().int().min(1).max(2048),
+    schema: z.int().check(z.gte(1), z.lte(2048)),
     fromEnv: parseNumber,
     defaultValue: 64,
     defaultLabel: '`64`',
@@ -328,7 +333,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.timeoutMs',
     env: 'CAIRN_EMBEDDER_TIMEOUT_MS',
-    schema: z.number().int().min(100).max(600_000),
+    schema: z.int().check(z.gte(100), z.lte(600_000)),
     fromEnv: parseNumber,
     defaultValue: 30_000,
     defaultLabel: '`30000`',
@@ -337,7 +342,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.vectorWeight',
     env: 'CAIRN_SEARCH_VECTOR_WEIGHT',
-    schema: z.number().min(0).max(1),
+    schema: z.number().check(z.gte(0), z.lte(1)),
     fromEnv: parseNumber,
     defaultValue: 0.3,
     defaultLabel: '`0.3`',
@@ -347,7 +352,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.keywordWeight',
     env: 'CAIRN_SEARCH_KEYWORD_WEIGHT',
-    schema: z.number().min(0).max(1),
+    schema: z.number().check(z.gte(0), z.lte(1)),
     fromEnv: parseNumber,
     defaultValue: 0.7,
     defaultLabel: '`0.7`',
@@ -366,7 +371,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.mmrLambda',
     env: 'CAIRN_SEARCH_MMR_LAMBDA',
-    schema: z.number().min(0).max(1),
+    schema: z.number().check(z.gte(0), z.lte(1)),
     fromEnv: parseNumber,
     defaultValue: 0.8,
     defaultLabel: '`0.8`',
@@ -375,7 +380,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.minSimilarity',
     env: 'CAIRN_SEARCH_MIN_SIMILARITY',
-    schema: z.number().min(-1).max(1),
+    schema: z.number().check(z.gte(-1), z.lte(1)),
     fromEnv: parseNumber,
     defaultValue: 0.1,
     defaultLabel: '`0.1`',
@@ -385,7 +390,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.recencyHalfLifeDays',
     env: 'CAIRN_SEARCH_RECENCY_HALF_LIFE_DAYS',
-    schema: z.number().min(0).max(36_500),
+    schema: z.number().check(z.gte(0), z.lte(36_500)),
     fromEnv: parseNumber,
     defaultValue: 90,
     defaultLabel: '`90`',

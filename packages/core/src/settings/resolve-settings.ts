@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { describeZodIssue } from '../contracts/schemas';
+import { describeZodIssue, safeParse } from '../contracts/schemas';
 import { CairnError, configError } from '../errors';
 import { CAIRN_DIR } from '../workspace/paths';
 import { SETTING_DEFINITIONS, type SettingDefinition } from './definitions';
@@ -177,7 +177,7 @@ export function readConfigFile(file: string): Record<string, unknown> | undefine
 }
 
 function validate(definition: SettingDefinition, value: unknown, source: SettingSource): unknown {
-  const parsed = definition.schema.safeParse(value);
+  const parsed = safeParse(definition.schema, value);
   if (parsed.success) return parsed.data;
   const { reason } = describeZodIssue(parsed.error);
   const where = source.kind === 'option' ? 'explicit options' : describeSource(source);

@@ -7,31 +7,39 @@ import {
   createHashEmbedder,
   describeZodIssue,
   type Embedder,
+  safeParse,
 } from '@cairn/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import type * as z4 from 'zod/v4/core';
 import { createCachedEmbedder, EMBEDDING_CACHE_FILENAME } from './embedding-cache';
 import { createOpenAiEmbedder } from './openai-embedder';
 import { createTransformersEmbedder } from './transformers-embedder';
 
+// zod/mini: `cairn search` builds this on every start (see core's contracts/schemas.ts).
+const text = () => z._default(z.string(), '');
+const intAtLeast = (min: number, fallback: number) =>
+  z._default(z.int().check(z.gte(min)), fallback);
+const share = (min = 0) => z.optional(z.number().check(z.gte(min), z.lte(1)));
+
 const embedderSettingsSchema = z.object({
-  provider: z.enum(['none', 'hash', 'openai', 'transformers']).default('none'),
-  model: z.string().default(''),
-  baseUrl: z.string().default(''),
-  apiKeyEnv: z.string().default(''),
-  dimensions: z.number().int().min(0).default(0),
-  modelDir: z.string().default(''),
-  allowDownload: z.boolean().default(false),
-  batchSize: z.number().int().min(1).default(64),
-  timeoutMs: z.number().int().min(1).default(30_000),
+  provider: z._default(z.enum(['none', 'hash', 'openai', 'transformers']), 'none'),
+  model: text(),
+  baseUrl: text(),
+  apiKeyEnv: text(),
+  dimensions: intAtLeast(0, 0),
+  modelDir: text(),
+  allowDownload: z._default(z.boolean(), false),
+  batchSize: intAtLeast(1, 64),
+  timeoutMs: intAtLeast(1, 30_000),
 });
 
 const searchSettingsSchema = z.object({
-  vectorWeight: z.number().min(0).max(1).optional(),
-  keywordWeight: z.number().min(0).max(1).optional(),
-  mmr: z.boolean().optional(),
-  mmrLambda: z.number().min(0).max(1).optional(),
-  minSimilarity: z.number().min(-1).max(1).optional(),
-  recencyHalfLifeDays: z.number().min(0).optional(),
+  vectorWeight: share(),
+  keywordWeight: share(),
+  mmr: z.optional(z.boolean()),
+  mmrLambda: share(),
+  minSimilarity: share(-1),
+  recencyHalfLifeDays: z.optional(z.number().check(z.gte(0))),
 });
 
 export type EmbedderSettings = z.input<typeof embedderSettingsSchema>;
@@ -43,8 +51,8 @@ function invalid(key: string, reason: string, hint: string): CairnError {
   });
 }
 
-function parse<T extends z.ZodType>(schema: T, value: unknown, group: string): z.output<T> {
-  const parsed = schema.safeParse(value ?? {});
+function parse<T extends z4.$ZodType>(schema: T, value: unknown, group: string): z.output<T> {
+  const parsed = safeParse(schema, value ?? {});
   if (parsed.success) return parsed.data;
   const { key, reason } = describeZodIssue(parsed.error);
   throw new CairnError('INVALID_CONFIG', `Invalid setting "${group}.${key}": ${reason}`, {

@@ -1,5 +1,5 @@
-import { CairnError, describeZodIssue, type Embedder } from '@cairn/core';
-import { z } from 'zod';
+import { CairnError, describeZodIssue, type Embedder, safeParse } from '@cairn/core';
+import * as z from 'zod/mini';
 import { type EmbeddingsEndpoint, postEmbeddings } from './embeddings-http';
 
 export interface OpenAiEmbedderOptions {
@@ -24,21 +24,25 @@ export interface OpenAiEmbedderOptions {
   fetch?: typeof fetch;
 }
 
+// zod/mini, like the settings it is built from (see embedder-from-settings.ts).
+const intIn = (min: number, max?: number) =>
+  z.int().check(z.gte(min), ...(max === undefined ? [] : [z.lte(max)]));
+
 const optionsSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/ }),
-  model: z.string().trim().min(1),
-  dimensions: z.number().int().min(1).max(8192),
-  apiKey: z.string().optional(),
-  batchSize: z.number().int().min(1).max(2048).default(64),
-  timeoutMs: z.number().int().positive().default(30_000),
-  maxRetries: z.number().int().min(0).max(10).default(2),
-  retryDelayMs: z.number().int().min(0).default(250),
-  sendDimensions: z.boolean().default(false),
-  fetch: z.custom<typeof fetch>((value) => typeof value === 'function').optional(),
+  model: z.string().check(z.trim(), z.minLength(1)),
+  dimensions: intIn(1, 8192),
+  apiKey: z.optional(z.string()),
+  batchSize: z._default(intIn(1, 2048), 64),
+  timeoutMs: z._default(intIn(1), 30_000),
+  maxRetries: z._default(intIn(0, 10), 2),
+  retryDelayMs: z._default(intIn(0), 250),
+  sendDimensions: z._default(z.boolean(), false),
+  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
 });
 
 const replySchema = z.object({
-  data: z.array(z.object({ index: z.number().int().min(0), embedding: z.array(z.number()) })),
+  data: z.array(z.object({ index: intIn(0), embedding: z.array(z.number()) })),
 });
 
 /** `<baseUrl>/embeddings`, with or without a trailing slash; a full endpoint URL is kept. */
@@ -48,7 +52,7 @@ export function embeddingsUrl(baseUrl: string): string {
 }
 
 function parseOptions(options: OpenAiEmbedderOptions): z.output<typeof optionsSchema> {
-  const parsed = optionsSchema.safeParse(options);
+  const parsed = safeParse(optionsSchema, options);
   if (parsed.success) return parsed.data;
   const { key, reason } = describeZodIssue(parsed.error);
   throw new CairnError('INVALID_CONFIG', `Invalid embedder option "${key}": ${reason}`, {
@@ -64,7 +68,7 @@ function vectorsOf(
   endpoint: EmbeddingsEndpoint,
   dimensions: number,
 ): number[][] {
-  const reply = replySchema.safeParse(body);
+  const reply = safeParse(replySchema, body);
   const bad = (reason: string, details: Record<string, unknown> = {}) =>
     new CairnError('BACKEND_UNAVAILABLE', `Embedder reply unusable: ${reason}`, {
       hint:
