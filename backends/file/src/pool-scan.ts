@@ -1,4 +1,6 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
+// node:fs's `promises` is read on first use: node:fs/promises pulls in readline and the fs
+// watchers as it loads (about 1.5 ms of each `cairn search` or hook process).
 import { join, relative } from 'node:path';
 import {
   ATOMIC_TEMP_PREFIX,
@@ -13,7 +15,7 @@ import { matchesFilters } from './pool-filters';
 const SNIPPET_CHARS = 320;
 
 async function markdownFiles(dir: string, found: string[] = []): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     if (found.length >= MAX_FILES_PER_FOLDER) break;
     if (entry.name.startsWith('.') || entry.name.startsWith(ATOMIC_TEMP_PREFIX)) continue;
@@ -33,12 +35,12 @@ export async function scanPool(
   base: string,
   query: NormalizedMemoryQuery,
 ): Promise<MemoryResult[]> {
-  const info = await lstat(base).catch(() => undefined);
+  const info = await fsp.lstat(base).catch(() => undefined);
   if (!info?.isDirectory()) return [];
   const terms = queryTerms(query.query);
   const results: MemoryResult[] = [];
   for (const file of await markdownFiles(base)) {
-    const content = await readFile(file, 'utf8').catch(() => '');
+    const content = await fsp.readFile(file, 'utf8').catch(() => '');
     const path = relative(base, file).split('\\').join('/');
     for (const hit of scanMarkdown(content, terms, SNIPPET_CHARS)) {
       const metadata = {

@@ -1,4 +1,6 @@
-import { open, rename, unlink } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
+// node:fs's `promises` is read on first use: node:fs/promises pulls in readline and the fs
+// watchers as it loads (about 1.5 ms of each `cairn search` or hook process).
 import { basename, dirname, join } from 'node:path';
 import { nodeCrypto } from './node-crypto';
 
@@ -18,20 +20,20 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
     dir,
     `${ATOMIC_TEMP_PREFIX}${basename(path)}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}`,
   );
-  const handle = await open(temp, 'wx', 0o644);
+  const handle = await fsp.open(temp, 'wx', 0o644);
   try {
     await handle.writeFile(content);
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => {});
-    await unlink(temp).catch(() => {});
+    await fsp.unlink(temp).catch(() => {});
     throw error;
   }
   await handle.close();
   try {
-    await rename(temp, path);
+    await fsp.rename(temp, path);
   } catch (error) {
-    await unlink(temp).catch(() => {});
+    await fsp.unlink(temp).catch(() => {});
     throw error;
   }
   await syncDirectory(dir);
@@ -39,7 +41,7 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
 
 /** Makes the rename durable; some filesystems refuse to open a directory, which is fine. */
 async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r').catch(() => undefined);
+  const handle = await fsp.open(dir, 'r').catch(() => undefined);
   if (!handle) return;
   await handle.sync().catch(() => {});
   await handle.close().catch(() => {});

@@ -1,4 +1,6 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
+// node:fs's `promises` is read on first use: node:fs/promises pulls in readline and the fs
+// watchers as it loads (about 1.5 ms of each `cairn search` or hook process).
 import { dirname, join, relative, sep } from 'node:path';
 import { CairnError } from '../errors';
 import { isCalendarDate } from './dates';
@@ -89,7 +91,7 @@ function isInside(parent: string, child: string): boolean {
 
 async function realpathOrUndefined(path: string): Promise<string | undefined> {
   try {
-    return await realpath(path);
+    return await fsp.realpath(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -114,7 +116,7 @@ export async function resolveWorkspaceFile(rootDir: string, relPath: unknown): P
     if (!isInside(realWorkspace, realTarget)) return reject(valid, 'symlink_escape');
     return realTarget;
   }
-  const stat = await lstat(target).catch(() => undefined);
+  const stat = await fsp.lstat(target).catch(() => undefined);
   // A link whose target is missing would create a file wherever it points.
   if (stat?.isSymbolicLink()) return reject(valid, 'symlink_escape');
   const realParent = await realpathOrUndefined(dirname(target));

@@ -1,5 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CairnError } from '@cairn/core';
+
+/** Not node:timers/promises: loading it costs every process that merely imports this module. */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** One OpenAI-compatible endpoint (chat completions, embeddings...) and how to call it. */
 export interface JsonEndpoint {
