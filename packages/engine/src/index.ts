@@ -30,7 +30,13 @@ export {
   previewChange,
   readOptional,
 } from './harness';
-export type { DoctorReport, HeadView, MemoryApi, SearchRequest } from './memory-api';
+export type { DoctorReport, HeadView, MemoryApi } from './memory-api';
+export {
+  type MemorySearch,
+  openMemorySearch,
+  type SearchRequest,
+  searchMemory,
+} from './memory-search';
 export {
   type Cairn,
   type CairnStatus,

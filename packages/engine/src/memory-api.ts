@@ -1,26 +1,17 @@
 import { openSearchIndex } from '@cairn/backend-file';
 import {
-  CairnError,
   type CairnSettings,
   type DocumentIssue,
   HEAD_END_MARKER,
   HEAD_START_MARKER,
   type MemoryBackend,
-  type MemorySearchFilters,
   type MemorySearchResult,
-  rawMemoryId,
 } from '@cairn/core';
+import { type SearchRequest, searchMemory } from './memory-search';
 import type { AddUnitInput } from './units/unit-input';
 import { getMemory, listUnits } from './units/unit-queries';
 import type { MemoryRecord } from './units/unit-results';
 import { createUnitStore, type ListUnitsFilter } from './units/unit-store';
-
-export interface SearchRequest {
-  query: string;
-  limit?: number;
-  snippetChars?: number;
-  filters?: MemorySearchFilters;
-}
 
 export interface HeadView {
   /** The managed region of MEMORY.md (between the head markers), or '' when absent. */
@@ -69,22 +60,8 @@ export function createMemoryApi(
     get: (memoryId: string): Promise<MemoryRecord> => getMemory(rootDir, store.scan, memoryId),
     list: async (filter?: ListUnitsFilter): Promise<MemoryRecord[]> =>
       listUnits(await store.scan(), filter),
-    async search(request: SearchRequest): Promise<MemorySearchResult[]> {
-      if (!backend.search) {
-        throw new CairnError('UNSUPPORTED', `The "${backend.type}" backend has no search`, {
-          hint: 'switch memoryBackendType to "file" for local search',
-        });
-      }
-      const results = await backend.search(rootDir, {
-        limit: settings.limits.searchLimit,
-        snippetChars: settings.limits.snippetChars,
-        ...request,
-      });
-      // Every hit gets an id `get` accepts: RAW hits are addressed by line range.
-      return results.map((hit) =>
-        hit.memoryId ? hit : { ...hit, memoryId: rawMemoryId(hit), kind: hit.kind ?? 'RAW' },
-      );
-    },
+    search: (request: SearchRequest): Promise<MemorySearchResult[]> =>
+      searchMemory(rootDir, settings, backend, request),
     async readHead(): Promise<HeadView> {
       const { content, exists } = await backend.read(rootDir);
       return { head: extractHead(content), content, exists };

@@ -4,7 +4,6 @@ import {
   CAIRN_INDEX_DIR,
   CAIRN_STATE_DIR,
   type CairnSettings,
-  type CairnSettingsOverrides,
   cairnPath,
   ensureMemoryWorkspace,
   listMemoryFiles,
@@ -13,27 +12,16 @@ import {
   type MemoryReadResult,
   type MemoryWriteResult,
   memoryWorkspacePath,
-  type Resolution,
   type ResolvedSettings,
   type RetrievalAdapterRegistration,
-  resolveMemoryBackendDetailed,
-  resolveRetrievalAdapter,
-  resolveSettings,
   type WorkspaceFileInfo,
   writeFileAtomic,
 } from '@cairn/core';
-import { projectBackend, registerBuiltins } from './builtins';
 import { createMemoryApi, type MemoryApi } from './memory-api';
-import { optionalPackageFailure } from './optional-packages';
+import { type OpenCairnOptions, resolveProject } from './resolve-project';
 import { createWorkingApi, type WorkingApi } from './working-api';
 
-export interface OpenCairnOptions {
-  env?: NodeJS.ProcessEnv;
-  homeDir?: string;
-  overrides?: CairnSettingsOverrides;
-  /** The clock for timestamps and daily file names; tests pin it. */
-  now?: () => Date;
-}
+export type { OpenCairnOptions };
 
 export interface InitResult {
   rootDir: string;
@@ -109,33 +97,10 @@ async function ensureGitignore(rootDir: string): Promise<boolean> {
  * adapter, falling back to the builtins with a warning for unknown types.
  */
 export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cairn {
-  registerBuiltins();
   const { now, ...settingsOptions } = options;
-  const resolved = resolveSettings({ projectRoot: rootDir, ...settingsOptions });
-  const { settings } = resolved;
-  const backendResolution = resolveMemoryBackendDetailed(settings);
-  const adapterResolution: Resolution<RetrievalAdapterRegistration> =
-    resolveRetrievalAdapter(settings);
-  const backend = projectBackend(
-    backendResolution.value,
-    settings,
-    rootDir,
-    settingsOptions.env ?? process.env,
-  );
-  const loadFailures = [settings.memoryBackendType, settings.retrievalAdapter]
-    .map((id) => optionalPackageFailure(id))
-    .filter((w): w is string => !!w);
-  const warnings = [
-    ...resolved.warnings,
-    ...[backendResolution.warning, adapterResolution.warning].filter((w): w is string => !!w),
-    ...new Set(loadFailures),
-  ];
-
-  // A backend may learn of trouble after opening (e.g. its index fell back to a scan).
-  const currentWarnings = () => [
-    ...warnings,
-    ...((backend as { warnings?: readonly string[] }).warnings ?? []),
-  ];
+  const project = resolveProject(rootDir, settingsOptions);
+  const { resolved, settings, backend, backendResolution, adapterResolution } = project;
+  const currentWarnings = project.currentWarnings;
 
   const memory = createMemoryApi(rootDir, settings, backend, now);
   return {

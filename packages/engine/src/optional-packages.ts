@@ -8,7 +8,7 @@ import {
   resolveSettings,
 } from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
-import type { OpenCairnOptions } from './open-cairn';
+import type { OpenCairnOptions } from './resolve-project';
 
 type ModuleImporter = (specifier: string) => Promise<unknown>;
 
