@@ -1,4 +1,6 @@
-import { dirname } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 import { packageBuild } from '../../tsup.base';
 
@@ -17,6 +19,26 @@ const englishOnlyZodLocales: EsbuildPlugin = {
       resolveDir: dirname(args.path),
       loader: 'js',
     }));
+  },
+};
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * Bundles the workspace's own packages from their sources instead of their
+ * built dist files (one module per package): with each package's
+ * `"sideEffects": false`, esbuild then leaves out every module the entry
+ * never reaches, so `cairn search` loads no unit store, lineage or
+ * classic zod schemas it does not use.
+ */
+const workspaceSources: EsbuildPlugin = {
+  name: 'workspace-sources',
+  setup(build) {
+    build.onResolve({ filter: /^@cairn\/[a-z0-9-]+$/ }, (args) => {
+      const dir = dirname(realpathSync(requireHere.resolve(`${args.path}/package.json`)));
+      const source = join(dir, 'src', 'index.ts');
+      return existsSync(source) ? { path: source } : undefined;
+    });
   },
 };
 
@@ -51,6 +73,14 @@ export default defineConfig([
     ...cliBundle,
     noExternal: [/^@cairn\/(?!mcp)/, 'zod'],
     external: ['better-sqlite3', '@cairn/mcp'],
+  }),
+  // `cairn search` alone (search-main.ts), from the workspace's sources.
+  packageBuild({
+    entry: { 'search-main': 'src/search-main.ts' },
+    ...cliBundle,
+    esbuildPlugins: [englishOnlyZodLocales, workspaceSources],
+    noExternal: [/^@cairn\//, /^zod(\/|$)/],
+    external: ['better-sqlite3'],
   }),
   // The same CLI with the MCP server and its SDK bundled in, for `cairn mcp`.
   packageBuild({

@@ -12,7 +12,13 @@ interface CliBundle {
 // on every Node version; each command keeps its own cache, so a search
 // reuses the code a search compiled last time.
 const command = process.argv[2] ?? '';
-const bundle = command === 'mcp' ? 'mcp-main.cjs' : 'main.cjs';
+// `cairn mcp` gets the CLI with the MCP server bundled in; `cairn search`
+// a bundle holding the search alone (see search-main.ts).
+const BUNDLES = new Map([
+  ['mcp', 'mcp-main.cjs'],
+  ['search', 'search-main.cjs'],
+]);
+const bundle = BUNDLES.get(command) ?? 'main.cjs';
 const cli = requireWithCompileCache(join(__dirname, bundle), command) as CliBundle;
 // main.cjs runs through vm.Script, where import() is unavailable; this
 // module is loaded by Node itself, so its import() works on every version.

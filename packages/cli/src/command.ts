@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { Cairn } from '@cairn/engine';
+import type { Cairn, MemorySearch } from '@cairn/engine';
 import type { CliIO } from './io';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
@@ -13,6 +13,8 @@ export interface CommandContext {
   positionals: string[];
   /** Opens the project's memory; throws INVALID_CONFIG on bad settings. */
   open: () => Cairn;
+  /** Opens only the project's search (what `cairn search` needs), with the same settings. */
+  openSearch: () => MemorySearch;
 }
 
 /** What a command hands back: the JSON object for --json and the text otherwise. */
@@ -32,5 +34,7 @@ export interface CommandSpec {
   options: OptionSpec;
   /** How many positionals it takes. */
   positionals: { min: number; max: number };
+  /** It prints the project's warnings itself, so the runner does not repeat them on stderr. */
+  listsWarnings?: boolean;
   run(context: CommandContext): Promise<CommandOutput>;
 }

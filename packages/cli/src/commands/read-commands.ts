@@ -62,7 +62,7 @@ export const searchCommand: CommandSpec = {
     'include-deprecated': { type: 'boolean' },
   },
   positionals: { min: 1, max: Number.POSITIVE_INFINITY },
-  async run({ open, values, positionals }) {
+  async run({ openSearch, values, positionals }) {
     const filters: Record<string, unknown> = {
       category: listFlag(values.category),
       kind: listFlag(values.kind),
@@ -74,7 +74,7 @@ export const searchCommand: CommandSpec = {
     };
     const defined = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined));
     const limit = stringFlag(values.limit);
-    const results = await open().search({
+    const results = await openSearch().search({
       query: positionals.join(' '),
       ...(limit !== undefined ? { limit: Number(limit) } : {}),
       ...(Object.keys(defined).length ? { filters: defined as MemorySearchFilters } : {}),

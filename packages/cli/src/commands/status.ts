@@ -44,6 +44,7 @@ export const statusCommand: CommandSpec = {
   usage: 'cairn status [--root <dir>] [--json]',
   options: {},
   positionals: { min: 0, max: 0 },
+  listsWarnings: true,
   async run({ open }) {
     const status = await open().status();
     const { settings, sources, userConfigPath, projectConfigPath } = status.settings;

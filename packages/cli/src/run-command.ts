@@ -1,0 +1,94 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CairnError } from '@cairn/core';
+import type { Cairn, MemorySearch, OpenCairnOptions } from '@cairn/engine';
+import { findProjectRoot, loadConfiguredPackages } from '@cairn/engine';
+import type { CommandSpec, OptionSpec } from './command';
+import { EXIT, exitCodeFor } from './exit-codes';
+import { type CliIO, printError, printJson } from './io';
+
+/** How a runner opens a project: the whole engine, or its search alone. */
+export interface ProjectOpeners {
+  open(root: string, options: OpenCairnOptions): Cairn;
+  openSearch(root: string, options: OpenCairnOptions): MemorySearch;
+}
+
+const GLOBAL_OPTIONS: OptionSpec = {
+  json: { type: 'boolean' },
+  root: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+export function usageError(message: string, command?: CommandSpec): CairnError {
+  return new CairnError('INVALID_INPUT', message, {
+    hint: command ? `usage: ${command.usage}` : 'run `cairn --help` for the commands',
+  });
+}
+
+function parse(command: CommandSpec, args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { ...GLOBAL_OPTIONS, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw usageError((error as Error).message, command);
+  }
+}
+
+/**
+ * Runs one command (`argv[0]` names it) and returns its exit code: parses
+ * its flags, finds the project, loads the optional packages its settings
+ * name, runs it, and prints its output, warnings or error.
+ */
+export async function runCommand(
+  argv: string[],
+  io: CliIO,
+  commands: readonly CommandSpec[],
+  openers: ProjectOpeners,
+): Promise<number> {
+  const json = argv.includes('--json');
+  const [name, ...rest] = argv;
+  try {
+    const command = commands.find((c) => c.name === name);
+    if (!command) throw usageError(`Unknown command "${name}"`);
+    const { values, positionals } = parse(command, rest);
+    if (values.help) {
+      io.stdout(`${command.usage}\n\n${command.summary}\n`);
+      return EXIT.OK;
+    }
+    if (
+      positionals.length < command.positionals.min ||
+      positionals.length > command.positionals.max
+    ) {
+      throw usageError(`Wrong number of arguments for "${name}"`, command);
+    }
+    const root =
+      typeof values.root === 'string' ? resolve(io.cwd, values.root) : findProjectRoot(io.cwd);
+    await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
+    let opened: { warnings: readonly string[] } | undefined;
+    const open = () => {
+      const cairn = openers.open(root, { env: io.env });
+      opened = cairn;
+      return cairn;
+    };
+    const openSearch = () => {
+      const search = openers.openSearch(root, { env: io.env });
+      opened = search;
+      return search;
+    };
+    const output = await command.run({ io, json, root, values, positionals, open, openSearch });
+    if (json) printJson(io, output.json);
+    else if (output.text) io.stdout(`${output.text}\n`);
+    if (!json && output.errorLine) io.stderr(`cairn: ${output.errorLine}\n`);
+    if (!json && !command.listsWarnings) {
+      for (const warning of opened?.warnings ?? []) io.stderr(`cairn: warning: ${warning}\n`);
+    }
+    return output.exitCode ?? EXIT.OK;
+  } catch (error) {
+    printError(io, error, json);
+    return exitCodeFor(error);
+  }
+}

@@ -1,0 +1,26 @@
+import { CairnError } from '@cairn/core';
+import { openMemorySearch } from '@cairn/engine';
+import { searchCommand } from './commands/read-commands';
+import { processIO } from './io';
+import { runCommand } from './run-command';
+import { startProcess } from './start-process';
+
+/**
+ * `cairn search` in a bundle of its own (bin.ts picks it): the search
+ * command with only what it loads (settings, the backend and its index), so
+ * a search process never starts the unit store, the lineage, the harness
+ * adapters or classic zod. It runs the same command spec through the same
+ * runner as main.ts.
+ */
+export function main(importModule?: (specifier: string) => Promise<unknown>): void {
+  startProcess(importModule, () =>
+    runCommand(process.argv.slice(2), processIO(), [searchCommand], {
+      open: () => {
+        throw new CairnError('INTERNAL', 'cairn search opened the whole engine', {
+          hint: 'report this as a bug in @cairn/cli',
+        });
+      },
+      openSearch: openMemorySearch,
+    }),
+  );
+}
