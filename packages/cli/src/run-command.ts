@@ -19,7 +19,7 @@ const GLOBAL_OPTIONS: OptionSpec = {
   help: { type: 'boolean', short: 'h' },
 };
 
-export function usageError(message: string, command?: CommandSpec): CairnError {
+function usageError(message: string, command?: CommandSpec): CairnError {
   return new CairnError('INVALID_INPUT', message, {
     hint: command ? `usage: ${command.usage}` : 'run `cairn --help` for the commands',
   });
@@ -68,23 +68,24 @@ export async function runCommand(
     const root =
       typeof values.root === 'string' ? resolve(io.cwd, values.root) : findProjectRoot(io.cwd);
     await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
-    let opened: { warnings: readonly string[] } | undefined;
+    let cairn: Cairn | undefined;
+    let search: MemorySearch | undefined;
     const open = () => {
-      const cairn = openers.open(root, { env: io.env });
-      opened = cairn;
+      cairn ??= openers.open(root, { env: io.env });
       return cairn;
     };
     const openSearch = () => {
-      const search = openers.openSearch(root, { env: io.env });
-      opened = search;
+      search ??= openers.openSearch(root, { env: io.env });
       return search;
     };
     const output = await command.run({ io, json, root, values, positionals, open, openSearch });
     if (json) printJson(io, output.json);
     else if (output.text) io.stdout(`${output.text}\n`);
     if (!json && output.errorLine) io.stderr(`cairn: ${output.errorLine}\n`);
+    // JSON output carries warnings where relevant.
     if (!json && !command.listsWarnings) {
-      for (const warning of opened?.warnings ?? []) io.stderr(`cairn: warning: ${warning}\n`);
+      const warnings = cairn?.warnings ?? search?.warnings ?? [];
+      for (const warning of warnings) io.stderr(`cairn: warning: ${warning}\n`);
     }
     return output.exitCode ?? EXIT.OK;
   } catch (error) {
