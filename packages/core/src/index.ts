@@ -39,6 +39,7 @@ export {
 } from './contracts/retrieval-adapter';
 export {
   describeZodIssue,
+  intInRange,
   memoryGetOptionsSchema,
   memoryPoolDefinitionSchema,
   memoryQuerySchema,

@@ -28,9 +28,10 @@ export interface ResolvedProject {
   backendResolution: Resolution<MemoryBackend>;
   adapterResolution: Resolution<RetrievalAdapterRegistration>;
   backend: MemoryBackend;
-  /** Config findings and backend/adapter fallbacks the user should see. */
-  warnings: string[];
-  /** `warnings`, plus what the backend learned after opening (e.g. its index fell back to a scan). */
+  /**
+   * Config findings and backend/adapter fallbacks the user should see, plus
+   * what the backend learned after opening (e.g. its index fell back to a scan).
+   */
   currentWarnings(): string[];
 }
 
@@ -66,7 +67,6 @@ export function resolveProject(rootDir: string, options: OpenCairnOptions = {}):
     backendResolution,
     adapterResolution,
     backend,
-    warnings,
     currentWarnings: () => [
       ...warnings,
       ...((backend as { warnings?: readonly string[] }).warnings ?? []),

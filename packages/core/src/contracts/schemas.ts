@@ -12,13 +12,14 @@ import { DEFAULT_RECALL_LIMIT, DEFAULT_RECALL_TIERS } from './retrieval-adapter'
  * mini schemas alike.
  */
 
-const positiveInt = (max?: number) =>
-  z.int().check(z.gte(1), ...(max === undefined ? [] : [z.lte(max)]));
+/** An integer of at least `min` and, when given, at most `max` (zod/mini). */
+export const intInRange = (min: number, max?: number) =>
+  z.int().check(z.gte(min), ...(max === undefined ? [] : [z.lte(max)]));
 
 export const memoryGetOptionsSchema = z.strictObject({
   path: z.string().check(z.minLength(1)),
-  startLine: z._default(positiveInt(), 1),
-  lineCount: z.optional(positiveInt()),
+  startLine: z._default(intInRange(1), 1),
+  lineCount: z.optional(intInRange(1)),
 });
 
 const isoDate = z
@@ -47,8 +48,8 @@ export const searchQuerySchema = z
 
 export const memorySearchOptionsSchema = z.strictObject({
   query: searchQuerySchema,
-  limit: z._default(positiveInt(100), 10),
-  snippetChars: z._default(z.int().check(z.gte(40), z.lte(4000)), 320),
+  limit: z._default(intInRange(1, 100), 10),
+  snippetChars: z._default(intInRange(40, 4000), 320),
   filters: z.optional(memorySearchFiltersSchema),
 });
 
@@ -72,7 +73,7 @@ export const memoryQuerySchema = z.strictObject({
   agentId: nonEmpty(),
   role: z.optional(nonEmpty()),
   query: z.string().check(z.maxLength(2000)),
-  limit: z._default(positiveInt(100), DEFAULT_RECALL_LIMIT),
+  limit: z._default(intInRange(1, 100), DEFAULT_RECALL_LIMIT),
   poolIds: z.optional(z.array(z.string())),
   tiers: z._default(z.array(memoryTierSchema).check(z.minLength(1)), [...DEFAULT_RECALL_TIERS]),
   filters: z.optional(z.record(z.string(), z.union([z.string(), z.array(z.string())]))),
@@ -106,8 +107,6 @@ export function parseInput<S extends z4.$ZodType>(
   });
 }
 
-let localeSet = false;
-
 /**
  * Parses with any zod schema, classic or mini. Classic zod installs its
  * English messages when it loads; a process that only loaded zod/mini has
@@ -117,9 +116,6 @@ export function safeParse<S extends z4.$ZodType>(
   schema: S,
   value: unknown,
 ): z4.util.SafeParseResult<z4.output<S>> {
-  if (!localeSet) {
-    localeSet = true;
-    if (!z.config().localeError) z.config(en());
-  }
+  if (!z.config().localeError) z.config(en());
   return z.safeParse(schema, value);
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
+import { intInRange } from '../contracts/schemas';
 import { DEFAULT_MEMORY_BACKEND, DEFAULT_RETRIEVAL_ADAPTER } from '../registry';
 
 /**
@@ -125,7 +126,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'insightExtractionMinIntervalMs',
     env: 'CAIRN_INSIGHT_EXTRACTION_MIN_INTERVAL_MS',
-    schema: z.int().check(z.gte(0)),
+    schema: intInRange(0),
     fromEnv: parseNumber,
     defaultValue: 86_400_000,
     defaultLabel: '`86400000` (one day)',
@@ -144,7 +145,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.searchLimit',
     env: 'CAIRN_LIMITS_SEARCH_LIMIT',
-    schema: z.int().check(z.gte(1), z.lte(100)),
+    schema: intInRange(1, 100),
     fromEnv: parseNumber,
     defaultValue: 10,
     defaultLabel: '`10`',
@@ -153,7 +154,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.snippetChars',
     env: 'CAIRN_LIMITS_SNIPPET_CHARS',
-    schema: z.int().check(z.gte(40), z.lte(4000)),
+    schema: intInRange(40, 4000),
     fromEnv: parseNumber,
     defaultValue: 320,
     defaultLabel: '`320`',
@@ -162,7 +163,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.maxUnitChars',
     env: 'CAIRN_LIMITS_MAX_UNIT_CHARS',
-    schema: z.int().check(z.gte(20), z.lte(100_000)),
+    schema: intInRange(20, 100_000),
     fromEnv: parseNumber,
     defaultValue: 2000,
     defaultLabel: '`2000`',
@@ -171,7 +172,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.getMaxLines',
     env: 'CAIRN_LIMITS_GET_MAX_LINES',
-    schema: z.int().check(z.gte(1), z.lte(5000)),
+    schema: intInRange(1, 5000),
     fromEnv: parseNumber,
     defaultValue: 200,
     defaultLabel: '`200`',
@@ -180,7 +181,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.headTokens',
     env: 'CAIRN_LIMITS_HEAD_TOKENS',
-    schema: z.int().check(z.gte(100), z.lte(20_000)),
+    schema: intInRange(100, 20_000),
     fromEnv: parseNumber,
     defaultValue: 1200,
     defaultLabel: '`1200`',
@@ -190,7 +191,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.injectTokens',
     env: 'CAIRN_LIMITS_INJECT_TOKENS',
-    schema: z.int().check(z.gte(100), z.lte(50_000)),
+    schema: intInRange(100, 50_000),
     fromEnv: parseNumber,
     defaultValue: 2400,
     defaultLabel: '`2400`',
@@ -199,7 +200,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'lineage.condenseThreshold',
     env: 'CAIRN_LINEAGE_CONDENSE_THRESHOLD',
-    schema: z.int().check(z.gte(2), z.lte(1000)),
+    schema: intInRange(2, 1000),
     fromEnv: parseNumber,
     defaultValue: 8,
     defaultLabel: '`8`',
@@ -294,7 +295,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.dimensions',
     env: 'CAIRN_EMBEDDER_DIMENSIONS',
-    schema: z.int().check(z.gte(0), z.lte(8192)),
+    schema: intInRange(0, 8192),
     fromEnv: parseNumber,
     defaultValue: 0,
     defaultLabel: '`0` (provider default)',
@@ -324,7 +325,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.batchSize',
     env: 'CAIRN_EMBEDDER_BATCH_SIZE',
-    schema: z.int().check(z.gte(1), z.lte(2048)),
+    schema: intInRange(1, 2048),
     fromEnv: parseNumber,
     defaultValue: 64,
     defaultLabel: '`64`',
@@ -333,7 +334,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.timeoutMs',
     env: 'CAIRN_EMBEDDER_TIMEOUT_MS',
-    schema: z.int().check(z.gte(100), z.lte(600_000)),
+    schema: intInRange(100, 600_000),
     fromEnv: parseNumber,
     defaultValue: 30_000,
     defaultLabel: '`30000`',

@@ -1,6 +1,5 @@
 import { promises as fsp } from 'node:fs';
-// node:fs's `promises` is read on first use: node:fs/promises pulls in readline and the fs
-// watchers as it loads (about 1.5 ms of each `cairn search` or hook process).
+// `fsp` is read on first use; importing node:fs/promises loads readline up front (~1.5 ms).
 import { join } from 'node:path';
 import { ATOMIC_TEMP_PREFIX, writeFileAtomic } from '../atomic-write';
 import { CairnError } from '../errors';

@@ -7,6 +7,7 @@ import {
   createHashEmbedder,
   describeZodIssue,
   type Embedder,
+  intInRange,
   safeParse,
 } from '@cairn/core';
 import * as z from 'zod/mini';
@@ -17,8 +18,7 @@ import { createTransformersEmbedder } from './transformers-embedder';
 
 // zod/mini: `cairn search` builds this on every start (see core's contracts/schemas.ts).
 const text = () => z._default(z.string(), '');
-const intAtLeast = (min: number, fallback: number) =>
-  z._default(z.int().check(z.gte(min)), fallback);
+const intAtLeast = (min: number, fallback: number) => z._default(intInRange(min), fallback);
 const share = (min = 0) => z.optional(z.number().check(z.gte(min), z.lte(1)));
 
 const embedderSettingsSchema = z.object({
