@@ -1,46 +1,130 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
+  chmodSync,
+  chownSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeAtomically } from './compile-cache';
 import { cliRunner } from './test-cli';
 
 let root: string;
 let cacheDir: string;
 const cli = cliRunner(() => root, {});
-const run = (args: string[]) => cli.run(args, undefined, { TMPDIR: join(root, 'tmp') });
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  cli.run(args, undefined, { TMPDIR: join(root, 'tmp'), ...env });
 const caches = () => readdirSync(cacheDir).filter((name) => name.endsWith('.bin'));
+const mainBundle = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'cairn-compile-cache-'));
-  cacheDir = join(root, 'tmp', 'cairn-compile-cache');
+  cacheDir = join(root, 'home', '.cache', 'cairn', 'compile-cache');
   mkdirSync(join(root, 'tmp'));
 });
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+/**
+ * A cache built from other source of the same length as main.cjs whose
+ * top level writes `marker`: V8 accepts it for main.cjs (it checks only the
+ * length), so a loader that reads it runs the other source.
+ */
+const FOREIGN_CACHE_BUILDER = `
+const [realFile, marker, out] = process.argv.slice(1);
+const Module = require('node:module');
+const vm = require('node:vm');
+const fs = require('node:fs');
+const real = fs.readFileSync(realFile, 'utf8');
+const evil = "require('node:fs').writeFileSync(" + JSON.stringify(marker) + ", 'ran');";
+const script = new vm.Script(Module.wrap(evil.padEnd(real.length)), { filename: realFile });
+fs.writeFileSync(out, script.createCachedData());
+`;
+
+/** Loads main.cjs through `cache` the way a naive loader would: proves the cache is dangerous. */
+const NAIVE_LOADER = `
+const [realFile, cache] = process.argv.slice(1);
+const Module = require('node:module');
+const vm = require('node:vm');
+const fs = require('node:fs');
+const script = new vm.Script(Module.wrap(fs.readFileSync(realFile, 'utf8')), {
+  filename: realFile,
+  cachedData: fs.readFileSync(cache),
+});
+if (script.cachedDataRejected) throw new Error('V8 rejected the foreign cache');
+const module = { exports: {} };
+script.runInThisContext().call(module.exports, module.exports, Module.createRequire(realFile), module);
+`;
+
+function node(script: string, args: string[]): void {
+  const result = spawnSync(process.execPath, ['-e', script, ...args], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+}
+
+function foreignCache(marker: string): Buffer {
+  const out = join(root, 'foreign.bin');
+  node(FOREIGN_CACHE_BUILDER, [mainBundle, marker, out]);
+  // Precondition: V8 would run it for main.cjs if handed it.
+  node(NAIVE_LOADER, [mainBundle, out]);
+  expect(existsSync(marker)).toBe(true);
+  rmSync(marker);
+  return readFileSync(out);
+}
+
+/** The names `--version` reads its cache from: today's (content hash) and the old $TMPDIR one. */
+function versionCacheNames(): { current: string; old: string } {
+  const hash = createHash('sha256').update(readFileSync(mainBundle)).digest('hex');
+  const { size, mtimeMs } = statSync(mainBundle);
+  return {
+    current: `${hash}-${process.version}-${process.arch}---version.bin`,
+    old: `${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}---version.bin`,
+  };
+}
+
+function expectRealVersion(marker: string, env: NodeJS.ProcessEnv = {}): void {
+  const result = run(['--version'], env);
+  expect(result.code).toBe(0);
+  expect(result.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  expect(existsSync(marker)).toBe(false);
+}
+
 describe('the code cache of the `cairn` binary', () => {
-  it('keeps one cache per command under TMPDIR and reuses it', () => {
+  it('keeps one cache per command in a private per-user dir, named by content hash, and reuses it', () => {
     expect(run(['--version']).code).toBe(0);
     expect(run(['search', 'anything', '--json']).code).toBe(0);
+    expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
+    expect(existsSync(join(root, 'tmp', 'cairn-compile-cache'))).toBe(false);
     const written = caches();
-    expect(written.some((name) => name.endsWith('---version.bin'))).toBe(true);
-    expect(written.some((name) => name.endsWith('-search.bin'))).toBe(true);
+    expect(written).toContain(versionCacheNames().current);
+    const searchName = written.find((name) => name.endsWith('-search.bin'));
+    expect(searchName).toMatch(/^[0-9a-f]{64}-/);
 
-    const search = join(cacheDir, written.find((name) => name.endsWith('-search.bin'))!);
+    const search = join(cacheDir, searchName!);
     const before = statSync(search).mtimeMs;
     const again = run(['search', 'anything', '--json']);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({ ok: true, results: [] });
     // An accepted cache is not written again.
     expect(statSync(search).mtimeMs).toBe(before);
+  });
+
+  it('follows XDG_CACHE_HOME', () => {
+    const xdg = join(root, 'xdg-cache');
+    expect(run(['--version'], { XDG_CACHE_HOME: xdg }).code).toBe(0);
+    expect(readdirSync(join(xdg, 'cairn', 'compile-cache'))).toContain(versionCacheNames().current);
   });
 
   it('runs normally from a damaged cache and replaces it', () => {
@@ -54,7 +138,7 @@ describe('the code cache of the `cairn` binary', () => {
   });
 
   it('prunes caches written more than a week ago when it writes one', () => {
-    mkdirSync(cacheDir, { recursive: true });
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     const stale = join(cacheDir, 'v0.0.0-x64-1-1-search.bin');
     writeFileSync(stale, 'old build');
     const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
@@ -63,11 +147,79 @@ describe('the code cache of the `cairn` binary', () => {
     expect(caches()).toEqual([expect.stringMatching(/---help\.bin$/)]);
   });
 
-  it('still runs when the temp dir cannot hold a cache', () => {
-    rmSync(join(root, 'tmp'), { recursive: true });
-    writeFileSync(join(root, 'tmp'), 'a file where the temp dir should be');
+  it('still runs when the cache dir cannot be created', () => {
+    mkdirSync(join(root, 'home'));
+    writeFileSync(join(root, 'home', '.cache'), 'a file where the cache dir should be');
     const result = run(['--version']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
+  });
+});
+
+describe('a planted code cache', () => {
+  it('is never read from the old shared $TMPDIR location', () => {
+    const marker = join(root, 'planted-ran');
+    const old = join(root, 'tmp', 'cairn-compile-cache');
+    mkdirSync(old);
+    writeFileSync(join(old, versionCacheNames().old), foreignCache(marker));
+    expectRealVersion(marker);
+  });
+
+  it('is not used from a cache dir that others can read or write (left as it is)', () => {
+    const marker = join(root, 'planted-ran');
+    mkdirSync(cacheDir, { recursive: true });
+    chmodSync(cacheDir, 0o755);
+    const planted = join(cacheDir, versionCacheNames().current);
+    writeFileSync(planted, foreignCache(marker));
+    expectRealVersion(marker);
+    expect(statSync(cacheDir).mode & 0o777).toBe(0o755);
+    expect(caches()).toEqual([versionCacheNames().current]);
+  });
+
+  it.runIf(process.getuid?.() === 0)('is not used from a cache dir owned by another user', () => {
+    const marker = join(root, 'planted-ran');
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(cacheDir, versionCacheNames().current), foreignCache(marker));
+    chownSync(cacheDir, 65534, 65534);
+    expectRealVersion(marker);
+    expect(statSync(cacheDir).uid).toBe(65534);
+  });
+
+  it('is not used through a cache dir that is a symlink', () => {
+    const marker = join(root, 'planted-ran');
+    const elsewhere = join(root, 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    writeFileSync(join(elsewhere, versionCacheNames().current), foreignCache(marker));
+    mkdirSync(join(cacheDir, '..'), { recursive: true });
+    symlinkSync(elsewhere, cacheDir);
+    expectRealVersion(marker);
+  });
+
+  it('is not followed when the cache file itself is a symlink', () => {
+    const marker = join(root, 'planted-ran');
+    const elsewhere = join(root, 'foreign.bin.link-target');
+    writeFileSync(elsewhere, foreignCache(marker));
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    symlinkSync(elsewhere, join(cacheDir, versionCacheNames().current));
+    expectRealVersion(marker);
+  });
+});
+
+describe('writeAtomically', () => {
+  it('never writes through a file or symlink already at its temp name', () => {
+    const victim = join(root, 'victim');
+    writeFileSync(victim, 'untouched');
+    const target = join(root, 'cache.bin');
+    symlinkSync(victim, `${target}.fixed.tmp`);
+    expect(() => writeAtomically(target, Buffer.from('cache'), 'fixed')).toThrow(/EEXIST/);
+    expect(readFileSync(victim, 'utf8')).toBe('untouched');
+    expect(existsSync(target)).toBe(false);
+
+    writeAtomically(target, Buffer.from('cache'));
+    expect(readFileSync(target, 'utf8')).toBe('cache');
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(readdirSync(root).filter((name) => name.endsWith('.tmp'))).toEqual([
+      'cache.bin.fixed.tmp',
+    ]);
   });
 });

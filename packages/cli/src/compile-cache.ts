@@ -1,15 +1,20 @@
+import { createHash, randomBytes } from 'node:crypto';
 import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
 import vm from 'node:vm';
 
 /**
@@ -21,21 +26,23 @@ import vm from 'node:vm';
  * the functions compiled lazily while the command ran; `variant` (the
  * command name) keeps one cache per command for that reason.
  *
- * The cache lives under the OS temp dir (where Node 22's own compile cache
- * goes), keyed by Node version, the file's size and mtime and the variant,
- * and is written atomically. Writing one prunes caches written more than a
- * week ago (earlier builds; a current one is simply written again). Any failure to read or write a cache only costs the
- * compile it would have saved.
+ * A code cache is code: V8 checks only the source's length and its own
+ * flags before running it, so a cache built from other source of the same
+ * length runs as if it were ours. Hence the cache lives in a per-user
+ * directory (`$XDG_CACHE_HOME/cairn/compile-cache`, else
+ * `~/.cache/cairn/compile-cache`) that must be ours, mode 0700 and not a
+ * symlink (otherwise nothing is cached), and each file is named after the
+ * sha256 of the exact source it was built from. Files are opened without
+ * following symlinks and written to an exclusive temp file, then renamed.
+ * Writing one prunes caches written more than a week ago (earlier builds).
+ * Any failure to read or write a cache only costs the compile it would have
+ * saved.
  */
 export function requireWithCompileCache(filename: string, variant = ''): unknown {
-  const source = readFileSync(filename, 'utf8');
-  const cacheFile = cachePath(filename, variant);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = cacheFile ? readFileSync(cacheFile) : undefined;
-  } catch {
-    cachedData = undefined;
-  }
+  const bytes = readFileSync(filename);
+  const source = bytes.toString('utf8');
+  const cacheFile = cachePath(bytes, variant);
+  const cachedData = cacheFile ? readCache(cacheFile) : undefined;
   const script = new vm.Script(Module.wrap(source), { filename, cachedData });
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
     process.once('exit', () => writeCache(cacheFile, script));
@@ -55,29 +62,87 @@ export function requireWithCompileCache(filename: string, variant = ''): unknown
 }
 
 const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
+const PRIVATE_DIR = 0o700;
 
-function cachePath(filename: string, variant: string): string | undefined {
+/** `$XDG_CACHE_HOME/cairn/compile-cache`, else `~/.cache/cairn/compile-cache` (relative XDG values are ignored, as the spec says). */
+export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
+  return join(base, 'cairn', 'compile-cache');
+}
+
+/**
+ * True when `dir` is a real directory (not a symlink) owned by this user
+ * that no one else can read or write. A directory that fails is left as it
+ * is: it may be someone else's.
+ */
+export function isPrivateDir(dir: string): boolean {
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory()) return false;
+  if (typeof process.getuid !== 'function') return true; // Windows: no uid or POSIX modes
+  return stat.uid === process.getuid() && (stat.mode & 0o077) === 0;
+}
+
+/** The private cache directory, created when missing; undefined when it is not safe to use. */
+function privateCacheDir(): string | undefined {
+  const dir = compileCacheDir();
   try {
-    const { size, mtimeMs } = statSync(filename);
-    const name = variant.replace(/[^a-z0-9-]/gi, '').slice(0, 32);
-    const key = `${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}-${name}`;
-    return join(tmpdir(), 'cairn-compile-cache', `${key}.bin`);
+    return isPrivateDir(dir) ? dir : undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+  }
+  try {
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
+    return isPrivateDir(dir) ? dir : undefined;
   } catch {
     return undefined;
   }
 }
 
+function cachePath(source: Buffer, variant: string): string | undefined {
+  const dir = privateCacheDir();
+  if (!dir) return undefined;
+  const hash = createHash('sha256').update(source).digest('hex');
+  const name = variant.replace(/[^a-z0-9-]/gi, '').slice(0, 32);
+  return join(dir, `${hash}-${process.version}-${process.arch}-${name}.bin`);
+}
+
+function readCache(cacheFile: string): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(cacheFile, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    if (!fstatSync(fd).isFile()) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 function writeCache(cacheFile: string, script: vm.Script): void {
   try {
-    const dir = dirname(cacheFile);
-    mkdirSync(dir, { recursive: true });
-    const temp = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(temp, script.createCachedData());
-    renameSync(temp, cacheFile);
-    pruneStale(dir);
+    writeAtomically(cacheFile, script.createCachedData());
+    pruneStale(dirname(cacheFile));
   } catch {
-    // A read-only or full temp dir: the next run compiles again.
+    // A read-only or full disk: the next run compiles again.
   }
+}
+
+/**
+ * Writes `data` to a new temp file next to `file`, then renames it into
+ * place. The temp file is created exclusively ('wx': O_CREAT | O_EXCL), so
+ * a file or symlink already at its name makes this throw instead of being
+ * written through.
+ */
+export function writeAtomically(
+  file: string,
+  data: Uint8Array,
+  suffix = randomBytes(8).toString('hex'),
+): void {
+  const temp = `${file}.${suffix}.tmp`;
+  writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
+  renameSync(temp, file);
 }
 
 /** Removes caches of earlier builds (a new build changes the key) once they go unused. */
@@ -86,7 +151,7 @@ function pruneStale(dir: string): void {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     try {
-      if (statSync(path).mtimeMs < cutoff) unlinkSync(path);
+      if (lstatSync(path).mtimeMs < cutoff) unlinkSync(path);
     } catch {
       // Another process pruned it first.
     }
