@@ -7,4 +7,5 @@ export {
   serveHttp,
 } from './serve-http';
 export { type McpServerHandle, type ServeStdioOptions, serveStdio } from './serve-stdio';
+export { MAX_STDIO_LINE_BYTES, StdioLineTransport } from './stdio-line-transport';
 export { VERSION } from './version';

@@ -74,3 +74,46 @@ it('close() stops the server, settles `closed` and closes working memory', async
   expect(stdin.listenerCount('data')).toBe(0);
   expect(closeWorking).toHaveBeenCalledTimes(1);
 });
+
+it('answers an oversized, a non-JSON and a non-JSON-RPC line with errors and keeps serving', async () => {
+  const home = join(project.root, 'home');
+  const cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: string[] = [];
+  let buffer = '';
+  stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    lines.push(...parts);
+  });
+  const handle = await serveStdio(cairn, { stdin, stdout, maxLineBytes: 1024 });
+  // The oversized line arrives in pieces, the way a pipe delivers it.
+  stdin.write(`{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"${'x'.repeat(600)}`);
+  stdin.write(`${'y'.repeat(600)}"}}\n`);
+  stdin.write('{not json\n');
+  stdin.write(frame({ id: 8, hello: 'world' }));
+  stdin.end(frame({ jsonrpc: '2.0', id: 9, method: 'ping' }));
+  await handle.closed;
+
+  const responses = lines.map((line) => JSON.parse(line));
+  expect(responses).toEqual([
+    {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/larger than .*1024 bytes/) },
+    },
+    {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.stringMatching(/^Parse error/) },
+    },
+    {
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) },
+    },
+    { jsonrpc: '2.0', id: 9, result: {} },
+  ]);
+});

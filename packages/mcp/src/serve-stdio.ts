@@ -1,8 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Cairn } from '@cairn/engine';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
+import { MAX_STDIO_LINE_BYTES, StdioLineTransport } from './stdio-line-transport';
 
 /** A running server: `closed` settles once it has stopped, whoever stopped it. */
 export interface McpServerHandle {
@@ -15,6 +15,11 @@ export interface ServeStdioOptions extends CairnMcpServerOptions {
   stdin?: Readable;
   /** Default `process.stdout`: nothing else may write there while serving. */
   stdout?: Writable;
+  /**
+   * The longest request line read (default 8 MB): a longer one is answered
+   * with a JSON-RPC Invalid Request error and skipped, and serving goes on.
+   */
+  maxLineBytes?: number;
 }
 
 const isRequest = (message: JSONRPCMessage) => 'method' in message && 'id' in message;
@@ -25,14 +30,21 @@ const isResponse = (message: JSONRPCMessage) => !('method' in message) && 'id' i
  * called. When stdin ends (the client hung up, or a piped script ran out)
  * the requests already received are still answered before the server stops.
  * Once stopped, the working memory of `cairn` is closed (`closeWorking`).
+ * A line that is too long, not JSON or not JSON-RPC gets a JSON-RPC error
+ * answer (see StdioLineTransport) and the server keeps serving.
  */
 export async function serveStdio(
   cairn: Cairn,
   options: ServeStdioOptions = {},
 ): Promise<McpServerHandle> {
-  const { stdin = process.stdin, stdout = process.stdout, ...serverOptions } = options;
+  const {
+    stdin = process.stdin,
+    stdout = process.stdout,
+    maxLineBytes = MAX_STDIO_LINE_BYTES,
+    ...serverOptions
+  } = options;
   const server = createCairnMcpServer(cairn, serverOptions);
-  const transport = new StdioServerTransport(stdin, stdout);
+  const transport = new StdioLineTransport(stdin, stdout, maxLineBytes);
   let markClosed = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
