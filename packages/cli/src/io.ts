@@ -1,12 +1,26 @@
 import { writeSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { CairnError, formatError } from '@cairn/core';
+
+/** What a command reads from stdin at most unless it asks for less (`cairn write`, `cairn add`). */
+export const DEFAULT_STDIN_MAX_BYTES = 32 * 1024 * 1024;
+
+export interface ReadStdinOptions {
+  /** Bytes read at most (default 32 MB): past that, reading stops with INVALID_INPUT. */
+  maxBytes?: number;
+  /** Give up (INVALID_INPUT) when stdin has not ended after this many ms. Default: wait. */
+  timeoutMs?: number;
+}
 
 /** Where a command writes; tests pass their own. */
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** Reads all of standard input; undefined when stdin is a terminal. */
-  readStdin: () => Promise<string | undefined>;
+  /**
+   * Reads all of standard input, up to `maxBytes` (default 32 MB);
+   * undefined when stdin is a terminal.
+   */
+  readStdin: (options?: ReadStdinOptions) => Promise<string | undefined>;
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
@@ -49,15 +63,73 @@ export function processIO(): CliIO {
   return {
     stdout: fdStdout(),
     stderr: (text) => process.stderr.write(text),
-    readStdin: async () => {
+    readStdin: async (options) => {
       if (process.stdin.isTTY) return undefined;
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      return readBounded(process.stdin, options);
     },
     cwd: process.cwd(),
     env: process.env,
   };
+}
+
+const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+
+/**
+ * Reads `stream` to its end as UTF-8, but stops (and destroys it, so the
+ * rest is never read) as soon as more than `maxBytes` arrived, or when it has
+ * not ended after `timeoutMs`: a writer that never closes its end, or sends
+ * without end, costs neither unbounded memory nor a hung process.
+ */
+export function readBounded(stream: Readable, options: ReadStdinOptions = {}): Promise<string> {
+  const { maxBytes = DEFAULT_STDIN_MAX_BYTES, timeoutMs } = options;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            stop(
+              new CairnError('INVALID_INPUT', `Standard input did not end within ${timeoutMs} ms`, {
+                hint: 'the writer must close stdin after the payload; nothing was written',
+                details: { timeoutMs },
+              }),
+            );
+          }, timeoutMs);
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      size += bytes.length;
+      if (size <= maxBytes) {
+        chunks.push(bytes);
+        return;
+      }
+      stop(
+        new CairnError('INVALID_INPUT', `Standard input is larger than ${megabytes(maxBytes)}`, {
+          hint: 'nothing was written; stopped reading at the limit',
+          details: { maxBytes },
+        }),
+      );
+    };
+    const onEnd = () => {
+      cleanUp();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (error: Error) => {
+      cleanUp();
+      reject(error);
+    };
+    function cleanUp() {
+      clearTimeout(timer);
+      stream.off('data', onData).off('end', onEnd).off('error', onError);
+    }
+    function stop(error: CairnError) {
+      cleanUp();
+      chunks.length = 0;
+      stream.destroy();
+      reject(error);
+    }
+    stream.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 export function printJson(io: CliIO, value: unknown): void {

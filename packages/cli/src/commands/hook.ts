@@ -5,8 +5,16 @@ import { findProjectRoot, loadConfiguredPackages, openCairn } from '@cairn/engin
 import type { CommandSpec } from '../command';
 import { loadHarness } from '../harnesses';
 
-/** Hook payloads are small JSON objects; anything larger is refused unread. */
-const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+/** Hook payloads are small JSON objects; reading stops past this, and nothing is written. */
+export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+/** How long a hook waits for the harness to close stdin (`CAIRN_HOOK_STDIN_TIMEOUT_MS` overrides). */
+export const DEFAULT_STDIN_TIMEOUT_MS = 10_000;
+
+function stdinTimeoutMs(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.CAIRN_HOOK_STDIN_TIMEOUT_MS);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_STDIN_TIMEOUT_MS;
+}
 
 function parsePayload(text: string | undefined): Record<string, unknown> {
   if (!text?.trim()) {
@@ -61,7 +69,11 @@ export const hookCommand: CommandSpec = {
     // known, to .cairn/state/lifecycle-errors.jsonl through the engine.
     try {
       const adapter = await loadHarness(harnessId);
-      const payload = parsePayload(await io.readStdin());
+      const stdin = await io.readStdin({
+        maxBytes: MAX_PAYLOAD_BYTES,
+        timeoutMs: stdinTimeoutMs(io.env),
+      });
+      const payload = parsePayload(stdin);
       const root = projectRootFor(values.root, payload, io.cwd);
       if (!root)
         return { json: { ok: true, skipped: 'no .cairn/ above the session cwd' }, text: '' };
