@@ -140,22 +140,37 @@ describe('cairn mcp (built CLI)', { timeout: 30_000 }, () => {
     expect(stderr).toContain('cairn mcp: serving');
   });
 
-  it('http: serves on a free port, announces the URL on stderr, and stops on SIGTERM', async () => {
+  it('http: serves on a free port, announces the URL and the token command, needs the token, and stops on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
       [bin, 'mcp', '--http', '--port', '0', '--root', project.root],
       { env },
     );
     try {
-      const lines = createInterface({ input: child.stderr });
-      let url: string | undefined;
-      for await (const line of lines) {
-        url = /^cairn mcp listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(line)?.[1];
-        if (url) break;
-      }
+      const lines = createInterface({ input: child.stderr })[Symbol.asyncIterator]();
+      const line = async () => (await lines.next()).value as string | undefined;
+      const url = /^cairn mcp listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(
+        (await line()) ?? '',
+      )?.[1];
       expect(url, 'the server printed its URL').toBeDefined();
+      const how = await line();
+      expect(how).toMatch(/Authorization: Bearer <token>.*cairn mcp token/);
+      const shown = spawnSync(process.execPath, [bin, 'mcp', 'token'], { env, encoding: 'utf8' });
+      expect(shown.status).toBe(0);
+      const token = shown.stdout.trim();
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const anonymous = await fetch(url!, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      expect(anonymous.status).toBe(401);
       const client = new Client({ name: 'e2e-http', version: '0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url!)));
+      const requestInit = { headers: { authorization: `Bearer ${token}` } };
+      await client.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit }));
       await roundTrip(client);
       await client.close();
       child.kill('SIGTERM');

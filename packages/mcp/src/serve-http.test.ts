@@ -51,17 +51,27 @@ const INITIALIZE = JSON.stringify({
     clientInfo: { name: 'raw', version: '0' },
   },
 });
+const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvw';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
 const MCP_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
+  ...AUTH,
 };
+
+/** The SDK client over HTTP, sending `token` as a bearer token. */
+async function connect(url: string, token = TOKEN): Promise<Client> {
+  const client = new Client({ name: 'http-test', version: '0' });
+  const requestInit = { headers: { authorization: `Bearer ${token}` } };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
+  return client;
+}
 
 describe('serveHttp', () => {
   it('serves the tools to the SDK client over streamable HTTP (stateless)', async () => {
-    handle = await serveHttp(cairn, { port: 0 });
+    handle = await serveHttp(cairn, { port: 0, token: TOKEN });
     expect(handle.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const client = new Client({ name: 'http-test', version: '0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    const client = await connect(handle.url);
     expect((await client.listTools()).tools).toHaveLength(MEMORY_TOOL_NAMES.length);
     const added = (await client.callTool({
       name: 'memory_add',
@@ -78,9 +88,8 @@ describe('serveHttp', () => {
   });
 
   it('keeps working memory open across requests and closes it once stopped', async () => {
-    handle = await serveHttp(cairn, { port: 0 });
-    const client = new Client({ name: 'http-test', version: '0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    handle = await serveHttp(cairn, { port: 0, token: TOKEN });
+    const client = await connect(handle.url);
     const args = { agentId: 'claude', sessionKey: 's1', threadKey: 'topic-http' };
     for (const attempt of [1, 2]) {
       const result = (await client.callTool({
@@ -98,14 +107,17 @@ describe('serveHttp', () => {
   });
 
   it('refuses a non-loopback host unless allowRemote is set', async () => {
-    const error = await expectCode(serveHttp(cairn, { host: '0.0.0.0', port: 0 }), 'INVALID_INPUT');
+    const error = await expectCode(
+      serveHttp(cairn, { host: '0.0.0.0', port: 0, token: TOKEN }),
+      'INVALID_INPUT',
+    );
     expect(error.message).toMatch(/allowRemote/);
-    handle = await serveHttp(cairn, { host: '0.0.0.0', port: 0, allowRemote: true });
+    handle = await serveHttp(cairn, { host: '0.0.0.0', port: 0, allowRemote: true, token: TOKEN });
     expect(handle.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
   });
 
   it('rejects DNS-rebinding Host and Origin headers, other paths and GET, changing nothing', async () => {
-    handle = await serveHttp(cairn, { port: 0 });
+    handle = await serveHttp(cairn, { port: 0, token: TOKEN });
     const before = await snapshotTree(project.root);
     const port = new URL(handle.url).port;
     const evilHost = await send(
@@ -133,21 +145,66 @@ describe('serveHttp', () => {
     expect(
       (await send(handle.url.replace('/mcp', '/other'), 'POST', MCP_HEADERS, INITIALIZE)).status,
     ).toBe(404);
-    const get = await send(handle.url, 'GET', { accept: 'text/event-stream' });
+    const get = await send(handle.url, 'GET', { accept: 'text/event-stream', ...AUTH });
     expect(get.status).toBe(405);
     expect(JSON.parse(get.body).error.message).toMatch(/stateless/);
     expect(await snapshotTree(project.root)).toEqual(before);
   });
 
+  it('answers 401 without the right bearer token, changing nothing', async () => {
+    handle = await serveHttp(cairn, { port: 0, token: TOKEN });
+    const before = await snapshotTree(project.root);
+    const { authorization: _, ...noToken } = MCP_HEADERS;
+    const missing = await send(handle.url, 'POST', noToken, INITIALIZE);
+    expect(missing.status).toBe(401);
+    expect(JSON.parse(missing.body).error.message).toMatch(/cairn mcp token/);
+    for (const authorization of [`Bearer ${TOKEN}x`, 'Bearer wrong', TOKEN, `Basic ${TOKEN}`]) {
+      const wrong = await send(handle.url, 'POST', { ...noToken, authorization }, INITIALIZE);
+      expect(wrong.status, authorization).toBe(401);
+    }
+    await expect(connect(handle.url, 'wrong')).rejects.toThrow(/Unauthorized/);
+    const addWithout = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'memory_add', arguments: { text: 'An anonymous local user wrote this.' } },
+    });
+    expect((await send(handle.url, 'POST', noToken, addWithout)).status).toBe(401);
+    expect(await snapshotTree(project.root)).toEqual(before);
+  });
+
+  it('accepts only its own origin from browsers, even with the token', async () => {
+    handle = await serveHttp(cairn, { port: 0, token: TOKEN });
+    const port = new URL(handle.url).port;
+    for (const origin of ['http://localhost:9999', 'http://evil.example', 'null']) {
+      const foreign = await send(handle.url, 'POST', { ...MCP_HEADERS, origin }, INITIALIZE);
+      expect(foreign.status, origin).toBe(403);
+    }
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
+      const own = await send(handle.url, 'POST', { ...MCP_HEADERS, origin }, INITIALIZE);
+      expect(own.status, origin).toBe(200);
+    }
+  });
+
+  it('needs a token unless noAuth is set', async () => {
+    await expectCode(serveHttp(cairn, { port: 0 }), 'INVALID_INPUT');
+    handle = await serveHttp(cairn, { port: 0, noAuth: true });
+    const { authorization: _, ...noToken } = MCP_HEADERS;
+    expect((await send(handle.url, 'POST', noToken, INITIALIZE)).status).toBe(200);
+    const port = new URL(handle.url).port;
+    const page = { ...noToken, origin: `http://localhost:${Number(port) + 1}` };
+    expect((await send(handle.url, 'POST', page, INITIALIZE)).status).toBe(403);
+  });
+
   it('reports a busy port as CONFLICT and a bad one as INVALID_INPUT', async () => {
-    handle = await serveHttp(cairn, { port: 0 });
+    handle = await serveHttp(cairn, { port: 0, token: TOKEN });
     const port = Number(new URL(handle.url).port);
-    await expectCode(serveHttp(cairn, { port }), 'CONFLICT');
-    await expectCode(serveHttp(cairn, { port: 70000 }), 'INVALID_INPUT');
+    await expectCode(serveHttp(cairn, { port, token: TOKEN }), 'CONFLICT');
+    await expectCode(serveHttp(cairn, { port: 70000, token: TOKEN }), 'INVALID_INPUT');
   });
 
   it('close() settles `closed`', async () => {
-    const running = await serveHttp(cairn, { port: 0 });
+    const running = await serveHttp(cairn, { port: 0, token: TOKEN });
     await running.close();
     await running.closed;
   });

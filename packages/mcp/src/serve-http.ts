@@ -4,7 +4,8 @@ import { CairnError } from '@cairn/core';
 import type { Cairn } from '@cairn/engine';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
-import { isLoopbackHost, isLoopbackRequest } from './loopback';
+import { createLocalHttpGuard } from './local-http-guard';
+import { isLoopbackHost } from './loopback';
 import type { McpServerHandle } from './serve-stdio';
 
 /** The port `cairn mcp --http` listens on when none is given. */
@@ -16,10 +17,22 @@ export interface ServeHttpOptions extends CairnMcpServerOptions {
   /** Default `127.0.0.1`. Other hosts are refused unless `allowRemote` is set. */
   host?: string;
   /**
-   * Serve on a non-loopback host. The server has no authentication: put it
-   * behind something that has. Also turns off the Host/Origin checks.
+   * Serve on a non-loopback host. Turns off the Host/Origin checks; the
+   * token is still required, but travels in clear over plain HTTP: put the
+   * server behind TLS.
    */
   allowRemote?: boolean;
+  /**
+   * The bearer token every request must send (`Authorization: Bearer …`);
+   * `cairn mcp --http` uses `loadOrCreateMcpToken()`. Required unless `noAuth`.
+   */
+  token?: string;
+  /**
+   * Accept requests without a token. Dangerous: any local user, and any
+   * page that can reach the port from the server's own origin, can then
+   * read and write the memory.
+   */
+  noAuth?: boolean;
   /** The endpoint path. Default `/mcp`. */
   path?: string;
 }
@@ -60,16 +73,14 @@ function requestHandler(
   options: ServeHttpOptions,
   path: string,
   Transport: typeof StreamableHTTPServerTransport,
+  guard: () => ReturnType<typeof createLocalHttpGuard>,
 ) {
-  const guarded = !options.allowRemote;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== path) {
       return sendJsonRpcError(res, 404, `Not found: the MCP endpoint is ${path}`);
     }
-    if (guarded && !isLoopbackRequest(req.headers)) {
-      const message = 'Forbidden: only loopback Host and Origin headers are accepted';
-      return sendJsonRpcError(res, 403, message);
-    }
+    const verdict = guard()(req.headers);
+    if (!verdict.ok) return sendJsonRpcError(res, verdict.status, verdict.message, verdict.headers);
     if (req.method !== 'POST') {
       const message = 'Method not allowed: this server is stateless, POST JSON-RPC to it';
       return sendJsonRpcError(res, 405, message, { allow: 'POST' });
@@ -95,7 +106,9 @@ function requestHandler(
 }
 
 /**
- * Serves the memory tools over MCP streamable HTTP on node:http. Loopback
+ * Serves the memory tools over MCP streamable HTTP on node:http. Every
+ * request needs the bearer `token` and, from a browser, the server's own
+ * origin (see createLocalHttpGuard). Loopback
  * only unless `allowRemote` is set (INVALID_INPUT otherwise); resolves once
  * listening. Once stopped, the working memory of `cairn` is closed
  * (`closeWorking`): the per-request MCP servers share it, so they leave it open.
@@ -110,10 +123,15 @@ export async function serveHttp(
       'INVALID_INPUT',
       `Refusing to serve MCP on the non-loopback host ${host}`,
       {
-        hint: 'the server has no authentication: bind 127.0.0.1, or opt in with allowRemote (cairn mcp --allow-remote) behind your own auth',
+        hint: 'bind 127.0.0.1, or opt in with allowRemote (cairn mcp --allow-remote) behind TLS',
         details: { host },
       },
     );
+  }
+  if (options.token === undefined && !options.noAuth) {
+    throw new CairnError('INVALID_INPUT', 'serveHttp needs a bearer token', {
+      hint: 'pass token (e.g. loadOrCreateMcpToken()), or noAuth: true to accept anyone who can reach the port',
+    });
   }
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new CairnError('INVALID_INPUT', `Not a TCP port: ${port}`, {
@@ -125,7 +143,9 @@ export async function serveHttp(
   const { StreamableHTTPServerTransport: Transport } = await import(
     '@modelcontextprotocol/sdk/server/streamableHttp.js'
   );
-  const handle = requestHandler(cairn, options, path, Transport);
+  let guard: ReturnType<typeof createLocalHttpGuard> | undefined;
+  // Requests arrive only once listening, when the bound port (for the Origin check) is known.
+  const handle = requestHandler(cairn, options, path, Transport, () => guard!);
   const http = createServer((req, res) => void handle(req, res));
   const closed = new Promise<void>((resolve) =>
     http.once('close', () => {
@@ -145,6 +165,11 @@ export async function serveHttp(
           : 'check the host and port',
       },
     );
+  });
+  guard = createLocalHttpGuard({
+    token: options.noAuth ? undefined : options.token,
+    port: address.port,
+    allowRemote: options.allowRemote,
   });
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -52,9 +53,7 @@ it('cairn mcp over stdio answers a 20 MB request line with an error and keeps se
     expect(await next()).toMatchObject({ id: 2, result: { serverInfo: { name: 'cairn' } } });
     child.stdin.end(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })}\n`);
     expect(await next()).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
-    const [code] = (await new Promise((resolve) =>
-      child.once('exit', (...args) => resolve(args)),
-    )) as [number];
+    const [code] = await once(child, 'exit');
     expect(code).toBe(0);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');

@@ -57,26 +57,46 @@ function divertConsole(): () => void {
   return () => Object.assign(console, saved);
 }
 
+/** Loaded on use so that no other command pays for the MCP SDK. */
+async function loadMcp(): Promise<McpModule> {
+  return bundledMcp ? bundledMcp() : ((await importOptionalModule('@cairn/mcp')) as McpModule);
+}
+
+/** `cairn mcp token [--rotate]`: prints the bearer token of `cairn mcp --http`. */
+async function showToken(context: CommandContext) {
+  const { io, values } = context;
+  const { loadOrCreateMcpToken, rotateMcpToken, mcpTokenPath } = await loadMcp();
+  const options = { env: io.env };
+  const rotated = values.rotate === true;
+  const token = rotated ? rotateMcpToken(options) : loadOrCreateMcpToken(options);
+  return { json: { ok: true, token, path: mcpTokenPath(options), rotated }, text: token };
+}
+
 async function serve(context: CommandContext): Promise<void> {
   const { io, values } = context;
   const http = values.http === true;
   const port = parsePort(values.port);
   const host = typeof values.host === 'string' ? values.host : undefined;
   const allowRemote = values['allow-remote'] === true;
-  if (!http && (port !== undefined || host !== undefined || allowRemote)) {
-    throw usageError('--port, --host and --allow-remote need --http');
+  const noAuth = values['no-auth'] === true;
+  if (!http && (port !== undefined || host !== undefined || allowRemote || noAuth)) {
+    throw usageError('--port, --host, --allow-remote and --no-auth need --http');
   }
+  if (values.rotate === true) throw usageError('--rotate goes with `cairn mcp token`');
   const cairn = context.open();
-  // Loaded here so that no other command pays for the MCP SDK.
-  const { serveHttp, serveStdio } = bundledMcp
-    ? await bundledMcp()
-    : ((await importOptionalModule('@cairn/mcp')) as McpModule);
+  const { serveHttp, serveStdio, loadOrCreateMcpToken, mcpTokenPath } = await loadMcp();
   const onToolError = (error: unknown, tool: string) => {
     if (!CairnError.isInstance(error)) io.stderr(`cairn mcp: ${tool}: ${formatError(error)}\n`);
   };
   if (http) {
-    const handle = await serveHttp(cairn, { port, host, allowRemote, onToolError });
+    const token = noAuth ? undefined : loadOrCreateMcpToken({ env: io.env });
+    const handle = await serveHttp(cairn, { port, host, allowRemote, noAuth, token, onToolError });
     io.stderr(`cairn mcp listening on ${handle.url}\n`);
+    io.stderr(
+      noAuth
+        ? 'cairn mcp: WARNING: --no-auth: anyone who can reach the port can read and write this memory\n'
+        : `cairn mcp: clients must send "Authorization: Bearer <token>"; the token is in ${mcpTokenPath({ env: io.env })} (print it with \`cairn mcp token\`)\n`,
+    );
     await untilStopped(handle);
     return;
   }
@@ -93,15 +113,21 @@ async function serve(context: CommandContext): Promise<void> {
 export const mcpCommand: CommandSpec = {
   name: 'mcp',
   summary: 'Serve the memory tools over MCP: stdio, or streamable HTTP with --http',
-  usage: 'cairn mcp [--http [--port N] [--host H] [--allow-remote]] [--root <dir>]',
+  usage:
+    'cairn mcp [--http [--port N] [--host H] [--allow-remote] [--no-auth]] [--root <dir>]  |  cairn mcp token [--rotate]',
   options: {
     http: { type: 'boolean' },
     port: { type: 'string' },
     host: { type: 'string' },
     'allow-remote': { type: 'boolean' },
+    'no-auth': { type: 'boolean' },
+    rotate: { type: 'boolean' },
   },
-  positionals: { min: 0, max: 0 },
+  positionals: { min: 0, max: 1 },
   async run(context) {
+    const [sub] = context.positionals;
+    if (sub === 'token') return showToken(context);
+    if (sub !== undefined) throw usageError(`Unknown mcp subcommand "${sub}"`);
     await serve(context);
     return { json: { ok: true }, text: '' };
   },
