@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { isLoopbackRequest } from './loopback';
+import { isLoopbackHostHeader } from './loopback';
 
 export interface LocalHttpGuardOptions {
   /**
@@ -57,7 +57,7 @@ export function createLocalHttpGuard(options: LocalHttpGuardOptions) {
   });
   return (headers: IncomingHttpHeaders): LocalHttpVerdict => {
     if (!allowRemote) {
-      if (!isLoopbackRequest({ host: headers.host })) {
+      if (!isLoopbackHostHeader(headers.host)) {
         return forbidden('only a loopback Host header is accepted');
       }
       const origin = headers.origin;
