@@ -25,7 +25,7 @@ let root: string;
 let cacheDir: string;
 const cli = cliRunner(() => root, {});
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  cli.run(args, undefined, { TMPDIR: join(root, 'tmp'), ...env });
+  cli.run(args, undefined, { TMPDIR: join(root, 'tmp'), XDG_CACHE_HOME: undefined, ...env });
 const caches = () => readdirSync(cacheDir).filter((name) => name.endsWith('.bin'));
 const mainBundle = fileURLToPath(new URL('../dist/main.cjs', import.meta.url));
 

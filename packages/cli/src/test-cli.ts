@@ -1,5 +1,6 @@
 /** Runs the built `cairn` binary in a temp project with its own HOME (tests only). */
 import { spawn, spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,9 +12,22 @@ export interface CliRun {
   stderr: string;
 }
 
+/**
+ * The code cache (compile-cache.ts) goes outside the project, so tests that
+ * check a command changed nothing under it do not see it; one folder per
+ * user, shared by the runs, so they also start warm.
+ */
+const testCache = join(tmpdir(), `cairn-test-cache-${process.getuid?.() ?? 'user'}`);
+
 function env(root: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const home = join(root, 'home');
-  return { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: testCache,
+    ...extra,
+  };
 }
 
 /** `run` waits for the process; `start` lets several run at once. */
