@@ -1,4 +1,5 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
@@ -42,6 +43,19 @@ const workspaceSources: EsbuildPlugin = {
   },
 };
 
+/**
+ * Records the sha256 of a built bundle next to it (`dist/main.cjs.sha256`):
+ * the code cache is keyed by it (compile-cache.ts), and reading the record
+ * spares each start loading `node:crypto` to hash 450 KB.
+ */
+function recordContentHash(name: string): NonNullable<Options['onSuccess']> {
+  return async () => {
+    const file = join('dist', `${name}.cjs`);
+    const hash = createHash('sha256').update(readFileSync(file)).digest('hex');
+    writeFileSync(`${file}.sha256`, `${hash}\n`);
+  };
+}
+
 const cliBundle = {
   format: ['cjs'],
   outExtension: () => ({ js: '.cjs' }),
@@ -71,6 +85,7 @@ export default defineConfig([
   packageBuild({
     entry: { main: 'src/main.ts' },
     ...cliBundle,
+    onSuccess: recordContentHash('main'),
     noExternal: [/^@cairn\/(?!mcp)/, 'zod'],
     external: ['better-sqlite3', '@cairn/mcp'],
   }),
@@ -78,6 +93,7 @@ export default defineConfig([
   packageBuild({
     entry: { 'search-main': 'src/search-main.ts' },
     ...cliBundle,
+    onSuccess: recordContentHash('search-main'),
     esbuildPlugins: [englishOnlyZodLocales, workspaceSources],
     noExternal: [/^@cairn\//, /^zod(\/|$)/],
     external: ['better-sqlite3'],
@@ -86,6 +102,7 @@ export default defineConfig([
   packageBuild({
     entry: { 'mcp-main': 'src/mcp-main.ts' },
     ...cliBundle,
+    onSuccess: recordContentHash('mcp-main'),
     noExternal: [/^@cairn\//, /^zod(\/|$)/, /^@modelcontextprotocol\//, /^ajv/],
     external: ['better-sqlite3'],
   }),

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeAtomically } from './compile-cache';
+import { contentHash, writeAtomically } from './compile-cache';
 import { cliRunner } from './test-cli';
 
 let root: string;
@@ -89,7 +89,7 @@ function versionCacheNames(): { current: string; old: string } {
   const hash = createHash('sha256').update(readFileSync(mainBundle)).digest('hex');
   const { size, mtimeMs } = statSync(mainBundle);
   return {
-    current: `${hash}-${process.version}-${process.arch}---version.bin`,
+    current: `${hash}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}---version.bin`,
     old: `${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}---version.bin`,
   };
 }
@@ -221,5 +221,19 @@ describe('writeAtomically', () => {
     expect(readdirSync(root).filter((name) => name.endsWith('.tmp'))).toEqual([
       'cache.bin.fixed.tmp',
     ]);
+  });
+});
+
+describe('contentHash', () => {
+  it('reads the hash the build recorded, and computes it when there is none', () => {
+    const bytes = readFileSync(mainBundle);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    expect(readFileSync(`${mainBundle}.sha256`, 'utf8').trim()).toBe(sha);
+    expect(contentHash(mainBundle, bytes)).toBe(sha);
+    const copy = join(root, 'bundle.cjs');
+    writeFileSync(copy, bytes);
+    expect(contentHash(copy, bytes)).toBe(sha);
+    writeFileSync(`${copy}.sha256`, 'not a hash\n');
+    expect(contentHash(copy, bytes)).toBe(sha);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import type * as NodeCrypto from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -9,6 +9,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -32,7 +33,7 @@ import vm from 'node:vm';
  * directory (`$XDG_CACHE_HOME/cairn/compile-cache`, else
  * `~/.cache/cairn/compile-cache`) that must be ours, mode 0700 and not a
  * symlink (otherwise nothing is cached), and each file is named after the
- * sha256 of the exact source it was built from. Files are opened without
+ * sha256 of the source it was built from (plus its size and mtime). Files are opened without
  * following symlinks and written to an exclusive temp file, then renamed.
  * Writing one prunes caches written more than a week ago (earlier builds).
  * Any failure to read or write a cache only costs the compile it would have
@@ -41,7 +42,7 @@ import vm from 'node:vm';
 export function requireWithCompileCache(filename: string, variant = ''): unknown {
   const bytes = readFileSync(filename);
   const source = bytes.toString('utf8');
-  const cacheFile = cachePath(bytes, variant);
+  const cacheFile = cachePath(filename, bytes, variant);
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;
   const script = new vm.Script(Module.wrap(source), { filename, cachedData });
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) {
@@ -99,12 +100,40 @@ function privateCacheDir(): string | undefined {
   }
 }
 
-function cachePath(source: Buffer, variant: string): string | undefined {
+/** `node:crypto`, loaded only when used: loading it costs a few ms, and most starts never need it. */
+function nodeCrypto(): typeof NodeCrypto {
+  return process.getBuiltinModule('node:crypto') as typeof NodeCrypto;
+}
+
+/**
+ * The sha256 of `bytes`, the content of `filename`. The build records it
+ * next to each bundle (`main.cjs.sha256`, see tsup.config.ts) so a start
+ * need not load `node:crypto` to compute it; without a well-formed record
+ * it is computed here. The key also holds the file's size and mtime, so a
+ * bundle changed after its build (and its record gone stale) gets a new key.
+ */
+export function contentHash(filename: string, bytes: Buffer): string {
+  try {
+    const recorded = readFileSync(`${filename}.sha256`, 'latin1').trim();
+    if (/^[0-9a-f]{64}$/.test(recorded)) return recorded;
+  } catch {
+    // no record: hash it here
+  }
+  return nodeCrypto().createHash('sha256').update(bytes).digest('hex');
+}
+
+function cachePath(filename: string, bytes: Buffer, variant: string): string | undefined {
   const dir = privateCacheDir();
   if (!dir) return undefined;
-  const hash = createHash('sha256').update(source).digest('hex');
-  const name = variant.replace(/[^a-z0-9-]/gi, '').slice(0, 32);
-  return join(dir, `${hash}-${process.version}-${process.arch}-${name}.bin`);
+  try {
+    const { mtimeMs } = statSync(filename);
+    const hash = contentHash(filename, bytes);
+    const name = variant.replace(/[^a-z0-9-]/gi, '').slice(0, 32);
+    const stamp = `${bytes.length}-${Math.trunc(mtimeMs)}`;
+    return join(dir, `${hash}-${stamp}-${process.version}-${process.arch}-${name}.bin`);
+  } catch {
+    return undefined;
+  }
 }
 
 function readCache(cacheFile: string): Buffer | undefined {
@@ -138,7 +167,7 @@ function writeCache(cacheFile: string, script: vm.Script): void {
 export function writeAtomically(
   file: string,
   data: Uint8Array,
-  suffix = randomBytes(8).toString('hex'),
+  suffix = nodeCrypto().randomBytes(8).toString('hex'),
 ): void {
   const temp = `${file}.${suffix}.tmp`;
   writeFileSync(temp, data, { flag: 'wx', mode: 0o600 });
