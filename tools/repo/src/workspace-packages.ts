@@ -52,3 +52,41 @@ export function camelCase(id: string): string {
 export async function importPackage(name: string): Promise<Record<string, unknown>> {
   return (await import(name)) as Record<string, unknown>;
 }
+
+export interface PublishablePackage {
+  /** Folder relative to the repository root, e.g. `packages/core`. */
+  path: string;
+  dir: string;
+  manifest: PublishableManifest;
+}
+
+export interface PublishableManifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  license?: string;
+  files?: string[];
+  repository?: { type?: string; url?: string; directory?: string };
+  homepage?: string;
+  bugs?: { url?: string };
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+/** Every package the release publishes (not private), sorted by folder. */
+export function publishablePackages(): PublishablePackage[] {
+  return ['packages', 'backends', 'harnesses'].flatMap((group) => {
+    const base = join(REPO_ROOT, group);
+    return readdirSync(base)
+      .sort()
+      .filter((name) => statSync(join(base, name, 'package.json'), { throwIfNoEntry: false }))
+      .map((name) => ({
+        path: `${group}/${name}`,
+        dir: join(base, name),
+        manifest: JSON.parse(
+          readFileSync(join(base, name, 'package.json'), 'utf8'),
+        ) as PublishableManifest,
+      }))
+      .filter((pkg) => !pkg.manifest.private);
+  });
+}
