@@ -143,11 +143,24 @@ const REPRODUCE = [
   'pnpm bench locomo --data ../shared/bench/locomo/locomo-dev.json',
   'pnpm bench --json bench.json   # also write every figure as JSON',
   'pnpm bench --quick         # smoke test with small sizes; never writes this file',
+  'pnpm packed-install --sizes-only --write-doc   # only the Package tarballs section',
   '```',
   '',
 ];
 
 const ORDER: SectionName[] = ['scale', 'working', 'harnesses', 'retrieval', 'locomo'];
+
+/** Sections other tools write into the same file (tools/repo's packed-install): kept as they are. */
+const FOREIGN_SECTIONS = ['packages:tarballs'];
+
+function foreignSections(existing: string | undefined): string[] {
+  return FOREIGN_SECTIONS.flatMap((name) => {
+    const from = existing?.indexOf(`<!-- ${name}:start -->`) ?? -1;
+    const close = `<!-- ${name}:end -->`;
+    const to = existing?.indexOf(close) ?? -1;
+    return existing && from !== -1 && to > from ? [existing.slice(from, to + close.length)] : [];
+  });
+}
 
 export function renderBenchmarksDoc(meta: RunMeta, sections: Section[], existing?: string): string {
   const parts = ORDER.map((name) => {
@@ -170,6 +183,7 @@ export function renderBenchmarksDoc(meta: RunMeta, sections: Section[], existing
     'MB means 10^6 bytes. Medians and ratios come from one run, measured side by side.',
     '',
     ...parts.flatMap((part) => [part, '']),
+    ...foreignSections(existing).flatMap((part) => [part, '']),
     ...REPRODUCE,
   ].join('\n');
 }
