@@ -85,7 +85,11 @@ export async function runCommand(
       throw usageError(`Wrong number of arguments for "${name}"`, command);
     }
     const root =
-      typeof values.root === 'string' ? explicitRoot(io.cwd, values.root) : findProjectRoot(io.cwd);
+      typeof values.root !== 'string'
+        ? findProjectRoot(io.cwd)
+        : command.checksRoot
+          ? resolve(io.cwd, values.root)
+          : explicitRoot(io.cwd, values.root);
     await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
     let cairn: Cairn | undefined;
     let search: MemorySearch | undefined;
