@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cairnIndexPath, cairnStatePath } from '@cairn/core';
@@ -184,6 +184,25 @@ describe('permission errors', () => {
       const read = asNobody(['read', '--json']);
       expect(read.status, read.stderr).toBe(1);
       expect(JSON.parse(read.stdout).error.code).toBe('READ_FAILED');
+
+      // A writable folder with a file nobody can read: the file is never replaced.
+      const memory = join(project.root, '.cairn/memory');
+      await chmod(memory, 0o777);
+      for (const dir of ['.cairn/state', '.cairn/state/locks']) {
+        await mkdir(join(project.root, dir), { recursive: true });
+        await chmod(join(project.root, dir), 0o777);
+      }
+      const [daily] = (await readdir(memory)).filter((name) =>
+        /^\d{4}-\d{2}-\d{2}\.md$/.test(name),
+      );
+      await chmod(join(memory, daily!), 0o600);
+      const before = await snapshotTree(memory);
+      const add = asNobody(['add', 'Another unit for the same day.']);
+      expect(add.status, add.stderr).toBe(1);
+      expect(add.stderr).toContain('Cannot read');
+      const end = asNobody(['lifecycle', 'session-end']);
+      expect(end.status).not.toBe(70);
+      expect(await snapshotTree(memory)).toEqual(before);
     },
   );
 });

@@ -178,6 +178,7 @@ export {
   getDefaultDreamsScaffold,
   getDefaultMemoryScaffold,
   listMemoryFiles,
+  missingAsUndefined,
   readMemoryFile,
   readMemoryFileExact,
   statMemoryFile,

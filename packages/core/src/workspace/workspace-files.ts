@@ -136,6 +136,16 @@ export async function readMemoryFile(rootDir: string, relPath: unknown): Promise
 }
 
 /**
+ * For `.catch` after a read: a file that does not exist reads as undefined;
+ * one that exists but cannot be read rethrows, so a writer never replaces
+ * a file it could not read.
+ */
+export function missingAsUndefined(error: unknown): undefined {
+  if (CairnError.isInstance(error) && error.code === 'NOT_FOUND') return undefined;
+  throw error;
+}
+
+/**
  * Reads a workspace file for a partial rewrite: bytes that are not valid
  * UTF-8 are kept as escapes that `writeMemoryFileExact` writes back as
  * the same bytes (see exact-text.ts). Use it, not `readMemoryFile`, when

@@ -5,6 +5,7 @@ import {
   cairnStatePath,
   dailyMemoryFileName,
   type MemoryCategory,
+  missingAsUndefined,
   type ParsedDocument,
   type ReviewState,
   randomUuid,
@@ -130,7 +131,7 @@ export function createUnitStore(options: UnitStoreOptions) {
         serializeUnit({ memoryId, ...valid, createdAt: stamp, updatedAt: stamp }),
       );
       // Exact read and write: the user's bytes around the new block stay as they were.
-      const current = await readMemoryFileExact(rootDir, path).catch(() => undefined);
+      const current = await readMemoryFileExact(rootDir, path).catch(missingAsUndefined);
       await writeMemoryFileExact(rootDir, path, appendBlock(current, block, path.slice(0, -3)));
       return {
         action: 'created',

@@ -1,5 +1,6 @@
 import {
   getDefaultMemoryScaffold,
+  missingAsUndefined,
   randomUuid,
   readMemoryFileExact,
   threadHeadFileName,
@@ -76,8 +77,9 @@ export async function writeUnderLease(
 }
 
 // Exact: bytes of the user's text that are not UTF-8 are written back unchanged.
+// Only a missing file starts from the scaffold: an unreadable one is never replaced.
 const readOrUndefined = (rootDir: string, path: string) =>
-  readMemoryFileExact(rootDir, path).catch(() => undefined);
+  readMemoryFileExact(rootDir, path).catch(missingAsUndefined);
 
 /**
  * Read-modify-write that does not lose an edit made by someone else (a
