@@ -119,6 +119,9 @@ describe('--root', () => {
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(/^cairn: INVALID_PATH: The project root .* does not exist/);
     }
+    const top = cairn(['status', '--root', '../'.repeat(40)]);
+    expect(top.code).toBe(2);
+    expect(top.stderr).toContain('is the file-system root');
     // A hook never fails the agent: a missing root is no project, and nothing is created.
     const hook = cairn(['hook', 'claude-code', 'SessionEnd', '--root', 'missing'], '{}');
     expect(hook.code).toBe(0);

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CairnError, typedFileSystemError } from '@cairn/core';
 import type { Cairn, MemorySearch, OpenCairnOptions } from '@cairn/engine';
@@ -41,11 +41,17 @@ function parse(command: CommandSpec, args: string[]) {
 
 /**
  * The folder `--root` names. It must exist and be a folder: a command
- * never creates the project folder itself (`--root ../../..` once made
- * `/.cairn`), only `.cairn/` inside it.
+ * never creates the project folder itself, only `.cairn/` inside it. The
+ * file-system root is no project (`--root ../../../..` once made `/.cairn`).
  */
 function explicitRoot(cwd: string, value: string): string {
   const root = resolve(cwd, value);
+  if (dirname(root) === root) {
+    throw new CairnError('INVALID_PATH', `The project root ${root} is the file-system root`, {
+      hint: 'pass the project folder with --root (check the number of ../); nothing was written',
+      details: { path: root, reason: 'filesystem_root' },
+    });
+  }
   const info = statSync(root, { throwIfNoEntry: false });
   if (!info?.isDirectory()) {
     const reason = info ? 'is not a folder' : 'does not exist';
