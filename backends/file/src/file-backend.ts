@@ -14,6 +14,7 @@ import {
   type MemorySearchOptions,
   type MemorySearchResult,
   type MemoryWriteResult,
+  makeDirectory,
   memoryGetOptionsSchema,
   memoryLongTermPath,
   memorySearchOptionsSchema,
@@ -84,7 +85,7 @@ async function writeLongTerm(rootDir: string, content: unknown): Promise<MemoryW
     });
   }
   try {
-    await fsp.mkdir(memoryWorkspacePath(rootDir), { recursive: true });
+    await makeDirectory(memoryWorkspacePath(rootDir));
     await writeFileAtomic(memoryLongTermPath(rootDir), content);
   } catch (error) {
     throw new MemoryBackendError('WRITE_FAILED', TYPE, 'Cannot write .cairn/memory/MEMORY.md', {

@@ -1,6 +1,5 @@
-import { mkdirSync, rmSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { CairnError, type ChunkOptions } from '@cairn/core';
+import { rmSync, statSync } from 'node:fs';
+import { CairnError, type ChunkOptions, prepareStateDirectory } from '@cairn/core';
 import { type ChunkHit, type ChunkQuery, queryChunks } from './index-query';
 import { refreshSource, type SearchIndexRefreshStats } from './index-refresh';
 import { SEARCH_INDEX_SCHEMA_VERSION } from './index-schema';
@@ -21,7 +20,7 @@ export function removeDatabaseFiles(dbPath: string): void {
 function openStore(dbPath: string, format: string): IndexStore {
   // Fails with BACKEND_UNAVAILABLE before anything is created when SQLite cannot load.
   loadSqlite('the search index (search falls back to a plain scan meanwhile)');
-  mkdirSync(dirname(dbPath), { recursive: true });
+  prepareStateDirectory(dbPath);
   const attempt = () => {
     const db = openSqlite(dbPath, 'the search index');
     try {

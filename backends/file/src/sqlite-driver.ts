@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { CairnError } from '@cairn/core';
+import { assertSafeDatabasePath, CairnError } from '@cairn/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BunCompatDatabase, runningInBun } from './bun-sqlite';
 import { NodeCompatDatabase, nodeSqliteUsable } from './node-sqlite';
@@ -90,12 +90,17 @@ export function loadSqlite(purpose = 'SQLite'): typeof BetterSqlite3 {
   return loadDriver(purpose).Database;
 }
 
-/** Opens a database through the shared loader; `purpose` names it in errors. */
+/**
+ * Opens a database through the shared loader; `purpose` names it in errors.
+ * A link at the file, its -wal/-shm/-journal siblings or any folder from
+ * `.cairn/` down is refused (INVALID_PATH) before SQLite can follow it.
+ */
 export function openSqlite(
   path: string,
   purpose: string,
   options: SqliteOpenOptions = {},
 ): SqliteDatabase {
+  if (path !== ':memory:' && path !== '') assertSafeDatabasePath(path);
   const { Database, nativeBinding } = loadDriver(purpose);
   return new Database(path, { ...(nativeBinding ? { nativeBinding } : {}), ...options });
 }

@@ -36,5 +36,7 @@ export interface CommandSpec {
   positionals: { min: number; max: number };
   /** It prints the project's warnings itself, so the runner does not repeat them on stderr. */
   listsWarnings?: boolean;
+  /** It checks `--root` itself (a hook never fails the agent, even for a missing root). */
+  checksRoot?: boolean;
   run(context: CommandContext): Promise<CommandOutput>;
 }

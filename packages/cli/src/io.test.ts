@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
@@ -50,6 +50,8 @@ describe('stdout straight to fd 1', () => {
   it('delivers a megabyte of --json output whole to a reader that starts late', async () => {
     const root = join(temp.root, 'project');
     const lines = Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${'x'.repeat(200)}`);
+    // `--root` must exist: init creates `.cairn/` in it, never the folder itself.
+    mkdirSync(root);
     const init = spawn(process.execPath, [bin, 'init', '--root', root], { stdio: 'ignore' });
     await new Promise((resolve) => init.once('close', resolve));
     writeFileSync(join(root, '.cairn', 'memory', '2026-01-31.md'), `${lines.join('\n')}\n`);

@@ -1,6 +1,7 @@
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CairnError } from '@cairn/core';
+import { CairnError, typedFileSystemError } from '@cairn/core';
 import type { Cairn, MemorySearch, OpenCairnOptions } from '@cairn/engine';
 import { findProjectRoot, loadConfiguredPackages } from '@cairn/engine';
 import type { CommandSpec, OptionSpec } from './command';
@@ -39,6 +40,30 @@ function parse(command: CommandSpec, args: string[]) {
 }
 
 /**
+ * The folder `--root` names. It must exist and be a folder: a command
+ * never creates the project folder itself, only `.cairn/` inside it. The
+ * file-system root is no project (`--root ../../../..` once made `/.cairn`).
+ */
+function explicitRoot(cwd: string, value: string): string {
+  const root = resolve(cwd, value);
+  if (dirname(root) === root) {
+    throw new CairnError('INVALID_PATH', `The project root ${root} is the file-system root`, {
+      hint: 'pass the project folder with --root (check the number of ../); nothing was written',
+      details: { path: root, reason: 'filesystem_root' },
+    });
+  }
+  const info = statSync(root, { throwIfNoEntry: false });
+  if (!info?.isDirectory()) {
+    const reason = info ? 'is not a folder' : 'does not exist';
+    throw new CairnError('INVALID_PATH', `The project root ${root} ${reason}`, {
+      hint: 'pass an existing project folder with --root (create it first); nothing was written',
+      details: { path: root, reason: info ? 'not_directory' : 'missing' },
+    });
+  }
+  return root;
+}
+
+/**
  * Runs one command (`argv[0]` names it) and returns its exit code: parses
  * its flags, finds the project, loads the optional packages its settings
  * name, runs it, and prints its output, warnings or error.
@@ -66,7 +91,11 @@ export async function runCommand(
       throw usageError(`Wrong number of arguments for "${name}"`, command);
     }
     const root =
-      typeof values.root === 'string' ? resolve(io.cwd, values.root) : findProjectRoot(io.cwd);
+      typeof values.root !== 'string'
+        ? findProjectRoot(io.cwd)
+        : command.checksRoot
+          ? resolve(io.cwd, values.root)
+          : explicitRoot(io.cwd, values.root);
     await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
     let cairn: Cairn | undefined;
     let search: MemorySearch | undefined;
@@ -88,7 +117,9 @@ export async function runCommand(
       for (const warning of warnings) io.stderr(`cairn: warning: ${warning}\n`);
     }
     return output.exitCode ?? EXIT.OK;
-  } catch (error) {
+  } catch (thrown) {
+    // EACCES, EPERM, EROFS, ENOSPC that escaped untyped: exit 1, not "a bug" (70).
+    const error = typedFileSystemError(thrown);
     printError(io, error, json);
     return exitCodeFor(error);
   }

@@ -1,6 +1,7 @@
-import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { open, readFile, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CairnError } from './errors';
+import { makeDirectory } from './workspace/state-paths';
 
 export interface FileLockOptions {
   /** Give up (CONFLICT) after this long. Default 15 s. */
@@ -53,7 +54,7 @@ export async function withFileLock<T>(
   options: FileLockOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  await mkdir(dirname(path), { recursive: true });
+  await makeDirectory(dirname(path));
   let delay = 5;
   while (!(await tryAcquire(path))) {
     if (await isStale(path, options.staleMs ?? 60_000)) {

@@ -62,6 +62,7 @@ export {
   type MemoryBackendErrorCode,
 } from './errors';
 export { type FileLockOptions, withFileLock } from './file-lock';
+export { fsError, isFileSystemRefusal, typedFileSystemError } from './fs-errors';
 export {
   buildExecutionMemoryInstructions,
   buildPlanningMemoryInstructions,
@@ -147,7 +148,23 @@ export {
   UNIT_ID_PATTERN,
 } from './units/unit-types';
 export { compareCodeUnits, formatDateInTimeZone, isCalendarDate } from './workspace/dates';
+export {
+  decodeExactText,
+  encodeExactText,
+  findInvalidUtf8,
+  hasEscapedBytes,
+  wellFormedText,
+} from './workspace/exact-text';
 export * from './workspace/paths';
+export {
+  appendStateFile,
+  assertNoCairnLinks,
+  assertNoLinks,
+  assertSafeDatabasePath,
+  makeDirectory,
+  makeDirectorySync,
+  prepareStateDirectory,
+} from './workspace/state-paths';
 export {
   isAllowedWorkspaceFile,
   MAX_WORKSPACE_PATH_LENGTH,
@@ -161,8 +178,11 @@ export {
   getDefaultDreamsScaffold,
   getDefaultMemoryScaffold,
   listMemoryFiles,
+  missingAsUndefined,
   readMemoryFile,
+  readMemoryFileExact,
   statMemoryFile,
   type WorkspaceFileInfo,
   writeMemoryFile,
+  writeMemoryFileExact,
 } from './workspace/workspace-files';

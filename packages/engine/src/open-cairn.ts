@@ -5,6 +5,8 @@ import {
   CAIRN_STATE_DIR,
   type CairnSettings,
   cairnPath,
+  decodeExactText,
+  encodeExactText,
   ensureMemoryWorkspace,
   listMemoryFiles,
   MEMORY_WORKSPACE_PATH,
@@ -70,7 +72,9 @@ const GITIGNORE_LINES = [`${CAIRN_STATE_DIR}/`, `${CAIRN_INDEX_DIR}/`];
 
 async function ensureGitignore(rootDir: string): Promise<boolean> {
   const path = join(cairnPath(rootDir), '.gitignore');
-  const current = await readFile(path, 'utf8').catch(() => undefined);
+  // Exact: lines the user added, in any encoding, are written back as they were.
+  const bytes = await readFile(path).catch(() => undefined);
+  const current = bytes === undefined ? undefined : decodeExactText(bytes);
   const present = new Set((current ?? '').split('\n').map((line) => line.trim()));
   const missing = GITIGNORE_LINES.filter((line) => !present.has(line));
   if (missing.length === 0) return false;
@@ -87,7 +91,7 @@ async function ensureGitignore(rootDir: string): Promise<boolean> {
     return true;
   }
   const separator = current.endsWith('\n') || current === '' ? '' : '\n';
-  await writeFileAtomic(path, `${current}${separator}${missing.join('\n')}\n`);
+  await writeFileAtomic(path, encodeExactText(`${current}${separator}${missing.join('\n')}\n`));
   return true;
 }
 

@@ -91,4 +91,21 @@ describe('bad input and thrown errors', () => {
     expect((await callTool(other, 'memory_list')).isError).toBe(false);
     await other.close();
   });
+
+  it('a raw EACCES from the file system is READ_FAILED, not INTERNAL', async () => {
+    const refused: Cairn = {
+      ...cairn,
+      get: async () => {
+        throw Object.assign(new Error("EACCES: permission denied, open '/p/x.md'"), {
+          code: 'EACCES',
+          syscall: 'read',
+          path: '/p/x.md',
+        });
+      },
+    };
+    const other = await connectInMemory(refused);
+    const failed = await callTool(other, 'memory_get', { memoryId: 'UNIT:x' });
+    expect(failed.structured.error).toMatchObject({ code: 'READ_FAILED' });
+    await other.close();
+  });
 });

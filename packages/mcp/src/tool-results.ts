@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, typedFileSystemError } from '@cairn/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** What a tool hands back before it becomes a CallToolResult. */
@@ -23,7 +23,9 @@ export interface ToolErrorBody {
 }
 
 /** A thrown value as `{ code, message, hint? }`: the CairnError's code, or INTERNAL. */
-export function toolErrorBody(error: unknown): ToolErrorBody {
+export function toolErrorBody(thrown: unknown): ToolErrorBody {
+  // A raw EACCES/EPERM/EROFS/ENOSPC is the system refusing, not a bug.
+  const error = typedFileSystemError(thrown);
   if (CairnError.isInstance(error)) {
     return {
       code: error.code,

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CAIRN_DIR, CairnError, formatError } from '@cairn/core';
 import { findProjectRoot, loadConfiguredPackages, openCairn } from '@cairn/engine';
@@ -49,7 +49,11 @@ function parsePayload(text: string | undefined): Record<string, unknown> {
 
 /** `--root`, else the nearest folder with .cairn/ above the payload's cwd; undefined when none. */
 function projectRootFor(rootFlag: unknown, payload: Record<string, unknown>, cwd: string) {
-  if (typeof rootFlag === 'string') return resolve(cwd, rootFlag);
+  if (typeof rootFlag === 'string') {
+    // A root that is gone (a deleted checkout) is no project: never create it.
+    const root = resolve(cwd, rootFlag);
+    return statSync(root, { throwIfNoEntry: false })?.isDirectory() ? root : undefined;
+  }
   const start = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : cwd;
   const root = findProjectRoot(start);
   return existsSync(join(root, CAIRN_DIR)) ? root : undefined;
@@ -62,6 +66,7 @@ export const hookCommand: CommandSpec = {
   usage: 'cairn hook <harness> <hook-event> [--root <dir>] < payload.json',
   options: {},
   positionals: { min: 2, max: 2 },
+  checksRoot: true,
   async run({ io, values, positionals }) {
     const [harnessId, hookEvent] = positionals as [string, string];
     // Fail-open: whatever happens, the agent gets exit 0; problems go to
@@ -76,7 +81,13 @@ export const hookCommand: CommandSpec = {
       const payload = parsePayload(stdin);
       const root = projectRootFor(values.root, payload, io.cwd);
       if (!root)
-        return { json: { ok: true, skipped: 'no .cairn/ above the session cwd' }, text: '' };
+        return {
+          json: {
+            ok: true,
+            skipped: 'no project: no .cairn/ above the session cwd, or --root is not a folder',
+          },
+          text: '',
+        };
       await loadConfiguredPackages(root, { env: io.env });
       const cairn = openCairn(root, { env: io.env });
       try {

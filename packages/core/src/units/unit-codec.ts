@@ -135,7 +135,11 @@ export function parseMemoryDocument(text: string, path: string): ParsedDocument 
         rawLines.add(lineNo);
         return;
       }
-      const body = lines.slice(open.startLine, index).join('\n');
+      // A file saved with CRLF line ends: the `\r` is the line end, not unit text.
+      const body = lines
+        .slice(open.startLine, index)
+        .map((bodyLine) => (bodyLine.endsWith('\r') ? bodyLine.slice(0, -1) : bodyLine))
+        .join('\n');
       const attributes = open.attributes;
       if (!attributes) {
         issue(

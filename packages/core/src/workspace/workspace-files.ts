@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ATOMIC_TEMP_PREFIX, writeFileAtomic } from '../atomic-write';
 import { CairnError } from '../errors';
 import { compareCodeUnits } from './dates';
+import { decodeExactText, encodeExactText } from './exact-text';
 import {
   HEAD_END_MARKER,
   HEAD_START_MARKER,
@@ -12,6 +13,7 @@ import {
   MEMORY_THREADS_DIR,
   memoryWorkspacePath,
 } from './paths';
+import { makeDirectory } from './state-paths';
 import { isAllowedWorkspaceFile, resolveWorkspaceFile } from './validate-path';
 
 /** The MEMORY.md a new workspace starts with: an empty managed head and room for the user. */
@@ -58,7 +60,7 @@ async function createIfMissing(path: string, content: string): Promise<boolean> 
 export async function ensureMemoryWorkspace(rootDir: string): Promise<string[]> {
   const workspace = memoryWorkspacePath(rootDir);
   try {
-    await fsp.mkdir(workspace, { recursive: true });
+    await makeDirectory(workspace);
     const created: string[] = [];
     if (
       await createIfMissing(join(workspace, MEMORY_LONG_TERM_FILENAME), getDefaultMemoryScaffold())
@@ -130,9 +132,33 @@ export async function listMemoryFiles(rootDir: string): Promise<WorkspaceFileInf
 
 /** Reads a validated workspace file. Missing files throw NOT_FOUND. */
 export async function readMemoryFile(rootDir: string, relPath: unknown): Promise<string> {
+  return (await readWorkspaceBytes(rootDir, relPath)).toString('utf8');
+}
+
+/**
+ * For `.catch` after a read: a file that does not exist reads as undefined;
+ * one that exists but cannot be read rethrows, so a writer never replaces
+ * a file it could not read.
+ */
+export function missingAsUndefined(error: unknown): undefined {
+  if (CairnError.isInstance(error) && error.code === 'NOT_FOUND') return undefined;
+  throw error;
+}
+
+/**
+ * Reads a workspace file for a partial rewrite: bytes that are not valid
+ * UTF-8 are kept as escapes that `writeMemoryFileExact` writes back as
+ * the same bytes (see exact-text.ts). Use it, not `readMemoryFile`, when
+ * the text goes back to disk.
+ */
+export async function readMemoryFileExact(rootDir: string, relPath: unknown): Promise<string> {
+  return decodeExactText(await readWorkspaceBytes(rootDir, relPath));
+}
+
+async function readWorkspaceBytes(rootDir: string, relPath: unknown): Promise<Buffer> {
   const path = await resolveWorkspaceFile(rootDir, relPath);
   try {
-    return await fsp.readFile(path, 'utf8');
+    return await fsp.readFile(path);
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw new CairnError(
@@ -158,9 +184,30 @@ export async function writeMemoryFile(
       hint: 'pass the file text as a string; nothing was written',
     });
   }
+  await writeWorkspaceBytes(rootDir, relPath, content);
+}
+
+/**
+ * Writes text read with `readMemoryFileExact` (and edited) back, with the
+ * user's non-UTF-8 bytes as they were. Text Cairn adds must go through
+ * `wellFormedText` first.
+ */
+export async function writeMemoryFileExact(
+  rootDir: string,
+  relPath: unknown,
+  content: string,
+): Promise<void> {
+  await writeWorkspaceBytes(rootDir, relPath, encodeExactText(content));
+}
+
+async function writeWorkspaceBytes(
+  rootDir: string,
+  relPath: unknown,
+  content: string | Uint8Array,
+): Promise<void> {
   const path = await resolveWorkspaceFile(rootDir, relPath);
   try {
-    await fsp.mkdir(join(path, '..'), { recursive: true });
+    await makeDirectory(join(path, '..'));
     await writeFileAtomic(path, content);
   } catch (error) {
     throw new CairnError('WRITE_FAILED', `Cannot write .cairn/memory/${String(relPath)}`, {

@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { openSqlite, type SqliteDatabase } from '@cairn/backend-file';
-import { type Embedder, embedderKey, sha256Hex } from '@cairn/core';
+import { type Embedder, embedderKey, prepareStateDirectory, sha256Hex } from '@cairn/core';
 
 /** The cache file, under `.cairn/index/` (derived data: deleting it only costs new requests). */
 export const EMBEDDING_CACHE_FILENAME = 'embeddings.sqlite';
@@ -17,7 +15,7 @@ function textHash(text: string): string {
 }
 
 function openCache(path: string): SqliteDatabase {
-  mkdirSync(dirname(path), { recursive: true });
+  prepareStateDirectory(path);
   const db = openSqlite(path, 'the embedding cache');
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');

@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { loadSqlite, openSqlite, type SqliteDatabase } from '@cairn/backend-file';
-import { CairnError, type CairnErrorCode } from '@cairn/core';
+import { CairnError, type CairnErrorCode, prepareStateDirectory } from '@cairn/core';
 
 export { loadSqlite, type SqliteDatabase };
 
@@ -68,7 +66,7 @@ export interface DatabaseOptions {
 export function openDatabase(path: string, options: DatabaseOptions): SqliteDatabase {
   let db: SqliteDatabase | undefined;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    prepareStateDirectory(path);
     db = openSqlite(path, 'the lineage store', { timeout: options.busyTimeoutMs });
     // The busy timeout is set by the constructor, before the first pragma needs a lock.
     db.pragma('journal_mode = WAL');

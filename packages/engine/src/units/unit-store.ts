@@ -5,15 +5,17 @@ import {
   cairnStatePath,
   dailyMemoryFileName,
   type MemoryCategory,
+  missingAsUndefined,
   type ParsedDocument,
   type ReviewState,
   randomUuid,
-  readMemoryFile,
+  readMemoryFileExact,
   serializeUnit,
   serializeUnitBlock,
   UNIT_ID_PATTERN,
+  wellFormedText,
   withFileLock,
-  writeMemoryFile,
+  writeMemoryFileExact,
 } from '@cairn/core';
 import { type AddUnitInput, validateAddInput, validateText } from './unit-input';
 import {
@@ -66,10 +68,16 @@ function appendBlock(current: string | undefined, block: string, date: string): 
   return `${base}\n${block}`;
 }
 
-/** Replaces lines `start..end` (1-based, inclusive) of `text` with `replacement` lines. */
+/**
+ * Replaces lines `start..end` (1-based, inclusive) of `text` with
+ * `replacement` lines; every other line, byte for byte. In a file with
+ * CRLF line ends the new lines get CRLF too.
+ */
 function spliceLines(text: string, start: number, end: number, replacement: string[]): string {
   const lines = text.split('\n');
-  lines.splice(start - 1, end - start + 1, ...replacement);
+  const crlf = lines[start - 1]?.endsWith('\r') === true;
+  const added = crlf ? replacement.map((line) => `${line}\r`) : replacement;
+  lines.splice(start - 1, end - start + 1, ...added);
   return lines.join('\n');
 }
 
@@ -119,9 +127,12 @@ export function createUnitStore(options: UnitStoreOptions) {
       const path = dailyMemoryFileName(instant, settings.timezone);
       const stamp = instant.toISOString();
       const memoryId = `UNIT:${randomUuid()}`;
-      const block = serializeUnit({ memoryId, ...valid, createdAt: stamp, updatedAt: stamp });
-      const current = await readMemoryFile(rootDir, path).catch(() => undefined);
-      await writeMemoryFile(rootDir, path, appendBlock(current, block, path.slice(0, -3)));
+      const block = wellFormedText(
+        serializeUnit({ memoryId, ...valid, createdAt: stamp, updatedAt: stamp }),
+      );
+      // Exact read and write: the user's bytes around the new block stay as they were.
+      const current = await readMemoryFileExact(rootDir, path).catch(missingAsUndefined);
+      await writeMemoryFileExact(rootDir, path, appendBlock(current, block, path.slice(0, -3)));
       return {
         action: 'created',
         memoryId,
@@ -146,9 +157,9 @@ export function createUnitStore(options: UnitStoreOptions) {
       const duplicate = findDuplicate(documents, valid, memoryId);
       if (duplicate) return duplicate;
       const updated = { ...unit, text: valid, updatedAt: now().toISOString() };
-      const content = await readMemoryFile(rootDir, unit.path);
-      const block = serializeUnitBlock(updated).split('\n');
-      await writeMemoryFile(
+      const content = await readMemoryFileExact(rootDir, unit.path);
+      const block = wellFormedText(serializeUnitBlock(updated)).split('\n');
+      await writeMemoryFileExact(
         rootDir,
         unit.path,
         spliceLines(content, unit.startLine, unit.endLine, block),
@@ -174,9 +185,9 @@ export function createUnitStore(options: UnitStoreOptions) {
       const unit = findUnit(await scanWorkspace(rootDir, parsed), memoryId);
       if (!unit)
         return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
-      const content = await readMemoryFile(rootDir, unit.path);
+      const content = await readMemoryFileExact(rootDir, unit.path);
       const end = removalEnd(content.split('\n'), unit.endLine);
-      await writeMemoryFile(rootDir, unit.path, spliceLines(content, unit.startLine, end, []));
+      await writeMemoryFileExact(rootDir, unit.path, spliceLines(content, unit.startLine, end, []));
       return { action: 'removed', memoryId, kind: 'UNIT', path: unit.path };
     });
   }

@@ -173,8 +173,10 @@ export function replaceHeadRegion(
       content === '' || content.endsWith('\n\n') ? '' : content.endsWith('\n') ? '\n' : '\n\n';
     return { content: `${content}${separator}${block}\n`, keptUserEdit: false };
   }
+  // An editor that turned the file to CRLF did not edit the region.
   const current = content
     .slice(start + markers.start.length, end)
+    .replace(/\r\n/g, '\n')
     .replace(/^\n/, '')
     .replace(/\n$/, '');
   const edited = lastRendered !== undefined && current.trim() !== '' && current !== lastRendered;

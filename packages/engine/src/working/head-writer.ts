@@ -1,9 +1,11 @@
 import {
   getDefaultMemoryScaffold,
+  missingAsUndefined,
   randomUuid,
-  readMemoryFile,
+  readMemoryFileExact,
   threadHeadFileName,
-  writeMemoryFile,
+  wellFormedText,
+  writeMemoryFileExact,
 } from '@cairn/core';
 import {
   type HeadUnit,
@@ -74,8 +76,10 @@ export async function writeUnderLease(
   return { applied: false, deferred: true, holder };
 }
 
+// Exact: bytes of the user's text that are not UTF-8 are written back unchanged.
+// Only a missing file starts from the scaffold: an unreadable one is never replaced.
 const readOrUndefined = (rootDir: string, path: string) =>
-  readMemoryFile(rootDir, path).catch(() => undefined);
+  readMemoryFileExact(rootDir, path).catch(missingAsUndefined);
 
 /**
  * Read-modify-write that does not lose an edit made by someone else (a
@@ -92,7 +96,7 @@ async function rewriteUnlessChanged(
     const before = await readOrUndefined(rootDir, path);
     const next = update(before);
     if (attempt < 5 && (await readOrUndefined(rootDir, path)) !== before) continue;
-    await writeMemoryFile(rootDir, path, next.content);
+    await writeMemoryFileExact(rootDir, path, next.content);
     return next.keptUserEdit;
   }
 }
@@ -108,12 +112,14 @@ export function refreshGlobalHead(
     store,
     GLOBAL_HEAD,
     async (lastRendered) => {
-      const region = renderHeadRegion({
-        threads: store.threads(),
-        units: input.units,
-        budgetTokens: input.budgetTokens,
-        now: input.now().toISOString(),
-      });
+      const region = wellFormedText(
+        renderHeadRegion({
+          threads: store.threads(),
+          units: input.units,
+          budgetTokens: input.budgetTokens,
+          now: input.now().toISOString(),
+        }),
+      );
       const keptUserEdit = await rewriteUnlessChanged(rootDir, 'MEMORY.md', (current) =>
         replaceHeadRegion(current ?? getDefaultMemoryScaffold(), region, lastRendered),
       );
@@ -154,7 +160,7 @@ export function refreshThreadHead(
       }
       state = { ...state, sessions: store.sessionCount(agentId, threadKey) };
       store.putThread(state);
-      const rendered = renderThreadHead(state);
+      const rendered = wellFormedText(renderThreadHead(state));
       const keptUserEdit = await rewriteUnlessChanged(rootDir, file, (current) => {
         const base = current === undefined || UNMARKED_THREAD_HEAD.test(current) ? '' : current;
         return replaceHeadRegion(base, rendered, lastRendered, THREAD_HEAD_REGION);
