@@ -5,6 +5,7 @@ import {
   threadHeadFileName,
   writeMemoryFile,
 } from '@cairn/core';
+import { withMemoryFileLock } from '../memory-lock';
 import {
   type HeadUnit,
   renderHeadRegion,
@@ -114,8 +115,12 @@ export function refreshGlobalHead(
         budgetTokens: input.budgetTokens,
         now: input.now().toISOString(),
       });
-      const keptUserEdit = await rewriteUnlessChanged(rootDir, 'MEMORY.md', (current) =>
-        replaceHeadRegion(current ?? getDefaultMemoryScaffold(), region, lastRendered),
+      // The lock `cairn write` takes too: the file is read inside it, so an
+      // acknowledged write is merged, never overwritten with older text.
+      const keptUserEdit = await withMemoryFileLock(rootDir, () =>
+        rewriteUnlessChanged(rootDir, 'MEMORY.md', (current) =>
+          replaceHeadRegion(current ?? getDefaultMemoryScaffold(), region, lastRendered),
+        ),
       );
       return { rendered: region, keptUserEdit };
     },
