@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   cairnStatePath,
@@ -146,5 +146,29 @@ describe('no acknowledged write is lost', () => {
     );
     expect(parsed.issues).toEqual([]);
     expect(parsed.units).toHaveLength(acknowledged);
+  });
+
+  it('a lock that is a symbolic link is refused, never followed', async () => {
+    cairn(['init']);
+    const locks = join(cairnStatePath(project.root), 'locks');
+    await mkdir(locks, { recursive: true });
+    const outside = join(project.root, 'home', 'outside.txt');
+    await mkdir(join(project.root, 'home'), { recursive: true });
+    await writeFile(outside, 'not yours');
+    await symlink(outside, join(locks, 'units.lock'));
+    await symlink(outside, join(locks, 'memory-md.lock'));
+    const before = await memory();
+    const add = cairn(['add', 'The build runs on kestrel.', '--json']);
+    expect(add.code).toBe(1);
+    expect(JSON.parse(add.stdout)).toMatchObject({ action: 'failed', error: 'write_failed' });
+    const write = cairn(['write', '--json'], '# Memory\n\nnew\n');
+    expect(write.code).toBe(2);
+    expect(JSON.parse(write.stdout).error).toMatchObject({
+      code: 'INVALID_PATH',
+      details: { reason: 'symlink' },
+    });
+    expect(await readFile(outside, 'utf8')).toBe('not yours');
+    expect(await memory()).toBe(before);
+    expect(JSON.parse(cairn(['list', '--json']).stdout).units).toEqual([]);
   });
 });

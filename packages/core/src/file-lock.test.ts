@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -142,10 +142,14 @@ describe('withFileLock', () => {
     const real = await mkdtemp(join(tmpdir(), 'cairn-lock-outside-'));
     try {
       await symlink(real, join(dir, 'locks'));
-      const error = await withFileLock(join(dir, 'locks', 'x.lock'), async () => {}).catch(
-        (e) => e,
-      );
-      expect(CairnError.isInstance(error) && error.code).toBe('INVALID_PATH');
+      await symlink(join(real, 'missing'), join(dir, 'dangling'));
+      for (const folder of ['locks', 'dangling']) {
+        const error = await withFileLock(join(dir, folder, 'x.lock'), async () => {}).catch(
+          (e) => e,
+        );
+        expect(CairnError.isInstance(error) && error.code).toBe('INVALID_PATH');
+      }
+      expect(await readdir(real)).toEqual([]);
     } finally {
       await rm(real, { recursive: true, force: true });
     }

@@ -95,10 +95,30 @@ async function createWhole(path: string, content: string): Promise<boolean> {
     return true;
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
-    throw error;
+    if (!NO_HARD_LINKS.has(errnoCode(error) ?? '')) throw error;
+    return createExclusive(path, content);
   } finally {
     await unlink(temp).catch(() => {});
   }
+}
+
+/** Filesystems without hard links: O_EXCL create, then write (an empty lock is visible briefly). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+async function createExclusive(path: string, content: string): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'wx', 0o644);
+  } catch (error) {
+    if (errnoCode(error) === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
+  return true;
 }
 
 /**
@@ -160,8 +180,14 @@ export async function withFileLock<T>(
 ): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   const staleMs = options.staleMs ?? 2_000;
-  await mkdir(dirname(path), { recursive: true });
-  await refuseSymlinkedDir(dirname(path));
+  // A folder that is a dangling link makes mkdir fail; lstat says why.
+  const made = await mkdir(dirname(path), { recursive: true }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  await refuseSymlinkedDir(dirname(path)).catch((error) => {
+    throw CairnError.isInstance(error) ? error : (made ?? error);
+  });
   const mine = lockContent();
   let delay = 5;
   while (!(await createWhole(path, mine))) {
