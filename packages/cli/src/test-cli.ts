@@ -33,7 +33,7 @@ function env(root: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** `run` waits for the process; `start` lets several run at once. */
 export function cliRunner(root: () => string, extraEnv: NodeJS.ProcessEnv = {}) {
   return {
-    run(args: string[], input?: string, moreEnv: NodeJS.ProcessEnv = {}): CliRun {
+    run(args: string[], input?: string | Uint8Array, moreEnv: NodeJS.ProcessEnv = {}): CliRun {
       const result = spawnSync(process.execPath, [bin, ...args], {
         cwd: root(),
         input,

@@ -1,13 +1,42 @@
-import { open, readFile, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { constants } from 'node:fs';
+import { link, lstat, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { CairnError } from './errors';
+import { nodeCrypto } from './node-crypto';
 import { makeDirectory } from './workspace/state-paths';
 
 export interface FileLockOptions {
   /** Give up (CONFLICT) after this long. Default 15 s. */
   timeoutMs?: number;
-  /** A lock older than this whose holder cannot be checked is taken over. Default 60 s. */
+  /**
+   * An empty or unreadable lock (no holder PID in it) older than this is
+   * taken over. Cairn writes a lock whole (link of a complete file), so an
+   * empty one is debris of a crash or of something else. Default 2 s.
+   */
   staleMs?: number;
+}
+
+/** How long a takeover guard may live; holding it takes microseconds. */
+const GUARD_STALE_MS = 10_000;
+
+/** What a lock file held when it was looked at: its inode and its bytes. */
+interface LockSnapshot {
+  ino: number;
+  mtimeMs: number;
+  content: string;
+}
+
+const errnoCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+function symlinkError(path: string): CairnError {
+  return new CairnError(
+    'INVALID_PATH',
+    `The lock ${path} is a symbolic link; Cairn never follows it`,
+    {
+      hint: 'delete the link (no Cairn process uses it) and retry',
+      details: { lock: path, reason: 'symlink' },
+    },
+  );
 }
 
 function holderAlive(pid: number): boolean {
@@ -15,38 +44,135 @@ function holderAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(error) === 'EPERM';
   }
 }
 
-/** A lock is stale when its holder process is gone, or it is older than `staleMs`. */
-async function isStale(path: string, staleMs: number): Promise<boolean> {
-  const [text, info] = await Promise.all([
-    readFile(path, 'utf8').catch(() => ''),
-    stat(path).catch(() => undefined),
-  ]);
-  if (!info) return false;
-  const pid = Number.parseInt(text.split('\n')[0] ?? '', 10);
-  if (Number.isInteger(pid) && pid > 0) return !holderAlive(pid);
-  return Date.now() - info.mtimeMs > staleMs;
+/** Reads a lock without following a symlink; undefined when it is gone. */
+async function snapshot(path: string): Promise<LockSnapshot | undefined> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const info = await handle.stat();
+    return { ino: info.ino, mtimeMs: info.mtimeMs, content: await handle.readFile('utf8') };
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    if (errnoCode(error) === 'ELOOP') throw symlinkError(path);
+    throw error;
+  } finally {
+    await handle?.close().catch(() => {});
+  }
 }
 
-async function tryAcquire(path: string): Promise<boolean> {
+/** A lock whose holder PID is dead, or without a PID and older than `staleMs`. */
+function isStale(lock: LockSnapshot, staleMs: number): boolean {
+  const first = lock.content.split('\n')[0] ?? '';
+  const pid = /^\d+$/.test(first) ? Number(first) : Number.NaN;
+  if (Number.isSafeInteger(pid) && pid > 0) return !holderAlive(pid);
+  return Date.now() - lock.mtimeMs > staleMs;
+}
+
+const lockContent = () =>
+  `${process.pid}\n${new Date().toISOString()}\n${nodeCrypto().randomUUID()}\n`;
+
+const sameLock = (a: LockSnapshot, b: LockSnapshot) => a.ino === b.ino && a.content === b.content;
+
+/**
+ * Creates `path` holding `content`, whole, or returns false when it exists.
+ * The content goes to a private temp file first and is hard-linked into
+ * place (link fails on an existing name, symlinks included), so no reader
+ * ever sees a lock without its holder.
+ */
+async function createWhole(path: string, content: string): Promise<boolean> {
+  const temp = join(dirname(path), `.${basename(path)}.${nodeCrypto().randomUUID()}.tmp`);
+  const handle = await open(temp, 'wx', 0o644);
   try {
-    const handle = await open(path, 'wx');
-    await handle.writeFile(`${process.pid}\n${new Date().toISOString()}\n`);
+    await handle.writeFile(content);
+  } finally {
     await handle.close();
+  }
+  try {
+    await link(temp, path);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errnoCode(error) === 'EEXIST') return false;
+    if (!NO_HARD_LINKS.has(errnoCode(error) ?? '')) throw error;
+    return createExclusive(path, content);
+  } finally {
+    await unlink(temp).catch(() => {});
+  }
+}
+
+/** Filesystems without hard links: O_EXCL create, then write (an empty lock is visible briefly). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+async function createExclusive(path: string, content: string): Promise<boolean> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, 'wx', 0o644);
+  } catch (error) {
+    if (errnoCode(error) === 'EEXIST') return false;
     throw error;
   }
+  try {
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
+  return true;
 }
 
 /**
- * Runs `fn` while holding an exclusive lock file (created with O_EXCL, so
- * it works across processes). A lock left by a dead process is taken over.
- * Waits with jittered backoff; after `timeoutMs` throws CONFLICT.
+ * Removes `path` only if it is still the file `seen` describes: it is
+ * renamed aside (one atomic step; only one racer gets a given file), then
+ * compared. Anything else that was renamed by mistake is linked back.
+ */
+async function removeIfSame(path: string, seen: LockSnapshot): Promise<void> {
+  const aside = `${path}.${nodeCrypto().randomUUID()}.stale`;
+  try {
+    await rename(path, aside);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return;
+    throw error;
+  }
+  const moved = await snapshot(aside);
+  if (moved && !sameLock(moved, seen)) await link(aside, path).catch(() => {});
+  await unlink(aside).catch(() => {});
+}
+
+/**
+ * Takes over a stale lock. Takeovers are serialized by a guard file, and
+ * the guard holder looks at the lock again before removing it, so a lock
+ * created after the stale one was seen is never deleted.
+ */
+async function takeOver(path: string, seen: LockSnapshot, staleMs: number): Promise<boolean> {
+  const guard = `${path}.takeover`;
+  if (!(await createWhole(guard, lockContent()))) {
+    const other = await snapshot(guard);
+    if (!other || Date.now() - other.mtimeMs <= GUARD_STALE_MS) return false;
+    await removeIfSame(guard, other);
+    return true;
+  }
+  try {
+    const now = await snapshot(path);
+    if (now && sameLock(now, seen) && isStale(now, staleMs)) await removeIfSame(path, now);
+    return true;
+  } finally {
+    await unlink(guard).catch(() => {});
+  }
+}
+
+async function refuseSymlinkedDir(dir: string): Promise<void> {
+  const info = await lstat(dir);
+  if (info.isSymbolicLink() || !info.isDirectory()) throw symlinkError(dir);
+}
+
+/**
+ * Runs `fn` while holding an exclusive lock file, across processes. The
+ * lock holds `pid`, a date and a nonce; a lock whose holder is dead is
+ * taken over at once, an empty or garbage one after `staleMs`. Waits with
+ * jittered backoff; after `timeoutMs` throws CONFLICT. A lock path (or its
+ * folder) that is a symbolic link is refused with INVALID_PATH.
  */
 export async function withFileLock<T>(
   path: string,
@@ -54,13 +180,21 @@ export async function withFileLock<T>(
   options: FileLockOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  await makeDirectory(dirname(path));
+  const staleMs = options.staleMs ?? 2_000;
+  // A folder that is a dangling link makes mkdir fail; lstat says why.
+  const made = await makeDirectory(dirname(path)).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  await refuseSymlinkedDir(dirname(path)).catch((error) => {
+    throw CairnError.isInstance(error) ? error : (made ?? error);
+  });
+  const mine = lockContent();
   let delay = 5;
-  while (!(await tryAcquire(path))) {
-    if (await isStale(path, options.staleMs ?? 60_000)) {
-      await rm(path, { force: true });
-      continue;
-    }
+  while (!(await createWhole(path, mine))) {
+    const seen = await snapshot(path);
+    if (seen === undefined) continue;
+    if (isStale(seen, staleMs) && (await takeOver(path, seen, staleMs))) continue;
     if (Date.now() > deadline) {
       throw new CairnError('CONFLICT', `Timed out waiting for the lock ${path}`, {
         hint: 'another Cairn process is writing; retry, or delete the lock file if no Cairn process is running',
@@ -73,6 +207,7 @@ export async function withFileLock<T>(
   try {
     return await fn();
   } finally {
-    await rm(path, { force: true });
+    const held = await snapshot(path).catch(() => undefined);
+    if (held?.content === mine) await unlink(path).catch(() => {});
   }
 }

@@ -125,9 +125,12 @@ export {
   UNIT_START_PREFIX,
 } from './units/unit-codec';
 export {
+  CAIRN_MARKER_PREFIX,
   CATEGORY_RULES,
+  containsBinary,
   containsMarker,
   duplicateKey,
+  escapeMarkers,
   inferCategory,
   isDuplicateText,
   NEAR_DUPLICATE_MIN_WORDS,

@@ -20,6 +20,7 @@ import {
   writeFileAtomic,
 } from '@cairn/core';
 import { createMemoryApi, type MemoryApi } from './memory-api';
+import { checkMemoryContent, withMemoryFileLock } from './memory-lock';
 import { type OpenCairnOptions, resolveProject } from './resolve-project';
 import { createWorkingApi, type WorkingApi } from './working-api';
 
@@ -64,7 +65,11 @@ export interface Cairn extends MemoryApi, WorkingApi {
   status(): Promise<CairnStatus>;
   /** The long-term file (MEMORY.md) through the resolved backend. */
   read(): Promise<MemoryReadResult>;
-  write(content: string): Promise<MemoryWriteResult>;
+  /**
+   * Replaces MEMORY.md, under the lock head renders take. Refuses empty
+   * content (unless `allowEmpty`) and binary content with INVALID_INPUT.
+   */
+  write(content: string, options?: { allowEmpty?: boolean }): Promise<MemoryWriteResult>;
 }
 
 /** Derived folders git should not track: they are rebuilt from the markdown. */
@@ -153,6 +158,9 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
       };
     },
     read: () => backend.read(rootDir),
-    write: (content) => backend.write(rootDir, content),
+    async write(content, writeOptions = {}) {
+      const text = checkMemoryContent(content, writeOptions.allowEmpty);
+      return withMemoryFileLock(rootDir, () => backend.write(rootDir, text));
+    },
   };
 }

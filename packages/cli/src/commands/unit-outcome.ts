@@ -11,6 +11,7 @@ const USAGE_ERRORS = new Set([
   'text_required',
   'text_too_long',
   'text_contains_marker',
+  'text_contains_binary',
   'invalid_category',
   'invalid_review',
   'invalid_source',

@@ -27,12 +27,15 @@ async function contentFrom(context: CommandContext): Promise<string> {
 export const writeCommand: CommandSpec = {
   name: 'write',
   summary: 'Replace MEMORY.md (atomically) with stdin or --file',
-  usage: 'cairn write [--file <path>] [--root <dir>] [--json]  < MEMORY.md',
-  options: { file: { type: 'string', short: 'f' } },
+  usage: 'cairn write [--file <path>] [--allow-empty] [--root <dir>] [--json]  < MEMORY.md',
+  options: { file: { type: 'string', short: 'f' }, 'allow-empty': { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   async run(context) {
     const content = await contentFrom(context);
-    const result = await context.open().write(content);
+    // Empty or binary content is refused by the engine (INVALID_INPUT, exit 2).
+    const result = await context
+      .open()
+      .write(content, { allowEmpty: context.values['allow-empty'] === true });
     return {
       json: { ok: true, ...result },
       text: `wrote ${result.bytes} bytes to .cairn/memory/${result.path}`,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateKey, inferCategory, isDuplicateText, normalizeUnitText } from './unit-text';
+import {
+  containsBinary,
+  containsMarker,
+  duplicateKey,
+  escapeMarkers,
+  inferCategory,
+  isDuplicateText,
+  normalizeUnitText,
+} from './unit-text';
 
 describe('category inference (first matching rule wins)', () => {
   it.each([
@@ -50,5 +58,36 @@ describe('duplicate rule', () => {
       ),
     ).toBe(false);
     expect(isDuplicateText('', '')).toBe(false);
+  });
+});
+
+describe('markers and binary text', () => {
+  it('sees every Cairn marker comment, in any spacing or case', () => {
+    for (const text of [
+      'a <!-- cairn:memory:item:end --> b',
+      '<!-- cairn:head:end -->',
+      'x <!--cairn:thread-head:start-->',
+      '<!--   CAIRN:future -->',
+    ]) {
+      expect(containsMarker(text)).toBe(true);
+    }
+    expect(containsMarker('<!-- a plain comment --> and cairn: a word')).toBe(false);
+  });
+
+  it('escapes markers so they no longer match, idempotently, keeping the rest', () => {
+    const text = 'keep <!-- cairn:head:end --> and <!--cairn:thread-head:start--> here';
+    const escaped = escapeMarkers(text);
+    expect(containsMarker(escaped)).toBe(false);
+    expect(escapeMarkers(escaped)).toBe(escaped);
+    expect(escaped.replaceAll('\u200b', '')).toBe(text);
+    expect(escapeMarkers('no markers')).toBe('no markers');
+  });
+
+  it('flags NUL, U+FFFD and lone surrogates, not other text', () => {
+    expect(containsBinary('a\u0000b')).toBe(true);
+    expect(containsBinary(Buffer.from([0x61, 0xff, 0x62]).toString('utf8'))).toBe(true);
+    expect(containsBinary('lone \uD800 high')).toBe(true);
+    expect(containsBinary('lone \uDC00 low')).toBe(true);
+    expect(containsBinary('emoji 😀, accents é, CJK 漢字, tab\t')).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { BLOCK_SEPARATOR, UNIT_END_MARKER, UNIT_START_PREFIX } from './unit-codec';
+import { BLOCK_SEPARATOR } from './unit-codec';
 import type { MemoryCategory } from './unit-types';
 
 /**
@@ -16,9 +16,39 @@ export function normalizeUnitText(text: string): string {
     .trim();
 }
 
-/** True when text would break the marker format if stored verbatim. */
+/**
+ * The prefix every Cairn marker comment shares: unit items, the MEMORY.md
+ * head, thread heads, and any marker added later.
+ */
+export const CAIRN_MARKER_PREFIX = '<!-- cairn:';
+
+/** `<!-- cairn:` and its spacing and case variants. */
+const MARKER_OPENING = /<!--(\s*)cairn:/i;
+
+/** True when text holds a Cairn marker comment, which would break a managed format if stored verbatim. */
 export function containsMarker(text: string): boolean {
-  return text.includes(UNIT_START_PREFIX) || text.includes(UNIT_END_MARKER);
+  return MARKER_OPENING.test(text);
+}
+
+const REPLACEMENT_OR_LONE_SURROGATE =
+  /\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * True when text is not clean UTF-8 text: it holds NUL, U+FFFD (what
+ * invalid UTF-8 decodes to) or a lone surrogate (which UTF-8 cannot encode).
+ */
+export function containsBinary(text: string): boolean {
+  return text.includes('\u0000') || REPLACEMENT_OR_LONE_SURROGATE.test(text);
+}
+
+/**
+ * Makes text safe to render inside a Cairn managed region (MEMORY.md's
+ * head, a thread head, injected context): a `<!-- cairn:` sequence gets a
+ * zero-width space after `cairn`, so it can no longer open or close a
+ * marker, and still reads the same.
+ */
+export function escapeMarkers(text: string): string {
+  return text.replace(new RegExp(MARKER_OPENING.source, 'gi'), '<!--$1cairn\u200b:');
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  containsBinary,
   containsMarker,
   inferCategory,
   MEMORY_CATEGORIES,
@@ -47,7 +48,13 @@ export function validateText(raw: unknown, maxChars: number): string | FailedRes
   if (containsMarker(text)) {
     return failed(
       'text_contains_marker',
-      'text must not contain Cairn marker comments (<!-- cairn:memory:item:… -->)',
+      'text must not contain Cairn marker comments (<!-- cairn:… -->, such as the unit, head and thread-head markers): reword it',
+    );
+  }
+  if (containsBinary(raw)) {
+    return failed(
+      'text_contains_binary',
+      'text must be UTF-8 text: it holds a NUL byte, U+FFFD (invalid UTF-8) or a lone surrogate',
     );
   }
   return text;

@@ -22,6 +22,7 @@ export type UnitErrorCode =
   | 'text_required'
   | 'text_too_long'
   | 'text_contains_marker'
+  | 'text_contains_binary'
   | 'invalid_category'
   | 'invalid_review'
   | 'invalid_source'

@@ -1,4 +1,5 @@
 import {
+  escapeMarkers,
   estimateTokens,
   HEAD_END_MARKER,
   HEAD_START_MARKER,
@@ -124,7 +125,9 @@ export function renderHeadRegion(input: HeadInput): string {
     '',
   ]);
   if (body.length === 0) body.push('_No active threads yet._', '');
-  return [...body, footer].join('\n');
+  // Thread facts come from prompts, tool output and summaries: a marker in
+  // them must not open or close the region this text is written into.
+  return escapeMarkers([...body, footer].join('\n'));
 }
 
 export interface RegionUpdate {

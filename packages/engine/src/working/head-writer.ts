@@ -7,6 +7,7 @@ import {
   wellFormedText,
   writeMemoryFileExact,
 } from '@cairn/core';
+import { withMemoryFileLock } from '../memory-lock';
 import {
   type HeadUnit,
   renderHeadRegion,
@@ -120,8 +121,12 @@ export function refreshGlobalHead(
           now: input.now().toISOString(),
         }),
       );
-      const keptUserEdit = await rewriteUnlessChanged(rootDir, 'MEMORY.md', (current) =>
-        replaceHeadRegion(current ?? getDefaultMemoryScaffold(), region, lastRendered),
+      // The lock `cairn write` takes too: the file is read inside it, so an
+      // acknowledged write is merged, never overwritten with older text.
+      const keptUserEdit = await withMemoryFileLock(rootDir, () =>
+        rewriteUnlessChanged(rootDir, 'MEMORY.md', (current) =>
+          replaceHeadRegion(current ?? getDefaultMemoryScaffold(), region, lastRendered),
+        ),
       );
       return { rendered: region, keptUserEdit };
     },

@@ -1,4 +1,4 @@
-import { estimateTokens } from '@cairn/core';
+import { escapeMarkers, estimateTokens } from '@cairn/core';
 
 /** One block of injected context, in priority order. */
 export interface InjectionSection {
@@ -8,7 +8,9 @@ export interface InjectionSection {
 
 /**
  * Joins sections within a token budget: earlier sections and earlier lines
- * win; a section whose title does not fit is left out whole.
+ * win; a section whose title does not fit is left out whole. Cairn
+ * markers in the lines (recalled prompts, tool output, summaries) are
+ * escaped, so nothing the agent copies back can break a managed region.
  */
 export function composeInjection(sections: InjectionSection[], budgetTokens: number): string {
   const out: string[] = [];
@@ -19,7 +21,8 @@ export function composeInjection(sections: InjectionSection[], budgetTokens: num
     if (used + titleCost > budgetTokens) break;
     const kept: string[] = [];
     let cost = titleCost;
-    for (const line of section.lines) {
+    for (const raw of section.lines) {
+      const line = escapeMarkers(raw);
       const lineCost = estimateTokens(line) + 1;
       if (used + cost + lineCost > budgetTokens) break;
       kept.push(line);

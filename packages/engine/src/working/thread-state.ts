@@ -1,3 +1,5 @@
+import { escapeMarkers } from '@cairn/core';
+
 /** Tier 2: the rolling head of one thread (seed 002: status, decisions, open loops, next action, lineage). */
 export interface ThreadHeadState {
   agentId: string;
@@ -80,18 +82,22 @@ export function foldSummary(
 }
 
 const list = (title: string, items: string[]) =>
-  items.length ? [`## ${title}`, '', ...items.map((item) => `- ${item}`), ''] : [];
+  items.length ? [`## ${title}`, '', ...items.map((item) => `- ${escapeMarkers(item)}`), ''] : [];
 
-/** The markdown view written to `.cairn/memory/threads/<agent>.<thread>.md`. */
+/**
+ * The markdown view written to `.cairn/memory/threads/<agent>.<thread>.md`.
+ * Every fact is distilled from what the agent said, so Cairn markers in
+ * them are escaped: only the markers Cairn writes itself stay markers.
+ */
 export function renderThreadHead(state: ThreadHeadState): string {
   return [
     `# Thread ${state.threadKey}`,
     '',
     `<!-- cairn:thread agent=${encodeURIComponent(state.agentId)} updated_at=${state.updatedAt} -->`,
     '',
-    `**Status:** ${state.status || '(no summary yet)'}`,
+    `**Status:** ${escapeMarkers(state.status) || '(no summary yet)'}`,
     '',
-    `**Next action:** ${state.nextAction || '(none recorded)'}`,
+    `**Next action:** ${escapeMarkers(state.nextAction) || '(none recorded)'}`,
     '',
     ...list('Decisions', state.decisions),
     ...list('Open loops', state.openLoops),
