@@ -178,7 +178,11 @@ describe('permission errors', () => {
             env: { PATH: process.env.PATH, HOME: join(outside.root, 'nobody-home') },
           },
         );
-      for (const args of [['add', 'Nobody may write here.'], ['reindex'], ['write']]) {
+      for (const args of [
+        ['add', 'Nobody may write here.'],
+        ['reindex'],
+        ['write', '--allow-empty'],
+      ]) {
         const run = asNobody(args);
         expect(run.status, run.stderr).toBe(1);
         expect(run.stderr).toMatch(/^cairn: WRITE_FAILED: /m);
