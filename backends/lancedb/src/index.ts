@@ -6,6 +6,7 @@ export {
   type LancedbBackend,
   lancedbCapabilities,
 } from './lancedb-backend';
+export { lancedbOptionTrust } from './lancedb-option-trust';
 export {
   DEFAULT_MIN_SIMILARITY,
   DEFAULT_TABLE_NAME,

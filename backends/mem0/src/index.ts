@@ -14,6 +14,7 @@ export {
   mem0Capabilities,
   searchConditions,
 } from './mem0-backend';
+export { mem0OptionTrust } from './mem0-option-trust';
 export {
   DEFAULT_API_KEY_ENV,
   DEFAULT_CHUNK,

@@ -9,6 +9,7 @@ export {
 export { CHUNK_ID_NAMESPACE, pointIdOf, uuidV5 } from './point-id';
 export { createQdrantBackend, type QdrantBackend, qdrantCapabilities } from './qdrant-backend';
 export { mapQdrantError } from './qdrant-errors';
+export { qdrantOptionTrust } from './qdrant-option-trust';
 export {
   DEFAULT_COLLECTION_PREFIX,
   DEFAULT_MIN_SIMILARITY,

@@ -21,6 +21,7 @@ export {
 } from './qmd-command';
 export { parseQmdHits, type QmdHit } from './qmd-hits';
 export { QMD_INDEX_NAME, QmdIndex } from './qmd-index';
+export { qmdOptionTrust } from './qmd-option-trust';
 export {
   DEFAULT_SEARCH_TIMEOUT_MS,
   DEFAULT_UPDATE_DEBOUNCE_MS,

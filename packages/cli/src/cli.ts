@@ -8,6 +8,7 @@ import { mcpCommand } from './commands/mcp';
 import { readCommand } from './commands/read';
 import { getCommand, listCommand, searchCommand } from './commands/read-commands';
 import { statusCommand } from './commands/status';
+import { trustCommand } from './commands/trust';
 import { addCommand, removeCommand, replaceCommand } from './commands/unit-commands';
 import {
   expandCommand,
@@ -41,6 +42,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   uninstallCommand,
   hookCommand,
   mcpCommand,
+  trustCommand,
 ];
 
 function usage(): string {

@@ -95,6 +95,7 @@ export {
   SETTING_DEFINITIONS,
   type SettingDefinition,
 } from './settings/definitions';
+export { KNOWN_CAIRN_ENV_VARIABLES } from './settings/env-values';
 export {
   type CairnSettings,
   type CairnSettingsOverrides,
@@ -106,9 +107,31 @@ export {
   readConfigFile,
   resolveSettings,
   type SettingSource,
+  type SettingsTrust,
   settingValue,
   userConfigPath,
 } from './settings/resolve-settings';
+export {
+  type BackendOptionTrust,
+  getBackendOptionTrust,
+  hashEmbedderRule,
+  type IgnoredSetting,
+  isProjectLocalPath,
+  localPathRule,
+  registerBackendOptionTrust,
+  TRUST_NEED_REASONS,
+  type TrustNeed,
+  type TrustRule,
+  trustNeed,
+} from './settings/trust-rules';
+export {
+  readTrustStore,
+  revokeProjectConfig,
+  type TrustChange,
+  type TrustStoreLocation,
+  trustProjectConfig,
+  trustStorePath,
+} from './settings/trust-store';
 export {
   type ChunkOptions,
   chunkDocument,

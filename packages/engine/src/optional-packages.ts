@@ -1,8 +1,10 @@
 import {
+  type BackendOptionTrust,
   getMemoryBackend,
   getRetrievalAdapter,
   type MemoryBackend,
   type RetrievalAdapterRegistration,
+  registerBackendOptionTrust,
   registerMemoryBackend,
   registerRetrievalAdapter,
   resolveSettings,
@@ -62,10 +64,12 @@ export async function loadConfiguredPackages(
 ): Promise<void> {
   const { settings } = resolveSettings({ projectRoot: rootDir, ...options });
   // The backend gets `memoryBackendOptions`, plus the configured embedder unless they name one.
+  // Settings are resolved again once the package has declared which options need trust.
   const backendOptions = (): Record<string, unknown> => {
-    const configured = settings.memoryBackendOptions as Record<string, unknown>;
+    const current = resolveSettings({ projectRoot: rootDir, ...options }).settings;
+    const configured = current.memoryBackendOptions as Record<string, unknown>;
     if (configured.embedder) return configured;
-    const embedder = embedderFromSettings(settings, rootDir, options.env ?? process.env);
+    const embedder = embedderFromSettings(current, rootDir, options.env ?? process.env);
     return embedder ? { ...configured, embedder } : configured;
   };
   const wanted = new Set([settings.memoryBackendType, settings.retrievalAdapter]);
@@ -79,6 +83,8 @@ export async function loadConfiguredPackages(
         | ((options: Record<string, unknown>) => MemoryBackend)
         | undefined;
       const adapter = mod[`${id}RetrievalAdapter`] as RetrievalAdapterRegistration | undefined;
+      const trust = mod[`${id}OptionTrust`] as BackendOptionTrust | undefined;
+      if (trust) registerBackendOptionTrust(id, trust);
       if (create && !getMemoryBackend(id)) registerMemoryBackend(create(backendOptions()));
       if (adapter && !getRetrievalAdapter(id)) registerRetrievalAdapter(adapter);
       failures.delete(name);

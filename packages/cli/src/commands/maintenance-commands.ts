@@ -37,7 +37,8 @@ export const doctorCommand: CommandSpec = {
     const health = cairn.workingHealth();
     const harnesses = await harnessStatuses(context);
     const harnessProblems = harnesses.some((status) => status.problems.length > 0);
-    const ok = report.ok && health.pending.length === 0 && !harnessProblems;
+    const ignored = cairn.resolved.trust.ignored;
+    const ok = report.ok && health.pending.length === 0 && !harnessProblems && !ignored.length;
     const lines = [
       `${report.files} files, ${report.units} units`,
       ...report.issues.map(
@@ -48,6 +49,10 @@ export const doctorCommand: CommandSpec = {
       ),
       ...health.failures.map((f) => `  ~ ${f.at} ${f.event} failed open: ${f.code}: ${f.message}`),
       ...harnessLines(harnesses),
+      ...ignored.map(
+        (i) =>
+          `  ! ignored ${i.key} from the untrusted project config (${i.reason}); run \`cairn trust\` to allow it`,
+      ),
       ok ? 'ok' : 'problems found (see the lines marked !); nothing was dropped',
     ];
     return {
@@ -57,6 +62,7 @@ export const doctorCommand: CommandSpec = {
         pendingWrites: health.pending,
         lifecycleFailures: health.failures,
         harnesses,
+        trust: cairn.resolved.trust,
       },
       text: lines.join('\n'),
       ...(ok ? {} : { exitCode: EXIT.FAILED }),

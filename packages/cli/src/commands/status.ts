@@ -1,4 +1,4 @@
-import { describeSource, SETTING_DEFINITIONS, settingValue } from '@cairn/core';
+import { describeSource, SETTING_DEFINITIONS, type SettingsTrust, settingValue } from '@cairn/core';
 import type { CairnStatus } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 
@@ -7,6 +7,13 @@ function capabilityList(capabilities: object): string {
     .filter(([, value]) => value === true)
     .map(([key]) => key);
   return on.length ? on.join(', ') : 'none';
+}
+
+function trustLine(trust: SettingsTrust): string {
+  if (trust.projectConfig === 'absent') return 'no project config';
+  if (trust.projectConfig === 'trusted') return `project config trusted (${trust.storePath})`;
+  const ignored = trust.ignored.length ? `; ${trust.ignored.length} setting(s) ignored` : '';
+  return `project config NOT trusted${ignored}: review it, then run \`cairn trust\``;
 }
 
 function renderStatus(status: CairnStatus): string {
@@ -19,6 +26,7 @@ function renderStatus(status: CairnStatus): string {
     `  retrieval   ${status.retrievalAdapter.resolved} [${capabilityList(status.retrievalAdapter.capabilities)}]`,
     `  user config ${status.settings.userConfigPath}`,
     `  project cfg ${status.settings.projectConfigPath}`,
+    `  trust       ${trustLine(status.settings.trust)}`,
     '',
     'Settings:',
   ];
@@ -59,6 +67,7 @@ export const statusCommand: CommandSpec = {
         settings,
         sources,
         configFiles: { user: userConfigPath, project: projectConfigPath },
+        trust: status.settings.trust,
         files: status.files,
         warnings: status.warnings,
       },

@@ -2,6 +2,8 @@ import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
 import { intInRange } from '../contracts/schemas';
 import { DEFAULT_MEMORY_BACKEND, DEFAULT_RETRIEVAL_ADAPTER } from '../registry';
+import { parseBoolean, parseJson, parseNumber, parseString } from './env-values';
+import { localPathRule, type TrustRule } from './trust-rules';
 
 /**
  * Every setting, as data: its dotted key, schema, default, environment
@@ -21,23 +23,12 @@ export interface SettingDefinition {
   /** Shown in docs/CONFIG.md. */
   defaultLabel: string;
   description: string;
+  /**
+   * Whether a value needs a trusted layer (user config, env, options, or a
+   * project config the user trusted). Absent: safe from any layer.
+   */
+  trust?: TrustRule;
 }
-
-const parseBoolean = (raw: string): unknown => {
-  const value = raw.trim().toLowerCase();
-  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-  if (['0', 'false', 'no', 'off'].includes(value)) return false;
-  return raw;
-};
-const parseNumber = (raw: string): unknown => (raw.trim() === '' ? raw : Number(raw));
-const parseString = (raw: string): unknown => raw;
-const parseJson = (raw: string): unknown => {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-};
 
 const typeName = z
   .string()
@@ -94,6 +85,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultValue: {},
     defaultLabel: '`{}`',
     description: 'Options passed to the backend (JSON object in the env variable).',
+    // From an untrusted project file it is filtered key by key with the backend's table (gateUntrusted).
+    trust: 'exec',
   },
   {
     key: 'retrievalAdapter',
@@ -216,6 +209,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultLabel: '`"extractive"`',
     description:
       'Who writes session summaries when the harness gives none: `extractive` (offline, deterministic) or `openai` (any OpenAI-compatible /v1/chat/completions).',
+    trust: (value) => (value === 'openai' ? 'network' : false),
   },
   {
     key: 'summarizer.baseUrl',
@@ -226,6 +220,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultLabel: '`""`',
     description:
       'Base URL of the OpenAI-compatible API, e.g. `http://127.0.0.1:11434/v1` (Ollama).',
+    trust: (value) => (value === '' ? false : 'network'),
   },
   {
     key: 'summarizer.model',
@@ -248,6 +243,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultLabel: '`"OPENAI_API_KEY"`',
     description:
       'Name of the environment variable holding the API key (the key itself is never stored in config); `""` sends no key, for local servers such as Ollama.',
+    trust: (value) => (value === '' ? false : 'network'),
   },
   {
     key: 'embedder.provider',
@@ -258,6 +254,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultLabel: '`"none"`',
     description:
       'What turns text into vectors for hybrid search: `none` (keyword search only), `hash` (deterministic, offline, no model), `openai` (any OpenAI-compatible /v1/embeddings: OpenAI, Ollama, vLLM, LM Studio) or `transformers` (@huggingface/transformers from a local model directory). See docs/SEARCH.md.',
+    trust: (value) => (value === 'openai' ? 'network' : false),
   },
   {
     key: 'embedder.model',
@@ -278,6 +275,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultLabel: '`""`',
     description:
       'Base URL of the OpenAI-compatible API for the `openai` embedder, e.g. `http://127.0.0.1:11434/v1` (Ollama) or `https://api.openai.com/v1`.',
+    trust: (value) => (value === '' ? false : 'network'),
   },
   {
     key: 'embedder.apiKeyEnv',
@@ -291,6 +289,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultLabel: '`"OPENAI_API_KEY"`',
     description:
       'Name of the environment variable holding the embedder API key (never the key itself); `""` sends no key, for local servers.',
+    trust: (value) => (value === '' ? false : 'network'),
   },
   {
     key: 'embedder.dimensions',
@@ -311,6 +310,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultLabel: '`""`',
     description:
       'For `transformers`: the local folder holding the model (`<modelDir>/<model>/`). Required; nothing is fetched from a model hub unless `embedder.allowDownload` is true.',
+    trust: (value) => (value === '' ? false : localPathRule(value)),
   },
   {
     key: 'embedder.allowDownload',
@@ -321,6 +321,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultLabel: '`false`',
     description:
       'Let the `transformers` embedder download a missing model from the Hugging Face hub. Off by default: Cairn never downloads a model on its own.',
+    trust: (value) => (value === true ? 'network' : false),
   },
   {
     key: 'embedder.batchSize',

@@ -1,10 +1,17 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describeZodIssue, safeParse } from '../contracts/schemas';
 import { CairnError, configError } from '../errors';
 import { CAIRN_DIR } from '../workspace/paths';
+import { getPath, readConfigFileWithHash, setPath, unknownKeys } from './config-file';
 import { SETTING_DEFINITIONS, type SettingDefinition } from './definitions';
+import { EnvValueError } from './env-values';
+import { unknownEnvVariables } from './env-variables';
+import { gateUntrusted, ignoredWarning, type SettingsTrust } from './project-trust';
+import { isTrusted, readTrustStore, trustStorePath } from './trust-store';
+
+export { readConfigFile } from './config-file';
+export type { SettingsTrust } from './project-trust';
 
 export interface CairnSettings {
   memoryEnabled: boolean;
@@ -78,6 +85,8 @@ export interface ResolvedSettings {
   warnings: string[];
   userConfigPath: string;
   projectConfigPath: string;
+  /** Whether the project config is trusted, and what was ignored because it is not. */
+  trust: SettingsTrust;
 }
 
 export interface ResolveSettingsOptions {
@@ -114,68 +123,6 @@ export function describeSource(source: SettingSource): string {
   }
 }
 
-function getPath(object: Record<string, unknown>, key: string): unknown {
-  let current: unknown = object;
-  for (const part of key.split('.')) {
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
-
-function setPath(object: Record<string, unknown>, key: string, value: unknown): void {
-  const parts = key.split('.');
-  let current = object;
-  for (const part of parts.slice(0, -1)) {
-    current[part] ??= {};
-    current = current[part] as Record<string, unknown>;
-  }
-  current[parts.at(-1)!] = value;
-}
-
-const knownKeys = new Set(SETTING_DEFINITIONS.map((d) => d.key));
-const knownGroups = new Set(
-  SETTING_DEFINITIONS.filter((d) => d.key.includes('.')).map((d) => d.key.split('.')[0]!),
-);
-
-/** Unknown keys are kept for forward compatibility but reported. */
-function unknownKeys(config: Record<string, unknown>): string[] {
-  const unknown: string[] = [];
-  for (const [key, value] of Object.entries(config)) {
-    if (key === '$schema' || knownKeys.has(key)) continue;
-    if (knownGroups.has(key) && typeof value === 'object' && value !== null) {
-      for (const sub of Object.keys(value)) {
-        if (!knownKeys.has(`${key}.${sub}`)) unknown.push(`${key}.${sub}`);
-      }
-      continue;
-    }
-    unknown.push(key);
-  }
-  return unknown;
-}
-
-/** Reads a JSON config file; a missing file is `undefined`, anything broken throws INVALID_CONFIG. */
-export function readConfigFile(file: string): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw configError({ source: file, key: '(file)', reason: 'cannot be read', cause: error });
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const reason = `not valid JSON (${(error as Error).message})`;
-    throw configError({ source: file, key: '(file)', reason, cause: error });
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw configError({ source: file, key: '(file)', reason: 'expected a JSON object' });
-  }
-  return parsed as Record<string, unknown>;
-}
-
 function validate(definition: SettingDefinition, value: unknown, source: SettingSource): unknown {
   const parsed = safeParse(definition.schema, value);
   if (parsed.success) return parsed.data;
@@ -186,11 +133,17 @@ function validate(definition: SettingDefinition, value: unknown, source: Setting
 
 interface Layer {
   source: SettingSource;
+  /** An untrusted project file: settings that need trust are ignored from it. */
+  untrusted?: boolean;
   lookup: (definition: SettingDefinition) => unknown;
 }
 
-function fileLayer(kind: 'user' | 'project', file: string, warnings: string[]): Layer | undefined {
-  const config = readConfigFile(file);
+function fileLayer(
+  kind: 'user' | 'project',
+  file: string,
+  config: Record<string, unknown> | undefined,
+  warnings: string[],
+): Layer | undefined {
   if (!config) return undefined;
   for (const key of unknownKeys(config)) {
     warnings.push(`unknown setting "${key}" in ${file} is ignored`);
@@ -198,11 +151,45 @@ function fileLayer(kind: 'user' | 'project', file: string, warnings: string[]): 
   return { source: { kind, file }, lookup: (d) => getPath(config, d.key) };
 }
 
+function envLayer(env: NodeJS.ProcessEnv): Layer {
+  return {
+    source: { kind: 'env', variable: '' },
+    lookup: (d) => {
+      const raw = env[d.env];
+      if (raw === undefined) return undefined;
+      try {
+        return d.fromEnv(raw);
+      } catch (error) {
+        if (!(error instanceof EnvValueError)) throw error;
+        throw configError({ source: `env ${d.env}`, key: d.key, reason: error.message });
+      }
+    },
+  };
+}
+
+/** The project file's trust state, from the user's trust store. */
+function projectTrustState(
+  file: string,
+  sha256: string | undefined,
+  env: NodeJS.ProcessEnv,
+  homeDir: string | undefined,
+  warnings: string[],
+): SettingsTrust {
+  const storePath = trustStorePath({ env, homeDir });
+  if (sha256 === undefined) return { projectConfig: 'absent', ignored: [], storePath };
+  const { store, warning } = readTrustStore(storePath);
+  if (warning) warnings.push(warning);
+  const trusted = isTrusted(store, file, sha256);
+  return { projectConfig: trusted ? 'trusted' : 'untrusted', hash: sha256, ignored: [], storePath };
+}
+
 /**
  * Resolves every setting. Order: defaults < user config < project
  * `.cairn/config.json` < `CAIRN_*` env < explicit overrides. Every value
  * records its source; an invalid file or value throws INVALID_CONFIG naming
- * the file (or variable), the key and the reason.
+ * the file (or variable), the key and the reason. From a project file the
+ * user has not trusted (`cairn trust`), settings that run a program or send
+ * data off the machine are ignored, each with a warning.
  */
 export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettings {
   const env = options.env ?? process.env;
@@ -210,16 +197,24 @@ export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettin
   const projectFile = projectConfigPath(options.projectRoot);
   const warnings: string[] = [];
   const layers: Layer[] = [];
-  const user = fileLayer('user', userFile, warnings);
+  const user = fileLayer('user', userFile, readConfigFileWithHash(userFile)?.config, warnings);
   if (user) layers.push(user);
-  const project = fileLayer('project', projectFile, warnings);
-  if (project) layers.push(project);
-  layers.push({
-    source: { kind: 'env', variable: '' },
-    lookup: (d) => (env[d.env] === undefined ? undefined : d.fromEnv(env[d.env]!)),
-  });
+  const projectContent = readConfigFileWithHash(projectFile);
+  const trust = projectTrustState(
+    projectFile,
+    projectContent?.sha256,
+    env,
+    options.homeDir,
+    warnings,
+  );
+  const project = fileLayer('project', projectFile, projectContent?.config, warnings);
+  if (project) layers.push({ ...project, untrusted: trust.projectConfig === 'untrusted' });
+  layers.push(envLayer(env));
   const overrides = (options.overrides ?? {}) as Record<string, unknown>;
   layers.push({ source: { kind: 'option' }, lookup: (d) => getPath(overrides, d.key) });
+  for (const variable of unknownEnvVariables(env)) {
+    warnings.push(`unknown environment variable ${variable} is ignored (see docs/CONFIG.md)`);
+  }
 
   const settings: Record<string, unknown> = {};
   const sources: Record<string, SettingSource> = {};
@@ -230,19 +225,29 @@ export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettin
     for (const layer of layers) {
       const raw = layer.lookup(definition);
       if (raw === undefined) continue;
-      source =
+      const layerSource: SettingSource =
         layer.source.kind === 'env' ? { kind: 'env', variable: definition.env } : layer.source;
-      value = validate(definition, raw, source);
+      let parsed = validate(definition, raw, layerSource);
+      if (layer.untrusted) {
+        const gate = gateUntrusted(definition, parsed, settings);
+        trust.ignored.push(...gate.ignored);
+        if (!gate.use) continue;
+        parsed = gate.value;
+      }
+      source = layerSource;
+      value = parsed;
     }
     setPath(settings, definition.key, value);
     sources[definition.key] = source;
   }
+  for (const ignored of trust.ignored) warnings.push(ignoredWarning(ignored, projectFile));
   return {
     settings: settings as unknown as CairnSettings,
     sources,
     warnings,
     userConfigPath: userFile,
     projectConfigPath: projectFile,
+    trust,
   };
 }
 
