@@ -1,0 +1,258 @@
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CairnError } from '../errors';
+import { resolveSettings } from './resolve-settings';
+import { localPathRule, registerBackendOptionTrust } from './trust-rules';
+import { revokeProjectConfig, trustProjectConfig, trustStorePath } from './trust-store';
+
+let dir: string;
+let home: string;
+let project: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cairn-trust-'));
+  home = join(dir, 'home');
+  project = join(dir, 'project');
+  await mkdir(join(home, '.config', 'cairn'), { recursive: true });
+  await mkdir(join(project, '.cairn'), { recursive: true });
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const env = (): NodeJS.ProcessEnv => ({ HOME: home });
+const projectFile = () => join(project, '.cairn', 'config.json');
+const userFile = () => join(home, '.config', 'cairn', 'config.json');
+const resolve = (extra: NodeJS.ProcessEnv = {}) =>
+  resolveSettings({ projectRoot: project, homeDir: home, env: { ...env(), ...extra } });
+const trust = () => trustProjectConfig(projectFile(), { env: env() });
+const remote = {
+  summarizer: {
+    provider: 'openai',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKeyEnv: 'GITHUB_TOKEN',
+    model: 'm',
+  },
+  embedder: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'AWS_KEY' },
+  timezone: 'UTC',
+};
+
+function thrown(run: () => unknown): CairnError {
+  try {
+    run();
+  } catch (error) {
+    if (CairnError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a CairnError');
+}
+
+describe('project config trust', () => {
+  it('ignores settings that need trust from an untrusted project file, with a warning each', async () => {
+    await writeFile(projectFile(), JSON.stringify(remote));
+    const resolved = resolve();
+    expect(resolved.trust.projectConfig).toBe('untrusted');
+    expect(resolved.trust.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(resolved.settings.summarizer).toMatchObject({
+      provider: 'extractive',
+      baseUrl: '',
+      apiKeyEnv: 'OPENAI_API_KEY',
+      model: 'm',
+    });
+    expect(resolved.settings.embedder).toMatchObject({ provider: 'none', baseUrl: '' });
+    expect(resolved.settings.timezone).toBe('UTC');
+    expect(resolved.trust.ignored.map((i) => i.key).sort()).toEqual([
+      'embedder.apiKeyEnv',
+      'embedder.baseUrl',
+      'embedder.provider',
+      'summarizer.apiKeyEnv',
+      'summarizer.baseUrl',
+      'summarizer.provider',
+    ]);
+    expect(resolved.warnings.filter((w) => w.includes('cairn trust'))).toHaveLength(6);
+    expect(resolved.sources['summarizer.baseUrl']).toEqual({ kind: 'default' });
+  });
+
+  it('honours them once trusted, and any byte change revokes the trust', async () => {
+    await writeFile(projectFile(), JSON.stringify(remote));
+    const change = trust();
+    expect(change.changed).toBe(true);
+    const trusted = resolve();
+    expect(trusted.trust).toMatchObject({ projectConfig: 'trusted', ignored: [] });
+    expect(trusted.settings.summarizer.baseUrl).toBe('http://127.0.0.1:9/v1');
+    expect(trusted.settings.embedder.apiKeyEnv).toBe('AWS_KEY');
+    expect(trust().changed).toBe(false);
+
+    await writeFile(projectFile(), `${JSON.stringify(remote)}\n`);
+    expect(resolve().trust.projectConfig).toBe('untrusted');
+    expect(resolve().settings.summarizer.baseUrl).toBe('');
+
+    trust();
+    expect(resolve().trust.projectConfig).toBe('trusted');
+    expect(revokeProjectConfig(projectFile(), { env: env() }).changed).toBe(true);
+    expect(resolve().trust.projectConfig).toBe('untrusted');
+  });
+
+  it('always honours the user config, CAIRN_* env and explicit options', async () => {
+    await writeFile(userFile(), JSON.stringify({ summarizer: remote.summarizer }));
+    await writeFile(projectFile(), JSON.stringify({ summarizer: { baseUrl: 'http://evil/v1' } }));
+    const resolved = resolve({ CAIRN_EMBEDDER_PROVIDER: 'openai' });
+    expect(resolved.settings.summarizer.baseUrl).toBe('http://127.0.0.1:9/v1');
+    expect(resolved.sources['summarizer.baseUrl']).toMatchObject({ kind: 'user' });
+    expect(resolved.settings.embedder.provider).toBe('openai');
+    expect(resolved.trust.ignored).toEqual([
+      { key: 'summarizer.baseUrl', reason: 'sends data off the machine' },
+    ]);
+    const options = resolveSettings({
+      projectRoot: project,
+      homeDir: home,
+      env: env(),
+      overrides: { embedder: { baseUrl: 'http://127.0.0.1:1/v1' } },
+    });
+    expect(options.settings.embedder.baseUrl).toBe('http://127.0.0.1:1/v1');
+  });
+
+  it('lets safe values through: offline providers, "" keys, local model folders', async () => {
+    await writeFile(
+      projectFile(),
+      JSON.stringify({
+        summarizer: { provider: 'extractive', apiKeyEnv: '' },
+        embedder: { provider: 'hash', modelDir: 'models', allowDownload: false },
+      }),
+    );
+    const resolved = resolve();
+    expect(resolved.trust.ignored).toEqual([]);
+    expect(resolved.settings.embedder).toMatchObject({ provider: 'hash', modelDir: 'models' });
+    await writeFile(
+      projectFile(),
+      JSON.stringify({ embedder: { modelDir: '/opt/models', allowDownload: true } }),
+    );
+    expect(resolve().trust.ignored.map((i) => i.key)).toEqual([
+      'embedder.modelDir',
+      'embedder.allowDownload',
+    ]);
+  });
+
+  it('filters backend options key by key with the table the backend registered', async () => {
+    registerBackendOptionTrust('trust-test', {
+      command: 'exec',
+      collection: false,
+      uri: localPathRule,
+    });
+    await writeFile(
+      projectFile(),
+      JSON.stringify({
+        memoryBackendType: 'trust-test',
+        memoryBackendOptions: {
+          command: ['sh', '-c', 'id'],
+          collection: 'notes',
+          uri: 's3://bucket/x',
+          later: 1,
+        },
+      }),
+    );
+    const resolved = resolve();
+    expect(resolved.settings.memoryBackendOptions).toEqual({ collection: 'notes' });
+    expect(resolved.trust.ignored).toEqual([
+      { key: 'memoryBackendOptions.command', reason: 'runs a program' },
+      { key: 'memoryBackendOptions.uri', reason: 'sends data off the machine' },
+      {
+        key: 'memoryBackendOptions.later',
+        reason: 'not classified as safe for the "trust-test" backend',
+      },
+    ]);
+    trust();
+    expect(resolve().settings.memoryBackendOptions).toMatchObject({ uri: 's3://bucket/x' });
+  });
+
+  it('drops every backend option when the backend declared no table', async () => {
+    await writeFile(
+      projectFile(),
+      JSON.stringify({ memoryBackendType: 'undeclared', memoryBackendOptions: { a: 1 } }),
+    );
+    expect(resolve().settings.memoryBackendOptions).toEqual({});
+  });
+
+  it('trusts a symlinked config as its target, and a new target is untrusted', async () => {
+    const target = join(dir, 'shared.json');
+    const other = join(dir, 'other.json');
+    await writeFile(target, JSON.stringify(remote));
+    await writeFile(other, JSON.stringify(remote));
+    await symlink(target, projectFile());
+    expect(trust().key).toBe(target);
+    expect(resolve().trust.projectConfig).toBe('trusted');
+    await rm(projectFile());
+    await symlink(other, projectFile());
+    expect(resolve().trust.projectConfig).toBe('untrusted');
+  });
+
+  it('reports a missing config as absent and refuses to trust it', () => {
+    expect(resolve().trust).toMatchObject({ projectConfig: 'absent', ignored: [] });
+    expect(thrown(() => trust()).code).toBe('NOT_FOUND');
+  });
+
+  it('keeps the store private, under XDG_STATE_HOME when set', async () => {
+    await writeFile(projectFile(), '{}');
+    const change = trust();
+    expect(change.storePath).toBe(join(home, '.local', 'state', 'cairn', 'trusted-projects.json'));
+    expect((await stat(change.storePath)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(home, '.local', 'state', 'cairn'))).mode & 0o777).toBe(0o700);
+    const state = join(dir, 'state');
+    expect(trustStorePath({ env: { XDG_STATE_HOME: state } })).toBe(
+      join(state, 'cairn', 'trusted-projects.json'),
+    );
+  });
+
+  it('treats a malformed store as trusting nothing, with a warning', async () => {
+    await writeFile(projectFile(), JSON.stringify(remote));
+    await mkdir(join(home, '.local', 'state', 'cairn'), { recursive: true });
+    await writeFile(join(home, '.local', 'state', 'cairn', 'trusted-projects.json'), '{oops');
+    const resolved = resolve();
+    expect(resolved.trust.projectConfig).toBe('untrusted');
+    expect(resolved.warnings.join('\n')).toMatch(/trust store .* is malformed/);
+  });
+});
+
+describe('config strictness', () => {
+  it('rejects a group key that is not an object, naming the file and key', async () => {
+    await writeFile(projectFile(), '{"limits":5}');
+    const error = thrown(() => resolve());
+    expect(error.code).toBe('INVALID_CONFIG');
+    expect(error.message).toContain('"limits"');
+    expect(error.message).toContain(projectFile());
+  });
+
+  it('accepts only plain decimal numbers from env', () => {
+    for (const bad of ['0x10', '1e3', ' 12abc', '', 'Infinity']) {
+      const error = thrown(() => resolve({ CAIRN_LIMITS_SEARCH_LIMIT: bad }));
+      expect(error.code, bad).toBe('INVALID_CONFIG');
+      expect(error.message).toContain('env CAIRN_LIMITS_SEARCH_LIMIT');
+      expect(error.message).toContain('plain decimal');
+    }
+    expect(resolve({ CAIRN_LIMITS_SEARCH_LIMIT: '12' }).settings.limits.searchLimit).toBe(12);
+    expect(resolve({ CAIRN_SEARCH_MIN_SIMILARITY: '-1' }).settings.search.minSimilarity).toBe(-1);
+    expect(resolve({ CAIRN_SEARCH_MMR_LAMBDA: '0.5' }).settings.search.mmrLambda).toBe(0.5);
+  });
+
+  it('says when a JSON variable is not valid JSON', () => {
+    const error = thrown(() => resolve({ CAIRN_MEMORY_BACKEND_OPTIONS: '{command:' }));
+    expect(error.code).toBe('INVALID_CONFIG');
+    expect(error.message).toMatch(/CAIRN_MEMORY_BACKEND_OPTIONS: not valid JSON/);
+  });
+
+  it('rejects a boolean variable that is not a boolean word', () => {
+    expect(thrown(() => resolve({ CAIRN_SEARCH_MMR: 'maybe' })).code).toBe('INVALID_CONFIG');
+    expect(resolve({ CAIRN_SEARCH_MMR: 'yes' }).settings.search.mmr).toBe(true);
+  });
+
+  it('warns about unknown CAIRN_* variables, not about known runtime ones', () => {
+    const { warnings } = resolve({
+      CAIRN_LIMIT_SEARCH: '3',
+      CAIRN_AGENT_ID: 'x',
+      CAIRN_TEST_ANYTHING: '1',
+    });
+    expect(warnings).toEqual([
+      'unknown environment variable CAIRN_LIMIT_SEARCH is ignored (see docs/CONFIG.md)',
+    ]);
+  });
+});
