@@ -29,6 +29,12 @@ export {
   type ToolCallRule,
 } from './model-server';
 export { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';
+export {
+  GATED_CONFIG_CASES,
+  type GatedConfigCase,
+  TRUST_TEST_SECRET,
+  TRUST_TEST_SECRET_ENV,
+} from './trust-cases';
 export { runVitestOnNode, type VitestRun } from './vitest-on-node';
 export {
   fixtureUnit,

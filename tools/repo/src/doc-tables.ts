@@ -54,10 +54,41 @@ export async function adapterCapabilityTable(): Promise<string> {
   return markdownTable(['Adapter', 'Package', ...ADAPTER_CAPABILITIES], rows);
 }
 
-/** Every setting with its default and environment variable, from SETTING_DEFINITIONS. */
+/** Every setting with its default, environment variable and trust need, from SETTING_DEFINITIONS. */
 export function settingsTable(): string {
   return markdownTable(
-    ['Setting', 'Default', 'Environment variable', 'Meaning'],
-    SETTING_DEFINITIONS.map((d) => [`\`${d.key}\``, d.defaultLabel, `\`${d.env}\``, d.description]),
+    ['Setting', 'Default', 'Environment variable', 'Needs trust', 'Meaning'],
+    SETTING_DEFINITIONS.map((d) => [
+      `\`${d.key}\``,
+      d.defaultLabel,
+      `\`${d.env}\``,
+      d.trustLabel ?? (d.trust ? 'yes' : ''),
+      d.description,
+    ]),
   );
+}
+
+const trustCell = (rule: unknown): string => {
+  if (rule === false) return 'no';
+  if (rule === 'exec') return 'yes: runs a program';
+  if (rule === 'network') return 'yes: network';
+  if (rule === 'filesystem') return 'yes: outside the project';
+  return 'depends on the value';
+};
+
+/** Each backend's `memoryBackendOptions` keys and whether they need trust, from `<id>OptionTrust`. */
+export async function backendOptionTrustTable(): Promise<string> {
+  const rows: string[][] = [];
+  for (const folder of packageFolders('backends')) {
+    const mod = await importPackage(folder.manifest.name);
+    const table = mod[`${camelCase(folder.id)}OptionTrust`] as Record<string, unknown> | undefined;
+    if (!table) {
+      rows.push([`\`${folder.id}\``, '(every key)', 'ignored from an untrusted project config']);
+      continue;
+    }
+    for (const [key, rule] of Object.entries(table)) {
+      rows.push([`\`${folder.id}\``, `\`${key}\``, trustCell(rule)]);
+    }
+  }
+  return markdownTable(['Backend', 'Option', 'Needs trust'], rows);
 }

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adapterCapabilityTable, backendCapabilityTable, settingsTable } from './doc-tables';
+import {
+  adapterCapabilityTable,
+  backendCapabilityTable,
+  backendOptionTrustTable,
+  settingsTable,
+} from './doc-tables';
 import { harnessFidelityTable } from './harness-tables';
 import { replaceBetweenMarkers } from './markers';
 import { REPO_ROOT } from './workspace-packages';
@@ -15,6 +20,7 @@ export const SECTIONS: GeneratedSection[] = [
   { file: 'docs/BACKENDS.md', name: 'backend-capabilities', build: backendCapabilityTable },
   { file: 'docs/BACKENDS.md', name: 'adapter-capabilities', build: adapterCapabilityTable },
   { file: 'docs/CONFIG.md', name: 'settings', build: settingsTable },
+  { file: 'docs/CONFIG.md', name: 'backend-option-trust', build: backendOptionTrustTable },
   { file: 'docs/HARNESSES.md', name: 'harness-fidelity', build: harnessFidelityTable },
 ];
 

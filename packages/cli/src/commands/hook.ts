@@ -90,6 +90,12 @@ export const hookCommand: CommandSpec = {
         };
       await loadConfiguredPackages(root, { env: io.env });
       const cairn = openCairn(root, { env: io.env });
+      // Settings ignored from an untrusted project config: said on stderr, the hook still runs.
+      for (const item of cairn.resolved.trust.ignored) {
+        io.stderr(
+          `cairn hook ${harnessId} ${hookEvent}: warning: ignored "${item.key}" from the untrusted project config (${item.reason}); run \`cairn trust\` to allow it\n`,
+        );
+      }
       try {
         const result = await adapter.deliver(
           { hookEvent, payload },

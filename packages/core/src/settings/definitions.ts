@@ -28,6 +28,8 @@ export interface SettingDefinition {
    * project config the user trusted). Absent: safe from any layer.
    */
   trust?: TrustRule;
+  /** When it needs trust, in words, for docs/CONFIG.md. */
+  trustLabel?: string;
 }
 
 const typeName = z
@@ -87,6 +89,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description: 'Options passed to the backend (JSON object in the env variable).',
     // From an untrusted project file it is filtered key by key with the backend's table (gateUntrusted).
     trust: 'exec',
+    trustLabel: 'per key (see below)',
   },
   {
     key: 'retrievalAdapter',
@@ -210,6 +213,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'Who writes session summaries when the harness gives none: `extractive` (offline, deterministic) or `openai` (any OpenAI-compatible /v1/chat/completions).',
     trust: (value) => (value === 'openai' ? 'network' : false),
+    trustLabel: '`openai`',
   },
   {
     key: 'summarizer.baseUrl',
@@ -221,6 +225,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'Base URL of the OpenAI-compatible API, e.g. `http://127.0.0.1:11434/v1` (Ollama).',
     trust: (value) => (value === '' ? false : 'network'),
+    trustLabel: 'any value but `""`',
   },
   {
     key: 'summarizer.model',
@@ -244,6 +249,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'Name of the environment variable holding the API key (the key itself is never stored in config); `""` sends no key, for local servers such as Ollama.',
     trust: (value) => (value === '' ? false : 'network'),
+    trustLabel: 'any value but `""`',
   },
   {
     key: 'embedder.provider',
@@ -255,6 +261,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'What turns text into vectors for hybrid search: `none` (keyword search only), `hash` (deterministic, offline, no model), `openai` (any OpenAI-compatible /v1/embeddings: OpenAI, Ollama, vLLM, LM Studio) or `transformers` (@huggingface/transformers from a local model directory). See docs/SEARCH.md.',
     trust: (value) => (value === 'openai' ? 'network' : false),
+    trustLabel: '`openai`',
   },
   {
     key: 'embedder.model',
@@ -276,6 +283,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'Base URL of the OpenAI-compatible API for the `openai` embedder, e.g. `http://127.0.0.1:11434/v1` (Ollama) or `https://api.openai.com/v1`.',
     trust: (value) => (value === '' ? false : 'network'),
+    trustLabel: 'any value but `""`',
   },
   {
     key: 'embedder.apiKeyEnv',
@@ -290,6 +298,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'Name of the environment variable holding the embedder API key (never the key itself); `""` sends no key, for local servers.',
     trust: (value) => (value === '' ? false : 'network'),
+    trustLabel: 'any value but `""`',
   },
   {
     key: 'embedder.dimensions',
@@ -311,6 +320,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'For `transformers`: the local folder holding the model (`<modelDir>/<model>/`). Required; nothing is fetched from a model hub unless `embedder.allowDownload` is true.',
     trust: (value) => (value === '' ? false : localPathRule(value)),
+    trustLabel: 'a path outside the project',
   },
   {
     key: 'embedder.allowDownload',
@@ -322,6 +332,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'Let the `transformers` embedder download a missing model from the Hugging Face hub. Off by default: Cairn never downloads a model on its own.',
     trust: (value) => (value === true ? 'network' : false),
+    trustLabel: '`true`',
   },
   {
     key: 'embedder.batchSize',
