@@ -164,5 +164,7 @@ describe('an untrusted project config at the CLI entry points', () => {
         expect(headers).toContain(TRUST_TEST_SECRET);
       }
     },
+    // About twenty processes per case; the trusted remote backends retry before they fall back.
+    300_000,
   );
 });

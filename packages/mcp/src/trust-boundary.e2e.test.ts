@@ -115,5 +115,7 @@ describe('an untrusted project config at the MCP entry point', () => {
       const sent = server.requests.map((r) => JSON.stringify(r.headers)).join('\n');
       if (name.startsWith('embedder')) expect(sent).toContain(`Bearer ${TRUST_TEST_SECRET}`);
     },
+    // Each case starts four processes; the trusted remote backends retry before they fall back.
+    120_000,
   );
 });
