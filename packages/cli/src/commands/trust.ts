@@ -24,7 +24,7 @@ export const trustCommand: CommandSpec = {
     const configPath = projectConfigPath(root);
     const location = { env: io.env };
     if (values.revoke) {
-      const change = revokeProjectConfig(configPath, location);
+      const change = await revokeProjectConfig(configPath, location);
       return {
         json: { ok: true, revoked: change.changed, config: configPath, store: change.storePath },
         text: change.changed
@@ -34,7 +34,7 @@ export const trustCommand: CommandSpec = {
     }
     // What the file sets that is ignored today: what trusting it enables.
     const before = resolveSettings({ projectRoot: root, env: io.env });
-    const change = trustProjectConfig(configPath, location);
+    const change = await trustProjectConfig(configPath, location);
     const enabled = before.trust.ignored;
     const lines = [
       `trusted ${configPath} (sha256 ${change.sha256}) in ${change.storePath}`,

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { safeParse } from '../contracts/schemas';
 import { CairnError } from '../errors';
+import { withFileLock } from '../file-lock';
 import { randomUuid, sha256Hex } from '../node-crypto';
 
 /**
@@ -107,12 +108,29 @@ export interface TrustChange {
   changed: boolean;
 }
 
+/**
+ * Reads, changes and rewrites the store under a lock beside it, so two
+ * `cairn trust` runs at once both land.
+ */
+async function updateStore(
+  storePath: string,
+  change: (store: TrustStore) => boolean,
+): Promise<boolean> {
+  mkdirSync(dirname(storePath), { recursive: true, mode: 0o700 });
+  return withFileLock(`${storePath}.lock`, async () => {
+    const { store } = readTrustStore(storePath);
+    const changed = change(store);
+    if (changed) writeStore(storePath, store);
+    return changed;
+  });
+}
+
 /** Records the current bytes of `configFile` as trusted. Throws NOT_FOUND when there is no file. */
-export function trustProjectConfig(
+export async function trustProjectConfig(
   configFile: string,
   location: TrustStoreLocation = {},
   now: () => Date = () => new Date(),
-): TrustChange {
+): Promise<TrustChange> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(configFile);
@@ -125,27 +143,25 @@ export function trustProjectConfig(
   const storePath = trustStorePath(location);
   const key = trustKey(configFile);
   const sha256 = sha256Hex(bytes);
-  const { store } = readTrustStore(storePath);
-  const changed = store.projects[key]?.sha256 !== sha256;
-  if (changed) {
+  const changed = await updateStore(storePath, (store) => {
+    if (store.projects[key]?.sha256 === sha256) return false;
     store.projects[key] = { sha256, trustedAt: now().toISOString() };
-    writeStore(storePath, store);
-  }
+    return true;
+  });
   return { storePath, configPath: configFile, key, sha256, changed };
 }
 
 /** Removes the trust of `configFile` (the file need not exist any more). */
-export function revokeProjectConfig(
+export async function revokeProjectConfig(
   configFile: string,
   location: TrustStoreLocation = {},
-): TrustChange {
+): Promise<TrustChange> {
   const storePath = trustStorePath(location);
   const key = trustKey(configFile);
-  const { store } = readTrustStore(storePath);
-  const changed = Object.hasOwn(store.projects, key);
-  if (changed) {
+  const changed = await updateStore(storePath, (store) => {
+    if (!Object.hasOwn(store.projects, key)) return false;
     delete store.projects[key];
-    writeStore(storePath, store);
-  }
+    return true;
+  });
   return { storePath, configPath: configFile, key, changed };
 }

@@ -75,21 +75,21 @@ describe('project config trust', () => {
 
   it('honours them once trusted, and any byte change revokes the trust', async () => {
     await writeFile(projectFile(), JSON.stringify(remote));
-    const change = trust();
+    const change = await trust();
     expect(change.changed).toBe(true);
     const trusted = resolve();
     expect(trusted.trust).toMatchObject({ projectConfig: 'trusted', ignored: [] });
     expect(trusted.settings.summarizer.baseUrl).toBe('http://127.0.0.1:9/v1');
     expect(trusted.settings.embedder.apiKeyEnv).toBe('AWS_KEY');
-    expect(trust().changed).toBe(false);
+    expect((await trust()).changed).toBe(false);
 
     await writeFile(projectFile(), `${JSON.stringify(remote)}\n`);
     expect(resolve().trust.projectConfig).toBe('untrusted');
     expect(resolve().settings.summarizer.baseUrl).toBe('');
 
-    trust();
+    await trust();
     expect(resolve().trust.projectConfig).toBe('trusted');
-    expect(revokeProjectConfig(projectFile(), { env: env() }).changed).toBe(true);
+    expect((await revokeProjectConfig(projectFile(), { env: env() })).changed).toBe(true);
     expect(resolve().trust.projectConfig).toBe('untrusted');
   });
 
@@ -161,7 +161,7 @@ describe('project config trust', () => {
         reason: 'not classified as safe for the "trust-test" backend',
       },
     ]);
-    trust();
+    await trust();
     expect(resolve().settings.memoryBackendOptions).toMatchObject({ uri: 's3://bucket/x' });
   });
 
@@ -179,21 +179,41 @@ describe('project config trust', () => {
     await writeFile(target, JSON.stringify(remote));
     await writeFile(other, JSON.stringify(remote));
     await symlink(target, projectFile());
-    expect(trust().key).toBe(target);
+    expect((await trust()).key).toBe(target);
     expect(resolve().trust.projectConfig).toBe('trusted');
     await rm(projectFile());
     await symlink(other, projectFile());
     expect(resolve().trust.projectConfig).toBe('untrusted');
   });
 
-  it('reports a missing config as absent and refuses to trust it', () => {
+  it('reports a missing config as absent and refuses to trust it', async () => {
     expect(resolve().trust).toMatchObject({ projectConfig: 'absent', ignored: [] });
-    expect(thrown(() => trust()).code).toBe('NOT_FOUND');
+    await expect(trust()).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('keeps every entry when several projects are trusted at once', async () => {
+    const projects = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const root = join(dir, `p${i}`);
+        await mkdir(join(root, '.cairn'), { recursive: true });
+        await writeFile(join(root, '.cairn', 'config.json'), JSON.stringify({ timezone: 'UTC' }));
+        return root;
+      }),
+    );
+    await Promise.all(
+      projects.map((root) =>
+        trustProjectConfig(join(root, '.cairn', 'config.json'), { env: env() }),
+      ),
+    );
+    for (const root of projects) {
+      const resolved = resolveSettings({ projectRoot: root, homeDir: home, env: env() });
+      expect(resolved.trust.projectConfig).toBe('trusted');
+    }
   });
 
   it('keeps the store private, under XDG_STATE_HOME when set', async () => {
     await writeFile(projectFile(), '{}');
-    const change = trust();
+    const change = await trust();
     expect(change.storePath).toBe(join(home, '.local', 'state', 'cairn', 'trusted-projects.json'));
     expect((await stat(change.storePath)).mode & 0o777).toBe(0o600);
     expect((await stat(join(home, '.local', 'state', 'cairn'))).mode & 0o777).toBe(0o700);
