@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CairnError } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fdStdout } from './io';
+import { fdStdout, oneLine, printError } from './io';
 
 const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
 
@@ -74,5 +75,44 @@ describe('stdout straight to fd 1', () => {
     const printed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text?: string };
     expect(JSON.stringify(printed)).toContain(lines.at(-1));
     expect(JSON.stringify(printed)).toContain(lines[0]);
+  });
+});
+
+describe('error lines', () => {
+  const capture = () => {
+    const out = { stdout: '', stderr: '' };
+    const io = {
+      stdout: (t: string) => {
+        out.stdout += t;
+      },
+      stderr: (t: string) => {
+        out.stderr += t;
+      },
+      readStdin: async () => undefined,
+      cwd: '/',
+      env: {},
+    };
+    return { io, out };
+  };
+
+  it('prints one line with an upper-case code and a hint, control bytes shown escaped', () => {
+    const { io, out } = capture();
+    printError(io, new CairnError('NOT_FOUND', 'No file "a\nb\u001b[2Jc\rd"'), false);
+    expect(out.stderr).toBe(
+      'cairn: NOT_FOUND: No file "a b\\x1b[2Jc d" — check the path or id, or run `cairn init` to create the workspace\n',
+    );
+    const { io: io2, out: out2 } = capture();
+    printError(io2, new TypeError('x is undefined'), false);
+    expect(out2.stderr).toMatch(/^cairn: INTERNAL: x is undefined — this is a bug in Cairn.+\n$/);
+  });
+
+  it('gives the JSON error a hint too', () => {
+    const { io, out } = capture();
+    printError(io, new CairnError('INVALID_PATH', 'bad'), true);
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_PATH', message: 'bad', hint: expect.any(String), details: {} },
+    });
+    expect(oneLine('a\u0000b')).toBe('a\\x00b');
   });
 });

@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { CairnError, formatError } from '@cairn/core';
+import { CairnError, DEFAULT_ERROR_HINTS, formatError } from '@cairn/core';
 
 /** What a command reads from stdin at most unless it asks for less (`cairn write`, `cairn add`). */
 export const DEFAULT_STDIN_MAX_BYTES = 32 * 1024 * 1024;
@@ -136,14 +136,33 @@ export function printJson(io: CliIO, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/**
+ * Makes text safe for one stderr line: line breaks become spaces and other
+ * control characters (a hostile value echoed in a message could carry a
+ * terminal escape) are shown as `\xNN`.
+ */
+export function oneLine(text: string): string {
+  let line = '';
+  for (const char of text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')) {
+    const code = char.charCodeAt(0);
+    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
+    line += control && char !== '\t' ? `\\x${code.toString(16).padStart(2, '0')}` : char;
+  }
+  return line;
+}
+
 /** One line on stderr (`cairn: CODE: message — hint`), or a JSON object with --json. */
 export function printError(io: CliIO, error: unknown, json: boolean): void {
   if (json) {
     const body = CairnError.isInstance(error)
-      ? error.toJSON()
-      : { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
+      ? { ...error.toJSON(), hint: error.hint ?? DEFAULT_ERROR_HINTS[error.code] }
+      : {
+          code: 'INTERNAL',
+          message: error instanceof Error ? error.message : String(error),
+          hint: DEFAULT_ERROR_HINTS.INTERNAL,
+        };
     printJson(io, { ok: false, error: body });
     return;
   }
-  io.stderr(`cairn: ${formatError(error).replace(/\s*\n\s*/g, ' ')}\n`);
+  io.stderr(`cairn: ${oneLine(formatError(error))}\n`);
 }

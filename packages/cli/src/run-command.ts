@@ -6,7 +6,7 @@ import type { Cairn, MemorySearch, OpenCairnOptions } from '@cairn/engine';
 import { findProjectRoot, loadConfiguredPackages } from '@cairn/engine';
 import type { CommandSpec, OptionSpec } from './command';
 import { EXIT, exitCodeFor } from './exit-codes';
-import { type CliIO, printError, printJson } from './io';
+import { type CliIO, oneLine, printError, printJson } from './io';
 
 /** How a runner opens a project: the whole engine, or its search alone. */
 export interface ProjectOpeners {
@@ -110,7 +110,7 @@ export async function runCommand(
     const output = await command.run({ io, json, root, values, positionals, open, openSearch });
     if (json) printJson(io, output.json);
     else if (output.text) io.stdout(`${output.text}\n`);
-    if (!json && output.errorLine) io.stderr(`cairn: ${output.errorLine}\n`);
+    if (!json && output.errorLine) io.stderr(`cairn: ${oneLine(output.errorLine)}\n`);
     // JSON output carries warnings where relevant.
     if (!json && !command.listsWarnings) {
       const warnings = cairn?.warnings ?? search?.warnings ?? [];

@@ -71,8 +71,8 @@ describe('cairn add | get | list | replace | remove | search | doctor', () => {
     const before = await snapshotTree(project.root);
     const result = cairn(['add', '--category', 'opinion', 'x']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^cairn: invalid_category: .+\n$/);
-    expect(cairn(['add'], '   ').stderr).toMatch(/^cairn: text_required/);
+    expect(result.stderr).toMatch(/^cairn: INVALID_CATEGORY: .+ — use one of .+\n$/);
+    expect(cairn(['add'], '   ').stderr).toMatch(/^cairn: TEXT_REQUIRED: .+ — .+/);
     expect(await snapshotTree(project.root)).toEqual(before);
   });
 

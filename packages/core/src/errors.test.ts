@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CairnError, formatError, MEMORY_BACKEND_ERROR_CODES, MemoryBackendError } from './errors';
+import {
+  CAIRN_ERROR_CODES,
+  CairnError,
+  formatError,
+  MEMORY_BACKEND_ERROR_CODES,
+  MemoryBackendError,
+} from './errors';
 
 describe('errors', () => {
   it('MemoryBackendError carries the code, the backend and a hint', () => {
@@ -39,7 +45,21 @@ describe('errors', () => {
       message: 'Cannot write',
       details: { path: 'MEMORY.md' },
     });
-    expect(formatError(error)).toBe('WRITE_FAILED: Cannot write');
-    expect(formatError(new Error('boom'))).toBe('INTERNAL: boom');
+    expect(formatError(error)).toBe(
+      'WRITE_FAILED: Cannot write — check free disk space and write permission on .cairn/memory/',
+    );
+    expect(formatError(new Error('boom'))).toBe(
+      'INTERNAL: boom — this is a bug in Cairn: please report it with the command that failed',
+    );
+  });
+
+  it('gives every code a default hint, and keeps an own hint once', () => {
+    for (const code of CAIRN_ERROR_CODES) {
+      expect(formatError(new CairnError(code, 'what went wrong'))).toMatch(
+        new RegExp(`^${code}: what went wrong — .+$`),
+      );
+    }
+    const own = new CairnError('NOT_FOUND', 'No unit', { hint: 'list them' });
+    expect(formatError(own)).toBe('NOT_FOUND: No unit — list them');
   });
 });

@@ -24,18 +24,21 @@ export type MemoryBackendErrorCode = (typeof MEMORY_BACKEND_ERROR_CODES)[number]
 
 /**
  * Every code a CairnError can carry. Backend codes are shared with
- * MemoryBackendError; the rest describe bad input and configuration.
+ * MemoryBackendError; the rest describe bad input and configuration:
+ * INVALID_CONFIG (a config file or value failed validation), INVALID_PATH
+ * (a workspace path was rejected), INVALID_INPUT (an argument failed
+ * validation) and INTERNAL (a bug: something that should not happen did).
+ * docs/CLI.md lists each with its exit code; a test keeps them in step.
  */
-export type CairnErrorCode =
-  | MemoryBackendErrorCode
-  /** A config file or value failed validation. */
-  | 'INVALID_CONFIG'
-  /** A workspace path was rejected by the validator. */
-  | 'INVALID_PATH'
-  /** An argument to a public API failed validation. */
-  | 'INVALID_INPUT'
-  /** A bug: something that should not happen did. */
-  | 'INTERNAL';
+export const CAIRN_ERROR_CODES = [
+  ...MEMORY_BACKEND_ERROR_CODES,
+  'INVALID_CONFIG',
+  'INVALID_PATH',
+  'INVALID_INPUT',
+  'INTERNAL',
+] as const;
+
+export type CairnErrorCode = (typeof CAIRN_ERROR_CODES)[number];
 
 export interface CairnErrorOptions {
   /** The underlying error, kept for debugging. */
@@ -139,9 +142,26 @@ export function configError(params: {
   );
 }
 
-/** Formats any thrown value as one line: `CODE: message`. */
+/** What to do when an error carries no hint of its own: every error line says what to do. */
+export const DEFAULT_ERROR_HINTS: Record<CairnErrorCode, string> = {
+  ...defaultBackendHints,
+  INVALID_CONFIG: 'fix the setting named above; see docs/CONFIG.md',
+  INVALID_PATH: 'use a relative path inside .cairn/memory/ ending in .md',
+  INVALID_INPUT: 'check the arguments; `cairn <command> --help` shows the usage',
+  INTERNAL: 'this is a bug in Cairn: please report it with the command that failed',
+};
+
+/**
+ * Formats any thrown value as one line: `CODE: what went wrong — what to do`.
+ * An error without a hint gets its code's default hint.
+ */
 export function formatError(error: unknown): string {
-  if (CairnError.isInstance(error)) return `${error.code}: ${error.message}`;
-  if (error instanceof Error) return `INTERNAL: ${error.message}`;
-  return `INTERNAL: ${String(error)}`;
+  if (CairnError.isInstance(error)) {
+    const hint = error.hint
+      ? ''
+      : ` — ${DEFAULT_ERROR_HINTS[error.code] ?? DEFAULT_ERROR_HINTS.INTERNAL}`;
+    return `${error.code}: ${error.message}${hint}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `INTERNAL: ${message} — ${DEFAULT_ERROR_HINTS.INTERNAL}`;
 }

@@ -52,10 +52,12 @@ export {
   searchQuerySchema,
 } from './contracts/schemas';
 export {
+  CAIRN_ERROR_CODES,
   CairnError,
   type CairnErrorCode,
   type CairnErrorOptions,
   configError,
+  DEFAULT_ERROR_HINTS,
   formatError,
   MEMORY_BACKEND_ERROR_CODES,
   MemoryBackendError,

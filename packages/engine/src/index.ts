@@ -77,6 +77,7 @@ export {
   createOpenAiSummarizer,
   harnessSummaryToStructured,
 } from './summaries';
+export { UNIT_ERROR_CODES } from './units/unit-results';
 export type { LifecycleResult } from './working/lifecycle';
 export {
   LIFECYCLE_SCHEMAS,

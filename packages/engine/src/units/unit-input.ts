@@ -35,26 +35,30 @@ export function validateText(raw: unknown, maxChars: number): string | FailedRes
   if (typeof raw !== 'string' || normalizeUnitText(raw) === '') {
     return failed(
       'text_required',
-      'text is required: pass the complete memory as a non-empty string',
+      'text is required',
+      'pass the complete memory as a non-empty string',
     );
   }
   const text = normalizeUnitText(raw);
   if (text.length > maxChars) {
     return failed(
       'text_too_long',
-      `text has ${text.length} characters; the limit is ${maxChars} (limits.maxUnitChars): split it into smaller memories`,
+      `text has ${text.length} characters; the limit is ${maxChars} (limits.maxUnitChars)`,
+      'split it into smaller memories',
     );
   }
   if (containsMarker(text)) {
     return failed(
       'text_contains_marker',
-      'text must not contain Cairn marker comments (<!-- cairn:… -->, such as the unit, head and thread-head markers): reword it',
+      'text must not contain Cairn marker comments (<!-- cairn:… -->, such as the unit, head and thread-head markers)',
+      'reword it',
     );
   }
   if (containsBinary(raw)) {
     return failed(
       'text_contains_binary',
-      'text must be UTF-8 text: it holds a NUL byte, U+FFFD (invalid UTF-8) or a lone surrogate',
+      'text holds a NUL byte, U+FFFD (invalid UTF-8) or a lone surrogate',
+      'pass UTF-8 text',
     );
   }
   return text;
@@ -70,11 +74,19 @@ export function validateAddInput(input: unknown, maxChars: number): ValidUnitInp
   if (typeof text !== 'string') return text;
   const category = value.category ?? inferCategory(text);
   if (!MEMORY_CATEGORIES.includes(category as MemoryCategory)) {
-    return failed('invalid_category', `category must be one of ${MEMORY_CATEGORIES.join(', ')}`);
+    return failed(
+      'invalid_category',
+      `unknown category ${JSON.stringify(String(category)).slice(0, 80)}`,
+      `use one of ${MEMORY_CATEGORIES.join(', ')}`,
+    );
   }
   const review = value.review ?? 'approved';
   if (!REVIEW_STATES.includes(review as ReviewState)) {
-    return failed('invalid_review', `review must be one of ${REVIEW_STATES.join(', ')}`);
+    return failed(
+      'invalid_review',
+      `unknown review state ${JSON.stringify(String(review)).slice(0, 80)}`,
+      `use one of ${REVIEW_STATES.join(', ')}`,
+    );
   }
   const source = value.source;
   if (
@@ -83,7 +95,8 @@ export function validateAddInput(input: unknown, maxChars: number): ValidUnitInp
   ) {
     return failed(
       'invalid_source',
-      `source must be a single-line string of at most ${MAX_SOURCE_CHARS} characters`,
+      'source is not a single-line string',
+      `pass a single line of at most ${MAX_SOURCE_CHARS} characters`,
     );
   }
   return {

@@ -17,25 +17,31 @@ export interface MemoryRecord {
   source?: string;
 }
 
-/** Error codes of the unit write path (seed 003 names the first). */
-export type UnitErrorCode =
-  | 'text_required'
-  | 'text_too_long'
-  | 'text_contains_marker'
-  | 'text_contains_binary'
-  | 'invalid_category'
-  | 'invalid_review'
-  | 'invalid_source'
-  | 'invalid_id'
-  | 'not_found'
-  | 'not_mutable'
-  | 'conflict'
-  | 'write_failed';
+/**
+ * Error codes of the unit write path (seed 003 names the first). The CLI
+ * prints them upper-cased; docs/CLI.md lists each with its exit code.
+ */
+export const UNIT_ERROR_CODES = [
+  'text_required',
+  'text_too_long',
+  'text_contains_marker',
+  'text_contains_binary',
+  'invalid_category',
+  'invalid_review',
+  'invalid_source',
+  'invalid_id',
+  'not_found',
+  'not_mutable',
+  'conflict',
+  'write_failed',
+] as const;
+
+export type UnitErrorCode = (typeof UNIT_ERROR_CODES)[number];
 
 export interface FailedResult {
   action: 'failed';
   error: UnitErrorCode;
-  /** What went wrong and what to do next. */
+  /** `<what went wrong> — <what to do>`, the two halves of a CLI error line. */
   message: string;
 }
 
@@ -81,6 +87,18 @@ export type RemoveUnitResult =
   | { action: 'removed'; memoryId: string; kind: 'UNIT'; path: string }
   | FailedResult;
 
-export function failed(error: UnitErrorCode, message: string): FailedResult {
-  return { action: 'failed', error, message };
+/** A failed result; `hint` says what to do, so every message has both halves. */
+export function failed(error: UnitErrorCode, summary: string, hint: string): FailedResult {
+  return { action: 'failed', error, message: `${summary} — ${hint}` };
+}
+
+/** A failed result from a CairnError, whose message already ends with its hint when it has one. */
+export function failedFrom(
+  error: UnitErrorCode,
+  cause: { message: string; hint?: string | undefined },
+  fallbackHint: string,
+): FailedResult {
+  return cause.hint
+    ? { action: 'failed', error, message: cause.message }
+    : failed(error, cause.message, fallbackHint);
 }

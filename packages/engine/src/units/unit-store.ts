@@ -22,6 +22,7 @@ import {
   type AddUnitResult,
   type FailedResult,
   failed,
+  failedFrom,
   type RemoveUnitResult,
   type ReplaceUnitResult,
 } from './unit-results';
@@ -49,13 +50,15 @@ function checkId(memoryId: unknown): FailedResult | undefined {
   if (typeof memoryId === 'string' && memoryId.startsWith('RAW:')) {
     return failed(
       'not_mutable',
-      `${memoryId} is RAW markdown: edit the file by hand, or add a managed unit instead`,
+      `${memoryId} is RAW markdown`,
+      'edit the file by hand, or add a managed unit instead',
     );
   }
   if (typeof memoryId !== 'string' || !UNIT_ID_PATTERN.test(memoryId)) {
     return failed(
       'invalid_id',
-      'memoryId must look like UNIT:<uuid>; find ids with memory_list or memory_search',
+      'memoryId must look like UNIT:<uuid>',
+      'find ids with memory_list or memory_search (`cairn list`, `cairn search`)',
     );
   }
   return undefined;
@@ -110,8 +113,10 @@ export function createUnitStore(options: UnitStoreOptions) {
       return await withFileLock(lockPath, fn);
     } catch (error) {
       if (!CairnError.isInstance(error)) throw error;
-      if (error.code === 'CONFLICT') return failed('conflict', error.message);
-      return failed('write_failed', error.message);
+      if (error.code === 'CONFLICT') {
+        return failedFrom('conflict', error, 'another writer changed the file; try again');
+      }
+      return failedFrom('write_failed', error, 'check free disk space and write permission');
     }
   };
   const maxChars = () => settings.limits.maxUnitChars;
@@ -153,7 +158,11 @@ export function createUnitStore(options: UnitStoreOptions) {
       const documents = await scanWorkspace(rootDir, parsed);
       const unit = findUnit(documents, memoryId);
       if (!unit)
-        return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
+        return failed(
+          'not_found',
+          `${memoryId} does not exist`,
+          'find ids with memory_list (`cairn list`)',
+        );
       const duplicate = findDuplicate(documents, valid, memoryId);
       if (duplicate) return duplicate;
       const updated = { ...unit, text: valid, updatedAt: now().toISOString() };
@@ -184,7 +193,11 @@ export function createUnitStore(options: UnitStoreOptions) {
     return locked(async () => {
       const unit = findUnit(await scanWorkspace(rootDir, parsed), memoryId);
       if (!unit)
-        return failed('not_found', `${memoryId} does not exist; find ids with memory_list`);
+        return failed(
+          'not_found',
+          `${memoryId} does not exist`,
+          'find ids with memory_list (`cairn list`)',
+        );
       const content = await readMemoryFileExact(rootDir, unit.path);
       const end = removalEnd(content.split('\n'), unit.endLine);
       await writeMemoryFileExact(rootDir, unit.path, spliceLines(content, unit.startLine, end, []));
