@@ -64,6 +64,10 @@ export type {
 export type { ListUnitsFilter } from './units/unit-store';
 
 export const VERSION: string = pkg.version;
+export { quickCheck } from './doctor/database-checks';
+export { type DoctorArea, type DoctorFinding, needsUser } from './doctor/doctor-finding';
+export { settingsFindings } from './doctor/settings-checks';
+export { MAX_MEMORY_FILE_BYTES, RUNAWAY_HEAD_FACTOR } from './doctor/workspace-checks';
 export type {
   LineageStore,
   NodeExpansion,

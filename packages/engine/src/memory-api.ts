@@ -7,6 +7,9 @@ import {
   type MemoryBackend,
   type MemorySearchResult,
 } from '@cairn/core';
+import { databaseFindings } from './doctor/database-checks';
+import { type DoctorFinding, needsUser } from './doctor/doctor-finding';
+import { workspaceFindings } from './doctor/workspace-checks';
 import { type SearchRequest, searchMemory } from './memory-search';
 import type { AddUnitInput } from './units/unit-input';
 import { getMemory, listUnits } from './units/unit-queries';
@@ -22,9 +25,12 @@ export interface HeadView {
 }
 
 export interface DoctorReport {
+  /** False when an issue or a finding needs the user. */
   ok: boolean;
   /** Damaged regions of workspace files, read as RAW so nothing is lost. */
   issues: DocumentIssue[];
+  /** Workspace sanity, database integrity and settings (see docs/CLI.md, `cairn doctor`). */
+  findings: DoctorFinding[];
   files: number;
   units: number;
 }
@@ -92,11 +98,18 @@ export function createMemoryApi(
         index.close();
       }
     },
-    async doctor(): Promise<DoctorReport> {
+    /** Checks the workspace and databases; `extra` are findings the caller made (settings). */
+    async doctor(extra: DoctorFinding[] = []): Promise<DoctorReport> {
       const documents = await store.scan();
       const issues = documents.flatMap((document) => document.issues);
       const units = documents.reduce((sum, document) => sum + document.units.length, 0);
-      return { ok: issues.length === 0, issues, files: documents.length, units };
+      const findings = [
+        ...(await workspaceFindings(rootDir, settings.limits.headTokens)),
+        ...databaseFindings(rootDir),
+        ...extra,
+      ];
+      const ok = issues.length === 0 && !needsUser(findings);
+      return { ok, issues, findings, files: documents.length, units };
     },
   };
 }

@@ -19,6 +19,7 @@ import {
   type WorkspaceFileInfo,
   writeFileAtomic,
 } from '@cairn/core';
+import { settingsFindings } from './doctor/settings-checks';
 import { createMemoryApi, type MemoryApi } from './memory-api';
 import { checkMemoryContent, withMemoryFileLock } from './memory-lock';
 import { type OpenCairnOptions, resolveProject } from './resolve-project';
@@ -125,6 +126,7 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
     settings,
     resolved,
     backend,
+    doctor: () => memory.doctor(settingsFindings(resolved)),
     get warnings() {
       return currentWarnings();
     },

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CairnError, type CairnSettings, cairnStatePath } from '@cairn/core';
+import { CairnError, type CairnSettings, cairnStatePath, formatError } from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
 import { expandNode, openLineageStore } from './lineage';
 import type { MemoryApi } from './memory-api';
@@ -86,9 +86,18 @@ export function createWorkingApi(
     /** Lifecycle failures that were swallowed (fail-open) and writes still deferred. */
     workingHealth() {
       // Reading health must not create state in a project that has none yet.
+      let pending: ReturnType<HeadStore['pending']> = [];
+      let headsError: string | undefined;
+      try {
+        if (hasHeads()) pending = withHeads((store) => store.pending());
+      } catch (error) {
+        // A damaged heads.db is doctor's database finding; health still reports the rest.
+        headsError = formatError(error);
+      }
       return {
         failures: recentLifecycleFailures(rootDir),
-        pending: hasHeads() ? withHeads((store) => store.pending()) : [],
+        pending,
+        ...(headsError ? { headsError } : {}),
       };
     },
     closeWorking() {

@@ -1,5 +1,7 @@
+import type { DoctorFinding } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 import { EXIT } from '../exit-codes';
+import { oneLine } from '../io';
 import { harnessLines, harnessStatuses } from './harness-status';
 
 export const reindexCommand: CommandSpec = {
@@ -27,12 +29,14 @@ export const reindexCommand: CommandSpec = {
 
 export const doctorCommand: CommandSpec = {
   name: 'doctor',
-  summary: 'Check the workspace: damaged unit markers (read as RAW, nothing lost) and more',
+  summary:
+    'Check the workspace (encoding, sizes, markers), the databases, ignored settings and harnesses; exits 1 when something needs you',
   usage: 'cairn doctor [--json]',
   options: {},
   positionals: { min: 0, max: 0 },
   async run(context) {
     const cairn = context.open();
+    // Databases first: a damaged heads.db is a finding, not a crash of the health read.
     const report = await cairn.doctor();
     const health = cairn.workingHealth();
     const harnesses = await harnessStatuses(context);
@@ -44,9 +48,11 @@ export const doctorCommand: CommandSpec = {
       ...report.issues.map(
         (i) => `  ! ${i.path}:${i.line} ${i.kind}: ${i.message} (kept as raw text)`,
       ),
+      ...report.findings.map((f) => findingLine(f)),
       ...health.pending.map(
         (p) => `  ! deferred head write ${p.scope} (${p.reason}); it is retried on the next event`,
       ),
+      ...(health.headsError ? [`  ~ deferred head writes not read: ${health.headsError}`] : []),
       ...health.failures.map((f) => `  ~ ${f.at} ${f.event} failed open: ${f.code}: ${f.message}`),
       ...harnessLines(harnesses),
       ...ignored.map(
@@ -64,8 +70,15 @@ export const doctorCommand: CommandSpec = {
         harnesses,
         trust: cairn.resolved.trust,
       },
-      text: lines.join('\n'),
+      text: lines.map(oneLine).join('\n'),
       ...(ok ? {} : { exitCode: EXIT.FAILED }),
     };
   },
 };
+
+/** `  ! <path>: <what> — <fix>`; info findings are marked `~` like other notes. */
+function findingLine(finding: DoctorFinding): string {
+  const mark = finding.severity === 'info' ? '~' : '!';
+  const where = finding.path ? `${finding.path}: ` : '';
+  return `  ${mark} ${finding.severity} ${where}${finding.message} — ${finding.fix}`;
+}

@@ -1,0 +1,80 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openSqlite } from '@cairn/backend-file';
+import { CAIRN_DIR, CAIRN_INDEX_DIR, CAIRN_STATE_DIR, cairnPath } from '@cairn/core';
+import type { DoctorFinding } from './doctor-finding';
+
+/** The databases that hold history Cairn cannot rebuild from the markdown, and what losing them costs. */
+const STATE_DATABASES: Record<string, string> = {
+  'lineage.db':
+    'it is the source of history: move it aside and restore it from a backup rather than deleting it',
+  'heads.db':
+    'move it aside: the next lifecycle event starts a fresh one (thread states and deferred head writes in it are lost; the thread head files in .cairn/memory/threads/ stay)',
+};
+
+function sqliteFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(db|sqlite)$/.test(entry.name))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/**
+ * Runs `PRAGMA quick_check` on an existing file, read-only. Returns the
+ * problems found, or the driver's error, or [] for a healthy file. A
+ * missing file is never created (fileMustExist).
+ */
+export function quickCheck(path: string): string[] {
+  let db: ReturnType<typeof openSqlite> | undefined;
+  try {
+    db = openSqlite(path, 'cairn doctor', { readonly: true, fileMustExist: true, timeout: 2000 });
+    const rows = db.pragma('quick_check') as Array<Record<string, unknown>>;
+    const problems = rows.map((row) => String(Object.values(row)[0]));
+    return problems.length === 1 && problems[0] === 'ok' ? [] : problems.slice(0, 5);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    return [typeof code === 'string' ? `${code}: ${message}` : message];
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      // A failed close of a read-only handle loses nothing.
+    }
+  }
+}
+
+/**
+ * SQLite integrity of `.cairn/state/*.db` (history: damage is an error) and
+ * `.cairn/index/*.sqlite|db` (derived: damage is a warning, `cairn reindex`
+ * rebuilds it). Only files that exist are opened, read-only.
+ */
+export function databaseFindings(rootDir: string): DoctorFinding[] {
+  const findings: DoctorFinding[] = [];
+  const stateDir = join(cairnPath(rootDir), CAIRN_STATE_DIR);
+  for (const name of sqliteFiles(stateDir)) {
+    const problems = quickCheck(join(stateDir, name));
+    if (problems.length === 0) continue;
+    findings.push({
+      severity: 'error',
+      area: 'database',
+      path: `${CAIRN_DIR}/${CAIRN_STATE_DIR}/${name}`,
+      message: `the database failed its integrity check (${problems.join('; ')})`,
+      fix: STATE_DATABASES[name] ?? 'move it aside and restore it from a backup',
+    });
+  }
+  const indexDir = join(cairnPath(rootDir), CAIRN_INDEX_DIR);
+  for (const name of sqliteFiles(indexDir)) {
+    const problems = quickCheck(join(indexDir, name));
+    if (problems.length === 0) continue;
+    findings.push({
+      severity: 'warning',
+      area: 'index',
+      path: `${CAIRN_DIR}/${CAIRN_INDEX_DIR}/${name}`,
+      message: `the search index failed its integrity check (${problems.join('; ')})`,
+      fix: 'run `cairn reindex`: the index is derived from the markdown, nothing is lost',
+    });
+  }
+  return findings;
+}
