@@ -74,12 +74,15 @@ export async function runCommand(
   commands: readonly CommandSpec[],
   openers: ProjectOpeners,
 ): Promise<number> {
-  const json = argv.includes('--json');
+  // Until the flags parse, any `--json` asks for a JSON error; after, only the flag does
+  // (`--category --json` passes "--json" as a value).
+  let json = argv.includes('--json');
   const [name, ...rest] = argv;
   try {
     const command = commands.find((c) => c.name === name);
     if (!command) throw usageError(`Unknown command "${name}"`);
     const { values, positionals } = parse(command, rest);
+    json = values.json === true;
     if (values.help) {
       io.stdout(`${command.usage}\n\n${command.summary}\n`);
       return EXIT.OK;

@@ -4,6 +4,7 @@ import { CAIRN_DIR, CairnError, formatError } from '@cairn/core';
 import { findProjectRoot, loadConfiguredPackages, openCairn } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 import { loadHarness } from '../harnesses';
+import { oneLine } from '../io';
 
 /** Hook payloads are small JSON objects; reading stops past this, and nothing is written. */
 export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
@@ -111,7 +112,7 @@ export const hookCommand: CommandSpec = {
         cairn.closeWorking();
       }
     } catch (error) {
-      io.stderr(`cairn hook ${harnessId} ${hookEvent}: ${formatError(error)}\n`);
+      io.stderr(`${oneLine(`cairn hook ${harnessId} ${hookEvent}: ${formatError(error)}`)}\n`);
       const code = CairnError.isInstance(error) ? error.code : 'INTERNAL';
       return { json: { ok: false, error: { code, message: formatError(error) } }, text: '' };
     }

@@ -91,12 +91,15 @@ export function validateAddInput(input: unknown, maxChars: number): ValidUnitInp
   const source = value.source;
   if (
     source !== undefined &&
-    (typeof source !== 'string' || source.length > MAX_SOURCE_CHARS || source.includes('\n'))
+    (typeof source !== 'string' ||
+      source.length > MAX_SOURCE_CHARS ||
+      // Control characters break the one-line attribute; a lone surrogate cannot be encoded.
+      /[\p{Cc}\p{Cs}]/u.test(source))
   ) {
     return failed(
       'invalid_source',
-      'source is not a single-line string',
-      `pass a single line of at most ${MAX_SOURCE_CHARS} characters`,
+      'source is not a single line of printable text',
+      `pass a single line of at most ${MAX_SOURCE_CHARS} characters, without control characters`,
     );
   }
   return {

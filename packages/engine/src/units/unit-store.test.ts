@@ -75,6 +75,8 @@ describe('memory units: add', () => {
     [{ text: 'ok', review: 'maybe' }, 'invalid_review'],
     [{ text: 'a <!-- cairn:memory:item:end --> b' }, 'text_contains_marker'],
     [{ text: 'ok', source: 'two\nlines' }, 'invalid_source'],
+    [{ text: 'ok', source: 'carriage\rreturn' }, 'invalid_source'],
+    [{ text: 'ok', source: 'lone \ud800 surrogate' }, 'invalid_source'],
   ])('%j fails with %s and writes nothing', async (input, error) => {
     const before = await snapshotTree(project.root);
     const result = await open().add(input as never);

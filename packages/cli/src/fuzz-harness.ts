@@ -1,0 +1,65 @@
+// Shared by the fuzz tests only: runs `cairn` in process and checks what it printed.
+import { join } from 'node:path';
+import { CAIRN_ERROR_CODES, MEMORY_WORKSPACE_PATH } from '@cairn/core';
+import { openCairn, UNIT_ERROR_CODES } from '@cairn/engine';
+import { snapshotTree } from '@cairn/testkit';
+import { expect } from 'vitest';
+import { runCli } from './cli';
+import type { CliIO } from './io';
+
+export interface InProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The codes a user may see on an error line: CairnError codes and upper-cased unit codes. */
+export const KNOWN_CODES = new Set<string>([
+  ...CAIRN_ERROR_CODES,
+  ...UNIT_ERROR_CODES.map((code) => code.toUpperCase()),
+]);
+
+/** `cairn <argv>` in this process, in `root`, with `stdin` piped (undefined: a terminal). */
+export async function runInProcess(
+  root: string,
+  argv: string[],
+  stdin?: string,
+): Promise<InProcessRun> {
+  const out = { stdout: '', stderr: '' };
+  const io: CliIO = {
+    stdout: (text) => {
+      out.stdout += text;
+    },
+    stderr: (text) => {
+      out.stderr += text;
+    },
+    readStdin: async () => stdin,
+    cwd: root,
+    env: { HOME: join(root, 'home'), CAIRN_TIMEZONE: 'UTC', PATH: process.env.PATH ?? '' },
+  };
+  const code = await runCli(argv, io);
+  return { code, ...out };
+}
+
+/** One error line in the documented format, with a known code that is not INTERNAL. */
+export function expectErrorLine(stderr: string, prefix = 'cairn: '): string {
+  const lines = stderr.split('\n').filter((line) => line && !line.startsWith('cairn: warning: '));
+  expect(lines, stderr).toHaveLength(1);
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`^${escaped}([A-Z_]+): .+ — .+$`).exec(lines[0]!);
+  expect(match, lines[0]).not.toBeNull();
+  const code = match![1]!;
+  expect(KNOWN_CODES, code).toContain(code);
+  expect(code).not.toBe('INTERNAL');
+  return code;
+}
+
+export const memorySnapshot = (root: string) => snapshotTree(join(root, MEMORY_WORKSPACE_PATH));
+
+/** No input may leave a damaged marker, a binary or non-UTF-8 file, or a broken head behind. */
+export async function expectHealthyWorkspace(root: string): Promise<void> {
+  const report = await openCairn(root, { env: {}, homeDir: join(root, 'home') }).doctor();
+  expect(report.issues).toEqual([]);
+  const damaged = report.findings.filter((f) => f.area === 'workspace');
+  expect(damaged, JSON.stringify(damaged)).toEqual([]);
+}
