@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { CairnError, DEFAULT_ERROR_HINTS, formatError } from '@cairn/core';
+import { CairnError, DEFAULT_ERROR_HINTS, formatErrorLine } from '@cairn/core';
 
 /** What a command reads from stdin at most unless it asks for less (`cairn write`, `cairn add`). */
 export const DEFAULT_STDIN_MAX_BYTES = 32 * 1024 * 1024;
@@ -164,5 +164,5 @@ export function printError(io: CliIO, error: unknown, json: boolean): void {
     printJson(io, { ok: false, error: body });
     return;
   }
-  io.stderr(`cairn: ${oneLine(formatError(error))}\n`);
+  io.stderr(`cairn: ${oneLine(formatErrorLine(error))}\n`);
 }

@@ -3,6 +3,7 @@ import {
   CAIRN_ERROR_CODES,
   CairnError,
   formatError,
+  formatErrorLine,
   MEMORY_BACKEND_ERROR_CODES,
   MemoryBackendError,
 } from './errors';
@@ -45,21 +46,23 @@ describe('errors', () => {
       message: 'Cannot write',
       details: { path: 'MEMORY.md' },
     });
-    expect(formatError(error)).toBe(
+    expect(formatError(error)).toBe('WRITE_FAILED: Cannot write');
+    expect(formatError(new Error('boom'))).toBe('INTERNAL: boom');
+    expect(formatErrorLine(error)).toBe(
       'WRITE_FAILED: Cannot write — check free disk space and write permission on .cairn/memory/',
     );
-    expect(formatError(new Error('boom'))).toBe(
+    expect(formatErrorLine(new Error('boom'))).toBe(
       'INTERNAL: boom — this is a bug in Cairn: please report it with the command that failed',
     );
   });
 
   it('gives every code a default hint, and keeps an own hint once', () => {
     for (const code of CAIRN_ERROR_CODES) {
-      expect(formatError(new CairnError(code, 'what went wrong'))).toMatch(
+      expect(formatErrorLine(new CairnError(code, 'what went wrong'))).toMatch(
         new RegExp(`^${code}: what went wrong — .+$`),
       );
     }
     const own = new CairnError('NOT_FOUND', 'No unit', { hint: 'list them' });
-    expect(formatError(own)).toBe('NOT_FOUND: No unit — list them');
+    expect(formatErrorLine(own)).toBe('NOT_FOUND: No unit — list them');
   });
 });

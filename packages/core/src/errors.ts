@@ -151,17 +151,22 @@ export const DEFAULT_ERROR_HINTS: Record<CairnErrorCode, string> = {
   INTERNAL: 'this is a bug in Cairn: please report it with the command that failed',
 };
 
-/**
- * Formats any thrown value as one line: `CODE: what went wrong — what to do`.
- * An error without a hint gets its code's default hint.
- */
+/** Formats any thrown value as one line: `CODE: message` (a CairnError's message ends with its hint). */
 export function formatError(error: unknown): string {
+  if (CairnError.isInstance(error)) return `${error.code}: ${error.message}`;
+  if (error instanceof Error) return `INTERNAL: ${error.message}`;
+  return `INTERNAL: ${String(error)}`;
+}
+
+/**
+ * The error line a user reads (docs/CLI.md): `CODE: what went wrong — what
+ * to do`. An error without a hint of its own gets its code's default hint.
+ */
+export function formatErrorLine(error: unknown): string {
   if (CairnError.isInstance(error)) {
-    const hint = error.hint
-      ? ''
-      : ` — ${DEFAULT_ERROR_HINTS[error.code] ?? DEFAULT_ERROR_HINTS.INTERNAL}`;
-    return `${error.code}: ${error.message}${hint}`;
+    if (error.hint) return formatError(error);
+    const hint = DEFAULT_ERROR_HINTS[error.code] ?? DEFAULT_ERROR_HINTS.INTERNAL;
+    return `${error.code}: ${error.message} — ${hint}`;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return `INTERNAL: ${message} — ${DEFAULT_ERROR_HINTS.INTERNAL}`;
+  return `${formatError(error)} — ${DEFAULT_ERROR_HINTS.INTERNAL}`;
 }

@@ -59,6 +59,7 @@ export {
   configError,
   DEFAULT_ERROR_HINTS,
   formatError,
+  formatErrorLine,
   MEMORY_BACKEND_ERROR_CODES,
   MemoryBackendError,
   type MemoryBackendErrorCode,

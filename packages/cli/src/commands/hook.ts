@@ -1,6 +1,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CAIRN_DIR, CairnError, formatError } from '@cairn/core';
+import { CAIRN_DIR, CairnError, formatError, formatErrorLine } from '@cairn/core';
 import { findProjectRoot, loadConfiguredPackages, openCairn } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 import { loadHarness } from '../harnesses';
@@ -112,7 +112,7 @@ export const hookCommand: CommandSpec = {
         cairn.closeWorking();
       }
     } catch (error) {
-      io.stderr(`${oneLine(`cairn hook ${harnessId} ${hookEvent}: ${formatError(error)}`)}\n`);
+      io.stderr(`${oneLine(`cairn hook ${harnessId} ${hookEvent}: ${formatErrorLine(error)}`)}\n`);
       const code = CairnError.isInstance(error) ? error.code : 'INTERNAL';
       return { json: { ok: false, error: { code, message: formatError(error) } }, text: '' };
     }
