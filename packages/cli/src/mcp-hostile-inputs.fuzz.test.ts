@@ -6,7 +6,7 @@ import { type McpServerHandle, MEMORY_TOOL_NAMES, serveStdio } from '@cairn/mcp'
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectHealthyWorkspace, memorySnapshot, runInProcess, unsafeText } from './fuzz-harness';
+import { expectHealthyWorkspace, memorySnapshot, runInProcess } from './fuzz-harness';
 import {
   cairnMarker,
   controlText,
@@ -154,7 +154,7 @@ const toolArgs = fc.oneof(
 );
 
 /** Arguments of the right shape for each tool, hostile inside: these reach the engine. */
-const text = hostileString.filter((t) => !unsafeText(t));
+const text = hostileString;
 const id = fc.oneof(
   hostileString,
   fc.constantFrom('UNIT:11111111-1111-4111-8111-111111111111', 'RAW:MEMORY.md#L1-L2'),
