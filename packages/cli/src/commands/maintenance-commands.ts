@@ -48,7 +48,8 @@ export const doctorCommand: CommandSpec = {
       ...report.issues.map(
         (i) => `  ! ${i.path}:${i.line} ${i.kind}: ${i.message} (kept as raw text)`,
       ),
-      ...report.findings.map((f) => findingLine(f)),
+      // Settings findings are the `! ignored …` lines below.
+      ...report.findings.filter((f) => f.area !== 'settings').map((f) => findingLine(f)),
       ...health.pending.map(
         (p) => `  ! deferred head write ${p.scope} (${p.reason}); it is retried on the next event`,
       ),
