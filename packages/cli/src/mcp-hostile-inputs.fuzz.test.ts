@@ -141,16 +141,11 @@ const value = fc.oneof(
   fc.anything(),
   fc.constantFrom('UNIT:11111111-1111-4111-8111-111111111111', 'RAW:MEMORY.md#L1-L2', 'fact', 5),
 );
-/**
- * EXCLUDED for now: `arguments` that is not an object (a string, an array,
- * null). The MCP SDK (1.x) answers it with JSON-RPC -32603 "internal
- * error" carrying its zod issues, where -32602 "invalid params" is due.
- * The server keeps running; re-enable with `fc.anything()` here once
- * serve-stdio/serve-http answer it with -32602.
- */
+/** Any arguments at all: a non-object gets -32602 (guardToolCalls), never -32603. */
 const toolArgs = fc.oneof(
   fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 4 }),
   fc.object(),
+  fc.anything(),
 );
 
 /** Arguments of the right shape for each tool, hostile inside: these reach the engine. */

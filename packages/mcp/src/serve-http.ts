@@ -4,6 +4,7 @@ import { CairnError } from '@cairn/core';
 import type { Cairn } from '@cairn/engine';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
+import { guardToolCalls } from './guard-requests';
 import { createLocalHttpGuard } from './local-http-guard';
 import { isLoopbackHost } from './loopback';
 import type { McpServerHandle } from './serve-stdio';
@@ -96,6 +97,7 @@ function requestHandler(
     });
     try {
       await server.connect(transport);
+      guardToolCalls(transport);
       await transport.handleRequest(req, res);
     } catch (error) {
       options.onToolError?.(error, 'http');

@@ -117,3 +117,51 @@ it('answers an oversized, a non-JSON and a non-JSON-RPC line with errors and kee
     { jsonrpc: '2.0', id: 9, result: {} },
   ]);
 });
+
+it('answers a tools/call whose arguments are not an object with -32602, and keeps serving', async () => {
+  const home = join(project.root, 'home');
+  const cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let text = '';
+  stdout.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  const handle = await serveStdio(cairn, { stdin, stdout });
+  const call = (id: number, args: unknown) =>
+    frame({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'memory_add', arguments: args },
+    });
+  stdin.end(
+    frame({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 't', version: '0' },
+      },
+    }) +
+      frame({ jsonrpc: '2.0', method: 'notifications/initialized' }) +
+      call(2, 'a string') +
+      call(3, [1, 2]) +
+      call(4, null) +
+      frame({ jsonrpc: '2.0', id: 5, method: 'ping' }),
+  );
+  await handle.closed;
+  const byId = new Map(
+    text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .map((response) => [response.id, response]),
+  );
+  for (const id of [2, 3, 4]) {
+    expect(byId.get(id)?.error?.code, JSON.stringify(byId.get(id))).toBe(-32602);
+  }
+  expect(byId.get(5)?.result).toEqual({});
+});

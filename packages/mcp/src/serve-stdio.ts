@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Cairn } from '@cairn/engine';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
+import { guardToolCalls } from './guard-requests';
 import { MAX_STDIO_LINE_BYTES, StdioLineTransport } from './stdio-line-transport';
 
 /** A running server: `closed` settles once it has stopped, whoever stopped it. */
@@ -66,9 +67,6 @@ export async function serveStdio(
     if (isResponse(message)) pending -= 1;
     closeWhenDrained();
   };
-  transport.onmessage = (message) => {
-    if (isRequest(message)) pending += 1;
-  };
   const onEnd = () => {
     inputEnded = true;
     closeWhenDrained();
@@ -83,5 +81,12 @@ export async function serveStdio(
   });
 
   await server.connect(transport);
+  guardToolCalls(transport);
+  // Counted outermost, so requests the guard answers itself are counted too.
+  const served = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (isRequest(message)) pending += 1;
+    served?.(message, extra);
+  };
   return { close: () => server.close(), closed };
 }

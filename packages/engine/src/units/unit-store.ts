@@ -100,6 +100,14 @@ function removalEnd(lines: string[], end: number): number {
  * lock and rewrites the file atomically, so concurrent writers (threads or
  * processes) never lose each other's units.
  */
+function notFound(memoryId: string) {
+  return failed(
+    'not_found',
+    `${memoryId} does not exist`,
+    'find ids with memory_list (`cairn list`)',
+  );
+}
+
 export function createUnitStore(options: UnitStoreOptions) {
   const { rootDir, settings } = options;
   const now = options.now ?? (() => new Date());
@@ -124,6 +132,9 @@ export function createUnitStore(options: UnitStoreOptions) {
   async function add(input: AddUnitInput): Promise<AddUnitResult> {
     const valid = validateAddInput(input, maxChars());
     if ('action' in valid) return valid;
+    // Refusals are decided before the lock too, so a refused call creates nothing (not even the lock).
+    const early = findDuplicate(await scanWorkspace(rootDir, parsed), valid.text);
+    if (early) return early;
     return locked(async () => {
       const documents = await scanWorkspace(rootDir, parsed);
       const duplicate = findDuplicate(documents, valid.text);
@@ -154,17 +165,17 @@ export function createUnitStore(options: UnitStoreOptions) {
     if (bad) return bad;
     const valid = validateText(text, maxChars());
     if (typeof valid !== 'string') return valid;
+    const refusal = (documents: ParsedDocument[]) =>
+      findUnit(documents, memoryId)
+        ? findDuplicate(documents, valid, memoryId)
+        : notFound(memoryId);
+    const early = refusal(await scanWorkspace(rootDir, parsed));
+    if (early) return early;
     return locked(async () => {
       const documents = await scanWorkspace(rootDir, parsed);
-      const unit = findUnit(documents, memoryId);
-      if (!unit)
-        return failed(
-          'not_found',
-          `${memoryId} does not exist`,
-          'find ids with memory_list (`cairn list`)',
-        );
-      const duplicate = findDuplicate(documents, valid, memoryId);
-      if (duplicate) return duplicate;
+      const refused = refusal(documents);
+      if (refused) return refused;
+      const unit = findUnit(documents, memoryId)!;
       const updated = { ...unit, text: valid, updatedAt: now().toISOString() };
       const content = await readMemoryFileExact(rootDir, unit.path);
       const block = wellFormedText(serializeUnitBlock(updated)).split('\n');
@@ -190,14 +201,10 @@ export function createUnitStore(options: UnitStoreOptions) {
   async function remove(memoryId: string): Promise<RemoveUnitResult> {
     const bad = checkId(memoryId);
     if (bad) return bad;
+    if (!findUnit(await scanWorkspace(rootDir, parsed), memoryId)) return notFound(memoryId);
     return locked(async () => {
       const unit = findUnit(await scanWorkspace(rootDir, parsed), memoryId);
-      if (!unit)
-        return failed(
-          'not_found',
-          `${memoryId} does not exist`,
-          'find ids with memory_list (`cairn list`)',
-        );
+      if (!unit) return notFound(memoryId);
       const content = await readMemoryFileExact(rootDir, unit.path);
       const end = removalEnd(content.split('\n'), unit.endLine);
       await writeMemoryFileExact(rootDir, unit.path, spliceLines(content, unit.startLine, end, []));
