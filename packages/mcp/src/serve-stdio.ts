@@ -84,9 +84,9 @@ export async function serveStdio(
   guardToolCalls(transport);
   // Counted outermost, so requests the guard answers itself are counted too.
   const served = transport.onmessage;
-  transport.onmessage = (message, extra) => {
+  transport.onmessage = (message) => {
     if (isRequest(message)) pending += 1;
-    served?.(message, extra);
+    served?.(message);
   };
   return { close: () => server.close(), closed };
 }

@@ -62,6 +62,28 @@ export interface DatabaseOptions {
   busyTimeoutMs: number;
 }
 
+const isBusy = (error: unknown) => /SQLITE_BUSY|database is locked/i.test(String(error));
+
+/**
+ * Switches a connection to WAL. SQLite answers SQLITE_BUSY at once, without
+ * calling the busy handler, when processes race to set the journal mode of a
+ * new file (waiting could deadlock them), so retry with a short backoff until
+ * the busy timeout has passed.
+ */
+function enableWal(db: SqliteDatabase, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, delay + Math.random() * delay);
+    }
+  }
+}
+
 /** Opens the file with the pragmas every connection needs; the caller migrates. */
 export function openDatabase(path: string, options: DatabaseOptions): SqliteDatabase {
   let db: SqliteDatabase | undefined;
@@ -69,7 +91,7 @@ export function openDatabase(path: string, options: DatabaseOptions): SqliteData
     prepareStateDirectory(path);
     db = openSqlite(path, 'the lineage store', { timeout: options.busyTimeoutMs });
     // The busy timeout is set by the constructor, before the first pragma needs a lock.
-    db.pragma('journal_mode = WAL');
+    enableWal(db, options.busyTimeoutMs);
     db.pragma('foreign_keys = ON');
     // synchronous stays FULL (the default): this file is the source of history.
     return db;
