@@ -130,4 +130,20 @@ describe('openclaw install', () => {
     await expectCode(harness.uninstall(options), 'INVALID_CONFIG');
     expect(await snapshotTree(temp.root)).toEqual(before);
   });
+
+  it("replaces the CLI's own folder an older install linked, which holds no plugin", async () => {
+    const cliDir = join(temp.root, 'node_modules', '@cairn', 'cli');
+    await mkdir(cliDir, { recursive: true });
+    await writeFile(join(cliDir, 'package.json'), '{"name":"@cairn/cli"}\n');
+    await harness.install(options);
+    const config = await readConfig();
+    config.plugins.load.paths = [cliDir];
+    await writeFile(configPath(), JSON.stringify(config));
+    const broken = await harness.status(options);
+    expect(broken.installed).toBe(true);
+    expect(broken.problems.join('\n')).toMatch(/cannot load the plugin.*openclaw\.plugin\.json/);
+    await harness.install(options);
+    expect((await readConfig()).plugins.load.paths).toEqual([pluginDir()]);
+    expect((await harness.status(options)).problems).toEqual([]);
+  });
 });
