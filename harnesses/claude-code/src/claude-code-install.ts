@@ -60,7 +60,7 @@ export async function installClaudeCode(
     );
   }
   const notes = options.scope === 'project' ? [PROJECT_TRUST_NOTE] : [];
-  return applyPlan(CLAUDE_CODE_ID, options.scope, planned, { dryRun: options.dryRun, notes });
+  return applyPlan(CLAUDE_CODE_ID, options, planned, { notes });
 }
 
 export async function uninstallClaudeCode(
@@ -84,7 +84,7 @@ export async function uninstallClaudeCode(
   }
   // Uninstall never creates a file, and a missing one is not reported.
   const existing = planned.filter((file) => file.before !== undefined);
-  return applyPlan(CLAUDE_CODE_ID, options.scope, existing, { dryRun: options.dryRun });
+  return applyPlan(CLAUDE_CODE_ID, options, existing, { uninstall: true });
 }
 
 async function readJson(path: string): Promise<Json> {

@@ -147,3 +147,22 @@ describe('openclaw install', () => {
     expect((await harness.status(options)).problems).toEqual([]);
   });
 });
+
+describe('openclaw uninstall gives the file back', () => {
+  it('byte for byte when unchanged, tabs kept when edited, backup under state', async () => {
+    const text = `${JSON.stringify(USER_CONFIG, null, '\t')}`;
+    await mkdir(join(temp.root, 'home', '.openclaw'), { recursive: true });
+    await writeFile(configPath(), text);
+    const report = await harness.install({ ...options, scope: 'user' });
+    expect(report.changes[0]!.backup).toContain(join(temp.root, 'home', '.local', 'state'));
+    expect(await readdir(join(temp.root, 'home', '.openclaw'))).toEqual(['openclaw.json']);
+    await harness.uninstall({ ...options, scope: 'user' });
+    expect(await readFile(configPath(), 'utf8')).toBe(text);
+
+    await harness.install({ ...options, scope: 'user' });
+    const installed = await readFile(configPath(), 'utf8');
+    await writeFile(configPath(), installed.replace('docs-server', 'docs-server2'));
+    await harness.uninstall({ ...options, scope: 'user' });
+    expect(await readFile(configPath(), 'utf8')).toBe(text.replace('docs-server', 'docs-server2'));
+  });
+});

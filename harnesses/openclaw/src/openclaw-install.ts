@@ -82,7 +82,7 @@ export async function installOpenclaw(
   const path = openclawConfigPath(options);
   const dir = pluginDir();
   const file = await planJsonEdit(path, (config) => addCairn(config, options, dir));
-  return applyPlan('openclaw', options.scope, [file], { dryRun: options.dryRun, notes: NOTES });
+  return applyPlan('openclaw', options, [file], { notes: NOTES });
 }
 
 export async function uninstallOpenclaw(
@@ -92,10 +92,9 @@ export async function uninstallOpenclaw(
   const dir = pluginDir();
   const before = await readOptional(path);
   // Nothing of Cairn's and no file: nothing to plan (and no empty file to create).
-  if (before === undefined)
-    return applyPlan('openclaw', options.scope, [], { dryRun: options.dryRun });
+  if (before === undefined) return applyPlan('openclaw', options, [], { uninstall: true });
   const file = await planJsonEdit(path, (config) => removeCairn(config, dir));
-  return applyPlan('openclaw', options.scope, [file], { dryRun: options.dryRun });
+  return applyPlan('openclaw', options, [file], { uninstall: true });
 }
 
 export async function openclawStatus(

@@ -120,3 +120,21 @@ describe('opencode install', () => {
     expect((await adapter.status(user)).scope).toBe('user');
   });
 });
+
+describe('uninstall gives the file back', () => {
+  it('byte for byte when unchanged, one line kept when edited, backup under state', async () => {
+    const ONE_LINE = '{"model":"anthropic/claude-sonnet","plugin":["opencode-wakatime"]}';
+    await writeFile(projectConfig(), ONE_LINE);
+    const report = await adapter.install(options);
+    expect(report.changes[0]!.backup).toContain(join(temp.root, 'project', '.cairn', 'state'));
+    expect(await readdir(join(temp.root, 'project'))).toEqual(['.cairn', 'opencode.json']);
+    await adapter.uninstall(options);
+    expect(await readFile(projectConfig(), 'utf8')).toBe(ONE_LINE);
+
+    await adapter.install(options);
+    const installed = await readFile(projectConfig(), 'utf8');
+    await writeFile(projectConfig(), installed.replace('claude-sonnet', 'claude-opus'));
+    await adapter.uninstall(options);
+    expect(await readFile(projectConfig(), 'utf8')).toBe(ONE_LINE.replace('sonnet', 'opus'));
+  });
+});

@@ -114,7 +114,7 @@ export async function installOpencode(
   const file = await planJsonEdit(path, (config) =>
     addCairn(config, path, plugin, mcpCommand(options)),
   );
-  return applyPlan('opencode', options.scope, [file], { dryRun: options.dryRun, notes: NOTES });
+  return applyPlan('opencode', options, [file], { notes: NOTES });
 }
 
 export async function uninstallOpencode(
@@ -127,7 +127,7 @@ export async function uninstallOpencode(
     before === undefined
       ? { path, before, after: undefined }
       : await planJsonEdit(path, (config) => removeCairn(config, path, plugin));
-  return applyPlan('opencode', options.scope, [file], { dryRun: options.dryRun });
+  return applyPlan('opencode', options, [file], { uninstall: true });
 }
 
 function pluginProblem(spec: string): string | undefined {

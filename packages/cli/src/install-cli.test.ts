@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -40,5 +41,31 @@ describe('cairn install through the built binary', () => {
     const json = JSON.parse(cairn(['doctor', '--json']).stdout);
     const ids = (json.harnesses as { harness: string }[]).map((status) => status.harness);
     expect(ids.filter((id) => id === 'openclaw')).toHaveLength(1);
+  });
+
+  it('claude-code: git sees no backup, and uninstall gives back the one-line file byte for byte', async () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], {
+        cwd: project.root,
+        encoding: 'utf8',
+      });
+    const settings = join(project.root, '.claude', 'settings.json');
+    const ONE_LINE = '{"permissions":{"allow":["Bash"]}}';
+    await mkdir(join(project.root, '.claude'), { recursive: true });
+    await writeFile(settings, ONE_LINE);
+    await writeFile(join(project.root, '.gitignore'), 'home/\n');
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'start');
+    expect(cairn(['install', 'claude-code']).code).toBe(0);
+    const changed = git('status', '--porcelain', '--untracked-files=all');
+    expect(changed).not.toMatch(/cairn-backup|\.cairn\/state/);
+    expect(changed).toMatch(/^ M \.claude\/settings\.json$/m);
+    expect(await readFile(settings, 'utf8')).not.toContain('\n');
+    expect(cairn(['uninstall', 'claude-code']).code).toBe(0);
+    expect(await readFile(settings, 'utf8')).toBe(ONE_LINE);
+    expect(git('status', '--porcelain', '--untracked-files=all')).not.toMatch(
+      /settings\.json|\.mcp\.json|cairn-backup/,
+    );
   });
 });
