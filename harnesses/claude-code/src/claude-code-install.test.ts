@@ -72,7 +72,7 @@ describe('project scope', () => {
     expect((await readJson(join(root, '.mcp.json'))).mcpServers.cairn).toEqual({
       type: 'stdio',
       command: '/opt/node 22/bin/node',
-      args: ["/srv/it's/cli/dist/bin.cjs", 'mcp', '--root', root],
+      args: ["/srv/it's/cli/dist/bin.cjs", 'mcp'],
       env: {},
     });
     expect(await readJson(join(root, '.claude/settings.local.json'))).toEqual({

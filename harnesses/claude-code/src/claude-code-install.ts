@@ -44,8 +44,9 @@ export async function installClaudeCode(
   options: HarnessInstallOptions,
 ): Promise<HarnessInstallReport> {
   const files = claudeCodeFiles(options);
-  const root = options.scope === 'project' ? options.projectRoot : undefined;
-  const entry = mcpServerEntry(options.cairnCommand, root);
+  // No --root: Claude Code starts the server in the project folder, which
+  // `cairn mcp` finds from its cwd; a committed .mcp.json names no path.
+  const entry = mcpServerEntry(options.cairnCommand);
   const planned: PlannedFile[] = [
     await planJsonEdit(files.settings, (settings) =>
       withPermission(withCairnHooks(settings, options.cairnCommand)),

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { delimiter, join, resolve } from 'node:path';
 import { HEAD_START_MARKER } from '@cairn/core';
 import { type Cairn, openCairn } from '@cairn/engine';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
@@ -66,7 +66,15 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
       compactionSummary: SUMMARY,
     });
     await session.writeOpenclawConfig(home, { modelUrl: server.url, workspace: project });
-    const env = { ...process.env, HOME: home, CAIRN_SQLITE_BINDING: binding };
+    // `cairn` on PATH (as after `npm i -g @cairn/cli`): the MCP server entry runs it.
+    await mkdir(join(temp.root, 'bin'));
+    await symlink(cli, join(temp.root, 'bin', 'cairn'));
+    const env = {
+      ...process.env,
+      PATH: `${join(temp.root, 'bin')}${delimiter}${process.env.PATH}`,
+      HOME: home,
+      CAIRN_SQLITE_BINDING: binding,
+    };
     // Through the `cairn` command users run (the bundled CLI), not the adapter.
     const cairnCli = (args: string[]) =>
       spawnSync(process.execPath, [cli, ...args], { cwd: project, env, encoding: 'utf8' });

@@ -25,7 +25,11 @@ async function allStatuses(context: CommandContext): Promise<HarnessStatus[]> {
   const statuses: HarnessStatus[] = [];
   for (const id of HARNESS_IDS) {
     for (const scope of ['project', 'user'] as const) {
-      const { dryRun: _, ...options } = {
+      const {
+        dryRun: _,
+        commandNote: __,
+        ...options
+      } = {
         ...installOptions({ ...context, values: { ...context.values, scope } }),
       };
       try {
