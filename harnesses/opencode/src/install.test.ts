@@ -37,7 +37,7 @@ describe('opencode install', () => {
       mcp: {
         cairn: {
           type: 'local',
-          command: ['/usr/bin/node', '/opt/cairn/bin.js', 'mcp', '--root', options.projectRoot],
+          command: ['/usr/bin/node', '/opt/cairn/bin.js', 'mcp'],
           enabled: true,
         },
       },

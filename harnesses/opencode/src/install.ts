@@ -73,9 +73,12 @@ function arrayAt(config: Config, key: string, path: string): unknown[] {
   return value;
 }
 
+/**
+ * No --root: OpenCode starts local MCP servers in the project folder, where
+ * `cairn mcp` finds the project, so a committed opencode.json names no path.
+ */
 export function mcpCommand(options: InstallTarget): string[] {
-  const root = options.scope === 'project' ? ['--root', options.projectRoot] : [];
-  return [...options.cairnCommand, 'mcp', ...root];
+  return [...options.cairnCommand, 'mcp'];
 }
 
 export function addCairn(config: Config, path: string, plugin: string, command: string[]): Config {
