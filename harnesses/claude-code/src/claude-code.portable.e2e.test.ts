@@ -8,6 +8,8 @@ import { promisify } from 'node:util';
 import { openCairn } from '@cairn/engine';
 import { type ModelServer, startModelServer } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The workspace's Node 24 from the npm registry (tools/node24), by path: no dependency just for a test.
+import { node24Path } from '../../../tools/node24/index.js';
 
 /**
  * Files a team commits name `cairn`, not this machine's Node and paths: a
@@ -30,10 +32,13 @@ const skip = !existsSync(CLAUDE)
 let base: string;
 let server: ModelServer;
 
+/** Folders put first on PATH: `bin` holds `cairn`; `node-upgrade` a newer `node`. */
+let pathDirs = ['bin'];
+
 function env(home: string): NodeJS.ProcessEnv {
   return {
     // `cairn` on PATH, as after `npm i -g @cairn/cli`.
-    PATH: `${join(base, 'bin')}${delimiter}${process.env.PATH}`,
+    PATH: [...pathDirs.map((dir) => join(base, dir)), process.env.PATH].join(delimiter),
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local/share'),
@@ -159,5 +164,25 @@ describe.skipIf(skip !== undefined)(
       expect(await unitTexts(checkout)).toContain(REMEMBERED);
       expect(sessionSummaries(checkout)).toBe(1);
     });
+
+    it.skipIf(!node24Path())(
+      'after a Node upgrade the same files keep working',
+      {
+        timeout: TIMEOUT,
+      },
+      async () => {
+        // The install ran on this Node (20); `node` on PATH is now another binary, as after
+        // `nvm install 24` or `brew upgrade node`.
+        await mkdir(join(base, 'node-upgrade'));
+        await symlink(node24Path()!, join(base, 'node-upgrade', 'node'));
+        pathDirs = ['bin', 'node-upgrade'];
+        const { stdout } = await exec('node', ['--version'], original, home);
+        expect(stdout.trim()).toMatch(/^v24\./);
+        await trust(home, original);
+        expect((await session(original, home)).is_error).toBe(false);
+        expect(await unitTexts(original)).toContain(REMEMBERED);
+        expect(sessionSummaries(original)).toBe(1);
+      },
+    );
   },
 );
