@@ -38,7 +38,9 @@ const removal =
   };
 
 const PROJECT_TRUST_NOTE =
-  'Claude Code reads the approval of .mcp.json servers in .claude/settings.local.json only in a trusted workspace: start `claude` in this project once and accept the trust prompt (hooks run without it).';
+  "project scope needs Claude Code's workspace trust: in a workspace not trusted yet (trust prompt never accepted, as with `claude -p` in CI) Claude Code ignores .mcp.json's approval and the mcp__cairn allow rule, so every memory tool is denied (hooks still run). Start `claude` here once and accept the trust prompt, or also run `cairn install claude-code --scope user`, which works without it.";
+const USER_SCOPE_NOTE =
+  'user scope: the MCP server (~/.claude.json) and the mcp__cairn allow rule (~/.claude/settings.json) apply in every workspace, trusted or not; the hooks too.';
 
 export async function installClaudeCode(
   options: HarnessInstallOptions,
@@ -60,7 +62,7 @@ export async function installClaudeCode(
       ),
     );
   }
-  const notes = options.scope === 'project' ? [PROJECT_TRUST_NOTE] : [];
+  const notes = [options.scope === 'project' ? PROJECT_TRUST_NOTE : USER_SCOPE_NOTE];
   return applyPlan(CLAUDE_CODE_ID, options, planned, { notes });
 }
 
