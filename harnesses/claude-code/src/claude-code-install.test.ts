@@ -72,7 +72,7 @@ describe('project scope', () => {
     expect((await readJson(join(root, '.mcp.json'))).mcpServers.cairn).toEqual({
       type: 'stdio',
       command: '/opt/node 22/bin/node',
-      args: ["/srv/it's/cli/dist/bin.cjs", 'mcp', '--root', root],
+      args: ["/srv/it's/cli/dist/bin.cjs", 'mcp'],
       env: {},
     });
     expect(await readJson(join(root, '.claude/settings.local.json'))).toEqual({
@@ -99,7 +99,7 @@ describe('project scope', () => {
     const report = await harness.install(options());
     for (const change of report.changes) {
       expect(change.action).toBe('update');
-      expect(change.backup).toMatch(/\.cairn-backup-/);
+      expect(change.backup).toContain(join(root, '.cairn', 'state', 'install-backups'));
       expect(await readFile(change.backup!, 'utf8')).toBe(originals.get(change.path));
     }
     const settings = await readJson(join(root, '.claude/settings.json'));

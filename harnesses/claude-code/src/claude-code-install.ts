@@ -38,14 +38,17 @@ const removal =
   };
 
 const PROJECT_TRUST_NOTE =
-  'Claude Code reads the approval of .mcp.json servers in .claude/settings.local.json only in a trusted workspace: start `claude` in this project once and accept the trust prompt (hooks run without it).';
+  "project scope needs Claude Code's workspace trust: in a workspace not trusted yet (trust prompt never accepted, as with `claude -p` in CI) Claude Code ignores .mcp.json's approval and the mcp__cairn allow rule, so every memory tool is denied (hooks still run). Start `claude` here once and accept the trust prompt, or also run `cairn install claude-code --scope user`, which works without it.";
+const USER_SCOPE_NOTE =
+  'user scope: the MCP server (~/.claude.json) and the mcp__cairn allow rule (~/.claude/settings.json) apply in every workspace, trusted or not; the hooks too.';
 
 export async function installClaudeCode(
   options: HarnessInstallOptions,
 ): Promise<HarnessInstallReport> {
   const files = claudeCodeFiles(options);
-  const root = options.scope === 'project' ? options.projectRoot : undefined;
-  const entry = mcpServerEntry(options.cairnCommand, root);
+  // No --root: Claude Code starts the server in the project folder, which
+  // `cairn mcp` finds from its cwd; a committed .mcp.json names no path.
+  const entry = mcpServerEntry(options.cairnCommand);
   const planned: PlannedFile[] = [
     await planJsonEdit(files.settings, (settings) =>
       withPermission(withCairnHooks(settings, options.cairnCommand)),
@@ -59,8 +62,8 @@ export async function installClaudeCode(
       ),
     );
   }
-  const notes = options.scope === 'project' ? [PROJECT_TRUST_NOTE] : [];
-  return applyPlan(CLAUDE_CODE_ID, options.scope, planned, { dryRun: options.dryRun, notes });
+  const notes = [options.scope === 'project' ? PROJECT_TRUST_NOTE : USER_SCOPE_NOTE];
+  return applyPlan(CLAUDE_CODE_ID, options, planned, { notes });
 }
 
 export async function uninstallClaudeCode(
@@ -84,7 +87,7 @@ export async function uninstallClaudeCode(
   }
   // Uninstall never creates a file, and a missing one is not reported.
   const existing = planned.filter((file) => file.before !== undefined);
-  return applyPlan(CLAUDE_CODE_ID, options.scope, existing, { dryRun: options.dryRun });
+  return applyPlan(CLAUDE_CODE_ID, options, existing, { uninstall: true });
 }
 
 async function readJson(path: string): Promise<Json> {

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type Cairn, openCairn } from '@cairn/engine';
@@ -32,7 +32,8 @@ let server: ModelServer;
 
 function env(): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH,
+    // `cairn` on PATH (as after `npm i -g @cairn/cli`): what the install writes runs it.
+    PATH: `${join(base, 'bin')}${delimiter}${process.env.PATH}`,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local/share'),
@@ -98,6 +99,8 @@ describe.skipIf(skip !== undefined)(`claude-code e2e${skip ? ` (skipped: ${skip}
     home = join(base, 'home');
     await mkdir(root, { recursive: true });
     await mkdir(home, { recursive: true });
+    await mkdir(join(base, 'bin'));
+    await symlink(CLI, join(base, 'bin', 'cairn'));
     server = await startModelServer({
       text: 'Noted.',
       toolCalls: [{ tool: /^mcp__cairn__memory_add$/, input: { text: REMEMBERED } }],

@@ -47,7 +47,7 @@ export const codexFidelity = {
   tools:
     'stdio MCP server `[mcp_servers.cairn]` in config.toml; the model sees the `mcp__cairn` namespace',
   limits: [
-    'Codex runs hooks only once trusted: `cairn install codex` writes `[hooks.state."<hooks.json>:<event>:<group>:<handler>"] trusted_hash` for its own hooks into $CODEX_HOME/config.toml; reinstall after moving Node or Cairn (the hash covers the command)',
+    'Codex runs hooks only once trusted: `cairn install codex` writes `[hooks.state."<hooks.json>:<event>:<group>:<handler>"] trusted_hash` for its own hooks into $CODEX_HOME/config.toml; run `cairn install codex` again in a moved or newly cloned project (the key holds the path of hooks.json, the hash covers the command)',
     'Project scope (.codex/hooks.json and .codex/config.toml) is read only in a project Codex trusts: accept Codex\'s trust prompt once, run `codex exec --trust ...`, or add `[projects."<root>"] trust_level = "trusted"` to $CODEX_HOME/config.toml',
     'SessionEnd hooks are killed after 3 s',
     "Codex (0.169) sends the first request of a turn without waiting for MCP servers: when `cairn mcp` starts slower than Codex (a loaded machine), that turn has no Cairn tools, and a one-turn `codex exec` none at all; hooks still inject and record. Add `required = true` under `[mcp_servers.cairn]` to make Codex wait (it then refuses to start when Cairn's server cannot); the install leaves this to the user so a broken Cairn never blocks Codex",

@@ -205,3 +205,26 @@ describe('install (project scope)', () => {
     ]);
   });
 });
+
+describe('uninstall gives files back', () => {
+  it('byte for byte when unchanged, one line kept when edited, backups under state', async () => {
+    const hooks = join(codexHome, 'hooks.json');
+    const config = join(codexHome, 'config.toml');
+    const ONE_LINE = '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo stop"}]}]}}';
+    await writeFile(hooks, ONE_LINE);
+    await writeFile(config, USER_CONFIG);
+    const report = await harness.install(options());
+    for (const change of report.changes)
+      expect(change.backup).toContain(join(home, '.local', 'state', 'cairn', 'install-backups'));
+    expect((await readdir(codexHome)).filter((name) => name.includes('backup'))).toEqual([]);
+    expect(await read(hooks)).not.toContain('\n');
+    await harness.uninstall(options());
+    expect(await read(hooks)).toBe(ONE_LINE);
+    expect(await read(config)).toBe(USER_CONFIG);
+
+    await harness.install(options());
+    await writeFile(hooks, (await read(hooks)).replace('echo stop', 'echo stopped'));
+    await harness.uninstall(options());
+    expect(await read(hooks)).toBe(ONE_LINE.replace('echo stop', 'echo stopped'));
+  });
+});

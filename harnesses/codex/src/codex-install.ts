@@ -99,14 +99,14 @@ export async function installCodex(options: HarnessInstallOptions): Promise<Harn
       notes.push(projectTrustNote(resolve(options.projectRoot), files.userConfig));
     }
   }
-  return applyPlan(CODEX_ID, options.scope, planned, { dryRun: options.dryRun, notes });
+  return applyPlan(CODEX_ID, options, planned, { notes });
 }
 
 export async function uninstallCodex(
   options: HarnessInstallOptions,
 ): Promise<HarnessInstallReport> {
   const { planned } = await plan(options, false);
-  return applyPlan(CODEX_ID, options.scope, planned, { dryRun: options.dryRun });
+  return applyPlan(CODEX_ID, options, planned, { uninstall: true });
 }
 
 function trustProblems(entries: CairnHookEntry[], userConfig: Json): string[] {

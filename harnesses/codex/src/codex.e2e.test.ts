@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { dailyMemoryFileName, HEAD_END_MARKER, HEAD_START_MARKER } from '@cairn/core';
@@ -108,7 +108,11 @@ describe.skipIf(skipReason !== undefined)('codex e2e (real CLI, scripted model)'
     const codexHome = join(home, '.codex');
     await mkdir(project, { recursive: true });
     await mkdir(codexHome, { recursive: true });
+    await mkdir(join(temp.root, 'bin'));
+    await symlink(CLI, join(temp.root, 'bin', 'cairn'));
     env = {
+      // `cairn` on PATH (as after `npm i -g @cairn/cli`): the committed files run it.
+      PATH: `${join(temp.root, 'bin')}${delimiter}${process.env.PATH}`,
       HOME: home,
       CODEX_HOME: codexHome,
       XDG_CONFIG_HOME: join(home, '.config'),
@@ -150,6 +154,15 @@ describe.skipIf(skipReason !== undefined)('codex e2e (real CLI, scripted model)'
   afterAll(async () => {
     for (const server of servers) await server.close();
     await temp?.cleanup();
+  });
+
+  it('the committed .codex/ files name `cairn` and no path of this machine', async () => {
+    for (const name of ['hooks.json', 'config.toml']) {
+      const text = await readFile(join(project, '.codex', name), 'utf8');
+      expect(text).toContain('cairn');
+      expect(text).not.toContain(temp.root);
+      expect(text).not.toContain(process.execPath);
+    }
   });
 
   it('Codex itself reports the Cairn MCP server connected and every Cairn hook trusted', async () => {

@@ -1,15 +1,7 @@
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import type { HarnessInstallOptions } from '@cairn/core';
 
-/** The plugin id (openclaw.plugin.json), also the name of Cairn's MCP server in openclaw.json. */
-export const PLUGIN_ID = 'cairn';
-
-/** This package's folder: OpenClaw loads the plugin from here (`plugins.load.paths`). */
-export function pluginDir(): string {
-  // src/ in tests, dist/ once built: the package root is one level up either way.
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..');
-}
+export { PLUGIN_ID, pluginDir } from './plugin-location';
 
 /** openclaw.json as OpenClaw finds it: OPENCLAW_CONFIG_PATH, else OPENCLAW_STATE_DIR, else ~/.openclaw. */
 export function openclawConfigPath(

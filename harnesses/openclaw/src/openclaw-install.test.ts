@@ -130,4 +130,39 @@ describe('openclaw install', () => {
     await expectCode(harness.uninstall(options), 'INVALID_CONFIG');
     expect(await snapshotTree(temp.root)).toEqual(before);
   });
+
+  it("replaces the CLI's own folder an older install linked, which holds no plugin", async () => {
+    const cliDir = join(temp.root, 'node_modules', '@cairn', 'cli');
+    await mkdir(cliDir, { recursive: true });
+    await writeFile(join(cliDir, 'package.json'), '{"name":"@cairn/cli"}\n');
+    await harness.install(options);
+    const config = await readConfig();
+    config.plugins.load.paths = [cliDir];
+    await writeFile(configPath(), JSON.stringify(config));
+    const broken = await harness.status(options);
+    expect(broken.installed).toBe(true);
+    expect(broken.problems.join('\n')).toMatch(/cannot load the plugin.*openclaw\.plugin\.json/);
+    await harness.install(options);
+    expect((await readConfig()).plugins.load.paths).toEqual([pluginDir()]);
+    expect((await harness.status(options)).problems).toEqual([]);
+  });
+});
+
+describe('openclaw uninstall gives the file back', () => {
+  it('byte for byte when unchanged, tabs kept when edited, backup under state', async () => {
+    const text = `${JSON.stringify(USER_CONFIG, null, '\t')}`;
+    await mkdir(join(temp.root, 'home', '.openclaw'), { recursive: true });
+    await writeFile(configPath(), text);
+    const report = await harness.install({ ...options, scope: 'user' });
+    expect(report.changes[0]!.backup).toContain(join(temp.root, 'home', '.local', 'state'));
+    expect(await readdir(join(temp.root, 'home', '.openclaw'))).toEqual(['openclaw.json']);
+    await harness.uninstall({ ...options, scope: 'user' });
+    expect(await readFile(configPath(), 'utf8')).toBe(text);
+
+    await harness.install({ ...options, scope: 'user' });
+    const installed = await readFile(configPath(), 'utf8');
+    await writeFile(configPath(), installed.replace('docs-server', 'docs-server2'));
+    await harness.uninstall({ ...options, scope: 'user' });
+    expect(await readFile(configPath(), 'utf8')).toBe(text.replace('docs-server', 'docs-server2'));
+  });
 });

@@ -14,6 +14,12 @@ import {
   PLUGIN_ID,
   pluginDir,
 } from './openclaw-config';
+import { isCairnPackageDir, pluginProblem } from './plugin-location';
+
+/** Load paths other than `dir` that point into Cairn's packages: what older installs wrote. */
+function isStaleCairnPath(path: unknown, dir: string): boolean {
+  return path !== dir && typeof path === 'string' && isCairnPackageDir(path);
+}
 
 /** The `cairn mcp` server entry OpenClaw starts (stdio) for the agent's memory tools. */
 function mcpServer(options: HarnessInstallOptions): JsonObject {
@@ -27,7 +33,10 @@ function addCairn(config: JsonObject, options: HarnessInstallOptions, dir: strin
   const plugins = objectAt(config, ['plugins']);
   const load = objectAt(plugins, ['load']);
   const paths = Array.isArray(load.paths) ? (load.paths as unknown[]) : [];
-  if (!paths.includes(dir)) load.paths = [...paths, dir];
+  const kept = paths.filter((path) => !isStaleCairnPath(path, dir));
+  if (!kept.includes(dir) || kept.length !== paths.length) {
+    load.paths = kept.includes(dir) ? kept : [...kept, dir];
+  }
   if (Array.isArray(plugins.allow) && !plugins.allow.includes(PLUGIN_ID)) {
     plugins.allow = [...plugins.allow, PLUGIN_ID];
   }
@@ -49,7 +58,7 @@ function removeCairn(config: JsonObject, dir: string): JsonObject | undefined {
   const plugins = isObject(config.plugins) ? config.plugins : undefined;
   const load = plugins && isObject(plugins.load) ? plugins.load : undefined;
   if (load && Array.isArray(load.paths)) {
-    load.paths = load.paths.filter((path) => path !== dir);
+    load.paths = load.paths.filter((path) => path !== dir && !isStaleCairnPath(path, dir));
     if ((load.paths as unknown[]).length === 0) deleteAt(config, ['plugins', 'load', 'paths']);
   }
   if (plugins && Array.isArray(plugins.allow)) {
@@ -73,7 +82,7 @@ export async function installOpenclaw(
   const path = openclawConfigPath(options);
   const dir = pluginDir();
   const file = await planJsonEdit(path, (config) => addCairn(config, options, dir));
-  return applyPlan('openclaw', options.scope, [file], { dryRun: options.dryRun, notes: NOTES });
+  return applyPlan('openclaw', options, [file], { notes: NOTES });
 }
 
 export async function uninstallOpenclaw(
@@ -83,10 +92,9 @@ export async function uninstallOpenclaw(
   const dir = pluginDir();
   const before = await readOptional(path);
   // Nothing of Cairn's and no file: nothing to plan (and no empty file to create).
-  if (before === undefined)
-    return applyPlan('openclaw', options.scope, [], { dryRun: options.dryRun });
+  if (before === undefined) return applyPlan('openclaw', options, [], { uninstall: true });
   const file = await planJsonEdit(path, (config) => removeCairn(config, dir));
-  return applyPlan('openclaw', options.scope, [file], { dryRun: options.dryRun });
+  return applyPlan('openclaw', options, [file], { uninstall: true });
 }
 
 export async function openclawStatus(
@@ -98,19 +106,29 @@ export async function openclawStatus(
   const entries = isObject(plugins.entries) ? plugins.entries : {};
   const entry = isObject(entries[PLUGIN_ID]) ? entries[PLUGIN_ID] : undefined;
   const load = isObject(plugins.load) ? plugins.load : {};
-  const linked = Array.isArray(load.paths) && load.paths.includes(pluginDir());
+  const paths: unknown[] = Array.isArray(load.paths) ? load.paths : [];
   const servers = isObject(config.mcp) && isObject(config.mcp.servers) ? config.mcp.servers : {};
   const hooks = entry && isObject(entry.hooks) ? entry.hooks : {};
   const pluginConfig = entry && isObject(entry.config) ? entry.config : {};
   const slots = isObject(plugins.slots) ? plugins.slots : {};
   const details: string[] = [];
   const problems: string[] = [];
-  if (linked) details.push(`${path}: plugin linked from ${pluginDir()}`);
+  const cairnPaths = paths.filter((p): p is string => p === pluginDir() || isStaleCairnPath(p, ''));
+  for (const dir of cairnPaths) details.push(`${path}: plugin linked from ${dir}`);
   if (entry)
     details.push(`${path}: plugins.entries.${PLUGIN_ID} (enabled: ${String(entry.enabled)})`);
   if (isObject(servers[PLUGIN_ID])) details.push(`${path}: mcp.servers.${PLUGIN_ID}`);
-  const installed = linked && entry !== undefined;
+  const installed = entry !== undefined;
   if (installed) {
+    // OpenClaw answers "Plugin not found: cairn" unless one linked folder holds the plugin.
+    if (!cairnPaths.some((dir) => pluginProblem(dir) === undefined)) {
+      const why =
+        cairnPaths.map((dir) => pluginProblem(dir)).join('; ') ||
+        'no plugins.load.paths entry points to it';
+      problems.push(
+        `OpenClaw cannot load the plugin (${why}): run \`cairn install openclaw\` again`,
+      );
+    }
     if (entry.enabled === false)
       problems.push('the plugin is disabled (plugins.entries.cairn.enabled)');
     if (hooks.allowConversationAccess !== true) {

@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { delimiter, join, resolve } from 'node:path';
 import { HEAD_START_MARKER } from '@cairn/core';
 import { type Cairn, openCairn } from '@cairn/engine';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
@@ -9,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSqliteForNode24 } from '../scripts/build-sqlite-node24.mjs';
 // @ts-expect-error: plain .mjs scripts, shared with the capture script
 import * as session from '../scripts/openclaw-session.mjs';
-import { createOpenclawHarness } from './openclaw-harness';
 
 interface RecordedRequest {
   text: string;
@@ -46,6 +46,8 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
   let home: string;
   let headBefore: string;
   let probe: { tools: string[] };
+  let gatewayLog: string;
+  let doctor: { harnesses: { harness: string; installed: boolean; problems: string[] }[] };
 
   beforeAll(async () => {
     const binding = buildSqliteForNode24({ log: () => {} }) as string;
@@ -64,21 +66,27 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
       compactionSummary: SUMMARY,
     });
     await session.writeOpenclawConfig(home, { modelUrl: server.url, workspace: project });
-    await createOpenclawHarness().install({
-      scope: 'project',
-      projectRoot: project,
-      homeDir: home,
-      dryRun: false,
-      cairnCommand: [process.execPath, cli],
-      env: { CAIRN_SQLITE_BINDING: binding },
-    });
-    const env = { ...process.env, HOME: home, CAIRN_SQLITE_BINDING: binding };
+    // `cairn` on PATH (as after `npm i -g @cairn/cli`): the MCP server entry runs it.
+    await mkdir(join(temp.root, 'bin'));
+    await symlink(cli, join(temp.root, 'bin', 'cairn'));
+    const env = {
+      ...process.env,
+      PATH: `${join(temp.root, 'bin')}${delimiter}${process.env.PATH}`,
+      HOME: home,
+      CAIRN_SQLITE_BINDING: binding,
+    };
+    // Through the `cairn` command users run (the bundled CLI), not the adapter.
+    const cairnCli = (args: string[]) =>
+      spawnSync(process.execPath, [cli, ...args], { cwd: project, env, encoding: 'utf8' });
+    const installed = cairnCli(['install', 'openclaw']);
+    if (installed.status !== 0) throw new Error(`cairn install openclaw: ${installed.stderr}`);
     const probed = await session.openclaw(['mcp', 'probe', 'cairn', '--json'], {
       env,
       cwd: project,
     });
     probe = JSON.parse(probed.stdout);
-    await session.driveSession({
+    doctor = JSON.parse(cairnCli(['doctor', '--json']).stdout);
+    const driven = await session.driveSession({
       home,
       cwd: project,
       env,
@@ -86,6 +94,7 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
       message: PROMPT,
       followUp: FOLLOW_UP,
     });
+    gatewayLog = driven.gatewayLog();
     cairn = openCairn(project, { env: {} });
   }, 600_000);
 
@@ -100,6 +109,12 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
       .threads('openclaw')
       .flatMap((thread) => thread.lineage)
       .map((id) => cairn.expand(id, 'openclaw'));
+
+  it('`cairn install openclaw` links a plugin OpenClaw loads, and doctor agrees', () => {
+    expect(gatewayLog).not.toMatch(/plugin not found/i);
+    const status = doctor.harnesses.filter((entry) => entry.harness === 'openclaw');
+    expect(status).toEqual([expect.objectContaining({ installed: true, problems: [] })]);
+  });
 
   it('openclaw mcp probe sees the Cairn server and its tools', () => {
     expect(probe.tools).toContain('cairn__memory_add');

@@ -37,7 +37,7 @@ describe('opencode install', () => {
       mcp: {
         cairn: {
           type: 'local',
-          command: ['/usr/bin/node', '/opt/cairn/bin.js', 'mcp', '--root', options.projectRoot],
+          command: ['/usr/bin/node', '/opt/cairn/bin.js', 'mcp'],
           enabled: true,
         },
       },
@@ -118,5 +118,23 @@ describe('opencode install', () => {
     await adapter.install({ ...user, env: { XDG_CONFIG_HOME: xdg } });
     expect(await readdir(join(xdg, 'opencode'))).toEqual(['opencode.json']);
     expect((await adapter.status(user)).scope).toBe('user');
+  });
+});
+
+describe('uninstall gives the file back', () => {
+  it('byte for byte when unchanged, one line kept when edited, backup under state', async () => {
+    const ONE_LINE = '{"model":"anthropic/claude-sonnet","plugin":["opencode-wakatime"]}';
+    await writeFile(projectConfig(), ONE_LINE);
+    const report = await adapter.install(options);
+    expect(report.changes[0]!.backup).toContain(join(temp.root, 'project', '.cairn', 'state'));
+    expect(await readdir(join(temp.root, 'project'))).toEqual(['.cairn', 'opencode.json']);
+    await adapter.uninstall(options);
+    expect(await readFile(projectConfig(), 'utf8')).toBe(ONE_LINE);
+
+    await adapter.install(options);
+    const installed = await readFile(projectConfig(), 'utf8');
+    await writeFile(projectConfig(), installed.replace('claude-sonnet', 'claude-opus'));
+    await adapter.uninstall(options);
+    expect(await readFile(projectConfig(), 'utf8')).toBe(ONE_LINE.replace('sonnet', 'opus'));
   });
 });

@@ -73,9 +73,12 @@ function arrayAt(config: Config, key: string, path: string): unknown[] {
   return value;
 }
 
+/**
+ * No --root: OpenCode starts local MCP servers in the project folder, where
+ * `cairn mcp` finds the project, so a committed opencode.json names no path.
+ */
 export function mcpCommand(options: InstallTarget): string[] {
-  const root = options.scope === 'project' ? ['--root', options.projectRoot] : [];
-  return [...options.cairnCommand, 'mcp', ...root];
+  return [...options.cairnCommand, 'mcp'];
 }
 
 export function addCairn(config: Config, path: string, plugin: string, command: string[]): Config {
@@ -114,7 +117,7 @@ export async function installOpencode(
   const file = await planJsonEdit(path, (config) =>
     addCairn(config, path, plugin, mcpCommand(options)),
   );
-  return applyPlan('opencode', options.scope, [file], { dryRun: options.dryRun, notes: NOTES });
+  return applyPlan('opencode', options, [file], { notes: NOTES });
 }
 
 export async function uninstallOpencode(
@@ -127,7 +130,7 @@ export async function uninstallOpencode(
     before === undefined
       ? { path, before, after: undefined }
       : await planJsonEdit(path, (config) => removeCairn(config, path, plugin));
-  return applyPlan('opencode', options.scope, [file], { dryRun: options.dryRun });
+  return applyPlan('opencode', options, [file], { uninstall: true });
 }
 
 function pluginProblem(spec: string): string | undefined {

@@ -17,12 +17,16 @@ export {
   type TransformersModule,
 } from './embeddings';
 export {
+  type ApplyOptions,
   applyPlan,
   formatJson,
+  formatJsonLike,
   type HarnessAdapter,
   type HarnessDelivery,
   type HarnessDeliveryContext,
   type HarnessDeliveryResult,
+  type InstallLocation,
+  installStateDir,
   type LifecycleApi,
   type PlannedFile,
   parseJsonFile,

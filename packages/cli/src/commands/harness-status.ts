@@ -3,12 +3,33 @@ import type { CommandContext } from '../command';
 import { HARNESS_IDS, loadHarness } from '../harnesses';
 import { installOptions } from './install';
 
-/** Every harness's install status in both scopes; a harness whose check fails reports the problem. */
+/**
+ * Every harness's install status in both scopes; a harness whose check fails
+ * reports the problem. Some harnesses read the same files whichever scope is
+ * asked (OpenClaw has one config, OpenCode reads both): a status equal to one
+ * already listed is listed once.
+ */
 export async function harnessStatuses(context: CommandContext): Promise<HarnessStatus[]> {
+  const statuses = await allStatuses(context);
+  const seen = new Set<string>();
+  return statuses.filter((status) => {
+    const { harness, installed, details, problems } = status;
+    const key = JSON.stringify([harness, installed, details, problems]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+async function allStatuses(context: CommandContext): Promise<HarnessStatus[]> {
   const statuses: HarnessStatus[] = [];
   for (const id of HARNESS_IDS) {
     for (const scope of ['project', 'user'] as const) {
-      const { dryRun: _, ...options } = {
+      const {
+        dryRun: _,
+        commandNote: __,
+        ...options
+      } = {
         ...installOptions({ ...context, values: { ...context.values, scope } }),
       };
       try {

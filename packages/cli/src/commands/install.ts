@@ -7,7 +7,7 @@ import {
 } from '@cairn/core';
 import type { CommandContext, CommandSpec } from '../command';
 import { HARNESS_IDS, loadHarness } from '../harnesses';
-import { currentCairnCommand } from './hook';
+import { installCairnCommand } from './cairn-command';
 
 function scopeOf(value: unknown): InstallScope {
   if (value === undefined || value === 'project') return 'project';
@@ -17,15 +17,20 @@ function scopeOf(value: unknown): InstallScope {
   });
 }
 
-export function installOptions(context: CommandContext): HarnessInstallOptions {
+export function installOptions(context: CommandContext): HarnessInstallOptions & {
+  commandNote?: string;
+} {
   const { io, values, root } = context;
+  const scope = scopeOf(values.scope);
+  const { command, note } = installCairnCommand(scope, io.env);
   return {
-    scope: scopeOf(values.scope),
+    scope,
     projectRoot: root,
     homeDir: io.env.HOME || homedir(),
     dryRun: values['dry-run'] === true,
-    cairnCommand: currentCairnCommand(),
+    cairnCommand: command,
     env: io.env,
+    ...(note ? { commandNote: note } : {}),
   };
 }
 
@@ -57,10 +62,11 @@ export const installCommand: CommandSpec = {
   positionals: { min: 1, max: 1 },
   async run(context) {
     const adapter = await loadHarness(context.positionals[0]!);
-    const options = installOptions(context);
+    const { commandNote, ...options } = installOptions(context);
     // A project install gives the project its memory folder too.
     if (options.scope === 'project' && !options.dryRun) await context.open().init();
     const report = await adapter.install(options);
+    if (commandNote) report.notes.push(commandNote);
     return { json: { ok: true, ...report }, text: describe(report, 'install') };
   },
 };
@@ -73,7 +79,8 @@ export const uninstallCommand: CommandSpec = {
   positionals: { min: 1, max: 1 },
   async run(context) {
     const adapter = await loadHarness(context.positionals[0]!);
-    const report = await adapter.uninstall(installOptions(context));
+    const { commandNote: _, ...options } = installOptions(context);
+    const report = await adapter.uninstall(options);
     return { json: { ok: true, ...report }, text: describe(report, 'uninstall') };
   },
 };

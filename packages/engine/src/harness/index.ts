@@ -6,11 +6,14 @@ export type {
   LifecycleApi,
 } from './harness-adapter';
 export {
+  type ApplyOptions,
   applyPlan,
   formatJson,
+  formatJsonLike,
   type PlannedFile,
   parseJsonFile,
   planJsonEdit,
   previewChange,
   readOptional,
 } from './install-files';
+export { type InstallLocation, installStateDir } from './install-ledger';

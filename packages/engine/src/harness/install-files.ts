@@ -1,20 +1,30 @@
 import { constants } from 'node:fs';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import {
   CairnError,
   type HarnessFileChange,
   type HarnessInstallReport,
-  type InstallScope,
   writeFileAtomic,
 } from '@cairn/core';
+import {
+  dropRecord,
+  type InstallLocation,
+  installStateDir,
+  nextRecord,
+  readRecord,
+  restoredText,
+  writeRecord,
+} from './install-ledger';
 
 /**
  * Install and uninstall for every harness go through here: read the user's
  * file, compute its new text, and apply all changes or none. A file that
- * exists and changes is backed up beside itself first; a file Cairn's
- * removal leaves empty is deleted; unchanged files are not touched, so a
- * second install reports only `unchanged`.
+ * exists and changes is backed up first, under Cairn's state (never beside
+ * the file, where it would be committed); a file Cairn's removal leaves
+ * empty is deleted; unchanged files are not touched, so a second install
+ * reports only `unchanged`. Uninstall puts back a file's original bytes when
+ * nothing but Cairn changed it since the install.
  */
 export interface PlannedFile {
   path: string;
@@ -64,6 +74,20 @@ export function formatJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
+/**
+ * `value` in the layout of `like` (the file's current text): one line when
+ * it was one line, its indentation (tabs or n spaces), its line ending, and a
+ * final newline only when it had one. A new file gets `formatJson`'s layout.
+ */
+export function formatJsonLike(value: unknown, like: string | undefined): string {
+  if (like === undefined || like.trim() === '') return formatJson(value);
+  const eol = like.includes('\r\n') ? '\r\n' : '\n';
+  const final = /\r?\n$/.test(like) ? eol : '';
+  if (!like.trim().includes('\n')) return `${JSON.stringify(value)}${final}`;
+  const indent = /\n([ \t]+)\S/.exec(like)?.[1] ?? '  ';
+  return `${JSON.stringify(value, null, indent).replace(/\n/g, eol)}${final}`;
+}
+
 /** Plans a JSON file edit; `edit` returns the new object, or undefined to delete the file. */
 export async function planJsonEdit(
   path: string,
@@ -74,7 +98,7 @@ export async function planJsonEdit(
   const next = edit(structuredClone(current));
   if (next === undefined) return { path, before, after: undefined };
   const unchanged = before !== undefined && JSON.stringify(next) === JSON.stringify(current);
-  return { path, before, after: unchanged ? before : formatJson(next) };
+  return { path, before, after: unchanged ? before : formatJsonLike(next, before) };
 }
 
 /** Lines removed and added, after trimming the common head and tail: enough to review a config edit. */
@@ -102,16 +126,17 @@ function actionOf(file: PlannedFile): HarnessFileChange['action'] {
   return file.before === undefined ? 'create' : 'update';
 }
 
-function backupPath(path: string, at: Date): string {
+function backupPath(dir: string, path: string, at: Date): string {
   const stamp = at
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
-  return `${path}.cairn-backup-${stamp}`;
+  return join(dir, 'backups', `${basename(path)}.${stamp}`);
 }
 
 /** Copies without ever replacing an earlier backup: `-2`, `-3`... when the name is taken. */
 async function backUp(path: string, name: string): Promise<string> {
+  await mkdir(dirname(name), { recursive: true });
   for (let attempt = 1; ; attempt += 1) {
     const target = attempt === 1 ? name : `${name}-${attempt}`;
     try {
@@ -123,23 +148,42 @@ async function backUp(path: string, name: string): Promise<string> {
   }
 }
 
+export interface ApplyOptions {
+  notes?: string[];
+  now?: Date;
+  /** Uninstall: restore each file's original bytes when it still holds what Cairn wrote. */
+  uninstall?: boolean;
+}
+
 /**
  * Applies the planned files (or only describes them with `dryRun`). Backups
  * are written before any file changes, so a failure part-way leaves every
- * edited file with its copy.
+ * edited file with its copy; the install record of each file is written
+ * after it.
  */
 export async function applyPlan(
   harness: string,
-  scope: InstallScope,
-  files: PlannedFile[],
-  options: { dryRun: boolean; notes?: string[]; now?: Date },
+  target: InstallLocation & { dryRun: boolean },
+  planned: PlannedFile[],
+  options: ApplyOptions = {},
 ): Promise<HarnessInstallReport> {
   const at = options.now ?? new Date();
+  const dir = join(installStateDir(target), harness);
+  const stateDir = installStateDir(target);
+  const records = await Promise.all(
+    planned.map((file) => readRecord(stateDir, harness, file.path)),
+  );
+  const files = options.uninstall
+    ? planned.map((file, i) => ({
+        ...file,
+        after: restoredText(records[i], file.before, file.after),
+      }))
+    : planned;
   const changes: HarnessFileChange[] = files.map((file) => {
     const action = actionOf(file);
     const backup =
       file.before !== undefined && (action === 'update' || action === 'delete')
-        ? backupPath(file.path, at)
+        ? backupPath(dir, file.path, at)
         : undefined;
     return {
       path: file.path,
@@ -148,7 +192,7 @@ export async function applyPlan(
       preview: action === 'unchanged' ? '' : previewChange(file.before, file.after),
     };
   });
-  if (!options.dryRun) {
+  if (!target.dryRun) {
     for (const change of changes) {
       if (change.backup) change.backup = await backUp(change.path, change.backup);
     }
@@ -159,7 +203,19 @@ export async function applyPlan(
         await mkdir(dirname(file.path), { recursive: true });
         await writeFileAtomic(file.path, file.after!);
       }
+      if (options.uninstall) await dropRecord(stateDir, harness, file.path);
+      else if (action === 'create' || action === 'update') {
+        await mkdir(dir, { recursive: true });
+        const record = nextRecord(records[index], file.path, file.before, file.after!);
+        await writeRecord(stateDir, harness, record);
+      }
     }
   }
-  return { harness, scope, dryRun: options.dryRun, changes, notes: options.notes ?? [] };
+  return {
+    harness,
+    scope: target.scope,
+    dryRun: target.dryRun,
+    changes,
+    notes: options.notes ?? [],
+  };
 }

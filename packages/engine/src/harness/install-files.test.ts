@@ -1,0 +1,86 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyPlan, formatJsonLike, planJsonEdit } from './install-files';
+import { installStateDir } from './install-ledger';
+
+let temp: TempProject;
+let target: Parameters<typeof applyPlan>[1];
+let file: string;
+
+beforeEach(async () => {
+  temp = await makeTempProject('cairn-install-files-');
+  target = {
+    scope: 'project',
+    projectRoot: join(temp.root, 'project'),
+    homeDir: join(temp.root, 'home'),
+    dryRun: false,
+  };
+  file = join(temp.root, 'project', 'settings.json');
+  await mkdir(join(temp.root, 'project'), { recursive: true });
+});
+afterEach(() => temp.cleanup());
+
+type Json = Record<string, unknown>;
+const add = (value: Json) => ({ ...value, cairn: { on: true } });
+const remove = ({ cairn: _, ...rest }: Json) => (Object.keys(rest).length ? rest : undefined);
+const install = async () => applyPlan('h', target, [await planJsonEdit(file, add)]);
+const uninstall = async () =>
+  applyPlan('h', target, [await planJsonEdit(file, remove)], { uninstall: true });
+const ONE_LINE = '{"permissions":{"allow":["Bash"]}}';
+
+describe('install backups and records', () => {
+  it('keeps backups under the state folder, never beside the file', async () => {
+    await writeFile(file, ONE_LINE);
+    const report = await install();
+    const backup = report.changes[0]!.backup!;
+    expect(backup.startsWith(join(installStateDir(target), 'h'))).toBe(true);
+    expect(await readFile(backup, 'utf8')).toBe(ONE_LINE);
+    expect(await readdir(join(temp.root, 'project'))).toEqual(['.cairn', 'settings.json']);
+  });
+
+  it('user scope keeps them in $XDG_STATE_HOME/cairn, else ~/.local/state/cairn', () => {
+    const user = { ...target, scope: 'user' as const };
+    expect(installStateDir(user)).toBe(
+      join(temp.root, 'home', '.local', 'state', 'cairn', 'install-backups'),
+    );
+    expect(installStateDir({ ...user, env: { XDG_STATE_HOME: '/x' } })).toBe(
+      join('/x', 'cairn', 'install-backups'),
+    );
+  });
+
+  it('uninstall restores the original bytes when nothing else changed the file', async () => {
+    await writeFile(file, ONE_LINE);
+    await install();
+    expect(await readFile(file, 'utf8')).toBe(
+      '{"permissions":{"allow":["Bash"]},"cairn":{"on":true}}',
+    );
+    await uninstall();
+    expect(await readFile(file, 'utf8')).toBe(ONE_LINE);
+  });
+
+  it('uninstall deletes a file the install created, and keeps a second install exact', async () => {
+    await install();
+    await install();
+    expect((await uninstall()).changes[0]!.action).toBe('delete');
+    expect(await readdir(join(temp.root, 'project'))).not.toContain('settings.json');
+  });
+
+  it('a file changed since the install loses only Cairn entries and keeps its layout', async () => {
+    await writeFile(file, ONE_LINE);
+    await install();
+    const edited = (await readFile(file, 'utf8')).replace('"Bash"', '"Bash","Read"');
+    await writeFile(file, edited);
+    await uninstall();
+    expect(await readFile(file, 'utf8')).toBe('{"permissions":{"allow":["Bash","Read"]}}');
+  });
+});
+
+describe('formatJsonLike', () => {
+  it('reuses tabs, four spaces, CRLF and a missing final newline', () => {
+    expect(formatJsonLike({ a: [1] }, '{\n\t"x": 1\n}\n')).toBe('{\n\t"a": [\n\t\t1\n\t]\n}\n');
+    expect(formatJsonLike({ a: 1 }, '{\r\n    "x": 1\r\n}')).toBe('{\r\n    "a": 1\r\n}');
+    expect(formatJsonLike({ a: 1 }, undefined)).toBe('{\n  "a": 1\n}\n');
+  });
+});
