@@ -77,7 +77,10 @@ describe('transcript recall by meaning', () => {
     expect(await askAgain({})).not.toContain('automobile');
   });
 
-  it('falls back to full text when the embedder is down, and logs why', async () => {
+  // Slow by design: the embedder's retries back off (250, 500, 1000 ms) before recall falls back.
+  it('falls back to full text when the embedder is down, and logs why', {
+    timeout: 30_000,
+  }, async () => {
     const inject = await askAgain(embedderEnv(await closedBaseUrl()));
     expect(inject).not.toContain('automobile');
     const failures = recentLifecycleFailures(project.root).filter(
