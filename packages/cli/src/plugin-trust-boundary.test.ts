@@ -28,13 +28,13 @@ const SUMMARIZER = 'summarizer openai baseUrl + apiKeyEnv';
 const EMBEDDER = 'embedder openai baseUrl + apiKeyEnv';
 
 /**
- * What each plugin run exercises once trusted: recall embeds the prompt;
- * in OpenClaw the next session start writes the deferred model summary.
- * (The OpenCode run below does not get to a model summary in process, so
- * its summarizer check is the untrusted half only.)
+ * What each plugin run exercises once trusted: recall embeds the prompt,
+ * and in both plugins the next session start writes the deferred model
+ * summary (OpenCode's hooks get their env through `createCairnHooks`, which
+ * the summarizer reads its key from, as the embedder does).
  */
 const REACHES: Record<string, Set<string>> = {
-  'OpenCode plugin hooks': new Set([EMBEDDER]),
+  'OpenCode plugin hooks': new Set([SUMMARIZER, EMBEDDER]),
   'OpenClaw plugin': new Set([SUMMARIZER, EMBEDDER]),
 };
 

@@ -25,7 +25,7 @@ export function createWorkingApi(
   let lifecycle: Lifecycle | undefined;
   const embedder = () => embedderFromSettings(settings, rootDir, env);
   const events = () =>
-    (lifecycle ??= createLifecycle({ rootDir, settings, memory, now, embedder }));
+    (lifecycle ??= createLifecycle({ rootDir, settings, memory, now, embedder, env }));
   const hasHeads = () => existsSync(join(cairnStatePath(rootDir), 'heads.db'));
   const withHeads = <T>(run: (store: HeadStore) => T): T => {
     const store = new HeadStore(rootDir);

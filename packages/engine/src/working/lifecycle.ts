@@ -31,6 +31,8 @@ export interface LifecycleContext {
   now: () => Date;
   /** The configured embedder, if any (transcript recall ranks by meaning with it). */
   embedder?: () => Embedder | undefined;
+  /** Where the summarizer reads its API key (`apiKeyEnv`); defaults to process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /** What an event hands back to the harness; `failed` is set when it failed open. */

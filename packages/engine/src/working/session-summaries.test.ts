@@ -37,9 +37,9 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-function open(): Cairn {
+function open(env: Record<string, string> = {}, apiKeyEnv = ''): Cairn {
   const cairn = openCairn(project.root, {
-    env: {},
+    env,
     homeDir: join(project.root, 'home'),
     overrides: {
       timezone: 'UTC',
@@ -47,7 +47,7 @@ function open(): Cairn {
         provider: 'openai',
         baseUrl: server.baseUrl,
         model: 'test-model',
-        apiKeyEnv: '',
+        apiKeyEnv,
       },
     },
     now: () => {
@@ -134,5 +134,16 @@ describe('session summaries with a model summarizer', () => {
     await endSession(cairn, true);
     expect(retries()).toEqual([]);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("reads the model's key from the env the project was opened with, not process.env", async () => {
+    const name = 'CAIRN_SUMMARY_TEST_KEY';
+    expect(process.env[name]).toBeUndefined();
+    const cairn = open({ [name]: 'sk-from-open-env' }, name);
+    await endSession(cairn, true);
+    const next = await cairn.lifecycle.sessionStart({ ...S1, sessionKey: 's2', cwd: project.root });
+    expect(next.failed).toBeUndefined();
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-from-open-env');
   });
 });

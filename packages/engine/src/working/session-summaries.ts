@@ -38,13 +38,17 @@ export function createSessionSummaries(
   // Built on first use: a prompt-submit hook never summarizes.
   let summarizer: Summarizer | undefined;
   const configured = (): Summarizer =>
-    (summarizer ??= summarizerFromSettings({
-      provider,
-      // Empty strings in settings mean "not set".
-      ...(apiKeyEnv ? { apiKeyEnv } : {}),
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(model ? { model } : {}),
-    }));
+    (summarizer ??= summarizerFromSettings(
+      {
+        provider,
+        // Empty strings in settings mean "not set".
+        ...(apiKeyEnv ? { apiKeyEnv } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
+        ...(model ? { model } : {}),
+      },
+      // The env the project was opened with (openCairn's `env`), as the embedder.
+      ctx.env ?? process.env,
+    ));
   const extractive = createExtractiveSummarizer();
   const usesModel = () => configured().id !== EXTRACTIVE_SUMMARIZER_ID;
 
