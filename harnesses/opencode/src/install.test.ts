@@ -5,6 +5,7 @@ import type { HarnessInstallOptions } from '@cairn/core';
 import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpencodeHarness } from './index';
+import { STUB_MARKER, STUB_RELATIVE_PATH, STUB_TEXT } from './plugin-stub';
 
 const PLUGIN = 'file:///opt/cairn/harnesses/opencode/dist/plugin.js';
 const adapter = createOpencodeHarness({ pluginSpec: PLUGIN });
@@ -12,6 +13,7 @@ const adapter = createOpencodeHarness({ pluginSpec: PLUGIN });
 let temp: TempProject;
 let options: HarnessInstallOptions;
 const projectConfig = () => join(temp.root, 'project', 'opencode.json');
+const stub = () => join(temp.root, 'project', STUB_RELATIVE_PATH);
 const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
 
 beforeEach(async () => {
@@ -29,11 +31,11 @@ beforeEach(async () => {
 afterEach(() => temp.cleanup());
 
 describe('opencode install', () => {
-  it('registers the plugin and the MCP server, and a second install changes nothing', async () => {
+  it('registers the plugin loader and the MCP server, and a second install changes nothing', async () => {
     const first = await adapter.install(options);
-    expect(first.changes.map((c) => c.action)).toEqual(['create']);
+    expect(first.changes.map((c) => c.action)).toEqual(['create', 'create']);
+    expect(await readFile(stub(), 'utf8')).toBe(STUB_TEXT);
     expect(await readJson(projectConfig())).toEqual({
-      plugin: [PLUGIN],
       mcp: {
         cairn: {
           type: 'local',
@@ -44,12 +46,38 @@ describe('opencode install', () => {
     });
     const before = await snapshotTree(temp.root);
     const second = await adapter.install(options);
-    expect(second.changes.map((c) => c.action)).toEqual(['unchanged']);
+    expect(second.changes.map((c) => c.action)).toEqual(['unchanged', 'unchanged']);
     expect(await snapshotTree(temp.root)).toEqual(before);
     const status = await adapter.status(options);
-    expect(status).toMatchObject({ installed: true, scope: 'project' });
-    // The plugin path of this test does not exist on disk.
-    expect(status.problems.join('\n')).toContain('does not exist');
+    expect(status).toMatchObject({ installed: true, scope: 'project', problems: [] });
+    expect(status.details.join('\n')).toContain('plugin loader');
+  });
+
+  it('commits no path of this machine: the plugin entry goes, the stub names none', async () => {
+    const old = { plugin: ['opencode-wakatime', PLUGIN], model: 'x' };
+    await writeFile(projectConfig(), JSON.stringify(old));
+    await adapter.install({ ...options, cairnCommand: ['cairn'] });
+    const committed = [await readFile(projectConfig(), 'utf8'), await readFile(stub(), 'utf8')];
+    for (const text of committed) {
+      expect(text).not.toContain('file://');
+      for (const path of [temp.root, '/opt/cairn', process.cwd(), options.homeDir]) {
+        expect(text).not.toContain(path);
+      }
+    }
+    expect(await readJson(projectConfig())).toMatchObject({ plugin: ['opencode-wakatime'] });
+    await adapter.uninstall(options);
+    expect(existsSync(stub())).toBe(false);
+    expect(await readJson(projectConfig())).toEqual(old);
+  });
+
+  it("leaves a plugin file of the user's own at the stub's path after uninstall", async () => {
+    await mkdir(join(temp.root, 'project', '.opencode', 'plugin'), { recursive: true });
+    await writeFile(stub(), 'export const Mine = async () => ({});\n');
+    const report = await adapter.install(options);
+    expect(report.changes[1]!.backup).toBeDefined();
+    await writeFile(stub(), 'export const Mine = async () => ({ edited: true });\n');
+    await adapter.uninstall(options);
+    expect(await readFile(stub(), 'utf8')).toContain('edited');
   });
 
   it("keeps the user's settings, backs the file up, and uninstall gives it back", async () => {
@@ -67,10 +95,11 @@ describe('opencode install', () => {
     expect(await readFile(backup, 'utf8')).toBe(text);
     const installed = await readJson(projectConfig());
     expect(installed.model).toBe('anthropic/claude-sonnet');
-    expect(installed.plugin).toEqual(['opencode-wakatime', PLUGIN]);
+    expect(installed.plugin).toEqual(['opencode-wakatime']);
     expect(Object.keys(installed.mcp)).toEqual(['github', 'cairn']);
     const removed = await adapter.uninstall(options);
     expect(removed.changes[0]).toMatchObject({ action: 'update' });
+    expect(removed.changes[1]).toMatchObject({ action: 'delete' });
     expect(await readJson(projectConfig())).toEqual(original);
     expect((await adapter.status(options)).installed).toBe(false);
   });
@@ -78,10 +107,13 @@ describe('opencode install', () => {
   it('deletes a file only Cairn used, and uninstall of nothing changes nothing', async () => {
     await adapter.install(options);
     const removed = await adapter.uninstall(options);
-    expect(removed.changes.map((c) => c.action)).toEqual(['delete']);
+    expect(removed.changes.map((c) => c.action)).toEqual(['delete', 'delete']);
     expect(existsSync(projectConfig())).toBe(false);
     const before = await snapshotTree(temp.root);
-    expect((await adapter.uninstall(options)).changes.map((c) => c.action)).toEqual(['unchanged']);
+    expect((await adapter.uninstall(options)).changes.map((c) => c.action)).toEqual([
+      'unchanged',
+      'unchanged',
+    ]);
     expect(await snapshotTree(temp.root)).toEqual(before);
   });
 
@@ -89,7 +121,8 @@ describe('opencode install', () => {
     const before = await snapshotTree(temp.root);
     const report = await adapter.install({ ...options, dryRun: true });
     expect(report.dryRun).toBe(true);
-    expect(report.changes[0]!.preview).toContain(PLUGIN);
+    expect(report.changes[0]!.preview).toContain('"mcp"');
+    expect(report.changes[1]!.preview).toContain(STUB_MARKER);
     expect(await snapshotTree(temp.root)).toEqual(before);
   });
 
@@ -109,6 +142,8 @@ describe('opencode install', () => {
     const user = { ...options, scope: 'user' as const };
     await adapter.install(user);
     const path = join(options.homeDir, '.config/opencode/opencode.json');
+    // Not committed: the user's config names this machine's plugin file.
+    expect((await readJson(path)).plugin).toEqual([PLUGIN]);
     expect((await readJson(path)).mcp.cairn.command).toEqual([
       '/usr/bin/node',
       '/opt/cairn/bin.js',
@@ -127,7 +162,11 @@ describe('uninstall gives the file back', () => {
     await writeFile(projectConfig(), ONE_LINE);
     const report = await adapter.install(options);
     expect(report.changes[0]!.backup).toContain(join(temp.root, 'project', '.cairn', 'state'));
-    expect(await readdir(join(temp.root, 'project'))).toEqual(['.cairn', 'opencode.json']);
+    expect(await readdir(join(temp.root, 'project'))).toEqual([
+      '.cairn',
+      '.opencode',
+      'opencode.json',
+    ]);
     await adapter.uninstall(options);
     expect(await readFile(projectConfig(), 'utf8')).toBe(ONE_LINE);
 

@@ -16,6 +16,7 @@ import {
   planJsonEdit,
   readOptional,
 } from '@cairn/engine';
+import { STUB_MARKER, STUB_RELATIVE_PATH, STUB_TEXT } from './plugin-stub';
 
 /** The MCP server name in opencode.json; OpenCode names its tools `cairn_<tool>`. */
 export const MCP_SERVER_NAME = 'cairn';
@@ -81,15 +82,30 @@ export function mcpCommand(options: InstallTarget): string[] {
   return [...options.cairnCommand, 'mcp'];
 }
 
-export function addCairn(config: Config, path: string, plugin: string, command: string[]): Config {
+/**
+ * Adds Cairn's MCP entry and, with `register` (user scope), its plugin
+ * entry; without it (project scope: the committed stub loads the plugin)
+ * every Cairn plugin entry goes, older builds' absolute paths included.
+ */
+export function addCairn(
+  config: Config,
+  path: string,
+  plugin: string,
+  command: string[],
+  register = true,
+): Config {
   const plugins = arrayAt(config, 'plugin', path);
   const mcp = objectAt(config, 'mcp', path);
-  const kept = plugins.filter((spec) => !isCairnPlugin(spec, plugin) || spec === plugin);
-  if (!kept.includes(plugin)) kept.push(plugin);
+  const kept = plugins.filter(
+    (spec) => !isCairnPlugin(spec, plugin) || (register && spec === plugin),
+  );
+  if (register && !kept.includes(plugin)) kept.push(plugin);
   const existing = objectAt(mcp, MCP_SERVER_NAME, path);
   // The user's own additions to the entry (env, timeout) survive a reinstall.
   const server = { ...existing, type: 'local', command, enabled: true };
-  return { ...config, plugin: kept, mcp: { ...mcp, [MCP_SERVER_NAME]: server } };
+  const next: Config = { ...config, plugin: kept, mcp: { ...mcp, [MCP_SERVER_NAME]: server } };
+  if (kept.length === 0) delete next.plugin;
+  return next;
 }
 
 /** Removes Cairn's plugin and MCP entries; undefined when nothing else is left (the file goes). */
@@ -108,16 +124,33 @@ export function removeCairn(config: Config, path: string, plugin: string): Confi
 const NOTES = [
   'OpenCode loads the plugin and starts `cairn mcp` on its next start; check with `opencode mcp list`',
 ];
+const PROJECT_NOTES = [
+  ...NOTES,
+  `commit opencode.json and ${STUB_RELATIVE_PATH}: they name no path of this machine; each teammate needs \`cairn\` on PATH (npm i -g @cairn/cli)`,
+];
+
+/** `<project>/.opencode/plugin/cairn.js`: the committed plugin loader of a project install. */
+export function stubPath(target: InstallTarget): string {
+  return join(target.projectRoot, STUB_RELATIVE_PATH);
+}
+
+const isStub = (text: string | undefined) => text?.startsWith(STUB_MARKER) === true;
 
 export async function installOpencode(
   options: HarnessInstallOptions,
   plugin: string,
 ): Promise<HarnessInstallReport> {
   const path = configPath(options.scope, options);
+  const project = options.scope === 'project';
   const file = await planJsonEdit(path, (config) =>
-    addCairn(config, path, plugin, mcpCommand(options)),
+    addCairn(config, path, plugin, mcpCommand(options), !project),
   );
-  return applyPlan('opencode', options, [file], { notes: NOTES });
+  if (!project) return applyPlan('opencode', options, [file], { notes: NOTES });
+  const stub = stubPath(options);
+  const before = await readOptional(stub);
+  return applyPlan('opencode', options, [file, { path: stub, before, after: STUB_TEXT }], {
+    notes: PROJECT_NOTES,
+  });
 }
 
 export async function uninstallOpencode(
@@ -130,7 +163,14 @@ export async function uninstallOpencode(
     before === undefined
       ? { path, before, after: undefined }
       : await planJsonEdit(path, (config) => removeCairn(config, path, plugin));
-  return applyPlan('opencode', options, [file], { uninstall: true });
+  const files = [file];
+  if (options.scope === 'project') {
+    const stub = stubPath(options);
+    const text = await readOptional(stub);
+    // A file of the user's own at that path stays.
+    files.push({ path: stub, before: text, after: isStub(text) ? undefined : text });
+  }
+  return applyPlan('opencode', options, files, { uninstall: true });
 }
 
 function pluginProblem(spec: string): string | undefined {
@@ -159,13 +199,22 @@ export async function opencodeStatus(
     const plugins = (Array.isArray(config.plugin) ? config.plugin : []).filter((spec) =>
       isCairnPlugin(spec, plugin),
     );
+    const stub =
+      candidate === 'project' && isStub(await readOptional(stubPath(target)))
+        ? stubPath(target)
+        : undefined;
     const mcp = (config.mcp as Config | undefined)?.[MCP_SERVER_NAME] as Config | undefined;
-    if (plugins.length === 0 && !mcp) continue;
+    if (plugins.length === 0 && !stub && !mcp) continue;
     scope ??= candidate;
-    details.push(
-      `${path}: ${plugins.length ? `plugin ${String(plugins[0])}` : 'no plugin'}; ${mcp ? 'MCP server "cairn"' : 'no MCP server'}`,
-    );
-    if (plugins.length === 0) problems.push(`${path} registers the MCP server but not the plugin`);
+    const loader = stub
+      ? `plugin loader ${stub}`
+      : plugins.length
+        ? `plugin ${String(plugins[0])}`
+        : 'no plugin';
+    details.push(`${path}: ${loader}; ${mcp ? 'MCP server "cairn"' : 'no MCP server'}`);
+    if (plugins.length === 0 && !stub) {
+      problems.push(`${path} registers the MCP server but not the plugin`);
+    }
     if (!mcp) problems.push(`${path} loads the plugin but registers no "cairn" MCP server`);
     if (mcp?.enabled === false) problems.push(`${path} disables the "cairn" MCP server`);
     for (const spec of plugins) {

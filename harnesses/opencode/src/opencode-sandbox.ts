@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatJson } from '@cairn/engine';
 
@@ -51,7 +51,10 @@ export async function createSandbox(): Promise<Sandbox> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'cairn-opencode-')));
   const home = join(base, 'home');
   const project = join(base, 'project');
+  const bin = join(base, 'bin');
   const env = {
+    // `cairn` on PATH, as after `npm i -g @cairn/cli`: the committed plugin loader finds it there.
+    PATH: [bin, process.env.PATH ?? ''].join(delimiter),
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local/share'),
@@ -64,6 +67,8 @@ export async function createSandbox(): Promise<Sandbox> {
   const configDir = join(env.XDG_CONFIG_HOME, 'opencode');
   await mkdir(join(configDir, 'node_modules/@opencode-ai'), { recursive: true });
   await mkdir(project, { recursive: true });
+  await mkdir(bin);
+  await symlink(cairnBinary(), join(bin, 'cairn'));
   // The package exports no ./package.json and no require condition: link its folder.
   const pluginPackage = await realpath(join(PACKAGE_DIR, 'node_modules/@opencode-ai/plugin'));
   await symlink(pluginPackage, join(configDir, 'node_modules/@opencode-ai/plugin'), 'dir');

@@ -1,12 +1,11 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { formatJson, openCairn } from '@cairn/engine';
 import { type ModelServer, startModelServer } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOpencodeHarness } from './index';
 import {
-  cairnBinary,
   compact,
   createSandbox,
   deleteSession,
@@ -66,10 +65,15 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
       projectRoot: sandbox.project,
       homeDir: sandbox.home,
       dryRun: false,
-      cairnCommand: [process.execPath, cairnBinary()],
+      cairnCommand: ['cairn'],
       env: sandbox.env,
     });
-    expect(report.changes.map((c) => c.action)).toEqual(['update']);
+    // opencode.json keeps the user's settings plus `cairn mcp`; the plugin comes
+    // through the committed loader, which finds the `cairn` on PATH.
+    expect(report.changes.map((c) => c.action)).toEqual(['update', 'create']);
+    const committed = await readFile(join(sandbox.project, 'opencode.json'), 'utf8');
+    expect(JSON.parse(committed)).not.toHaveProperty('plugin');
+    expect(committed).not.toContain(dirname(sandbox.home));
   }, TIMEOUT);
 
   afterAll(async () => {
