@@ -51,6 +51,14 @@ describe('opencode install', () => {
     const status = await adapter.status(options);
     expect(status).toMatchObject({ installed: true, scope: 'project', problems: [] });
     expect(status.details.join('\n')).toContain('plugin loader');
+    await writeFile(stub(), `${STUB_MARKER}\n// an older loader\n`);
+    const stale = await adapter.status(options);
+    expect(stale.problems.join('\n')).toContain('run `cairn install opencode`');
+    expect((await adapter.install(options)).changes.map((c) => c.action)).toEqual([
+      'unchanged',
+      'update',
+    ]);
+    expect((await adapter.status(options)).problems).toEqual([]);
   });
 
   it('commits no path of this machine: the plugin entry goes, the stub names none', async () => {

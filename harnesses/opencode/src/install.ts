@@ -199,10 +199,13 @@ export async function opencodeStatus(
     const plugins = (Array.isArray(config.plugin) ? config.plugin : []).filter((spec) =>
       isCairnPlugin(spec, plugin),
     );
-    const stub =
-      candidate === 'project' && isStub(await readOptional(stubPath(target)))
-        ? stubPath(target)
-        : undefined;
+    const stubText = candidate === 'project' ? await readOptional(stubPath(target)) : undefined;
+    const stub = isStub(stubText) ? stubPath(target) : undefined;
+    if (stub && stubText !== STUB_TEXT) {
+      problems.push(
+        `${stub} differs from this Cairn's plugin loader: run \`cairn install opencode\``,
+      );
+    }
     const mcp = (config.mcp as Config | undefined)?.[MCP_SERVER_NAME] as Config | undefined;
     if (plugins.length === 0 && !stub && !mcp) continue;
     scope ??= candidate;
