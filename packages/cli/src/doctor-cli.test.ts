@@ -37,6 +37,7 @@ describe('cairn doctor tells the truth', () => {
     expect(text.stdout).toMatch(/^ {2}! error \.cairn\/memory\/2026-01-01\.md: .*NUL bytes/m);
     expect(text.stdout).toMatch(/^ {2}! warning \.cairn\/memory\/MEMORY\.md: runaway head/m);
     expect(text.stdout).toMatch(/\nproblems found/);
+    expect(text.stdout).toMatch(/^stores: memory \d.* lineage \d.*, index /m);
     const json = cli.run(['doctor', '--json']);
     expect(json.code).toBe(1);
     const report = JSON.parse(json.stdout);
@@ -45,6 +46,13 @@ describe('cairn doctor tells the truth', () => {
       '.cairn/memory/2026-01-01.md',
       '.cairn/memory/MEMORY.md',
       '.cairn/state/lineage.db',
+    ]);
+    expect(report.stores.map((s: { store: string }) => s.store)).toEqual([
+      'memory',
+      'lineage',
+      'heads',
+      'state',
+      'index',
     ]);
     // Doctor reads; it never writes the workspace or creates databases.
     expect(await snapshotTree(project.root)).toEqual(before);

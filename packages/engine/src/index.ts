@@ -71,6 +71,7 @@ export const VERSION: string = pkg.version;
 export { quickCheck } from './doctor/database-checks';
 export { type DoctorArea, type DoctorFinding, needsUser } from './doctor/doctor-finding';
 export { settingsFindings } from './doctor/settings-checks';
+export { formatBytes, type StoreSize, storeSizes } from './doctor/store-sizes';
 export { MAX_MEMORY_FILE_BYTES, RUNAWAY_HEAD_FACTOR } from './doctor/workspace-checks';
 export type {
   LineageStore,

@@ -9,6 +9,7 @@ import {
 } from '@cairn/core';
 import { databaseFindings } from './doctor/database-checks';
 import { type DoctorFinding, needsUser } from './doctor/doctor-finding';
+import { type StoreSize, storeSizes } from './doctor/store-sizes';
 import { workspaceFindings } from './doctor/workspace-checks';
 import { type SearchRequest, searchMemory } from './memory-search';
 import type { AddUnitInput } from './units/unit-input';
@@ -31,6 +32,8 @@ export interface DoctorReport {
   issues: DocumentIssue[];
   /** Workspace sanity, database integrity and settings (see docs/CLI.md, `cairn doctor`). */
   findings: DoctorFinding[];
+  /** Bytes on disk of each store under `.cairn/` (memory, lineage, heads, state, index). */
+  stores: StoreSize[];
   files: number;
   units: number;
 }
@@ -109,7 +112,8 @@ export function createMemoryApi(
         ...extra,
       ];
       const ok = issues.length === 0 && !needsUser(findings);
-      return { ok, issues, findings, files: documents.length, units };
+      const stores = await storeSizes(rootDir);
+      return { ok, issues, findings, stores, files: documents.length, units };
     },
   };
 }

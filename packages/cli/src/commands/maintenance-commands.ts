@@ -1,4 +1,4 @@
-import type { DoctorFinding } from '@cairn/engine';
+import { type DoctorFinding, formatBytes } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 import { EXIT } from '../exit-codes';
 import { oneLine } from '../io';
@@ -45,6 +45,7 @@ export const doctorCommand: CommandSpec = {
     const ok = report.ok && health.pending.length === 0 && !harnessProblems && !ignored.length;
     const lines = [
       `${report.files} files, ${report.units} units`,
+      `stores: ${report.stores.map((s) => `${s.store} ${formatBytes(s.bytes)}`).join(', ')}`,
       ...report.issues.map(
         (i) => `  ! ${i.path}:${i.line} ${i.kind}: ${i.message} (kept as raw text)`,
       ),

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openSearchIndex } from '@cairn/backend-file';
 import {
@@ -134,5 +134,25 @@ describe('doctor', () => {
       expect.objectContaining({ severity: 'warning', area: 'settings' }),
     ]);
     expect(settingsFindings({} as ResolvedSettings)).toEqual([]);
+  });
+});
+
+describe('store sizes', () => {
+  it('adds up each store under .cairn/ and never follows a link out', async () => {
+    const cairn = open();
+    await cairn.init();
+    await cairn.add({ text: 'The deploy script lives in ops/deploy.sh.' });
+    const outside = join(project.root, 'outside.bin');
+    await writeFile(outside, Buffer.alloc(50_000));
+    await mkdir(cairnIndexPath(project.root), { recursive: true });
+    await symlink(outside, join(cairnIndexPath(project.root), 'linked.bin'));
+    const report = await cairn.doctor();
+    cairn.closeWorking();
+    const byStore = Object.fromEntries(report.stores.map((s) => [s.store, s]));
+    const memoryBytes = (await readFile(memoryFile('MEMORY.md'))).length;
+    expect(byStore.memory!.files).toBeGreaterThanOrEqual(3);
+    expect(byStore.memory!.bytes).toBeGreaterThan(memoryBytes);
+    expect(byStore.index!.bytes).toBeLessThan(50_000);
+    expect(Object.keys(byStore)).toEqual(['memory', 'lineage', 'heads', 'state', 'index']);
   });
 });

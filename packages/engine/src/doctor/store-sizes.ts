@@ -1,0 +1,80 @@
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cairnIndexPath, cairnStatePath, memoryWorkspacePath } from '@cairn/core';
+
+/** Bytes on disk of one store of a project, for `cairn doctor`. */
+export interface StoreSize {
+  /** `memory` (the markdown, source of truth), `lineage` (Tier 3), `heads`, `state` (the rest of .cairn/state) or `index` (derived). */
+  store: 'memory' | 'lineage' | 'heads' | 'state' | 'index';
+  /** Project-relative folder or file. */
+  path: string;
+  bytes: number;
+  files: number;
+}
+
+interface Tally {
+  bytes: number;
+  files: number;
+}
+
+/** Adds up regular files below `dir` (links are counted, never followed). */
+async function tally(dir: string, skip: (name: string) => boolean = () => false): Promise<Tally> {
+  const total: Tally = { bytes: 0, files: 0 };
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (skip(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = await tally(path);
+      total.bytes += inner.bytes;
+      total.files += inner.files;
+    } else if (entry.isFile()) {
+      total.bytes += (await lstat(path).catch(() => ({ size: 0 }))).size;
+      total.files += 1;
+    }
+  }
+  return total;
+}
+
+/** A SQLite database with its -wal, -shm and -journal files. */
+async function database(stateDir: string, name: string): Promise<Tally> {
+  const total: Tally = { bytes: 0, files: 0 };
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    const info = await lstat(join(stateDir, `${name}${suffix}`)).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    total.bytes += info.size;
+    total.files += 1;
+  }
+  return total;
+}
+
+const isDatabase = (db: string) => (name: string) =>
+  name === db || ['-wal', '-shm', '-journal'].some((suffix) => name === `${db}${suffix}`);
+
+/** The size of each store under `.cairn/`: what grows, and what can be rebuilt (index). */
+export async function storeSizes(rootDir: string): Promise<StoreSize[]> {
+  const state = cairnStatePath(rootDir);
+  const isLineage = isDatabase('lineage.db');
+  const isHeads = isDatabase('heads.db');
+  const [memory, lineage, heads, rest, index] = await Promise.all([
+    tally(memoryWorkspacePath(rootDir)),
+    database(state, 'lineage.db'),
+    database(state, 'heads.db'),
+    tally(state, (name) => isLineage(name) || isHeads(name)),
+    tally(cairnIndexPath(rootDir)),
+  ]);
+  return [
+    { store: 'memory', path: '.cairn/memory', ...memory },
+    { store: 'lineage', path: '.cairn/state/lineage.db', ...lineage },
+    { store: 'heads', path: '.cairn/state/heads.db', ...heads },
+    { store: 'state', path: '.cairn/state', ...rest },
+    { store: 'index', path: '.cairn/index', ...index },
+  ];
+}
+
+/** `1.2 MB`, `40 kB`, `512 B`. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1_000_000) return `${(bytes / 1_000_000).toFixed(1)} MB`;
+  if (bytes >= 1_000) return `${Math.round(bytes / 1_000)} kB`;
+  return `${bytes} B`;
+}
