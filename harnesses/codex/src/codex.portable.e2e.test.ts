@@ -11,6 +11,8 @@ import {
   type TempProject,
 } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The workspace's Node 24 from the npm registry (tools/node24), by path: no dependency just for a test.
+import { node24Path } from '../../../tools/node24/index.js';
 import { CODEX_BIN, codexAvailable } from './testing/app-server-client';
 import { describeRun, runCodex } from './testing/run-codex';
 
@@ -18,11 +20,13 @@ import { describeRun, runCodex } from './testing/run-codex';
  * The committed .codex/ files name `cairn` and no path: a project copied
  * with `cp -a` works after `cairn install codex` there (Codex keys its hook
  * trust by the hooks file's path, in the user's config), and its hooks and
- * memory_add write to the copy, not the original.
+ * memory_add write to the copy, not the original. After a Node upgrade (a
+ * newer `node` first on PATH) the same files keep working, with no reinstall.
  */
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.cjs', import.meta.url));
 const ADDED = 'Codex portable e2e: the copy keeps its own memory.';
+const UPGRADED = 'Codex portable e2e: the team upgraded Node to 24 last week.';
 const COMMITTED = ['hooks.json', 'config.toml'];
 
 const skipReason = codexAvailable() ? undefined : `the pinned Codex CLI is missing (${CODEX_BIN})`;
@@ -32,11 +36,22 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved project', () => {
   let temp: TempProject;
   let server: ModelServer;
   let env: Record<string, string>;
+  let home: string;
   let original: string;
   let moved: string;
 
   const cairn = (cwd: string, ...args: string[]) =>
     run('cairn', args, { cwd, env: { ...process.env, ...env } });
+  /** One `codex exec` session in `cwd`; Cairn's MCP server required so the tool is there on the only turn. */
+  const session = async (cwd: string) => {
+    const args = ['exec', '-c', 'mcp_servers.cairn.required=true', '--skip-git-repo-check'];
+    const result = await runCodex([...args, '--json', '-C', cwd, 'Remember this.'], {
+      cwd,
+      env,
+      timeoutMs: 150_000,
+    });
+    expect(result.code, describeRun(args, result)).toBe(0);
+  };
   const codexLineage = (root: string) => {
     const memory = openCairn(root, { env: {} });
     try {
@@ -58,7 +73,7 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved project', () => {
     temp = await makeTempProject('cairn-codex-portable-');
     original = join(temp.root, 'project');
     moved = join(temp.root, 'project-moved');
-    const home = join(temp.root, 'home');
+    home = join(temp.root, 'home');
     await mkdir(join(home, '.codex'), { recursive: true });
     await mkdir(original, { recursive: true });
     await mkdir(join(temp.root, 'bin'));
@@ -116,16 +131,36 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved project', () => {
       expect(text).toBe(await readFile(join(original, '.codex', name), 'utf8'));
       expect(text).not.toContain(temp.root);
     }
-    const args = ['exec', '-c', 'mcp_servers.cairn.required=true', '--skip-git-repo-check'];
-    const result = await runCodex([...args, '--json', '-C', moved, 'Remember this.'], {
-      cwd: moved,
-      env,
-      timeoutMs: 150_000,
-    });
-    expect(result.code, describeRun(args, result)).toBe(0);
+    await session(moved);
     expect(await units(moved)).toContain(ADDED);
     expect(codexLineage(moved).length).toBeGreaterThan(0);
     expect(await units(original)).not.toContain(ADDED);
     expect(codexLineage(original)).toEqual([]);
   }, 180_000);
+
+  // Runs after the move test, whose assertions need the original without ADDED.
+  it.skipIf(!node24Path())(
+    'after a Node upgrade, hooks inject and memory_add lands with no reinstall',
+    async () => {
+      // The install ran on this Node (20); `node` on PATH is now another binary, as after
+      // `nvm install 24` or `brew upgrade node`. `cairn` (#!/usr/bin/env node) runs on it.
+      const upgrade = join(temp.root, 'node-upgrade');
+      await mkdir(upgrade);
+      await symlink(node24Path()!, join(upgrade, 'node'));
+      env = { ...env, PATH: `${upgrade}${delimiter}${env.PATH}` };
+      expect((await run('node', ['--version'], { env })).stdout.trim()).toMatch(/^v24\./);
+      await cairn(original, 'add', UPGRADED);
+      const configBefore = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
+      const before = server.requests.length;
+      await session(original);
+      // SessionStart's context (the newest units) reached the model: the hook ran.
+      const requests = server.requests.slice(before);
+      expect(requests.some((request) => request.text.includes(UPGRADED))).toBe(true);
+      expect(await units(original)).toContain(ADDED);
+      expect(codexLineage(original).length).toBeGreaterThan(0);
+      // Nothing was re-trusted or rewritten for the new Node.
+      expect(await readFile(join(home, '.codex', 'config.toml'), 'utf8')).toBe(configBefore);
+    },
+    180_000,
+  );
 });
