@@ -5,7 +5,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatJson } from '@cairn/engine';
+import type { HarnessInstallReport } from '@cairn/core';
+import { formatJson, openCairn } from '@cairn/engine';
+import { createOpencodeHarness } from './create-opencode-harness';
 
 /**
  * Test support (not exported): a real OpenCode CLI in a throwaway HOME,
@@ -95,6 +97,34 @@ export function providerConfig(url: string): Record<string, unknown> {
     model: 'scripted/model',
     small_model: 'scripted/model',
   };
+}
+
+/**
+ * A project as a user sets it up: `.cairn/` with `seeds`, their own
+ * opencode.json (the scripted provider), then Cairn installed at project
+ * scope naming `cairn` (on the sandbox's PATH).
+ */
+export async function installInProject(
+  sandbox: Sandbox,
+  modelUrl: string,
+  seeds: string[],
+): Promise<HarnessInstallReport> {
+  const memory = openCairn(sandbox.project, { env: {} });
+  try {
+    await memory.init();
+    for (const text of seeds) await memory.add({ text });
+  } finally {
+    memory.closeWorking();
+  }
+  await writeFile(join(sandbox.project, 'opencode.json'), formatJson(providerConfig(modelUrl)));
+  return createOpencodeHarness().install({
+    scope: 'project',
+    projectRoot: sandbox.project,
+    homeDir: sandbox.home,
+    dryRun: false,
+    cairnCommand: ['cairn'],
+    env: sandbox.env,
+  });
 }
 
 export function childEnv(sandbox: Sandbox): NodeJS.ProcessEnv {

@@ -1,18 +1,17 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { formatJson, openCairn } from '@cairn/engine';
+import { openCairn } from '@cairn/engine';
 import { type ModelServer, startModelServer } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOpencodeHarness } from './index';
 import {
   compact,
   createSandbox,
   deleteSession,
+  installInProject,
   type OpencodeServer,
   opencode,
   opencodeBinary,
-  providerConfig,
   runPrompt,
   type Sandbox,
   startServer,
@@ -54,20 +53,8 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
       toolCalls: [{ tool: /memory_add/, input: { text: FACT, category: 'decision' } }],
       compactionSummary: SUMMARY,
     });
-    const memory = cairn();
-    await memory.init();
-    await memory.add({ text: SEED });
-    memory.closeWorking();
-    // The user's own settings, which install must keep.
-    await writeFile(join(sandbox.project, 'opencode.json'), formatJson(providerConfig(model.url)));
-    const report = await createOpencodeHarness().install({
-      scope: 'project',
-      projectRoot: sandbox.project,
-      homeDir: sandbox.home,
-      dryRun: false,
-      cairnCommand: ['cairn'],
-      env: sandbox.env,
-    });
+    // With the user's own settings in opencode.json, which install must keep.
+    const report = await installInProject(sandbox, model.url, [SEED]);
     // opencode.json keeps the user's settings plus `cairn mcp`; the plugin comes
     // through the committed loader, which finds the `cairn` on PATH.
     expect(report.changes.map((c) => c.action)).toEqual(['update', 'create']);
