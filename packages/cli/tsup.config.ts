@@ -72,8 +72,10 @@ export default defineConfig([
   // CommonJS file (main.cjs) holding the CLI, so V8's code cache can cover
   // it on every Node version (see compile-cache.ts): resolving and loading
   // ~150 ESM modules costs more than the work of a search. The native
-  // SQLite binding (a dependency of this package too, so the bundle
-  // resolves it) and the MCP server (loaded only by `cairn mcp`) stay out.
+  // SQLite binding (an optional dependency of this package too, so the
+  // bundle resolves it; required only when it is the driver chosen, so the
+  // bundle loads without it) and the MCP server (loaded only by `cairn mcp`)
+  // stay out.
   packageBuild({
     entry: ['src/bin.ts'],
     format: ['cjs'],

@@ -66,9 +66,11 @@ export {
   isDamagedDatabase,
   loadSqlite,
   openSqlite,
+  SQLITE_DRIVER_FIX,
   type SqliteDatabase,
   type SqliteOpenOptions,
   type SqliteStatement,
+  sqliteDriverProblem,
 } from './sqlite-driver';
 export { type WarningSink, warningSink } from './warning-sink';
 

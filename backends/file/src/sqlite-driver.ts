@@ -37,7 +37,7 @@ function loadDriver(purpose: string): SqliteDriver {
   }
   try {
     const require = createRequire(import.meta.url);
-    const Database = require('better-sqlite3') as typeof BetterSqlite3;
+    const Database = requireBetterSqlite3(require);
     // Naming the addon skips the `bindings` package's search of a dozen
     // folders (a stack trace and many stats on every process start).
     // CAIRN_SQLITE_BINDING names an addon built for another Node ABI, for a
@@ -53,10 +53,28 @@ function loadDriver(purpose: string): SqliteDriver {
   } catch (error) {
     throw new CairnError('BACKEND_UNAVAILABLE', `Cannot load better-sqlite3 for ${purpose}`, {
       cause: error,
-      hint: 'run `pnpm add better-sqlite3` (or `npm rebuild better-sqlite3` after a Node upgrade)',
-      details: { package: 'better-sqlite3' },
+      hint: SQLITE_DRIVER_FIX,
+      details: { package: 'better-sqlite3', node: process.versions.node },
     });
   }
+}
+
+/**
+ * What to do when no SQLite driver loads: better-sqlite3 is an optional
+ * dependency (npm installs Cairn without it when its native build fails),
+ * and node:sqlite stands in from Node 24 on.
+ */
+export const SQLITE_DRIVER_FIX =
+  'reinstall with a C++ toolchain (python3, make, g++) so npm can build better-sqlite3: `npm i -g @cairn/cli`, or run `npm rebuild better-sqlite3` after a Node upgrade; or run Cairn on Node >= 24, whose built-in node:sqlite needs no addon';
+
+/** The addon; CAIRN_TEST_HIDE_BETTER_SQLITE3=1 (tests only) makes it missing, as after a failed build. */
+function requireBetterSqlite3(require: NodeJS.Require): typeof BetterSqlite3 {
+  if (process.env.CAIRN_TEST_HIDE_BETTER_SQLITE3 === '1') {
+    throw Object.assign(new Error("Cannot find module 'better-sqlite3' (hidden for a test)"), {
+      code: 'MODULE_NOT_FOUND',
+    });
+  }
+  return require('better-sqlite3') as typeof BetterSqlite3;
 }
 
 const DRIVERS = ['node', 'better-sqlite3'] as const;
@@ -83,6 +101,24 @@ function chooseDriver(): (typeof DRIVERS)[number] {
 /** Which driver opens Cairn's databases in this process. */
 export function sqliteDriverName(): (typeof DRIVERS)[number] | 'bun' {
   return runningInBun() ? 'bun' : chooseDriver();
+}
+
+/**
+ * Why no SQLite driver can open Cairn's databases in this process (a
+ * CairnError whose hint names the fix), or undefined when one loads. Hooks
+ * and `cairn doctor` ask this to say so instead of failing quietly.
+ */
+export function sqliteDriverProblem(): CairnError | undefined {
+  try {
+    loadDriver('SQLite');
+    return undefined;
+  } catch (error) {
+    if (CairnError.isInstance(error)) return error;
+    return new CairnError('BACKEND_UNAVAILABLE', 'Cannot load a SQLite driver', {
+      cause: error,
+      hint: SQLITE_DRIVER_FIX,
+    });
+  }
 }
 
 /** The better-sqlite3 constructor; throws BACKEND_UNAVAILABLE when it cannot load. */

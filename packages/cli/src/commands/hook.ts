@@ -1,7 +1,12 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CAIRN_DIR, CairnError, formatError, formatErrorLine } from '@cairn/core';
-import { findProjectRoot, loadConfiguredPackages, openCairn } from '@cairn/engine';
+import {
+  findProjectRoot,
+  loadConfiguredPackages,
+  openCairn,
+  sqliteDriverProblem,
+} from '@cairn/engine';
 import type { CommandSpec } from '../command';
 import { loadHarness } from '../harnesses';
 import { oneLine } from '../io';
@@ -95,6 +100,14 @@ export const hookCommand: CommandSpec = {
       for (const item of cairn.resolved.trust.ignored) {
         io.stderr(
           `cairn hook ${harnessId} ${hookEvent}: warning: ignored "${item.key}" from the untrusted project config (${item.reason}); run \`cairn trust\` to allow it\n`,
+        );
+      }
+      // No SQLite driver (no better-sqlite3 build, Node < 24): the lifecycle
+      // cannot run, so say once what fixes it rather than inject nothing quietly.
+      const driver = sqliteDriverProblem();
+      if (driver) {
+        io.stderr(
+          `${oneLine(`cairn hook ${harnessId} ${hookEvent}: warning: ${formatErrorLine(driver)}`)}\n`,
         );
       }
       try {

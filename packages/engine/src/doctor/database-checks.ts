@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSqlite } from '@cairn/backend-file';
+import { openSqlite, sqliteDriverProblem } from '@cairn/backend-file';
 import { CAIRN_DIR, CAIRN_INDEX_DIR, CAIRN_STATE_DIR, cairnPath } from '@cairn/core';
 import type { DoctorFinding } from './doctor-finding';
 
@@ -46,11 +46,30 @@ export function quickCheck(path: string): string[] {
 }
 
 /**
+ * No SQLite driver loads (better-sqlite3 missing or mis-built, and no
+ * node:sqlite before Node 24): search falls back to a plain scan and the
+ * lifecycle (heads, lineage) cannot run, so hooks inject nothing.
+ */
+export function sqliteDriverFinding(): DoctorFinding | undefined {
+  const problem = sqliteDriverProblem();
+  if (!problem) return undefined;
+  return {
+    severity: 'error',
+    area: 'database',
+    message: `no SQLite driver loads on Node ${process.versions.node} (${problem.message.split(' — ')[0]}); hooks inject nothing and search uses a plain keyword scan`,
+    fix: problem.hint ?? 'reinstall @cairn/cli',
+  };
+}
+
+/**
  * SQLite integrity of `.cairn/state/*.db` (history: damage is an error) and
  * `.cairn/index/*.sqlite|db` (derived: damage is a warning, `cairn reindex`
  * rebuilds it). Only files that exist are opened, read-only.
  */
 export function databaseFindings(rootDir: string): DoctorFinding[] {
+  const driver = sqliteDriverFinding();
+  // Without a driver every file would report the same load error.
+  if (driver) return [driver];
   const findings: DoctorFinding[] = [];
   const stateDir = join(cairnPath(rootDir), CAIRN_STATE_DIR);
   for (const name of sqliteFiles(stateDir)) {
