@@ -1,9 +1,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { memoryWorkspacePath } from '@cairn/core';
-import { makeTempProject, type TempProject } from '@cairn/testkit';
+import type { TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Cairn, openCairn } from '../index';
+import type { Cairn } from '../index';
+import { closeTestProject, openTestProject } from '../test-project.fixture';
 
 /** Bytes that are not UTF-8: a UTF-16 BOM pair, Latin-1 "café", a lone continuation byte. */
 const USER_BYTES = Buffer.concat([
@@ -14,25 +15,10 @@ const USER_BYTES = Buffer.concat([
 
 let project: TempProject;
 let cairn: Cairn;
-let clock = 0;
 beforeEach(async () => {
-  project = await makeTempProject();
-  clock = Date.parse('2026-05-01T09:00:00.000Z');
-  cairn = openCairn(project.root, {
-    env: {},
-    homeDir: join(project.root, 'home'),
-    overrides: { timezone: 'UTC' },
-    now: () => {
-      clock += 1000;
-      return new Date(clock);
-    },
-  });
-  await cairn.init();
+  ({ project, cairn } = await openTestProject());
 });
-afterEach(async () => {
-  cairn.closeWorking();
-  await project.cleanup();
-});
+afterEach(() => closeTestProject(project, cairn));
 
 const file = (name: string) => join(memoryWorkspacePath(project.root), name);
 const idOf = (result: unknown) => (result as { memoryId: string }).memoryId;

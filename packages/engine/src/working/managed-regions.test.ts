@@ -7,30 +7,17 @@ import {
   THREAD_HEAD_END_MARKER,
   THREAD_HEAD_START_MARKER,
 } from '@cairn/core';
-import { makeTempProject, type TempProject } from '@cairn/testkit';
+import type { TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Cairn, openCairn } from '../index';
+import type { Cairn } from '../index';
+import { closeTestProject, openTestProject } from '../test-project.fixture';
 
 let project: TempProject;
 let cairn: Cairn;
 beforeEach(async () => {
-  project = await makeTempProject();
-  let clock = Date.parse('2026-05-01T09:00:00.000Z');
-  cairn = openCairn(project.root, {
-    env: {},
-    homeDir: join(project.root, 'home'),
-    overrides: { timezone: 'UTC' },
-    now: () => {
-      clock += 1000;
-      return new Date(clock);
-    },
-  });
-  await cairn.init();
+  ({ project, cairn } = await openTestProject());
 });
-afterEach(async () => {
-  cairn.closeWorking();
-  await project.cleanup();
-});
+afterEach(() => closeTestProject(project, cairn));
 
 const MARKERS = [
   HEAD_START_MARKER,
