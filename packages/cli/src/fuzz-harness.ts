@@ -63,3 +63,14 @@ export async function expectHealthyWorkspace(root: string): Promise<void> {
   const damaged = report.findings.filter((f) => f.area === 'workspace');
   expect(damaged, JSON.stringify(damaged)).toEqual([]);
 }
+
+/**
+ * fast-check settings every fuzz property shares: seeded, so a failure
+ * replays. CAIRN_FUZZ_SEED and CAIRN_FUZZ_RUNS explore further by hand; CI
+ * keeps the fixed seed.
+ */
+export const FUZZ_RUNS = {
+  numRuns: Number(process.env.CAIRN_FUZZ_RUNS ?? 120),
+  seed: Number(process.env.CAIRN_FUZZ_SEED ?? 20261125),
+  endOnFailure: true,
+} as const;

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   expectErrorLine,
   expectHealthyWorkspace,
+  FUZZ_RUNS,
   KNOWN_CODES,
   memorySnapshot,
   runInProcess,
@@ -24,12 +25,6 @@ import {
  * read changes no memory file; and no input leaves a damaged workspace.
  * Seeded, so a failure replays; fast-check prints the seed and the path.
  */
-const RUNS = {
-  // CAIRN_FUZZ_SEED and CAIRN_FUZZ_RUNS explore further by hand; CI keeps the fixed seed.
-  numRuns: Number(process.env.CAIRN_FUZZ_RUNS ?? 120),
-  seed: Number(process.env.CAIRN_FUZZ_SEED ?? 20261125),
-  endOnFailure: true,
-} as const;
 
 // A fresh project per property, so one property's writes cannot fail another's.
 let project: TempProject;
@@ -169,7 +164,7 @@ describe('hostile inputs', () => {
         if (input.kind === 'read') expect(await memorySnapshot(project.root)).toEqual(memory);
         await expectHealthyWorkspace(project.root);
       }),
-      RUNS,
+      FUZZ_RUNS,
     );
   }, 120_000);
 
@@ -187,7 +182,7 @@ describe('hostile inputs', () => {
           expect(await projectTree()).toEqual(tree);
         },
       ),
-      { ...RUNS, numRuns: 40 },
+      { ...FUZZ_RUNS, numRuns: 40 },
     );
   }, 60_000);
 
@@ -271,7 +266,7 @@ describe('hostile inputs', () => {
         }
         await expectHealthyWorkspace(project.root);
       }),
-      RUNS,
+      FUZZ_RUNS,
     );
   }, 120_000);
 });

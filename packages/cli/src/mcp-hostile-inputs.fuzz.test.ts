@@ -6,7 +6,7 @@ import { type McpServerHandle, MEMORY_TOOL_NAMES, serveStdio } from '@cairn/mcp'
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectHealthyWorkspace, memorySnapshot, runInProcess } from './fuzz-harness';
+import { expectHealthyWorkspace, FUZZ_RUNS, memorySnapshot, runInProcess } from './fuzz-harness';
 import {
   cairnMarker,
   controlText,
@@ -23,11 +23,6 @@ import {
  * JSON-RPC error other than "internal error"; a refusal changes no memory
  * file; reads change none; the server keeps answering after garbage.
  */
-const RUNS = {
-  numRuns: Number(process.env.CAIRN_FUZZ_RUNS ?? 120),
-  seed: Number(process.env.CAIRN_FUZZ_SEED ?? 20261125),
-  endOnFailure: true,
-} as const;
 
 const READ_TOOLS = new Set([
   'memory_get',
@@ -253,7 +248,7 @@ describe('hostile MCP inputs', () => {
         }
         await expectHealthyWorkspace(project.root);
       }),
-      RUNS,
+      FUZZ_RUNS,
     );
   }, 120_000);
 
@@ -270,7 +265,7 @@ describe('hostile MCP inputs', () => {
         expect(ping.result).toEqual({});
         expect(await memorySnapshot(project.root)).toEqual(memory);
       }),
-      { ...RUNS, numRuns: Math.ceil(RUNS.numRuns / 2) },
+      { ...FUZZ_RUNS, numRuns: Math.ceil(FUZZ_RUNS.numRuns / 2) },
     );
   }, 120_000);
 });
