@@ -2,13 +2,14 @@ import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type Cairn, openCairn } from '@cairn/engine';
 import { type ModelServer, startModelServer } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeCodeFidelity } from './claude-code-fidelity';
+import { claudeEnv } from './claude-env.fixture';
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.cjs', import.meta.url));
@@ -30,21 +31,8 @@ let root: string;
 let home: string;
 let server: ModelServer;
 
-function env(): NodeJS.ProcessEnv {
-  return {
-    // `cairn` on PATH (as after `npm i -g @cairn/cli`): what the install writes runs it.
-    PATH: `${join(base, 'bin')}${delimiter}${process.env.PATH}`,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'dummy',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    ENABLE_TOOL_SEARCH: 'false',
-  };
-}
+// `cairn` on PATH (as after `npm i -g @cairn/cli`): what the install writes runs it.
+const env = () => claudeEnv({ home, modelUrl: server.url, pathDirs: [join(base, 'bin')] });
 
 const cairnCli = (...args: string[]) =>
   run(process.execPath, [CLI, ...args], { cwd: root, env: env(), timeout: TIMEOUT });

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openCairn } from '@cairn/engine';
@@ -10,6 +10,7 @@ import { type ModelServer, startModelServer } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The workspace's Node 24 from the npm registry (tools/node24), by path: no dependency just for a test.
 import { node24Path } from '../../../tools/node24/index.js';
+import { claudeEnv } from './claude-env.fixture';
 
 /**
  * Files a team commits name `cairn`, not this machine's Node and paths: a
@@ -35,22 +36,9 @@ let server: ModelServer;
 /** Folders put first on PATH: `bin` holds `cairn`; `node-upgrade` a newer `node`. */
 let pathDirs = ['bin'];
 
-function env(home: string): NodeJS.ProcessEnv {
-  return {
-    // `cairn` on PATH, as after `npm i -g @cairn/cli`.
-    PATH: [...pathDirs.map((dir) => join(base, dir)), process.env.PATH].join(delimiter),
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_STATE_HOME: join(home, '.local/state'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'dummy',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    ENABLE_TOOL_SEARCH: 'false',
-  };
-}
+// `cairn` on PATH, as after `npm i -g @cairn/cli`.
+const env = (home: string) =>
+  claudeEnv({ home, modelUrl: server.url, pathDirs: pathDirs.map((dir) => join(base, dir)) });
 
 const exec = (file: string, args: string[], cwd: string, home: string) =>
   run(file, args, { cwd, env: env(home), timeout: TIMEOUT, maxBuffer: 16 * 1024 * 1024 });

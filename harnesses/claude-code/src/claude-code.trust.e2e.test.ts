@@ -2,12 +2,13 @@ import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openCairn } from '@cairn/engine';
 import { type ModelServer, startModelServer } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeEnv } from './claude-env.fixture';
 
 /**
  * In a workspace Claude Code has not trusted (no trust prompt accepted, as
@@ -29,21 +30,8 @@ const skip = !existsSync(CLAUDE)
 let base: string;
 let server: ModelServer;
 
-function env(home: string): NodeJS.ProcessEnv {
-  return {
-    PATH: `${join(base, 'bin')}${delimiter}${process.env.PATH}`,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_STATE_HOME: join(home, '.local/state'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'dummy',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1',
-    ENABLE_TOOL_SEARCH: 'false',
-  };
-}
+const env = (home: string) =>
+  claudeEnv({ home, modelUrl: server.url, pathDirs: [join(base, 'bin')] });
 
 const exec = (file: string, args: string[], cwd: string, home: string) =>
   run(file, args, { cwd, env: env(home), timeout: TIMEOUT, maxBuffer: 16 * 1024 * 1024 });
