@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { dailyMemoryFileName, HEAD_END_MARKER, HEAD_START_MARKER } from '@cairn/core';
@@ -14,6 +14,7 @@ import {
 } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODEX_BIN, codexAvailable, startAppServer } from './testing/app-server-client';
+import { makeCodexHome } from './testing/codex-home';
 import { describeRun, runCodex } from './testing/run-codex';
 
 /**
@@ -104,48 +105,23 @@ describe.skipIf(skipReason !== undefined)('codex e2e (real CLI, scripted model)'
   beforeAll(async () => {
     temp = await makeTempProject('cairn-codex-e2e-');
     project = join(temp.root, 'project');
-    const home = join(temp.root, 'home');
-    const codexHome = join(home, '.codex');
     await mkdir(project, { recursive: true });
-    await mkdir(codexHome, { recursive: true });
     await mkdir(join(temp.root, 'bin'));
     await symlink(CLI, join(temp.root, 'bin', 'cairn'));
-    env = {
-      // `cairn` on PATH (as after `npm i -g @cairn/cli`): the committed files run it.
-      PATH: `${join(temp.root, 'bin')}${delimiter}${process.env.PATH}`,
-      HOME: home,
-      CODEX_HOME: codexHome,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_DATA_HOME: join(home, '.local/share'),
-      XDG_STATE_HOME: join(home, '.local/state'),
-      CODEX_E2E_KEY: 'dummy',
-    };
     const server = await startModelServer({
       text: 'Done.',
       toolCalls: [{ tool: /memory_add/, input: { text: ADDED } }],
       compactionSummary: SUMMARY,
     });
     servers.push(server);
-    await writeFile(
-      join(codexHome, 'config.toml'),
-      [
-        'model = "e2e-model"',
-        'model_provider = "e2e"',
-        'approval_policy = "never"',
-        'sandbox_mode = "read-only"',
-        '',
-        '[model_providers.e2e]',
-        'name = "e2e"',
-        `base_url = "${server.url}/v1"`,
-        'env_key = "CODEX_E2E_KEY"',
-        'wire_api = "responses"',
-        '',
-        // The user's answer to Codex's trust prompt for this project.
-        `[projects.${JSON.stringify(project)}]`,
-        'trust_level = "trusted"',
-        '',
-      ].join('\n'),
-    );
+    // `cairn` on PATH (as after `npm i -g @cairn/cli`): the committed files run it.
+    // The user has answered Codex's trust prompt for this project.
+    env = await makeCodexHome({
+      home: join(temp.root, 'home'),
+      modelUrl: server.url,
+      trusted: [project],
+      pathDirs: [join(temp.root, 'bin')],
+    });
     await cairn('init');
     for (const text of [RECALLED, ...FILLERS, SEED]) await cairn('add', text);
     await cairn('install', 'codex');

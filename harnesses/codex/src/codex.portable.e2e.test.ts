@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -7,6 +7,7 @@ import { openCairn } from '@cairn/engine';
 import {
   type ModelServer,
   makeTempProject,
+  snapshotTree,
   startModelServer,
   type TempProject,
 } from '@cairn/testkit';
@@ -14,25 +15,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The workspace's Node 24 from the npm registry (tools/node24), by path: no dependency just for a test.
 import { node24Path } from '../../../tools/node24/index.js';
 import { CODEX_BIN, codexAvailable } from './testing/app-server-client';
+import { makeCodexHome } from './testing/codex-home';
 import { describeRun, runCodex } from './testing/run-codex';
 
 /**
  * The committed .codex/ files name `cairn` and no path: a project copied
  * with `cp -a` works after `cairn install codex` there (Codex keys its hook
  * trust by the hooks file's path, in the user's config), and its hooks and
- * memory_add write to the copy, not the original. After a Node upgrade (a
- * newer `node` first on PATH) the same files keep working, with no reinstall.
+ * memory_add write to the copy, not the original. A clone on another HOME
+ * works after `cairn install codex` there. After a Node upgrade (a newer
+ * `node` first on PATH) the same files keep working, with no reinstall.
  */
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.cjs', import.meta.url));
 const ADDED = 'Codex portable e2e: the copy keeps its own memory.';
 const UPGRADED = 'Codex portable e2e: the team upgraded Node to 24 last week.';
+/** Added to the clone only: its injection shows the hooks read the clone's memory. */
+const CLONE_ONLY = 'Codex portable e2e: only the clone knows the release train is heron.';
 const COMMITTED = ['hooks.json', 'config.toml'];
 
 const skipReason = codexAvailable() ? undefined : `the pinned Codex CLI is missing (${CODEX_BIN})`;
 if (skipReason) console.warn(`codex portable e2e skipped: ${skipReason}`);
 
-describe.skipIf(skipReason !== undefined)('codex e2e: a moved project', () => {
+describe.skipIf(skipReason !== undefined)('codex e2e: a moved, cloned and upgraded project', () => {
   let temp: TempProject;
   let server: ModelServer;
   let env: Record<string, string>;
@@ -40,14 +45,17 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved project', () => {
   let original: string;
   let moved: string;
 
-  const cairn = (cwd: string, ...args: string[]) =>
-    run('cairn', args, { cwd, env: { ...process.env, ...env } });
+  const cairnIn = (runEnv: Record<string, string>, cwd: string, ...args: string[]) =>
+    run('cairn', args, { cwd, env: { ...process.env, ...runEnv } });
+  const cairn = (cwd: string, ...args: string[]) => cairnIn(env, cwd, ...args);
+  const git = (cwd: string, ...args: string[]) =>
+    run('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd });
   /** One `codex exec` session in `cwd`; Cairn's MCP server required so the tool is there on the only turn. */
-  const session = async (cwd: string) => {
+  const session = async (cwd: string, runEnv = env) => {
     const args = ['exec', '-c', 'mcp_servers.cairn.required=true', '--skip-git-repo-check'];
     const result = await runCodex([...args, '--json', '-C', cwd, 'Remember this.'], {
       cwd,
-      env,
+      env: runEnv,
       timeoutMs: 150_000,
     });
     expect(result.code, describeRun(args, result)).toBe(0);
@@ -74,46 +82,20 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved project', () => {
     original = join(temp.root, 'project');
     moved = join(temp.root, 'project-moved');
     home = join(temp.root, 'home');
-    await mkdir(join(home, '.codex'), { recursive: true });
     await mkdir(original, { recursive: true });
     await mkdir(join(temp.root, 'bin'));
     await symlink(CLI, join(temp.root, 'bin', 'cairn'));
-    env = {
-      PATH: `${join(temp.root, 'bin')}${delimiter}${process.env.PATH}`,
-      HOME: home,
-      CODEX_HOME: join(home, '.codex'),
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_DATA_HOME: join(home, '.local/share'),
-      XDG_STATE_HOME: join(home, '.local/state'),
-      CODEX_E2E_KEY: 'dummy',
-    };
     server = await startModelServer({
       text: 'Done.',
       toolCalls: [{ tool: /memory_add/, input: { text: ADDED } }],
     });
-    await writeFile(
-      join(home, '.codex', 'config.toml'),
-      [
-        'model = "e2e-model"',
-        'model_provider = "e2e"',
-        'approval_policy = "never"',
-        'sandbox_mode = "read-only"',
-        '',
-        '[model_providers.e2e]',
-        'name = "e2e"',
-        `base_url = "${server.url}/v1"`,
-        'env_key = "CODEX_E2E_KEY"',
-        'wire_api = "responses"',
-        '',
-        // The user's answers to Codex's trust prompt for both folders.
-        `[projects.${JSON.stringify(original)}]`,
-        'trust_level = "trusted"',
-        '',
-        `[projects.${JSON.stringify(moved)}]`,
-        'trust_level = "trusted"',
-        '',
-      ].join('\n'),
-    );
+    // The user's answers to Codex's trust prompt for both folders.
+    env = await makeCodexHome({
+      home,
+      modelUrl: server.url,
+      trusted: [original, moved],
+      pathDirs: [join(temp.root, 'bin')],
+    });
     await cairn(original, 'install', 'codex');
   }, 60_000);
 
@@ -136,6 +118,40 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved project', () => {
     expect(codexLineage(moved).length).toBeGreaterThan(0);
     expect(await units(original)).not.toContain(ADDED);
     expect(codexLineage(original)).toEqual([]);
+  }, 180_000);
+
+  // Runs after the move test and before the upgrade: the original (cloned here) has no ADDED yet.
+  it('a clone on another HOME works after `cairn install codex` there', async () => {
+    await git(original, 'init', '-q');
+    await git(original, 'add', '-A');
+    await git(original, 'commit', '-qm', 'cairn installed');
+    const checkout = join(temp.root, 'checkout');
+    await git(temp.root, 'clone', '-q', original, checkout);
+    const otherEnv = await makeCodexHome({
+      home: join(temp.root, 'other-home'),
+      modelUrl: server.url,
+      trusted: [checkout],
+      pathDirs: [join(temp.root, 'bin')],
+    });
+    const firstHome = await snapshotTree(home);
+    const originalTree = await snapshotTree(original);
+    await cairnIn(otherEnv, checkout, 'install', 'codex');
+    // The install there trusted the hooks in that HOME's config only: no committed file changed.
+    expect((await git(checkout, 'status', '--porcelain')).stdout).toBe('');
+    expect(await readFile(join(otherEnv.CODEX_HOME!, 'config.toml'), 'utf8')).toContain(
+      join(checkout, '.codex', 'hooks.json'),
+    );
+    await cairnIn(otherEnv, checkout, 'add', CLONE_ONLY);
+    const before = server.requests.length;
+    await session(checkout, otherEnv);
+    // SessionStart's context (the clone's newest units) reached the model: the hooks ran there.
+    const requests = server.requests.slice(before);
+    expect(requests.some((request) => request.text.includes(CLONE_ONLY))).toBe(true);
+    expect(await units(checkout)).toContain(ADDED);
+    expect(codexLineage(checkout).length).toBeGreaterThan(0);
+    // The first HOME and the original checkout were not touched.
+    expect(await snapshotTree(home)).toEqual(firstHome);
+    expect(await snapshotTree(original)).toEqual(originalTree);
   }, 180_000);
 
   // Runs after the move test, whose assertions need the original without ADDED.
