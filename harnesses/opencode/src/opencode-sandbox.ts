@@ -39,24 +39,25 @@ export function cairnBinary(): string {
 export interface Sandbox {
   home: string;
   project: string;
+  /** Holds `cairn` (a link to the built CLI), first on PATH. */
+  bin: string;
   env: Record<string, string>;
   cleanup(): Promise<void>;
 }
 
 /**
- * A HOME and XDG dirs under a temp dir. OpenCode runs `npm install
+ * One user's HOME and XDG dirs, with `pathDirs` first on PATH; returns the
+ * environment to run `opencode` and `cairn` in. OpenCode runs `npm install
  * @opencode-ai/plugin` in its config folder on start unless node_modules is
  * there and the lockfile lists it: the local copy is linked in instead, so
  * nothing is downloaded.
  */
-export async function createSandbox(): Promise<Sandbox> {
-  const base = await realpath(await mkdtemp(join(tmpdir(), 'cairn-opencode-')));
-  const home = join(base, 'home');
-  const project = join(base, 'project');
-  const bin = join(base, 'bin');
+export async function createHome(
+  home: string,
+  pathDirs: string[],
+): Promise<Record<string, string>> {
   const env = {
-    // `cairn` on PATH, as after `npm i -g @cairn/cli`: the committed plugin loader finds it there.
-    PATH: [bin, process.env.PATH ?? ''].join(delimiter),
+    PATH: [...pathDirs, process.env.PATH ?? ''].join(delimiter),
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local/share'),
@@ -68,9 +69,6 @@ export async function createSandbox(): Promise<Sandbox> {
   };
   const configDir = join(env.XDG_CONFIG_HOME, 'opencode');
   await mkdir(join(configDir, 'node_modules/@opencode-ai'), { recursive: true });
-  await mkdir(project, { recursive: true });
-  await mkdir(bin);
-  await symlink(cairnBinary(), join(bin, 'cairn'));
   // The package exports no ./package.json and no require condition: link its folder.
   const pluginPackage = await realpath(join(PACKAGE_DIR, 'node_modules/@opencode-ai/plugin'));
   await symlink(pluginPackage, join(configDir, 'node_modules/@opencode-ai/plugin'), 'dir');
@@ -80,12 +78,31 @@ export async function createSandbox(): Promise<Sandbox> {
     join(configDir, 'package-lock.json'),
     formatJson({ lockfileVersion: 3, packages: { '': { dependencies } } }),
   );
-  return { home, project, env, cleanup: () => rm(base, { recursive: true, force: true }) };
+  return env;
 }
 
-/** The provider block pointing OpenCode at the model server (`url` without /v1). */
+/** A temp dir with a HOME (see createHome), an empty project and `cairn` on PATH. */
+export async function createSandbox(): Promise<Sandbox> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'cairn-opencode-')));
+  const home = join(base, 'home');
+  const project = join(base, 'project');
+  const bin = join(base, 'bin');
+  await mkdir(project, { recursive: true });
+  await mkdir(bin);
+  // `cairn` on PATH, as after `npm i -g @cairn/cli`: the committed plugin loader finds it there.
+  await symlink(cairnBinary(), join(bin, 'cairn'));
+  const env = await createHome(home, [bin]);
+  return { home, project, bin, env, cleanup: () => rm(base, { recursive: true, force: true }) };
+}
+
+/**
+ * The provider block pointing OpenCode at the model server (`url` without
+ * /v1). With the `$schema` line OpenCode adds to an opencode.json that lacks
+ * one, so a session leaves the committed file as it was.
+ */
 export function providerConfig(url: string): Record<string, unknown> {
   return {
+    $schema: 'https://opencode.ai/config.json',
     provider: {
       scripted: {
         npm: '@ai-sdk/openai-compatible',
