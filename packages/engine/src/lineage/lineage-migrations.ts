@@ -96,10 +96,29 @@ END;
 INSERT INTO transcript_entries_fts (transcript_entries_fts) VALUES ('rebuild');
 `;
 
+/**
+ * Long entries are stored compressed in `body` (entry-body.ts), so the
+ * index can no longer read them from the table: it becomes contentless,
+ * fed by the repository with each entry's full text, and is rebuilt here
+ * from the entries written before this step (all stored whole).
+ */
+const ENTRY_BODIES = `
+ALTER TABLE transcript_entries ADD COLUMN body BLOB;
+DROP TRIGGER transcript_entries_fts_insert;
+DROP TABLE transcript_entries_fts;
+CREATE VIRTUAL TABLE transcript_entries_fts USING fts5(
+  text,
+  content = '',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+INSERT INTO transcript_entries_fts (rowid, text) SELECT id, text FROM transcript_entries;
+`;
+
 /** The ordered schema history of lineage.db. */
 export const LINEAGE_MIGRATIONS: readonly LineageMigration[] = [
   { version: 1, name: 'history tables', up: (db) => db.exec(HISTORY_TABLES) },
   { version: 2, name: 'transcript search', up: (db) => db.exec(TRANSCRIPT_SEARCH) },
+  { version: 3, name: 'compressed entry bodies', up: (db) => db.exec(ENTRY_BODIES) },
 ];
 
 export const LINEAGE_SCHEMA_VERSION = LINEAGE_MIGRATIONS.length;

@@ -1,4 +1,5 @@
 import { parseInput } from '@cairn/core';
+import { readEntryText } from './entry-body';
 import { readTransaction, type SqliteDatabase } from './lineage-database';
 import { agentIdSchema, transcriptSearchSchema } from './lineage-inputs';
 import type { TranscriptHit, TranscriptSearchOptions } from './lineage-types';
@@ -41,7 +42,7 @@ export function transcriptCandidates(
       db
         .prepare(
           `SELECT t.id AS transcriptId, t.session_key AS sessionKey, e.seq, e.role,
-           e.tool_name AS toolName, e.at, substr(e.text, 1, @chars) AS text
+           e.tool_name AS toolName, e.at, e.text, e.body
          FROM transcript_entries e JOIN transcripts t ON t.id = e.transcript_id
          WHERE t.agent_id = @agentId AND ${THREAD_FILTER}
          ORDER BY e.id DESC LIMIT @recent`,
@@ -50,9 +51,13 @@ export function transcriptCandidates(
           agentId,
           threadKey: options.threadKey ?? null,
           recent,
-          chars: CANDIDATE_TEXT_CHARS,
-        }) as Omit<TranscriptCandidate, 'snippet' | 'score' | 'matched'>[],
-  );
+        }) as (Omit<TranscriptCandidate, 'snippet' | 'score' | 'matched'> & {
+        body: Uint8Array | null;
+      })[],
+  ).map(({ body, ...row }) => ({
+    ...row,
+    text: readEntryText({ text: row.text, body }).slice(0, CANDIDATE_TEXT_CHARS),
+  }));
   const byKey = new Map(rows.map((row) => [`${row.transcriptId}:${row.seq}`, row]));
   const candidates: TranscriptCandidate[] = hits.map((hit) => {
     const row = byKey.get(`${hit.transcriptId}:${hit.seq}`);

@@ -1,5 +1,6 @@
 import { parseInput } from '@cairn/core';
 import type { z } from 'zod';
+import { readEntryText, storeEntryText } from './entry-body';
 import { readTransaction, type SqliteDatabase, writeTransaction } from './lineage-database';
 import {
   agentIdSchema,
@@ -18,6 +19,7 @@ import type {
   TranscriptRole,
   TranscriptSearchOptions,
 } from './lineage-types';
+import { buildSnippet, snippetTerms } from './snippet';
 
 /** More terms only slow the OR query down without changing the top hits. */
 const MAX_QUERY_TERMS = 32;
@@ -37,6 +39,7 @@ interface EntryRow {
   seq: number;
   role: TranscriptRole;
   text: string;
+  body: Uint8Array | null;
   tool_name: string | null;
   at: string;
 }
@@ -44,7 +47,7 @@ interface EntryRow {
 const toEntry = (row: EntryRow): TranscriptEntry => ({
   seq: row.seq,
   role: row.role,
-  text: row.text,
+  text: readEntryText(row),
   toolName: row.tool_name,
   at: row.at,
 });
@@ -60,6 +63,8 @@ export function appendTranscriptEntry(
 ): AppendedEntry {
   const input = parseInput(appendEntrySchema, raw, 'transcript entry');
   const at = input.at ?? now().toISOString();
+  // Compressed before the write lock is taken: other writers wait less.
+  const stored = storeEntryText(input.text);
   return writeTransaction(db, 'append a transcript entry', () => {
     const transcript = db
       .prepare(
@@ -79,20 +84,26 @@ export function appendTranscriptEntry(
         threadKey: input.threadKey ?? null,
         at,
       }) as { id: number };
-    const { seq } = db
+    const { id, seq } = db
       .prepare(
-        `INSERT INTO transcript_entries (transcript_id, seq, role, text, tool_name, at)
-         SELECT @id, COALESCE(MAX(seq), 0) + 1, @role, @text, @toolName, @at
+        `INSERT INTO transcript_entries (transcript_id, seq, role, text, body, tool_name, at)
+         SELECT @id, COALESCE(MAX(seq), 0) + 1, @role, @text, @body, @toolName, @at
          FROM transcript_entries WHERE transcript_id = @id
-         RETURNING seq`,
+         RETURNING id, seq`,
       )
       .get({
         id: transcript.id,
         role: input.role,
-        text: input.text,
+        text: stored.text,
+        body: stored.body,
         toolName: input.toolName ?? null,
         at,
-      }) as { seq: number };
+      }) as { id: number; seq: number };
+    // The index holds the full text, also of entries stored compressed.
+    db.prepare('INSERT INTO transcript_entries_fts (rowid, text) VALUES (?, ?)').run(
+      id,
+      input.text,
+    );
     return { transcriptId: transcript.id, seq };
   });
 }
@@ -104,7 +115,7 @@ function entryWindow(
 ): TranscriptEntry[] {
   const rows = db
     .prepare(
-      `SELECT seq, role, text, tool_name, at FROM transcript_entries
+      `SELECT seq, role, text, body, tool_name, at FROM transcript_entries
        WHERE transcript_id = @id AND seq >= @fromSeq
          AND (@fromAt IS NULL OR at >= @fromAt) AND (@toAt IS NULL OR at <= @toAt)
        ORDER BY seq LIMIT @limit`,
@@ -151,14 +162,85 @@ export function getTranscript(
   });
 }
 
+/** Words that match nearly every entry: they slow the OR query down and rank nothing. */
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have how i if in ' +
+    'into is it its me my no not of on or our please so that the their them then there these ' +
+    'this to us was we were what when where which who why will with would you your'
+  ).split(' '),
+);
+
+/** The query's distinct terms, lowercased, without stopwords (unless nothing else is left). */
+export function queryTerms(query: string): string[] {
+  const terms = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const telling = terms.filter((term) => !STOPWORDS.has(term) && term.length > 1);
+  return (telling.length > 0 ? telling : terms).slice(0, MAX_QUERY_TERMS);
+}
+
 /** An FTS5 MATCH expression: every term quoted (never read as an operator) and OR-ed. */
 export function buildFtsQuery(query: string): string | undefined {
-  const terms = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const terms = queryTerms(query);
   if (terms.length === 0) return undefined;
-  return terms
-    .slice(0, MAX_QUERY_TERMS)
-    .map((term) => `"${term}"`)
-    .join(' OR ');
+  return terms.map((term) => `"${term}"`).join(' OR ');
+}
+
+const HIT_COLUMNS = `e.id, t.id AS transcriptId, t.session_key AS sessionKey, e.seq, e.role,
+  e.tool_name AS toolName, e.at, e.text, e.body`;
+const HIT_FILTER = `t.agent_id = @agentId
+  AND (@threadKey IS NULL OR t.thread_key = @threadKey OR EXISTS (
+    SELECT 1 FROM temporal_nodes n
+    WHERE n.agent_id = t.agent_id AND n.session_key = t.session_key AND n.thread_key = @threadKey))`;
+
+type HitRow = Omit<TranscriptHit, 'snippet' | 'score'> & {
+  id: number;
+  text: string;
+  body: Uint8Array | null;
+};
+
+/**
+ * The best `limit` entries of this agent (and thread) for `match`, with
+ * their BM25 rank. The index is asked alone first, for its best `window`
+ * rows (cheap: no join per match); only when too few of them belong to
+ * this agent and thread does the full join run.
+ */
+function rankedRows(
+  db: SqliteDatabase,
+  params: { match: string; agentId: string; threadKey: string | null; limit: number },
+): { row: HitRow; score: number }[] {
+  const window = Math.max(200, params.limit * 20);
+  const top = db
+    .prepare(
+      `SELECT rowid AS id, rank AS score FROM transcript_entries_fts
+       WHERE transcript_entries_fts MATCH @match ORDER BY rank, rowid LIMIT @window`,
+    )
+    .all({ match: params.match, window }) as { id: number; score: number }[];
+  const scores = new Map(top.map((hit) => [hit.id, hit.score]));
+  const rows = db
+    .prepare(
+      `SELECT ${HIT_COLUMNS} FROM transcript_entries e JOIN transcripts t ON t.id = e.transcript_id
+       WHERE e.id IN (SELECT value FROM json_each(@ids)) AND ${HIT_FILTER}`,
+    )
+    .all({
+      ids: JSON.stringify([...scores.keys()]),
+      agentId: params.agentId,
+      threadKey: params.threadKey,
+    }) as HitRow[];
+  if (rows.length >= params.limit || top.length < window) {
+    return rows
+      .map((row) => ({ row, score: scores.get(row.id)! }))
+      .sort((a, b) => a.score - b.score || a.row.id - b.row.id)
+      .slice(0, params.limit);
+  }
+  const all = db
+    .prepare(
+      `SELECT ${HIT_COLUMNS}, f.rank AS score FROM transcript_entries_fts f
+       JOIN transcript_entries e ON e.id = f.rowid JOIN transcripts t ON t.id = e.transcript_id
+       WHERE f.transcript_entries_fts MATCH @match AND ${HIT_FILTER}
+       ORDER BY f.rank, e.id LIMIT @limit`,
+    )
+    .all(params) as (HitRow & { score: number })[];
+  return all.map(({ score, ...row }) => ({ row, score }));
 }
 
 /**
@@ -176,31 +258,17 @@ export function searchTranscripts(
   const options = parseInput(transcriptSearchSchema, { ...optionsRaw, query }, 'search options');
   const match = buildFtsQuery(options.query);
   if (!match) return [];
-  return readTransaction(
-    db,
-    'search transcripts',
-    () =>
-      db
-        .prepare(
-          `SELECT t.id AS transcriptId, t.session_key AS sessionKey, e.seq, e.role,
-           e.tool_name AS toolName, e.at,
-           snippet(transcript_entries_fts, 0, '', '', '…', 32) AS snippet,
-           bm25(transcript_entries_fts) AS score
-         FROM transcript_entries_fts
-         JOIN transcript_entries e ON e.id = transcript_entries_fts.rowid
-         JOIN transcripts t ON t.id = e.transcript_id
-         WHERE transcript_entries_fts MATCH @match AND t.agent_id = @agentId
-           AND (@threadKey IS NULL OR t.thread_key = @threadKey OR EXISTS (
-             SELECT 1 FROM temporal_nodes n
-             WHERE n.agent_id = t.agent_id AND n.session_key = t.session_key
-               AND n.thread_key = @threadKey))
-         ORDER BY score, e.id LIMIT @limit`,
-        )
-        .all({
-          match,
-          agentId,
-          threadKey: options.threadKey ?? null,
-          limit: options.limit,
-        }) as TranscriptHit[],
+  const terms = snippetTerms(queryTerms(options.query).join(' '));
+  return readTransaction(db, 'search transcripts', () =>
+    rankedRows(db, {
+      match,
+      agentId,
+      threadKey: options.threadKey ?? null,
+      limit: options.limit,
+    }).map(({ row: { id: _id, text, body, ...hit }, score }) => ({
+      ...hit,
+      snippet: buildSnippet(readEntryText({ text, body }), terms),
+      score,
+    })),
   );
 }

@@ -68,10 +68,3 @@ export function parseLifecycleInput<S extends z.ZodType>(
 ): z.output<S> {
   return parseInput(schema, value, `${event} payload`);
 }
-
-/** Tool payloads are kept, but bounded: a transcript is history, not a dump of every file read. */
-export function boundedJson(value: unknown, max = 4000): string {
-  if (value === undefined) return '';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text;
-}

@@ -4,6 +4,7 @@ import { cairnIndexPath, cairnStatePath, memoryWorkspacePath } from '@cairn/core
 import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
+import { openLineageStore } from '../lineage';
 import { currentHeadRegion } from './head-render';
 
 let project: TempProject;
@@ -161,6 +162,19 @@ describe('lifecycle', () => {
     expect(reopened.threads('claude')).toHaveLength(1);
     expect((await reopened.search({ query: 'unit forever' }))[0]?.kind).toBe('UNIT');
     reopened.closeWorking();
+  });
+
+  it('keeps a tool event whole in the lineage, however long its output (Tier 3 is lossless)', async () => {
+    const output = Array.from({ length: 3000 }, (_, i) => `line ${i}: PASS src/m${i}.test.ts`)
+      .concat('FAIL src/payments.test.ts: expected 200, got 502')
+      .join('\n');
+    const input = { command: 'pnpm test', cwd: '/repo' };
+    await cairn.lifecycle.toolUse({ ...A, toolName: 'Bash', input, output });
+    cairn.closeWorking();
+    const lineage = openLineageStore(project.root);
+    const entry = lineage.getTranscript('claude', 's1')?.entries[0];
+    lineage.close();
+    expect(entry?.text).toBe(`${JSON.stringify(input)}\n→ ${output}`);
   });
 });
 

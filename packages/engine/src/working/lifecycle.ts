@@ -5,7 +5,6 @@ import { currentHeadRegion } from './head-render';
 import { HeadStore, type SessionRecord } from './head-store';
 import { composeInjection } from './injection';
 import {
-  boundedJson,
   type CompactionCompleteInput,
   compactionCompleteSchema,
   type PreCompactionInput,
@@ -20,6 +19,7 @@ import {
   type UserPromptSubmitInput,
   userPromptSubmitSchema,
 } from './lifecycle-inputs';
+import { toolEventText } from './tool-event-text';
 import { logLifecycleFailure } from './lifecycle-log';
 import { defaultThreadKey } from './thread-key';
 import { renderThreadHead } from './thread-state';
@@ -162,7 +162,7 @@ export function createLifecycle(ctx: LifecycleContext) {
     const args = parseLifecycleInput(toolUseSchema, input, 'tool-use');
     return guarded('tool-use', args, async () => {
       const session = sessionFor(args.agentId, args.sessionKey);
-      const text = [boundedJson(args.input), boundedJson(args.output)].filter(Boolean).join('\n→ ');
+      const text = toolEventText(args.input, args.output);
       distill().record(session, 'tool', text, args.toolName);
       return EMPTY;
     });
