@@ -13,7 +13,7 @@ import { type StoreSize, storeSizes } from './doctor/store-sizes';
 import { workspaceFindings } from './doctor/workspace-checks';
 import { type SearchRequest, searchMemory } from './memory-search';
 import type { AddUnitInput } from './units/unit-input';
-import { getMemory, listUnits } from './units/unit-queries';
+import { createUnitLister, getMemory } from './units/unit-queries';
 import type { MemoryRecord } from './units/unit-results';
 import { createUnitStore, type ListUnitsFilter } from './units/unit-store';
 
@@ -62,6 +62,7 @@ export function createMemoryApi(
   now?: () => Date,
 ) {
   const store = createUnitStore({ rootDir, settings, ...(now ? { now } : {}) });
+  const listUnits = createUnitLister();
   return {
     add: (input: AddUnitInput) => store.add(input),
     replace: (memoryId: string, text: string) => store.replace(memoryId, text),

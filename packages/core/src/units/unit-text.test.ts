@@ -6,6 +6,8 @@ import {
   escapeMarkers,
   inferCategory,
   isDuplicateText,
+  NEAR_DUPLICATE_MIN_WORDS,
+  NEAR_DUPLICATE_THRESHOLD,
   normalizeUnitText,
 } from './unit-text';
 
@@ -89,5 +91,42 @@ describe('markers and binary text', () => {
     expect(containsBinary('lone \uD800 high')).toBe(true);
     expect(containsBinary('lone \uDC00 low')).toBe(true);
     expect(containsBinary('emoji 😀, accents é, CJK 漢字, tab\t')).toBe(false);
+  });
+});
+
+describe('the duplicate rule over signatures', () => {
+  /** The rule as written in docs/UNITS.md, computed the long way. */
+  function byTheBook(a: string, b: string): boolean {
+    const [keyA, keyB] = [duplicateKey(a), duplicateKey(b)];
+    if (keyA === keyB) return keyA.length > 0;
+    const [wordsA, wordsB] = [new Set(keyA.split(' ')), new Set(keyB.split(' '))];
+    if (Math.min(wordsA.size, wordsB.size) < NEAR_DUPLICATE_MIN_WORDS) return false;
+    const shared = [...wordsA].filter((word) => wordsB.has(word)).length;
+    return shared / (wordsA.size + wordsB.size - shared) >= NEAR_DUPLICATE_THRESHOLD;
+  }
+
+  it('decides every pair as the rule does, the size shortcut included', () => {
+    const vocabulary = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu'.split(
+      ' ',
+    );
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const sentence = () =>
+      Array.from(
+        { length: 1 + Math.floor(next() * 14) },
+        () => vocabulary[Math.floor(next() * vocabulary.length)],
+      ).join(' ');
+    let duplicates = 0;
+    for (let i = 0; i < 5000; i += 1) {
+      const a = sentence();
+      // Half the pairs are near misses: one word of a changed or added.
+      const b = i % 2 ? sentence() : `${a} ${vocabulary[i % vocabulary.length]}`;
+      expect(isDuplicateText(a, b), `${a} | ${b}`).toBe(byTheBook(a, b));
+      if (byTheBook(a, b)) duplicates += 1;
+    }
+    expect(duplicates).toBeGreaterThan(50);
   });
 });

@@ -96,19 +96,33 @@ export const NEAR_DUPLICATE_THRESHOLD = 0.85;
 /** Shorter texts only match exactly: a few shared words say little. */
 export const NEAR_DUPLICATE_MIN_WORDS = 5;
 
+/** What the duplicate rule compares of a text, computed once per text. */
+export interface DuplicateSignature {
+  key: string;
+  words: ReadonlySet<string>;
+}
+
+export function duplicateSignature(text: string): DuplicateSignature {
+  const key = duplicateKey(text);
+  return { key, words: new Set(key.split(' ')) };
+}
+
 /**
  * The duplicate rule: equal normalized keys, or (for texts of at least five
  * distinct words) word-set Jaccard similarity of at least 0.85.
  */
 export function isDuplicateText(a: string, b: string): boolean {
-  const keyA = duplicateKey(a);
-  const keyB = duplicateKey(b);
-  if (keyA === keyB) return keyA.length > 0;
-  const wordsA = new Set(keyA.split(' '));
-  const wordsB = new Set(keyB.split(' '));
-  if (wordsA.size < NEAR_DUPLICATE_MIN_WORDS || wordsB.size < NEAR_DUPLICATE_MIN_WORDS)
-    return false;
+  return isDuplicateSignature(duplicateSignature(a), duplicateSignature(b));
+}
+
+/** The duplicate rule over signatures: a workspace scan keeps them, so a check is a set lookup. */
+export function isDuplicateSignature(a: DuplicateSignature, b: DuplicateSignature): boolean {
+  if (a.key === b.key) return a.key.length > 0;
+  const small = Math.min(a.words.size, b.words.size);
+  const large = Math.max(a.words.size, b.words.size);
+  // Jaccard is at most small / large: most pairs are decided without a lookup.
+  if (small < NEAR_DUPLICATE_MIN_WORDS || small < large * NEAR_DUPLICATE_THRESHOLD) return false;
   let shared = 0;
-  for (const word of wordsA) if (wordsB.has(word)) shared += 1;
-  return shared / (wordsA.size + wordsB.size - shared) >= NEAR_DUPLICATE_THRESHOLD;
+  for (const word of a.words) if (b.words.has(word)) shared += 1;
+  return shared / (a.words.size + b.words.size - shared) >= NEAR_DUPLICATE_THRESHOLD;
 }

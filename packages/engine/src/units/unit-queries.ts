@@ -1,6 +1,7 @@
 import {
   CairnError,
   compareCodeUnits,
+  type LocatedUnit,
   type ParsedDocument,
   parseInput,
   readMemoryFile,
@@ -64,22 +65,50 @@ export function listUnits(
   documents: ParsedDocument[],
   input: ListUnitsFilter = {},
 ): MemoryRecord[] {
-  const filter = parseInput(listFilterSchema, input, 'list filter');
+  return createUnitLister()(documents, input);
+}
+
+/**
+ * `listUnits` that keeps each parsed document's matching records: a scan
+ * returns the same document object for a file that did not change, so only
+ * changed files are filtered again. An in-process harness lists the
+ * approved units at every session end; a year of units would otherwise
+ * cost tens of ms each time.
+ */
+export function createUnitLister() {
+  let cached: { key: string; perDocument: WeakMap<ParsedDocument, MemoryRecord[]> } | undefined;
+  return (documents: ParsedDocument[], input: ListUnitsFilter = {}): MemoryRecord[] => {
+    const filter = parseInput(listFilterSchema, input, 'list filter');
+    const key = JSON.stringify(filter);
+    if (cached?.key !== key) cached = { key, perDocument: new WeakMap() };
+    const { perDocument } = cached;
+    const matches = unitMatcher(filter);
+    return documents
+      .flatMap((document) => {
+        let records = perDocument.get(document);
+        if (!records) {
+          records = document.units.filter(matches).map(unitRecord);
+          perDocument.set(document, records);
+        }
+        return records;
+      })
+      .sort((a, b) => compareCodeUnits(a.createdAt ?? '', b.createdAt ?? ''));
+  };
+}
+
+function unitMatcher(filter: z.output<typeof listFilterSchema>) {
   const since = filter.since ? Date.parse(filter.since) : undefined;
   const until = filter.until ? Date.parse(filter.until) : undefined;
-  return documents
-    .flatMap((document) => document.units)
-    .filter((unit) => {
-      if (filter.category && unit.category !== filter.category) return false;
-      if (filter.review && unit.review !== filter.review) return false;
-      if (filter.path && !unit.path.startsWith(filter.path)) return false;
-      const created = Date.parse(unit.createdAt);
-      if (since !== undefined && created < since) return false;
-      if (until !== undefined && created >= until) return false;
-      return true;
-    })
-    .sort((a, b) => compareCodeUnits(a.createdAt, b.createdAt))
-    .map(unitRecord);
+  return (unit: LocatedUnit): boolean => {
+    if (filter.category && unit.category !== filter.category) return false;
+    if (filter.review && unit.review !== filter.review) return false;
+    if (filter.path && !unit.path.startsWith(filter.path)) return false;
+    if (since === undefined && until === undefined) return true;
+    const created = Date.parse(unit.createdAt);
+    if (since !== undefined && created < since) return false;
+    if (until !== undefined && created >= until) return false;
+    return true;
+  };
 }
 
 export { findUnit };

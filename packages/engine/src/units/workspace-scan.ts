@@ -1,5 +1,7 @@
 import {
-  isDuplicateText,
+  type DuplicateSignature,
+  duplicateSignature,
+  isDuplicateSignature,
   type LocatedUnit,
   listMemoryFiles,
   type ParsedDocument,
@@ -11,11 +13,19 @@ import {
 import type { DuplicateResult, MemoryRecord } from './unit-results';
 
 /**
- * Parsed files by path, with the text they were parsed from. Every scan
- * still reads every file; only a file whose text changed is parsed again
- * (parsing, not reading, is the cost of a large workspace).
+ * Parsed files by path, with the size and modification time they were read
+ * at. A file whose size and mtime are unchanged is not read again, unless
+ * it changed less than RACY_MS before it was read (the same rule git uses
+ * for its index: a write within the clock's resolution of the read could
+ * leave both unchanged). A file that changed is read, and parsed again only
+ * when its text changed.
  */
-export type ParseCache = Map<string, { text: string; document: ParsedDocument }>;
+export type ParseCache = Map<
+  string,
+  { text: string; document: ParsedDocument; bytes: number; mtimeMs: number; readAt: number }
+>;
+
+const RACY_MS = 2000;
 
 /** Every workspace file, parsed. Unreadable files are skipped (doctor reports them). */
 export async function scanWorkspace(
@@ -25,23 +35,43 @@ export async function scanWorkspace(
   const documents: ParsedDocument[] = [];
   const seen = new Set<string>();
   for (const file of await listMemoryFiles(rootDir)) {
-    const text = await readMemoryFile(rootDir, file.path).catch(() => undefined);
-    if (text === undefined) continue;
-    seen.add(file.path);
     const cached = cache.get(file.path);
-    if (cached?.text === text) {
+    if (
+      cached &&
+      cached.bytes === file.bytes &&
+      cached.mtimeMs === file.mtimeMs &&
+      file.mtimeMs < cached.readAt - RACY_MS
+    ) {
+      seen.add(file.path);
       documents.push(cached.document);
       continue;
     }
-    const document = parseMemoryDocument(text, file.path);
-    cache.set(file.path, { text, document });
+    const readAt = Date.now();
+    const text = await readMemoryFile(rootDir, file.path).catch(() => undefined);
+    if (text === undefined) continue;
+    seen.add(file.path);
+    const stat = { bytes: file.bytes, mtimeMs: file.mtimeMs, readAt };
+    const document = cached?.text === text ? cached.document : parseMemoryDocument(text, file.path);
+    cache.set(file.path, { text, document, ...stat });
     documents.push(document);
   }
   for (const path of cache.keys()) if (!seen.has(path)) cache.delete(path);
   return documents;
 }
 
+/** Records of parsed units, kept as long as their parsed document is; frozen, as they are shared. */
+const records = new WeakMap<LocatedUnit, MemoryRecord>();
+
 export function unitRecord(unit: LocatedUnit): MemoryRecord {
+  let record = records.get(unit);
+  if (!record) {
+    record = Object.freeze(buildUnitRecord(unit));
+    records.set(unit, record);
+  }
+  return record;
+}
+
+function buildUnitRecord(unit: LocatedUnit): MemoryRecord {
   const { memoryId, path, startLine, endLine, text, category, review, createdAt, updatedAt } = unit;
   return {
     memoryId,
@@ -80,10 +110,11 @@ export function findDuplicate(
   text: string,
   exceptId?: string,
 ): DuplicateResult | undefined {
+  const wanted = duplicateSignature(text);
   for (const document of documents) {
     for (const unit of document.units) {
       if (unit.memoryId === exceptId || unit.review === 'deprecated') continue;
-      if (isDuplicateText(unit.text, text)) {
+      if (isDuplicateSignature(signatureOf(unit), wanted)) {
         const { memoryId, path, category } = unit;
         return {
           action: 'duplicate',
@@ -92,7 +123,7 @@ export function findDuplicate(
       }
     }
     for (const segment of document.raw) {
-      if (isDuplicateText(segment.text, text)) {
+      if (isDuplicateSignature(signatureOf(segment), wanted)) {
         const record = rawRecord(segment);
         return {
           action: 'duplicate',
@@ -107,4 +138,16 @@ export function findDuplicate(
     }
   }
   return undefined;
+}
+
+/** Signatures of parsed units and segments, kept as long as their parsed document is. */
+const signatures = new WeakMap<object, DuplicateSignature>();
+
+function signatureOf(item: { text: string }): DuplicateSignature {
+  let signature = signatures.get(item);
+  if (!signature) {
+    signature = duplicateSignature(item.text);
+    signatures.set(item, signature);
+  }
+  return signature;
 }
