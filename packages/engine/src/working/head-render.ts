@@ -87,9 +87,16 @@ function threadCandidates(threads: ThreadHeadState[]): Candidate[] {
   });
 }
 
-function unitCandidates(units: HeadUnit[]): Candidate[] {
+/**
+ * The newest units, as many as could fit: every unit line costs at least
+ * the tokens of its id, so a year of units is cut to what the budget can
+ * hold before any line is built.
+ */
+function unitCandidates(units: HeadUnit[], budgetTokens: number): Candidate[] {
+  const cheapest = estimateTokens('- x (`UNIT:00000000-0000-4000-8000-000000000000`)') + 1;
   return [...units]
     .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1))
+    .slice(0, Math.ceil(budgetTokens / cheapest))
     .map((unit, i) => ({
       section: 'constraints' as const,
       line: `- ${clip(unit.text)} (\`${unit.memoryId}\`)`,
@@ -107,7 +114,10 @@ export function renderHeadRegion(input: HeadInput): string {
   const footer = `_Cairn head, rendered ${input.now}. Edit outside this region; it is rewritten._`;
   let used = estimateTokens(footer) + 8;
   const chosen = new Map<Section, string[]>();
-  const candidates = [...threadCandidates(input.threads), ...unitCandidates(input.units)].sort(
+  const candidates = [
+    ...threadCandidates(input.threads),
+    ...unitCandidates(input.units, input.budgetTokens),
+  ].sort(
     (a, b) => a.priority - b.priority || SECTION_WEIGHT[a.section] - SECTION_WEIGHT[b.section],
   );
   for (const candidate of candidates) {
