@@ -35,7 +35,9 @@ describe('opencode install', () => {
     const first = await adapter.install(options);
     expect(first.changes.map((c) => c.action)).toEqual(['create', 'create']);
     expect(await readFile(stub(), 'utf8')).toBe(STUB_TEXT);
+    // With the $schema line OpenCode would otherwise add on a teammate's first run.
     expect(await readJson(projectConfig())).toEqual({
+      $schema: 'https://opencode.ai/config.json',
       mcp: {
         cairn: {
           type: 'local',

@@ -83,6 +83,13 @@ export function mcpCommand(options: InstallTarget): string[] {
 }
 
 /**
+ * OpenCode adds this line to an opencode.json that lacks it on its first
+ * run; a file Cairn creates carries it, so a committed file stays as
+ * committed on every teammate's machine.
+ */
+export const OPENCODE_CONFIG_SCHEMA = 'https://opencode.ai/config.json';
+
+/**
  * Adds Cairn's MCP entry and, with `register` (user scope), its plugin
  * entry; without it (project scope: the committed stub loads the plugin)
  * every Cairn plugin entry goes, older builds' absolute paths included.
@@ -103,12 +110,21 @@ export function addCairn(
   const existing = objectAt(mcp, MCP_SERVER_NAME, path);
   // The user's own additions to the entry (env, timeout) survive a reinstall.
   const server = { ...existing, type: 'local', command, enabled: true };
-  const next: Config = { ...config, plugin: kept, mcp: { ...mcp, [MCP_SERVER_NAME]: server } };
+  const schema = Object.keys(config).length === 0 ? { $schema: OPENCODE_CONFIG_SCHEMA } : {};
+  const next: Config = {
+    ...schema,
+    ...config,
+    plugin: kept,
+    mcp: { ...mcp, [MCP_SERVER_NAME]: server },
+  };
   if (kept.length === 0) delete next.plugin;
   return next;
 }
 
-/** Removes Cairn's plugin and MCP entries; undefined when nothing else is left (the file goes). */
+/**
+ * Removes Cairn's plugin and MCP entries; undefined when nothing else is
+ * left but the `$schema` line (the file goes).
+ */
 export function removeCairn(config: Config, path: string, plugin: string): Config | undefined {
   const next = { ...config };
   const plugins = arrayAt(config, 'plugin', path).filter((spec) => !isCairnPlugin(spec, plugin));
@@ -118,7 +134,10 @@ export function removeCairn(config: Config, path: string, plugin: string): Confi
   delete mcp[MCP_SERVER_NAME];
   if (Object.keys(mcp).length > 0) next.mcp = mcp;
   else delete next.mcp;
-  return Object.keys(next).length > 0 ? next : undefined;
+  const rest = Object.keys(next).filter(
+    (key) => !(key === '$schema' && next[key] === OPENCODE_CONFIG_SCHEMA),
+  );
+  return rest.length > 0 ? next : undefined;
 }
 
 const NOTES = [
