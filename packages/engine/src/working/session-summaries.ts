@@ -8,7 +8,8 @@ import {
   summarizerFromSettings,
 } from '../summaries';
 import type { HeadStore, SessionRecord } from './head-store';
-import type { LifecycleContext } from './lifecycle';
+import type { LifecycleContext } from './lifecycle-context';
+import { writeSummaryNode } from './summary-node';
 
 /** After this many failed attempts the extractive summary stays and the retry is dropped. */
 export const MAX_SUMMARY_ATTEMPTS = 6;
@@ -34,23 +35,8 @@ export function createSessionSummaries(
   heads: HeadStore,
   store: () => LineageStore,
 ) {
-  const { provider, baseUrl, model, apiKeyEnv } = ctx.settings.summarizer;
-  // Built on first use: a prompt-submit hook never summarizes.
-  let summarizer: Summarizer | undefined;
-  const configured = (): Summarizer =>
-    (summarizer ??= summarizerFromSettings(
-      {
-        provider,
-        // Empty strings in settings mean "not set".
-        ...(apiKeyEnv ? { apiKeyEnv } : {}),
-        ...(baseUrl ? { baseUrl } : {}),
-        ...(model ? { model } : {}),
-      },
-      // The env the project was opened with (openCairn's `env`), as the embedder.
-      ctx.env ?? process.env,
-    ));
-  const extractive = createExtractiveSummarizer();
-  const usesModel = () => configured().id !== EXTRACTIVE_SUMMARIZER_ID;
+  const { configured, extractive, usesModel } = summarizerChoice(ctx);
+  const nodes = { ctx, heads, store };
 
   async function summarizeTranscript(
     session: SessionRecord,
@@ -70,43 +56,6 @@ export function createSessionSummaries(
     return { summary, startAt: entries[0]?.at ?? session.startedAt };
   }
 
-  function writeNode(
-    session: SessionRecord,
-    kind: 'session_summary' | 'compaction',
-    summary: StructuredSummary,
-    startAt: string,
-  ): string {
-    const now = ctx.now().toISOString();
-    if (!summary.status) {
-      // Hooks rarely expose assistant turns, where the status usually comes
-      // from: fall back to the latest distilled fact, never to raw prompt text.
-      const latest =
-        summary.decisions.at(-1) ?? summary.nextSteps.at(-1) ?? summary.commitments.at(-1);
-      if (latest) summary.status = latest;
-    }
-    const node = store().addNode({
-      agentId: session.agentId,
-      kind,
-      threadKey: session.threadKey,
-      sessionKey: session.sessionKey,
-      startAt,
-      endAt: now,
-      source: summary.source,
-      text: summary.text || '(empty session)',
-    });
-    const injected = heads.injectedUnits(session);
-    if (injected.length > 0) store().linkUnits(session.agentId, node.id, injected);
-    heads.addFacts({
-      agentId: session.agentId,
-      threadKey: session.threadKey,
-      nodeId: node.id,
-      facts: summary,
-      at: now,
-      session: kind === 'session_summary',
-    });
-    return node.id;
-  }
-
   /** Writes a summary or compaction node and returns its id. */
   async function summarize(
     session: SessionRecord,
@@ -117,14 +66,14 @@ export function createSessionSummaries(
       const startAt = store().getTranscript(session.agentId, session.sessionKey, { limit: 1 })
         ?.entries[0]?.at;
       const summary = harnessSummaryToStructured(options.harnessText);
-      return writeNode(session, kind, summary, startAt ?? session.startedAt);
+      return writeSummaryNode(nodes, session, kind, summary, startAt ?? session.startedAt);
     }
     const deferred = usesModel() && options.deferModel === true;
     const { summary, startAt } = await summarizeTranscript(
       session,
       deferred ? extractive : configured(),
     );
-    const nodeId = writeNode(session, kind, summary, startAt);
+    const nodeId = writeSummaryNode(nodes, session, kind, summary, startAt);
     const failure = deferred ? DEFERRED_REASON : summary.warnings?.join('; ');
     if (kind === 'session_summary' && usesModel() && failure) {
       store().recordSummaryFailure({
@@ -159,7 +108,7 @@ export function createSessionSummaries(
         });
         continue;
       }
-      written.push(writeNode(session, 'session_summary', summary, startAt));
+      written.push(writeSummaryNode(nodes, session, 'session_summary', summary, startAt));
       store().clearSummaryRetry(agentId, retry.sessionKey);
     }
     return written;
@@ -169,3 +118,23 @@ export function createSessionSummaries(
 }
 
 export type SessionSummaries = ReturnType<typeof createSessionSummaries>;
+
+/** The configured summarizer, built on first use (a prompt-submit hook never summarizes). */
+function summarizerChoice(ctx: LifecycleContext) {
+  const { provider, baseUrl, model, apiKeyEnv } = ctx.settings.summarizer;
+  let summarizer: Summarizer | undefined;
+  const configured = (): Summarizer =>
+    (summarizer ??= summarizerFromSettings(
+      {
+        provider,
+        // Empty strings in settings mean "not set".
+        ...(apiKeyEnv ? { apiKeyEnv } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
+        ...(model ? { model } : {}),
+      },
+      // The env the project was opened with (openCairn's `env`), as the embedder.
+      ctx.env ?? process.env,
+    ));
+  const extractive = createExtractiveSummarizer();
+  return { configured, extractive, usesModel: () => configured().id !== EXTRACTIVE_SUMMARIZER_ID };
+}

@@ -1,7 +1,7 @@
 import type { Embedder } from '@cairn/core';
 import { type LineageStore, rankTranscriptsByMeaning, type TranscriptHit } from '../lineage';
 import type { SessionRecord } from './head-store';
-import type { LifecycleContext } from './lifecycle';
+import type { LifecycleContext } from './lifecycle-context';
 import { logLifecycleFailure } from './lifecycle-log';
 
 /**

@@ -1,0 +1,149 @@
+import { currentHeadRegion } from './head-render';
+import { composeInjection } from './injection';
+import { EMPTY_RESULT, type LifecycleResult } from './lifecycle-context';
+import {
+  type CompactionCompleteInput,
+  compactionCompleteSchema,
+  type PreCompactionInput,
+  parseLifecycleInput,
+  preCompactionSchema,
+  type SessionEndInput,
+  type SessionStartInput,
+  sessionEndSchema,
+  sessionStartSchema,
+  type ToolUseInput,
+  toolUseSchema,
+  type UserPromptSubmitInput,
+  userPromptSubmitSchema,
+} from './lifecycle-inputs';
+import type { LifecycleParts } from './lifecycle-parts';
+import { renderThreadHead } from './thread-state';
+import { toolEventText } from './tool-event-text';
+
+/** The lifecycle events (docs/HOOKS.md), each over the shared parts. */
+
+export async function sessionStart(
+  p: LifecycleParts,
+  input: SessionStartInput,
+): Promise<LifecycleResult> {
+  const args = parseLifecycleInput(sessionStartSchema, input, 'session-start');
+  return p.guarded('session-start', args, async () => {
+    const session = p.sessionFor(args, args);
+    // A harness that restarts the context after compacting (Claude Code sends
+    // SessionStart with source "compact" before PostCompact) gets everything again.
+    if (args.source === 'compact') p.heads().bumpEpoch(session.agentId, session.sessionKey);
+    const head = currentHeadRegion((await p.ctx.memory.readHead()).content) ?? '';
+    const thread = p.heads().getThread(session.agentId, session.threadKey);
+    const query = [thread?.status, thread?.nextAction, ...(thread?.openLoops ?? [])]
+      .filter(Boolean)
+      .join(' ');
+    const units = await p.parts().recall.forSessionStart(session, query);
+    const inject = composeInjection(
+      [
+        {
+          title: '## Project memory (head of .cairn/memory/MEMORY.md)',
+          lines: head ? head.split('\n') : [],
+        },
+        {
+          title: `## This thread: ${session.threadKey}`,
+          lines: thread ? renderThreadHead(thread).split('\n').slice(2) : [],
+        },
+        { title: '## Relevant memories', lines: units },
+      ],
+      p.ctx.settings.limits.injectTokens,
+    );
+    // A model summary that failed or was deferred at a session end is due
+    // now; its failure must not cost this session its injection.
+    await p
+      .parts()
+      .summaries.retryDue(session.agentId)
+      .catch((error: unknown) => p.logFailure('session-start', args, error));
+    return { inject };
+  });
+}
+
+export async function userPromptSubmit(
+  p: LifecycleParts,
+  input: UserPromptSubmitInput,
+): Promise<LifecycleResult> {
+  const args = parseLifecycleInput(userPromptSubmitSchema, input, 'user-prompt-submit');
+  return p.guarded('user-prompt-submit', args, async () => {
+    const session = p.sessionFor(args);
+    p.parts().capture(session, 'user', args.prompt);
+    const lines = await p.parts().recall.forPrompt(session, args.prompt);
+    return {
+      inject: composeInjection(
+        [{ title: '## Relevant memory (Cairn)', lines }],
+        p.ctx.settings.limits.injectTokens,
+      ),
+    };
+  });
+}
+
+export async function toolUse(p: LifecycleParts, input: ToolUseInput): Promise<LifecycleResult> {
+  const args = parseLifecycleInput(toolUseSchema, input, 'tool-use');
+  return p.guarded('tool-use', args, async () => {
+    const session = p.sessionFor(args);
+    p.parts().capture(session, 'tool', toolEventText(args.input, args.output), args.toolName);
+    return EMPTY_RESULT;
+  });
+}
+
+export async function preCompaction(
+  p: LifecycleParts,
+  input: PreCompactionInput,
+): Promise<LifecycleResult> {
+  const args = parseLifecycleInput(preCompactionSchema, input, 'pre-compaction');
+  return p.guarded('pre-compaction', args, async () => {
+    const session = p.sessionFor(args);
+    const instructions = args.customInstructions ? `: ${args.customInstructions}` : '';
+    p.parts().capture(
+      session,
+      'system',
+      `pre-compaction (${args.trigger ?? 'unknown'})${instructions}`,
+    );
+    const head = currentHeadRegion((await p.ctx.memory.readHead()).content) ?? '';
+    const thread = p.heads().getThread(session.agentId, session.threadKey);
+    const lines = [
+      ...(head ? head.split('\n') : []),
+      ...(thread ? renderThreadHead(thread).split('\n') : []),
+    ];
+    return {
+      inject: composeInjection(
+        [{ title: '## Keep across compaction (Cairn)', lines }],
+        p.ctx.settings.limits.injectTokens,
+      ),
+    };
+  });
+}
+
+export async function compactionComplete(
+  p: LifecycleParts,
+  input: CompactionCompleteInput,
+): Promise<LifecycleResult> {
+  const args = parseLifecycleInput(compactionCompleteSchema, input, 'compaction-complete');
+  return p.guarded('compaction-complete', args, async () => {
+    const session = p.sessionFor(args);
+    const nodeId = await p.parts().summaries.summarize(session, 'compaction', {
+      ...(args.summary ? { harnessText: args.summary } : {}),
+    });
+    p.heads().bumpEpoch(session.agentId, session.sessionKey);
+    await p.parts().headRefresh.refresh(session);
+    return { ...EMPTY_RESULT, nodeId };
+  });
+}
+
+export async function sessionEnd(
+  p: LifecycleParts,
+  input: SessionEndInput,
+): Promise<LifecycleResult> {
+  const args = parseLifecycleInput(sessionEndSchema, input, 'session-end');
+  return p.guarded('session-end', args, async () => {
+    const session = p.sessionFor(args);
+    const nodeId = await p.parts().summaries.summarize(session, 'session_summary', {
+      deferModel: args.deferSummary === true,
+    });
+    await p.parts().headRefresh.refresh(session);
+    return { ...EMPTY_RESULT, nodeId };
+  });
+}

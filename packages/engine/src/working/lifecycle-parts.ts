@@ -1,0 +1,98 @@
+import { CairnError } from '@cairn/core';
+import { createHeadRefresh } from './head-refresh';
+import { HeadStore, type SessionRecord } from './head-store';
+import {
+  EMPTY_RESULT,
+  type LifecycleContext,
+  type LifecycleResult,
+  lazyLineage,
+} from './lifecycle-context';
+import { logLifecycleFailure } from './lifecycle-log';
+import { createRecall } from './recall';
+import { createSessionSummaries } from './session-summaries';
+import { defaultThreadKey } from './thread-key';
+import { createTranscriptCapture } from './transcript-capture';
+
+type Ids = { agentId: string; sessionKey: string };
+
+/**
+ * The parts behind the lifecycle events, built on first use so an event
+ * opens only the stores it needs: the head store (sessions, leases,
+ * injections, thread facts), the lineage, transcript capture, recall,
+ * summaries and the head refresh.
+ */
+export function createLifecycleParts(ctx: LifecycleContext) {
+  let heads: HeadStore | undefined;
+  const headStore = () => (heads ??= new HeadStore(ctx.rootDir));
+  const lineage = lazyLineage(ctx);
+  let parts: ReturnType<typeof build> | undefined;
+  const build = () => ({
+    capture: createTranscriptCapture(ctx, lineage.store),
+    recall: createRecall(ctx, headStore(), lineage.store),
+    summaries: createSessionSummaries(ctx, headStore(), lineage.store),
+    headRefresh: createHeadRefresh(ctx, headStore(), lineage.store),
+  });
+  const get = () => (parts ??= build());
+
+  function logFailure(event: string, ids: Ids, error: unknown) {
+    const code = CairnError.isInstance(error) ? error.code : 'INTERNAL';
+    const message = error instanceof Error ? error.message : String(error);
+    const { agentId, sessionKey } = ids;
+    logLifecycleFailure(ctx.rootDir, {
+      at: ctx.now().toISOString(),
+      event,
+      agentId,
+      sessionKey,
+      code,
+      message,
+    });
+    return { code, message };
+  }
+
+  /** Runs an event: deferred head writes first, and any failure logged and answered empty. */
+  async function guarded(
+    event: string,
+    ids: Ids,
+    run: () => Promise<LifecycleResult>,
+  ): Promise<LifecycleResult> {
+    try {
+      await get().headRefresh.settlePending();
+      return await run();
+    } catch (error) {
+      return { ...EMPTY_RESULT, failed: logFailure(event, ids, error) };
+    }
+  }
+
+  /** The session's record, started on its first event (default thread: project and branch). */
+  function sessionFor(
+    ids: Ids,
+    start?: { harness?: string; cwd?: string; threadKey?: string },
+  ): SessionRecord {
+    const existing = headStore().session(ids.agentId, ids.sessionKey);
+    if (existing) return existing;
+    return headStore().startSession({
+      agentId: ids.agentId,
+      sessionKey: ids.sessionKey,
+      threadKey: start?.threadKey ?? defaultThreadKey(start?.cwd ?? ctx.rootDir),
+      harness: start?.harness ?? null,
+      cwd: start?.cwd ?? null,
+      startedAt: ctx.now().toISOString(),
+    });
+  }
+
+  return {
+    ctx,
+    heads: headStore,
+    parts: get,
+    guarded,
+    logFailure,
+    sessionFor,
+    close(): void {
+      parts?.recall.close();
+      lineage.close();
+      heads?.close();
+    },
+  };
+}
+
+export type LifecycleParts = ReturnType<typeof createLifecycleParts>;
