@@ -2,8 +2,8 @@ import { basename } from 'node:path';
 import { formatNumber as f, type Table, verdict } from '../report';
 import type { AdapterFigures } from '../retrieval/locomo-adapters';
 import { round } from '../stats';
+import type { LocomoFigures } from './locomo-figures';
 import type { MetricSummary } from './metrics';
-import type { LocomoFigures } from './run-locomo';
 
 const CATEGORY_NAMES: Record<string, string> = {
   all: 'All (1-4)',

@@ -5,7 +5,6 @@ import { closeSearchIndexes } from '@cairn/backend-file';
 import type { Section } from '../report';
 import { qmdBackendSpec } from '../retrieval/engine-adapters';
 import {
-  type AdapterFigures,
   type AdapterTally,
   createTally,
   runEngineAdapters,
@@ -14,47 +13,17 @@ import {
 import { createQmdExtras, type QmdLocomoExtras, runQmdConversation } from '../retrieval/locomo-qmd';
 import { findNode24Tools, type Node24Lookup } from '../retrieval/node24-tools';
 import { createBm25Index } from './bm25';
-import {
-  type BuildCounts,
-  buildConversationMemory,
-  type MappingCounts,
-  turnText,
-} from './cairn-memory';
+import { buildConversationMemory, turnText } from './cairn-memory';
 import { type LocomoConversation, loadLocomo } from './dataset';
+import type { ConversationFigures, LocomoFigures } from './locomo-figures';
 import { locomoTables } from './locomo-tables';
-import { type MetricSummary, type ScoredQuestion, scoreQuestion, summarize } from './metrics';
+import { type ScoredQuestion, scoreQuestion, summarize } from './metrics';
 
 const LIMIT = 10;
 /** Categories with evidence in the conversation; 5 (adversarial) has no answer to find. */
 const RECALL_CATEGORIES = new Set([1, 2, 3, 4]);
 /** Questions of the first conversation also asked through the real `qmd search` CLI. */
 const QMD_CLI_SAMPLE = 8;
-
-export interface ConversationFigures extends BuildCounts {
-  id: string;
-  sessions: number;
-  questions: number;
-  addMs: number;
-  mapping: MappingCounts;
-}
-
-export interface LocomoFigures {
-  quick: boolean;
-  data: string;
-  conversations: ConversationFigures[];
-  questions: {
-    scored: number;
-    adversarialSkipped: number;
-    noEvidenceSkipped: number;
-    droppedEvidenceIds: number;
-  };
-  /** Every engine adapter, then qmd's search, then the qmd backend (first conversation only). */
-  adapters: AdapterFigures[];
-  qmd: QmdLocomoExtras & { node: string | undefined };
-  bm25: Record<string, MetricSummary>;
-  /** BM25 over the first conversation's questions, beside the first-conversation-only runs. */
-  bm25FirstConversation: MetricSummary | undefined;
-}
 
 interface ConversationRun {
   figures: ConversationFigures;
@@ -199,3 +168,5 @@ const LOCOMO_INTRO = [
     'evidence and is left out. These are development figures: the held-back half of LoCoMo is not used.',
   ].join(' '),
 ];
+
+export type { ConversationFigures, LocomoFigures } from './locomo-figures';

@@ -2,7 +2,7 @@ import { formatNumber as f, type Table, verdict } from '../report';
 import type { Distribution } from '../stats';
 import type { BackendScaleFigures } from './backend-scale';
 import type { ProcessFigures } from './cli-compare';
-import type { RetrievalFigures, SizeFigures } from './run-retrieval';
+import type { RetrievalFigures, SizeFigures } from './retrieval-figures';
 
 /** Printed beside the figures; information only. */
 export const RETRIEVAL_TARGETS = {

@@ -14,8 +14,9 @@ import {
   SCALE_BACKENDS,
   type ScaleBackendSpec,
 } from './backend-scale';
-import { type CliCompareFigures, compareCli } from './cli-compare';
+import { compareCli } from './cli-compare';
 import { findNode24Tools } from './node24-tools';
+import type { RetrievalFigures, SizeFigures } from './retrieval-figures';
 import { retrievalTables } from './retrieval-tables';
 
 /** Units per daily file of the generated corpora (about one chunk each). */
@@ -49,22 +50,6 @@ const QUICK: RetrievalConfig = {
   ],
   cliRuns: 3,
 };
-
-export interface SizeFigures {
-  units: number;
-  files: number;
-  chunks: number | undefined;
-  mb: number;
-  generationMs: number;
-  queries: number;
-  backends: BackendScaleFigures[];
-}
-
-export interface RetrievalFigures {
-  quick: boolean;
-  sizes: SizeFigures[];
-  cli: CliCompareFigures & { units: number };
-}
 
 function log(message: string): void {
   process.stderr.write(`retrieval: ${message}\n`);
@@ -189,3 +174,5 @@ const INTRO = [
     'On Node 24 Cairn opens its index through `node:sqlite` (its default SQLite driver there).',
   ].join(' '),
 ];
+
+export type { RetrievalFigures, SizeFigures } from './retrieval-figures';

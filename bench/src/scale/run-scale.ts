@@ -6,6 +6,7 @@ import { timed } from '../stats';
 import { benchCli, type CliFigures } from './cli-bench';
 import { generateWorkspace, type WorkspaceSpec } from './generate-workspace';
 import { benchIndex, type IndexBenchOptions, type IndexFigures } from './index-bench';
+import type { ScaleFigures, TargetCheck } from './scale-figures';
 import { SCALE_TARGETS, scaleTables } from './scale-tables';
 import { createTextGenerator } from './text-generator';
 
@@ -38,24 +39,9 @@ export function scaleSpec(quick: boolean): WorkspaceSpec {
   return (quick ? QUICK : FULL).spec;
 }
 
-export interface TargetCheck {
-  name: string;
-  value: number;
-  limit: number;
-  pass: boolean;
-}
-
 /** One target: PASS when the figure is at or under its limit (information only). */
 export function checkTarget(name: string, value: number, limit: number): TargetCheck {
   return { name, value, limit, pass: value <= limit };
-}
-
-export interface ScaleFigures {
-  quick: boolean;
-  workspace: { files: number; units: number; totalMb: number; rawMb: number; generationMs: number };
-  index: IndexFigures;
-  cli: CliFigures;
-  targets: TargetCheck[];
 }
 
 function checkTargets(index: IndexFigures, cli: CliFigures): TargetCheck[] {
@@ -118,3 +104,5 @@ export async function runScale(options: { quick: boolean }): Promise<Section> {
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
 }
+
+export type { ScaleFigures, TargetCheck } from './scale-figures';

@@ -1,6 +1,6 @@
 import { formatNumber as f, type Table, verdict } from '../report';
 import type { Distribution } from '../stats';
-import type { ScaleFigures } from './run-scale';
+import type { ScaleFigures } from './scale-figures';
 
 /** Printed beside the figures; information only. */
 export const SCALE_TARGETS = { searchP95Ms: 10, refreshMs: 50, cliRatio: 2.5 } as const;

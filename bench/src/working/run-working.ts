@@ -7,6 +7,7 @@ import { checkTarget, SCALE_SEED, scaleSpec, type TargetCheck } from '../scale/r
 import { createTextGenerator } from '../scale/text-generator';
 import { benchHead, type HeadBenchOptions, type HeadFigures } from './head-bench';
 import { benchLifecycleCli, type LifecycleCliFigures } from './lifecycle-cli-bench';
+import type { WorkingFigures } from './working-figures';
 import { WORKING_TARGETS, workingTables } from './working-tables';
 
 const HEAD_SEED = 20_250_202;
@@ -29,15 +30,6 @@ const QUICK: WorkingConfig = {
   head: { sessions: 100, threads: 20, measured: 5 },
   cliRuns: 5,
 };
-
-export interface WorkingFigures {
-  quick: boolean;
-  project: { units: number; files: number; rawKb: number };
-  head: HeadFigures;
-  cliWorkspace: { files: number; units: number; totalMb: number };
-  cli: LifecycleCliFigures;
-  targets: TargetCheck[];
-}
 
 function checkTargets(head: HeadFigures, cli: LifecycleCliFigures): TargetCheck[] {
   const check = checkTarget;
@@ -115,3 +107,5 @@ export async function runWorking(options: { quick: boolean }): Promise<Section> 
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
 }
+
+export type { WorkingFigures } from './working-figures';

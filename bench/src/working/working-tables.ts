@@ -1,6 +1,6 @@
 import { formatNumber as f, type Table, verdict } from '../report';
 import type { Distribution } from '../stats';
-import type { WorkingFigures } from './run-working';
+import type { WorkingFigures } from './working-figures';
 
 /** Printed beside the figures; information only. */
 export const WORKING_TARGETS = { promptCliMedianRatio: 2, promptCliP95Ratio: 3 } as const;
