@@ -1,7 +1,7 @@
 import type { Cairn } from '@cairn/engine';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { MemoryToolName } from './memory-tools';
+import type { MemoryToolName } from './tool-names';
 import type { ToolOutcome } from './tool-results';
 
 /** One tool: its MCP description and the engine call behind it. */

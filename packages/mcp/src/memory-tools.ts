@@ -1,5 +1,6 @@
 import type { MemorySearchResult } from '@cairn/core';
 import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
+import { MEMORY_TOOL_NAMES, type MemoryToolName } from './tool-names';
 import type { ToolOutcome } from './tool-results';
 import {
   addInput,
@@ -18,23 +19,6 @@ import {
   searchOutput,
 } from './tool-schemas';
 import { WORKING_TOOLS } from './working-tools';
-
-/** The tools every Cairn MCP server lists, in this order: project memory, then working memory. */
-export const MEMORY_TOOL_NAMES = [
-  'memory_add',
-  'memory_replace',
-  'memory_remove',
-  'memory_get',
-  'memory_list',
-  'memory_search',
-  'memory_read_head',
-  'memory_expand',
-  'memory_threads',
-  'memory_thread_head',
-  'memory_session_context',
-] as const;
-
-export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];
 
 /** A `failed` result from the engine is a tool error that keeps seed 003's shape. */
 function unitOutcome(result: { action: string }): ToolOutcome {
@@ -166,3 +150,5 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memoryReadHead,
   ...WORKING_TOOLS,
 ];
+
+export { MEMORY_TOOL_NAMES, type MemoryToolName };

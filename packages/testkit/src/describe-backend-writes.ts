@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
+import type { BackendFixture } from './backend-fixture';
 import { bigContent } from './child-writers';
-import type { BackendFixture } from './describe-memory-backend';
 import { expectCode } from './expect-code';
 import { snapshotTree } from './tree-snapshot';
 

@@ -4,6 +4,7 @@ import {
   MemoryBackendError,
 } from '@cairn/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BackendFixture } from './backend-fixture';
 import type { BackendProcessFactory } from './child-writers';
 import { describeBackendWrites } from './describe-backend-writes';
 import { describeProcessWriters } from './describe-process-writers';
@@ -25,14 +26,6 @@ export interface DescribeMemoryBackendOptions {
   seed?: (rootDir: string, content: string) => Promise<void>;
   /** Lets the suite build the backend in other processes (concurrency and kill tests). */
   processFactory?: BackendProcessFactory;
-}
-
-/** Per-test fixtures shared by the split-out parts of the suite. */
-export interface BackendFixture {
-  capabilities: MemoryBackendCapabilities;
-  backend: () => MemoryBackend;
-  project: () => TempProject;
-  create: () => Promise<MemoryBackend>;
 }
 
 const BAD_PATHS = ['../etc/passwd', '/etc/passwd', 'MEMORY.md\0x', 'notes.txt', 'a/../MEMORY.md'];
@@ -121,3 +114,5 @@ export function describeMemoryBackend(options: DescribeMemoryBackendOptions): vo
     }
   });
 }
+
+export type { BackendFixture } from './backend-fixture';

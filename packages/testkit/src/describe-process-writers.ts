@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import type { BackendFixture } from './backend-fixture';
 import {
   type BackendProcessFactory,
   bigContent,
   startWriter,
   writeContentFiles,
 } from './child-writers';
-import type { BackendFixture } from './describe-memory-backend';
 
 async function withContentFiles<T>(
   contents: string[],

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { intInRange } from '../contracts/schemas';
-import type { SettingDefinition } from './definitions';
 import { parseBoolean, parseNumber, parseString } from './env-values';
+import type { SettingDefinition } from './setting-definition';
 import { localPathRule } from './trust-rules';
 
 /**
