@@ -23,11 +23,10 @@ import {
   resolveWorkspaceFile,
   writeFileAtomic,
 } from '@cairn/core';
+import { queryTerms, scanMarkdown, type WarningSink, warningSink } from '@cairn/index-kit';
 import { type HybridSearch, type HybridSearchOptions, hybridSearchOf } from './hybrid-search';
-import { queryTerms, scanMarkdown } from './keyword-scan';
 import type { FileSearchResult } from './search-index';
 import { discardSearchIndex, hasWorkspace, sharedSearchIndex } from './search-index-cache';
-import { type WarningSink, warningSink } from './warning-sink';
 
 export const fileCapabilities = {
   readable: true,

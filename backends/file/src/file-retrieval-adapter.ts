@@ -12,21 +12,22 @@ import {
   type RetrievalAdapterCapabilities,
   type RetrievalAdapterFactoryOptions,
 } from '@cairn/core';
-import type { HybridRanking } from './hybrid-rank';
-import { type HybridSearch, hybridSearchOf } from './hybrid-search';
-import { isEmbedder } from './option-checks';
 import {
   byScore,
+  eligible,
+  isEmbedder,
   poolFolder,
   poolSummaries,
   registerPoolDefinitions,
+  type WarningSink,
+  warningSink,
   workspacePoolOf,
-} from './pool-definitions';
-import { eligible } from './pool-filters';
+} from '@cairn/index-kit';
+import type { HybridRanking } from './hybrid-rank';
+import { type HybridSearch, hybridSearchOf } from './hybrid-search';
 import { type PoolTarget, recallIndexedPool } from './pool-recall';
 import { scanPool } from './pool-scan';
 import { discardSearchIndex, hasWorkspace, sharedSearchIndex } from './search-index-cache';
-import { type WarningSink, warningSink } from './warning-sink';
 
 export const fileRetrievalCapabilities = {
   semantic: false,

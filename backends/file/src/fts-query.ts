@@ -1,4 +1,4 @@
-import { queryTerms } from './keyword-scan';
+import { queryTerms } from '@cairn/index-kit';
 
 /** More terms than this only slow the OR query down without changing the top hits. */
 export const MAX_QUERY_TERMS = 32;

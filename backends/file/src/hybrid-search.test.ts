@@ -7,6 +7,7 @@ import {
   type MemorySearchOptions,
   memoryWorkspacePath,
 } from '@cairn/core';
+import { openSqlite } from '@cairn/sqlite';
 import { describeRetrievalAdapter, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -17,7 +18,6 @@ import {
   fileRetrievalCapabilities,
   type HybridRanking,
   openSearchIndex,
-  openSqlite,
   type SearchIndex,
 } from './index';
 import { unit, unitId, writeWorkspaceFile } from './test-fixtures';

@@ -1,4 +1,5 @@
 import { type Embedder, embedderKey, formatError } from '@cairn/core';
+import type { IndexSource } from '@cairn/index-kit';
 import {
   type Candidate,
   DEFAULT_HYBRID_RANKING,
@@ -7,7 +8,6 @@ import {
 } from './hybrid-rank';
 import type { IndexDatabase } from './index-database';
 import { type ChunkHit, type ChunkQuery, chunksByRank } from './index-query';
-import type { IndexSource } from './index-sources';
 import { checkedVectors, dot, type PoolVectors } from './pool-vectors';
 import { vectorStoreFor } from './vector-store';
 

@@ -1,11 +1,11 @@
 import { rmSync, statSync } from 'node:fs';
 import { CairnError, type ChunkOptions, prepareStateDirectory } from '@cairn/core';
+import type { IndexSource, SearchIndexRefreshStats } from '@cairn/index-kit';
+import { isDamagedDatabase, loadSqlite, openSqlite } from '@cairn/sqlite';
 import { type ChunkHit, type ChunkQuery, queryChunks } from './index-query';
-import { refreshSource, type SearchIndexRefreshStats } from './index-refresh';
+import { refreshSource } from './index-refresh';
 import { SEARCH_INDEX_SCHEMA_VERSION } from './index-schema';
-import type { IndexSource } from './index-sources';
 import { IndexStore, type PoolChanges } from './index-store';
-import { isDamagedDatabase, loadSqlite, openSqlite } from './sqlite-driver';
 
 /** A committed refresh of one pool, or a new connection (everything may have changed). */
 export type IndexChange = { changes: PoolChanges } | { reconnected: true };

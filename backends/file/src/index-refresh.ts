@@ -1,22 +1,7 @@
 import { type ChunkOptions, sha256Hex } from '@cairn/core';
-import type { IndexSource } from './index-sources';
-import { chunkFile } from './index-sources';
+import type { IndexSource, SearchIndexRefreshStats } from '@cairn/index-kit';
+import { chunkFile } from '@cairn/index-kit';
 import type { IndexStore, PoolChanges } from './index-store';
-
-/** What one refresh (or rebuild) did. */
-export interface SearchIndexRefreshStats {
-  /** Files listed (one stat call each). */
-  filesScanned: number;
-  /** Files read and hashed because their size or mtime moved (or were new). */
-  filesRead: number;
-  /** Files whose chunks were replaced: new files and files with new content. */
-  filesChanged: number;
-  /** Files gone from disk whose chunks were deleted. */
-  filesRemoved: number;
-  chunksWritten: number;
-  /** Wall time of the refresh in milliseconds. */
-  ms: number;
-}
 
 function contentHash(bytes: Buffer): string {
   return sha256Hex(bytes);

@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from './sqlite-driver';
+import type { SqliteDatabase } from '@cairn/sqlite';
 
 /**
  * Bump when the tables, the tokenizer or what goes into a chunk change: an

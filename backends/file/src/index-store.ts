@@ -1,7 +1,7 @@
 import type { MemoryChunk } from '@cairn/core';
+import type { SqliteDatabase, SqliteStatement } from '@cairn/sqlite';
 import { chunkContexts } from './chunk-context';
 import { prepareSchema, recreateTables } from './index-schema';
-import type { SqliteDatabase, SqliteStatement } from './sqlite-driver';
 
 /** What the index remembers about one source file. */
 export interface IndexedFile {

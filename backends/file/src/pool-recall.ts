@@ -1,15 +1,19 @@
 import { join } from 'node:path';
 import type { MemoryPoolDefinition, MemoryResult, NormalizedMemoryQuery } from '@cairn/core';
-import { recallMetadata } from './chunk-place';
+import {
+  boundSnippet,
+  folderSource,
+  type IndexSource,
+  isDirectory,
+  matchesFilters,
+  recallMetadata,
+} from '@cairn/index-kit';
 import { searchTerms, snippetTerms } from './fts-query';
 import { type HybridSearch, type SearchModeInfo, searchPool } from './hybrid-search';
 import type { IndexDatabase } from './index-database';
 import type { ChunkHit } from './index-query';
-import { folderSource, type IndexSource } from './index-sources';
-import { boundSnippet } from './keyword-scan';
-import { isDirectory } from './pool-definitions';
-import { matchesFilters, splitFilters } from './pool-filters';
 import type { ProjectSearchIndex } from './search-index';
+import { splitFilters } from './split-filters';
 
 const SNIPPET_CHARS = 320;
 

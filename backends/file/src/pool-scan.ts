@@ -7,9 +7,7 @@ import {
   type MemoryResult,
   type NormalizedMemoryQuery,
 } from '@cairn/core';
-import { MAX_FILES_PER_FOLDER } from './index-sources';
-import { queryTerms, scanMarkdown } from './keyword-scan';
-import { matchesFilters } from './pool-filters';
+import { MAX_FILES_PER_FOLDER, matchesFilters, queryTerms, scanMarkdown } from '@cairn/index-kit';
 
 const SNIPPET_CHARS = 320;
 

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { formatError, memoryWorkspacePath } from '@cairn/core';
-import { isDirectory } from './pool-definitions';
+import type { WarningSink } from '@cairn/index-kit';
+import { isDirectory } from '@cairn/index-kit';
+import { isDamagedDatabase } from '@cairn/sqlite';
 import { ProjectSearchIndex } from './search-index';
-import { isDamagedDatabase } from './sqlite-driver';
-import type { WarningSink } from './warning-sink';
 
 /** One open index per project root, shared by the backend and the retrieval adapter. */
 const indexes = new Map<string, ProjectSearchIndex>();

@@ -8,7 +8,14 @@ import {
   memorySearchOptionsSchema,
   parseInput,
 } from '@cairn/core';
-import { searchResultOf } from './chunk-place';
+import type { SearchIndexRefreshStats } from '@cairn/index-kit';
+import {
+  boundSnippet,
+  type IndexSource,
+  searchResultOf,
+  WORKSPACE_SOURCE,
+  workspaceSource,
+} from '@cairn/index-kit';
 import { searchTerms, snippetTerms } from './fts-query';
 import {
   type HybridSearch,
@@ -19,13 +26,8 @@ import {
 } from './hybrid-search';
 import { IndexDatabase, removeDatabaseFiles } from './index-database';
 import type { ChunkHit } from './index-query';
-import type { SearchIndexRefreshStats } from './index-refresh';
-import { type IndexSource, WORKSPACE_SOURCE, workspaceSource } from './index-sources';
-import { boundSnippet } from './keyword-scan';
 import { searchFilterQuery } from './search-filters';
 import { vectorStoreFor } from './vector-store';
-
-export type { SearchIndexRefreshStats } from './index-refresh';
 
 /** The workspace index, under `.cairn/index/`. */
 export const SEARCH_INDEX_FILENAME = 'search.sqlite';

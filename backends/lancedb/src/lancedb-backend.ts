@@ -1,19 +1,19 @@
-import {
-  boundSnippet,
-  createFileBackend,
-  fileStorage,
-  searchResultOf,
-  searchWithFileFallback,
-  WORKSPACE_POOL_ID,
-  warningSink,
-  workspacePoolTarget,
-} from '@cairn/backend-file';
+import { createFileBackend } from '@cairn/backend-file';
 import {
   CairnError,
   type MemoryBackend,
   type MemoryBackendCapabilities,
   type MemorySearchResult,
 } from '@cairn/core';
+import {
+  boundSnippet,
+  fileStorage,
+  searchResultOf,
+  searchWithFileFallback,
+  WORKSPACE_POOL_ID,
+  warningSink,
+  workspacePoolTarget,
+} from '@cairn/index-kit';
 import type { RankedHit } from './hybrid-search';
 import { LancedbIndex } from './lancedb-index';
 import { databaseUri, type LancedbBackendOptions, resolveLancedbOptions } from './lancedb-options';

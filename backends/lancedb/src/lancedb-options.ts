@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { optionChecks } from '@cairn/backend-file';
 import { CairnError, type ChunkOptions, cairnIndexPath, type Embedder } from '@cairn/core';
+import { optionChecks } from '@cairn/index-kit';
 import type { LancedbModuleLoader } from './load-lancedb';
 
 /** How recall ranks: both arms fused (default), vectors only, or full text only. */

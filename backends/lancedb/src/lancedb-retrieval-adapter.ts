@@ -1,22 +1,5 @@
 import { join, resolve } from 'node:path';
-import {
-  boundSnippet,
-  byScore,
-  coversFolder,
-  createFileRetrievalAdapter,
-  eligible,
-  folderPoolSource,
-  isDirectory,
-  matchesFilters,
-  poolFolder,
-  poolSummaries,
-  queryTerms,
-  recallMetadata,
-  registerPoolDefinitions,
-  warningSink,
-  workspacePoolOf,
-  workspacePoolTarget,
-} from '@cairn/backend-file';
+import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import {
   formatError,
   type MemoryAdapterStatus,
@@ -31,6 +14,23 @@ import {
   type RetrievalAdapterFactoryOptions,
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
+import {
+  boundSnippet,
+  byScore,
+  coversFolder,
+  eligible,
+  folderPoolSource,
+  isDirectory,
+  matchesFilters,
+  poolFolder,
+  poolSummaries,
+  queryTerms,
+  recallMetadata,
+  registerPoolDefinitions,
+  warningSink,
+  workspacePoolOf,
+  workspacePoolTarget,
+} from '@cairn/index-kit';
 import type { RankedHit } from './hybrid-search';
 import { canFallBack } from './lancedb-backend';
 import { LancedbIndex } from './lancedb-index';

@@ -1,5 +1,5 @@
-import { reviewStates } from '@cairn/backend-file';
 import type { MemorySearchFilters, MemoryTier, NormalizedMemoryQuery } from '@cairn/core';
+import { reviewStates } from '@cairn/index-kit';
 import { sqlOneOf, sqlString } from './sql';
 
 const NOT_DEPRECATED = "review IS NULL OR review <> 'deprecated'";

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
+import { type ChunkOptions, type Embedder, embedderKey, type MemoryChunk } from '@cairn/core';
 import {
   chunkFile,
   embedInBatches,
   type PoolTarget,
   type SearchIndexRefreshStats,
-} from '@cairn/backend-file';
-import { type ChunkOptions, type Embedder, embedderKey, type MemoryChunk } from '@cairn/core';
+} from '@cairn/index-kit';
 import type { LancedbStore, StoredChunk } from './lancedb-store';
 import type { ChunkRow, FileRow } from './table-schema';
 

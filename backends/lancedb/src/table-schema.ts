@@ -1,4 +1,4 @@
-import type { ChunkPlace } from '@cairn/backend-file';
+import type { ChunkPlace } from '@cairn/index-kit';
 import type { ArrowModule } from './load-lancedb';
 
 /** Bumped when the row layout changes: an older table is rebuilt from the markdown. */

@@ -1,13 +1,5 @@
 import { resolve } from 'node:path';
-import {
-  boundSnippet,
-  createFileBackend,
-  fileStorage,
-  reviewStates,
-  searchResultOf,
-  searchWithFileFallback,
-  warningSink,
-} from '@cairn/backend-file';
+import { createFileBackend } from '@cairn/backend-file';
 import {
   formatError,
   type MemoryBackend,
@@ -18,6 +10,14 @@ import {
   type MemorySearchOptions,
   type MemorySearchResult,
 } from '@cairn/core';
+import {
+  boundSnippet,
+  fileStorage,
+  reviewStates,
+  searchResultOf,
+  searchWithFileFallback,
+  warningSink,
+} from '@cairn/index-kit';
 import { type Mem0BackendOptions, resolveMem0Options } from './mem0-options';
 import { canFallBack, hitFields, Mem0Project } from './mem0-project';
 import type { Mem0Condition, Mem0Hit } from './mem0-store';

@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { optionChecks } from '@cairn/backend-file';
 import { CairnError, type ChunkOptions, cairnIndexPath, type Embedder } from '@cairn/core';
+import { optionChecks } from '@cairn/index-kit';
 import type { Mem0ModuleLoader } from './load-mem0';
 
 export type Mem0Mode = 'oss' | 'platform';

@@ -1,18 +1,5 @@
 import { join, resolve } from 'node:path';
-import {
-  boundSnippet,
-  byScore,
-  createFileRetrievalAdapter,
-  eligible,
-  isDirectory,
-  poolFolder,
-  poolSummaries,
-  queryTerms,
-  recallMetadata,
-  registerPoolDefinitions,
-  warningSink,
-  workspacePoolOf,
-} from '@cairn/backend-file';
+import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import {
   formatError,
   type MemoryAdapterStatus,
@@ -29,6 +16,19 @@ import {
   type RetrievalAdapterRegistration,
   rawMemoryId,
 } from '@cairn/core';
+import {
+  boundSnippet,
+  byScore,
+  eligible,
+  isDirectory,
+  poolFolder,
+  poolSummaries,
+  queryTerms,
+  recallMetadata,
+  registerPoolDefinitions,
+  warningSink,
+  workspacePoolOf,
+} from '@cairn/index-kit';
 import { resolveMem0Options } from './mem0-options';
 import { canFallBack, hitFields, Mem0Project } from './mem0-project';
 import type { Mem0Condition, Mem0Hit } from './mem0-store';

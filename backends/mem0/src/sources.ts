@@ -1,13 +1,13 @@
+import { listMemoryFiles } from '@cairn/core';
 import {
   folderPoolSource,
   MAX_FILES_PER_FOLDER,
   readWorkspaceFile,
   type SourceFile,
-} from '@cairn/backend-file';
-import { listMemoryFiles } from '@cairn/core';
+} from '@cairn/index-kit';
 
 // Shared with the file index: a listed file, and the chunker (core's, marker lines and empty chunks dropped).
-export { chunkFile as chunksOf, type SourceFile } from '@cairn/backend-file';
+export { chunkFile as chunksOf, type SourceFile } from '@cairn/index-kit';
 
 /** Where the markdown of one pool comes from. */
 export interface MirrorSource {

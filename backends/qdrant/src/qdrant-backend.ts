@@ -1,19 +1,19 @@
-import {
-  boundSnippet,
-  createFileBackend,
-  fileStorage,
-  searchResultOf,
-  searchWithFileFallback,
-  WORKSPACE_POOL_ID,
-  warningSink,
-  workspacePoolTarget,
-} from '@cairn/backend-file';
+import { createFileBackend } from '@cairn/backend-file';
 import {
   CairnError,
   type MemoryBackend,
   type MemoryBackendCapabilities,
   type MemorySearchResult,
 } from '@cairn/core';
+import {
+  boundSnippet,
+  fileStorage,
+  searchResultOf,
+  searchWithFileFallback,
+  WORKSPACE_POOL_ID,
+  warningSink,
+  workspacePoolTarget,
+} from '@cairn/index-kit';
 import { searchFilter } from './qdrant-filters';
 import { type ChunkHit, QdrantIndex } from './qdrant-index';
 import { defaultRepo, type QdrantBackendOptions, resolveQdrantOptions } from './qdrant-options';

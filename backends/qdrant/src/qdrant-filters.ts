@@ -1,5 +1,5 @@
-import { reviewStates } from '@cairn/backend-file';
 import type { MemorySearchFilters, MemoryTier, NormalizedMemoryQuery } from '@cairn/core';
+import { reviewStates } from '@cairn/index-kit';
 
 /** A Qdrant filter condition, as the REST API takes it. */
 export type Condition = Record<string, unknown>;

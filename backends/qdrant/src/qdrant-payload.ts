@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { queryTerms } from '@cairn/backend-file';
 import type { MemoryChunk, MemoryTier } from '@cairn/core';
+import { queryTerms } from '@cairn/index-kit';
 import { pointIdOf } from './point-id';
 
 /** Seed 004 §6.2 record kinds: markdown text is a `doc`, a managed unit shadows a long-term memory. */

@@ -1,5 +1,5 @@
-import { chunkFile, embedInBatches, type PoolTarget } from '@cairn/backend-file';
 import type { Embedder } from '@cairn/core';
+import { chunkFile, embedInBatches, type PoolTarget } from '@cairn/index-kit';
 import { matchOf, type Partition, partitionConditions, type QdrantFilter } from './qdrant-filters';
 import { type ChunkPoint, chunkPayload, chunkPoint, sha256 } from './qdrant-payload';
 import type { QdrantStore } from './qdrant-store';

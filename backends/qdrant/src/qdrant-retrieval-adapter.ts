@@ -1,20 +1,5 @@
 import { join, resolve } from 'node:path';
-import {
-  boundSnippet,
-  coversFolder,
-  createFileRetrievalAdapter,
-  eligible,
-  folderPoolSource,
-  isDirectory,
-  matchesFilters,
-  poolFolder,
-  poolSummaries,
-  queryTerms,
-  registerPoolDefinitions,
-  warningSink,
-  workspacePoolOf,
-  workspacePoolTarget,
-} from '@cairn/backend-file';
+import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import {
   formatError,
   type MemoryAdapterStatus,
@@ -29,6 +14,21 @@ import {
   type RetrievalAdapterFactoryOptions,
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
+import {
+  boundSnippet,
+  coversFolder,
+  eligible,
+  folderPoolSource,
+  isDirectory,
+  matchesFilters,
+  poolFolder,
+  poolSummaries,
+  queryTerms,
+  registerPoolDefinitions,
+  warningSink,
+  workspacePoolOf,
+  workspacePoolTarget,
+} from '@cairn/index-kit';
 import { canFallBack } from './qdrant-backend';
 import { recallFilter } from './qdrant-filters';
 import { type ChunkHit, QdrantIndex } from './qdrant-index';

@@ -1,12 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  createFileBackend,
-  fileStorage,
-  queryTerms,
-  searchResultOf,
-  warningSink,
-} from '@cairn/backend-file';
+import { createFileBackend } from '@cairn/backend-file';
 import {
   CairnError,
   formatError,
@@ -18,6 +12,7 @@ import {
   memoryWorkspacePath,
   parseInput,
 } from '@cairn/core';
+import { fileStorage, queryTerms, searchResultOf, warningSink } from '@cairn/index-kit';
 import { workspaceFiles, workspaceSignature } from './markdown-signature';
 import { QMD_INSTALL_COMMAND, type QmdCommand, resolveQmdCommand } from './qmd-command';
 import { chunkPassesFilters, chunkSnippet, type QmdHit, termRoots } from './qmd-hits';

@@ -1,4 +1,3 @@
-import { boundSnippet } from '@cairn/backend-file';
 import {
   chunkDocument,
   MemoryBackendError,
@@ -6,6 +5,7 @@ import {
   type MemorySearchFilters,
   parseMemoryDocument,
 } from '@cairn/core';
+import { boundSnippet } from '@cairn/index-kit';
 
 /** One entry of `qmd search --json`: a whole document, its best line and a [0, 1) score. */
 export interface QmdHit {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { WarningSink } from '@cairn/backend-file';
 import { writeFileAtomic } from '@cairn/core';
+import type { WarningSink } from '@cairn/index-kit';
 import type { QmdCommand } from './qmd-command';
 import { parseQmdHits, type QmdHit } from './qmd-hits';
 import type { ResolvedQmdOptions } from './qmd-options';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { optionChecks } from '@cairn/backend-file';
 import { CairnError, cairnIndexPath } from '@cairn/core';
+import { optionChecks } from '@cairn/index-kit';
 
 /** The folder under `.cairn/index/` that holds qmd's index and config for the project. */
 export const QMD_INDEX_DIR = 'qmd';

@@ -1,19 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import {
-  coversFolder,
-  createFileRetrievalAdapter,
-  eligible,
-  isDirectory,
-  matchesFilters,
-  poolFolder,
-  poolSummaries,
-  queryTerms,
-  recallMetadata,
-  registerPoolDefinitions,
-  warningSink,
-  workspacePoolOf,
-} from '@cairn/backend-file';
+import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import {
   formatError,
   type MemoryAdapterStatus,
@@ -28,6 +15,19 @@ import {
   type RetrievalAdapterFactoryOptions,
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
+import {
+  coversFolder,
+  eligible,
+  isDirectory,
+  matchesFilters,
+  poolFolder,
+  poolSummaries,
+  queryTerms,
+  recallMetadata,
+  registerPoolDefinitions,
+  warningSink,
+  workspacePoolOf,
+} from '@cairn/index-kit';
 import { folderSignature } from './markdown-signature';
 import { canFallBack, fetchLimit, searchCollections, workspaceSpec } from './qmd-backend';
 import { QMD_INSTALL_COMMAND, resolveQmdCommand } from './qmd-command';

@@ -1,5 +1,5 @@
-import { readFolderFile, readWorkspaceFile } from '@cairn/backend-file';
 import type { MemoryChunk } from '@cairn/core';
+import { readFolderFile, readWorkspaceFile } from '@cairn/index-kit';
 import { folderMarkdownFiles, workspaceFiles } from './markdown-signature';
 import { chunkScore, type QmdHit, rankChunks } from './qmd-hits';
 import { canonicalPaths, normalizeQmdPath, parseQmdLocation } from './qmd-paths';

@@ -7,10 +7,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openCairn } from '@cairn/engine';
 
-// @cairn/backend-file is the engine's dependency, not this package's.
+// @cairn/sqlite is the engine's dependency, not this package's.
 const engineDir = dirname(dirname(fileURLToPath(import.meta.resolve('@cairn/engine'))));
-const backendFile = join(engineDir, 'node_modules/@cairn/backend-file/dist/index.js');
-const { isDamagedDatabase, loadSqlite } = await import(pathToFileURL(backendFile).href);
+const sqlite = join(engineDir, 'node_modules/@cairn/sqlite/dist/index.js');
+const { isDamagedDatabase, loadSqlite } = await import(pathToFileURL(sqlite).href);
 
 const dir = process.argv[2];
 const out = { bun: process.versions.bun };

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSqlite, sqliteDriverProblem } from '@cairn/backend-file';
 import { CAIRN_DIR, CAIRN_INDEX_DIR, CAIRN_STATE_DIR, cairnPath } from '@cairn/core';
+import { openSqlite, sqliteDriverProblem } from '@cairn/sqlite';
 import type { DoctorFinding } from './doctor-finding';
 
 /** The databases that hold history Cairn cannot rebuild from the markdown, and what losing them costs. */

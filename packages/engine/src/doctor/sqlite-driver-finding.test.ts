@@ -1,4 +1,4 @@
-import { SQLITE_DRIVER_FIX } from '@cairn/backend-file';
+import { SQLITE_DRIVER_FIX } from '@cairn/sqlite';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseFindings, sqliteDriverFinding } from './database-checks';

@@ -1,5 +1,5 @@
-import { openSqlite, type SqliteDatabase } from '@cairn/backend-file';
 import { type Embedder, embedderKey, prepareStateDirectory, sha256Hex } from '@cairn/core';
+import { openSqlite, type SqliteDatabase } from '@cairn/sqlite';
 
 /** The cache file, under `.cairn/index/` (derived data: deleting it only costs new requests). */
 export const EMBEDDING_CACHE_FILENAME = 'embeddings.sqlite';

@@ -1,5 +1,5 @@
-import { loadSqlite, openSqlite, type SqliteDatabase } from '@cairn/backend-file';
 import { CairnError, type CairnErrorCode, prepareStateDirectory } from '@cairn/core';
+import { loadSqlite, openSqlite, type SqliteDatabase } from '@cairn/sqlite';
 
 export { loadSqlite, type SqliteDatabase };
 

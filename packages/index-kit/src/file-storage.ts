@@ -8,18 +8,20 @@ import {
   memoryWorkspacePath,
   parseInput,
 } from '@cairn/core';
-import type { FileBackend } from './file-backend';
 import { queryTerms } from './keyword-scan';
 import type { WarningSink } from './warning-sink';
 
 export type FileStorage = Pick<Required<MemoryBackend>, 'read' | 'write' | 'get' | 'exists'>;
+
+/** The file backend (`@cairn/backend-file`) as its fallback role needs it: a backend with search. */
+export type FallbackBackend = MemoryBackend & Pick<Required<MemoryBackend>, 'search'>;
 
 /**
  * The storage half of a backend whose search lives elsewhere (LanceDB,
  * Qdrant, Mem0, qmd): read, write, get and exists are the file backend's,
  * so the markdown in `.cairn/memory/` stays the source of truth.
  */
-export function fileStorage(file: FileBackend): FileStorage {
+export function fileStorage(file: FallbackBackend): FileStorage {
   return {
     read: (rootDir) => file.read(rootDir),
     write: (rootDir, content) => file.write(rootDir, content),
@@ -36,7 +38,7 @@ export type ParsedSearchOptions = ReturnType<typeof parseSearchOptions>;
 export interface FileFallback {
   /** The engine as warnings name it: `LanceDB`, `Qdrant`, `Mem0`. */
   engine: string;
-  file: FileBackend;
+  file: FallbackBackend;
   warn: WarningSink;
   /** False for what the caller must fix (bad input): that is thrown, not answered. */
   canFallBack(error: unknown): boolean;
