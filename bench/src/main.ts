@@ -2,6 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runHarnesses } from './harnesses/run-harnesses';
+import { runLivedIn } from './lived-in/run-lived-in';
 import { runLocomo } from './locomo/run-locomo';
 import {
   collectMeta,
@@ -19,10 +20,18 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** shared/ sits beside the repository (a clean clone keeps the dataset outside it). */
 const DEFAULT_DATA = join(dirname(REPO_ROOT), 'shared/bench/locomo/locomo-dev.json');
 const DOC_PATH = join(REPO_ROOT, 'docs/BENCHMARKS.md');
-const TARGETS = ['scale', 'working', 'harnesses', 'retrieval', 'locomo', 'all'] as const;
+const TARGETS = [
+  'scale',
+  'working',
+  'harnesses',
+  'lived-in',
+  'retrieval',
+  'locomo',
+  'all',
+] as const;
 type Target = (typeof TARGETS)[number];
 
-const USAGE = `Usage: pnpm bench [scale|working|harnesses|retrieval|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
+const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
 
   scale     index build, refresh and search over a generated 10,000-unit workspace,
             and \`cairn search\` beside bare node
@@ -30,6 +39,9 @@ const USAGE = `Usage: pnpm bench [scale|working|harnesses|retrieval|locomo|all] 
             \`cairn lifecycle user-prompt-submit\` beside bare node
   harnesses each harness's prompt-submit hook as a process (Claude Code, Codex) beside
             bare node, and the time added per event in process (OpenCode, OpenClaw)
+  lived-in  a seeded year of use (2,000 sessions, cached under bench/.cache/): every
+            prompt hook beside bare node, in-process event cost at session 100 and
+            2,000, the size of .cairn/ against the bytes captured, and Tier 3 read back
   retrieval index build and in-process search of each backend (file, lancedb, mem0) at
             10,000 and 100,000 chunks, and \`cairn search\` beside \`qmd search\` on Node 24
   locomo    retrieval quality of every adapter on the LoCoMo development split, beside
@@ -107,6 +119,7 @@ async function main(): Promise<void> {
   if (wanted('scale')) await run(() => runScale({ quick: options.quick }));
   if (wanted('working')) await run(() => runWorking({ quick: options.quick }));
   if (wanted('harnesses')) await run(() => runHarnesses({ quick: options.quick }));
+  if (wanted('lived-in')) await run(() => runLivedIn({ quick: options.quick }));
   if (wanted('retrieval')) await run(() => runRetrieval({ quick: options.quick }));
   if (wanted('locomo')) {
     await run(() => runLocomo({ dataPath: options.dataPath, quick: options.quick }));

@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 
-export type SectionName = 'scale' | 'working' | 'harnesses' | 'retrieval' | 'locomo';
+export type SectionName = 'scale' | 'working' | 'harnesses' | 'lived-in' | 'retrieval' | 'locomo';
 
 /** A table both printed to the terminal and written to markdown. */
 export interface Table {
@@ -139,6 +139,7 @@ const REPRODUCE = [
   'pnpm bench                 # every section; rewrites this file',
   'pnpm bench scale           # only the Scale section',
   'pnpm bench working         # only the Working memory section',
+  'pnpm bench lived-in        # a year of use (built once, cached under bench/.cache/)',
   'pnpm bench retrieval       # backends at 10k and 100k chunks, `cairn search` vs `qmd search`',
   'pnpm bench locomo --data ../shared/bench/locomo/locomo-dev.json',
   'pnpm bench --json bench.json   # also write every figure as JSON',
@@ -148,7 +149,7 @@ const REPRODUCE = [
   '',
 ];
 
-const ORDER: SectionName[] = ['scale', 'working', 'harnesses', 'retrieval', 'locomo'];
+const ORDER: SectionName[] = ['scale', 'working', 'harnesses', 'lived-in', 'retrieval', 'locomo'];
 
 /** Sections other tools write into the same file (tools/repo's packed-install): kept as they are. */
 const FOREIGN_SECTIONS = ['packages:tarballs'];

@@ -22,7 +22,7 @@ export interface HookProcessFigures {
   firstFailure: string | undefined;
 }
 
-interface Fixture {
+export interface Fixture {
   event: string;
   hookEvent: string;
   payload: Record<string, unknown>;
@@ -45,13 +45,21 @@ export function promptFixture(harnessDir: string): Fixture | undefined {
 }
 
 /** A new session per run (so nothing is skipped as already injected) and the bench's project. */
-function payloadFor(fixture: Fixture, rootDir: string, run: number, prompt: string) {
+export function payloadFor(
+  fixture: Fixture,
+  rootDir: string,
+  run: number,
+  prompt: string,
+  sessionPrefix = 'bench',
+) {
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
     if (typeof value !== 'object' || value === null) return value;
     return Object.fromEntries(
       Object.entries(value).map(([key, inner]) => {
-        if (/^session_?id$/i.test(key) && typeof inner === 'string') return [key, `bench-${run}`];
+        if (/^session_?id$/i.test(key) && typeof inner === 'string') {
+          return [key, `${sessionPrefix}-${run}`];
+        }
         if (key === 'cwd' && typeof inner === 'string') return [key, rootDir];
         if (key === 'prompt' && typeof inner === 'string') return [key, prompt];
         return [key, rewrite(inner)];

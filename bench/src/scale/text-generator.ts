@@ -76,7 +76,17 @@ export interface TextGenerator {
 
 export function createTextGenerator(seed: number, vocabularySize = 3000): TextGenerator {
   const random = createRandom(seed);
-  const vocabulary = createVocabulary(random, vocabularySize);
+  return createTextGeneratorFrom(random, createVocabulary(random, vocabularySize));
+}
+
+/**
+ * A generator over a given vocabulary and uniform source: many independent
+ * streams (one per simulated session) can share one vocabulary.
+ */
+export function createTextGeneratorFrom(
+  random: () => number,
+  vocabulary: readonly string[],
+): TextGenerator {
   const cumulative: number[] = [];
   let total = 0;
   for (let rank = 1; rank <= vocabulary.length; rank += 1) {

@@ -79,8 +79,11 @@ export type {
   NodeExpansion,
   TemporalNode,
   TemporalNodeKind,
+  Transcript,
   TranscriptEntry,
 } from './lineage';
+/** Tier 3 read back as stored (the bench's lossless check reads transcripts through it). */
+export { openLineageStore } from './lineage';
 export type { StructuredSummary, Summarizer } from './summaries';
 export {
   createExtractiveSummarizer,

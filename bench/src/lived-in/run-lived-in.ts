@@ -1,0 +1,144 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Section } from '../report';
+import { resolveCairnBin } from '../scale/cli-bench';
+import { replayEvents } from './lived-in-events';
+import { PROJECT_NAME } from './lived-in-generator';
+import { benchHook, type HookResult, hookCases, type PromptSet } from './lived-in-hooks';
+import { checkLossless } from './lived-in-lossless';
+import { type LivedInProject, livedInProject } from './lived-in-project';
+import { transcriptPrompts, unitPrompts } from './lived-in-prompts';
+import { measureStorage } from './lived-in-storage';
+import { buildWindow, type LivedInFigures, livedInTables } from './lived-in-tables';
+import { scratchCopy } from './project-copy';
+
+const HARNESSES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../harnesses');
+const PROMPT_SEED = 4_242;
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/** Every hook on both prompt sets, on one copy of the finished project. */
+async function measureHooks(
+  project: LivedInProject,
+  rootDir: string,
+  runs: number,
+): Promise<HookResult[]> {
+  const home = await mkdtemp(join(tmpdir(), 'cairn-bench-lived-in-home-'));
+  try {
+    const bin = resolveCairnBin();
+    const results: HookResult[] = [];
+    const count = runs + 3;
+    for (const hookCase of hookCases(bin, rootDir, HARNESSES_DIR)) {
+      for (const promptSet of ['units', 'transcript'] as PromptSet[]) {
+        if (!('build' in hookCase)) {
+          results.push({ hook: hookCase.hook, promptSet, reason: hookCase.reason });
+          continue;
+        }
+        const { manifest } = project;
+        const prompts =
+          promptSet === 'units'
+            ? unitPrompts(manifest.unitSamples, count, PROMPT_SEED)
+            : transcriptPrompts(manifest.mainThreadRareWords[hookCase.agentId], count, PROMPT_SEED);
+        if (prompts.length === 0) {
+          results.push({
+            hook: hookCase.hook,
+            promptSet,
+            reason: `the project has no ${promptSet} prompts for ${hookCase.agentId}`,
+          });
+          continue;
+        }
+        log(
+          `lived-in: ${runs} interleaved runs of \`${hookCase.command}\` on ${promptSet} prompts`,
+        );
+        results.push(benchHook(hookCase, promptSet, prompts, home, runs));
+      }
+    }
+    return results;
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `pnpm bench lived-in`: a seeded year of use (cached between runs), and
+ * on copies of it the whole-process hooks, the in-process event cost early
+ * and late in the year, the size of `.cairn/` and the Tier 3 read-back.
+ */
+export async function runLivedIn(options: { quick: boolean }): Promise<Section> {
+  const project = await livedInProject(options.quick, log);
+  const { manifest, world, entry } = project;
+  const runs = options.quick ? 5 : 20;
+  const replayed = options.quick ? 5 : 30;
+
+  const storage = {
+    early: await measureStorage(join(entry.early, PROJECT_NAME)),
+    full: await measureStorage(join(entry.full, PROJECT_NAME)),
+  };
+  const copy = await scratchCopy(join(entry.full, PROJECT_NAME));
+  let lossless: LivedInFigures['lossless'];
+  let hooks: HookResult[];
+  try {
+    log('lived-in: reading sampled tool outputs back from Tier 3');
+    lossless = checkLossless(copy.rootDir, world, 200);
+    hooks = await measureHooks(project, copy.rootDir, runs);
+  } finally {
+    await copy.dispose();
+  }
+  log(`lived-in: replaying ${replayed + 1} sessions after session ${manifest.spec.snapshotAt}`);
+  const early = await replayEvents(
+    join(entry.early, PROJECT_NAME),
+    world,
+    { sessionsBefore: manifest.spec.snapshotAt, endAt: manifest.earlyEndAt },
+    replayed,
+  );
+  log(`lived-in: replaying ${replayed + 1} sessions after session ${manifest.spec.sessions}`);
+  const full = await replayEvents(
+    join(entry.full, PROJECT_NAME),
+    world,
+    { sessionsBefore: manifest.spec.sessions, endAt: manifest.endAt },
+    replayed,
+  );
+
+  const figures: LivedInFigures = {
+    quick: options.quick,
+    key: manifest.key,
+    captured: manifest.captured,
+    capturedEarly: manifest.capturedEarly,
+    outputBytes: manifest.outputBytes,
+    outputsOver4000: manifest.outputsOver4000,
+    build: {
+      cached: project.cached,
+      builtAt: manifest.builtAt,
+      ms: manifest.buildMs,
+      ...buildWindow(manifest.sessionMs),
+      failures: manifest.failures,
+    },
+    hooks,
+    events: { early, full, p95Ratio: full.overall.p95 / early.overall.p95 },
+    storage,
+    lossless,
+  };
+  const c = manifest.captured;
+  return {
+    name: 'lived-in',
+    title: 'Lived-in project',
+    intro: [
+      [
+        `Cairn where users live: a seeded year of use of one project (generator v${manifest.generatorVersion}, seed ${manifest.seed}),`,
+        `${c.sessions.toLocaleString('en-US')} sessions of Claude Code, Codex and OpenCode over the main branch, feature branches and two topic threads,`,
+        `${c.units.toLocaleString('en-US')} units filed, ${c.toolEvents.toLocaleString('en-US')} tool events (Read, Bash, Edit, Grep, Glob outputs of 0.5 to 20 KB, log-normal),`,
+        `${(c.totalBytes / 1e6).toFixed(1)} MB captured, the clock moving across the year;`,
+        project.cached
+          ? `taken from the cache (built ${manifest.builtAt.slice(0, 10)} in ${(manifest.buildMs / 60_000).toFixed(1)} min).`
+          : `built in this run in ${(manifest.buildMs / 60_000).toFixed(1)} min.`,
+        `Snapshots after session ${manifest.spec.snapshotAt.toLocaleString('en-US')} and at the end are kept under \`bench/.cache/\`, rebuilt when the generator or the built engine changes; every measure runs on a copy.`,
+      ].join(' '),
+    ],
+    tables: livedInTables(figures),
+    figures,
+  };
+}
