@@ -22,6 +22,8 @@ export interface BuildFigures {
   window: number;
   firstMs: number;
   lastMs: number;
+  /** Mean ms per session over each run of `window` sessions, in order. */
+  curve: number[];
   failures: { count: number; first: string | undefined };
 }
 
@@ -40,17 +42,22 @@ export interface LivedInFigures {
 }
 
 const ms = (d: Distribution) => `${f(d.p50, 1)} / ${f(d.p95, 1)} ms`;
-const mb = (bytes: number) => `${f(bytes / 1e6, 1)} MB`;
+const mb = (bytes: number) => `${f(bytes / 1e6, bytes < 1e7 ? 2 : 1)} MB`;
 const n = (value: number) => f(value, 0);
 
 export function buildWindow(
   sessionMs: readonly number[],
-): Pick<BuildFigures, 'window' | 'firstMs' | 'lastMs'> {
+): Pick<BuildFigures, 'window' | 'firstMs' | 'lastMs' | 'curve'> {
   const window = Math.max(1, Math.min(100, Math.floor(sessionMs.length / 3)));
+  const curve: number[] = [];
+  for (let from = 0; from < sessionMs.length; from += window) {
+    curve.push(Math.round(mean(sessionMs.slice(from, from + window))));
+  }
   return {
     window,
     firstMs: mean(sessionMs.slice(0, window)),
     lastMs: mean(sessionMs.slice(-window)),
+    curve,
   };
 }
 
@@ -86,6 +93,7 @@ function projectTable(x: LivedInFigures): Table {
       ],
     ],
     notes: [
+      `Mean ms per session, by ${n(b.window)} sessions: ${b.curve.map((value) => n(value)).join(', ')}.`,
       'A session is one `sessionStart` (explicit thread), five rounds of a prompt, four tool calls and one `add`, then `sessionEnd`, through `openCairn(root).lifecycle` in one long-running process, as OpenCode and OpenClaw run Cairn. The per-session times are the slowdown such a process sees as the project ages.',
     ],
   };
