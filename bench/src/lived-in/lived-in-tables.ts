@@ -164,7 +164,7 @@ function eventTable(x: LivedInFigures): Table {
     ],
     rows,
     notes: [
-      `On a copy of each snapshot, ${full.sessions + 1} new sessions of the generator's kind (the same ones for both) are played in one process after the last session, the clock continuing; the first is a warm-up. ${failed} events failed open.`,
+      `On a copy of each snapshot, ${full.sessions + 1} new sessions of the generator's kind (the same ones for both) are played after its last session, the clock continuing, in one process through \`openCairn(root).lifecycle\` and \`add\`; the two projects take turns session by session, so both see the same machine load. The first session is a warm-up and not counted. ${failed} events failed open.`,
     ],
   };
 }

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Section } from '../report';
 import { resolveCairnBin } from '../scale/cli-bench';
-import { replayEvents } from './lived-in-events';
+import { type EventCostFigures, replayEvents } from './lived-in-events';
 import { PROJECT_NAME } from './lived-in-generator';
 import { benchHook, type HookResult, hookCases, type PromptSet } from './lived-in-hooks';
 import { checkLossless } from './lived-in-lossless';
@@ -63,6 +63,66 @@ async function measureHooks(
   }
 }
 
+/** Storage of both snapshots as cached, then Tier 3 read-back and the hooks on a copy of the last. */
+async function measureFinished(project: LivedInProject, runs: number) {
+  const { entry, world } = project;
+  const storage = {
+    early: await measureStorage(join(entry.early, PROJECT_NAME)),
+    full: await measureStorage(join(entry.full, PROJECT_NAME)),
+  };
+  const copy = await scratchCopy(join(entry.full, PROJECT_NAME));
+  try {
+    log('lived-in: reading sampled tool outputs back from Tier 3');
+    const lossless = checkLossless(copy.rootDir, world, 200);
+    const hooks = await measureHooks(project, copy.rootDir, runs);
+    return { storage, lossless, hooks };
+  } finally {
+    await copy.dispose();
+  }
+}
+
+async function measureEvents(project: LivedInProject, replayed: number) {
+  const { entry, manifest, world } = project;
+  log(
+    `lived-in: replaying ${replayed + 1} sessions after session ${manifest.spec.snapshotAt} and after session ${manifest.spec.sessions}, in turns`,
+  );
+  const [early, full] = (await replayEvents(
+    [
+      {
+        rootDir: join(entry.early, PROJECT_NAME),
+        sessionsBefore: manifest.spec.snapshotAt,
+        endAt: manifest.earlyEndAt,
+      },
+      {
+        rootDir: join(entry.full, PROJECT_NAME),
+        sessionsBefore: manifest.spec.sessions,
+        endAt: manifest.endAt,
+      },
+    ],
+    world,
+    replayed,
+  )) as [EventCostFigures, EventCostFigures];
+  return { early, full, p95Ratio: full.overall.p95 / early.overall.p95 };
+}
+
+function intro(project: LivedInProject): string {
+  const { manifest } = project;
+  const c = manifest.captured;
+  const count = (value: number) => value.toLocaleString('en-US');
+  const built = `${(manifest.buildMs / 60_000).toFixed(1)} min`;
+  return [
+    `Cairn where users live: a seeded year of use of one project (generator v${manifest.generatorVersion}, seed ${manifest.seed}),`,
+    `${count(c.sessions)} sessions of Claude Code, Codex and OpenCode over the main branch, feature branches and two topic threads,`,
+    `${count(c.units)} units filed, ${count(c.toolEvents)} tool events (Read, Bash, Edit, Grep and Glob outputs of 0.5 to 20 KB, log-normal),`,
+    `${(c.totalBytes / 1e6).toFixed(1)} MB captured, the clock moving across the year;`,
+    project.cached
+      ? `taken from the cache (built ${manifest.builtAt.slice(0, 10)} in ${built}).`
+      : `built in this run in ${built}.`,
+    `Snapshots after session ${count(manifest.spec.snapshotAt)} and at the end are kept under \`bench/.cache/\`,`,
+    'rebuilt when the generator or the built engine changes; every measure runs on a copy.',
+  ].join(' ');
+}
+
 /**
  * `pnpm bench lived-in`: a seeded year of use (cached between runs), and
  * on copies of it the whole-process hooks, the in-process event cost early
@@ -70,39 +130,9 @@ async function measureHooks(
  */
 export async function runLivedIn(options: { quick: boolean }): Promise<Section> {
   const project = await livedInProject(options.quick, log);
-  const { manifest, world, entry } = project;
-  const runs = options.quick ? 5 : 20;
-  const replayed = options.quick ? 5 : 30;
-
-  const storage = {
-    early: await measureStorage(join(entry.early, PROJECT_NAME)),
-    full: await measureStorage(join(entry.full, PROJECT_NAME)),
-  };
-  const copy = await scratchCopy(join(entry.full, PROJECT_NAME));
-  let lossless: LivedInFigures['lossless'];
-  let hooks: HookResult[];
-  try {
-    log('lived-in: reading sampled tool outputs back from Tier 3');
-    lossless = checkLossless(copy.rootDir, world, 200);
-    hooks = await measureHooks(project, copy.rootDir, runs);
-  } finally {
-    await copy.dispose();
-  }
-  log(`lived-in: replaying ${replayed + 1} sessions after session ${manifest.spec.snapshotAt}`);
-  const early = await replayEvents(
-    join(entry.early, PROJECT_NAME),
-    world,
-    { sessionsBefore: manifest.spec.snapshotAt, endAt: manifest.earlyEndAt },
-    replayed,
-  );
-  log(`lived-in: replaying ${replayed + 1} sessions after session ${manifest.spec.sessions}`);
-  const full = await replayEvents(
-    join(entry.full, PROJECT_NAME),
-    world,
-    { sessionsBefore: manifest.spec.sessions, endAt: manifest.endAt },
-    replayed,
-  );
-
+  const { manifest } = project;
+  const { storage, lossless, hooks } = await measureFinished(project, options.quick ? 5 : 20);
+  const events = await measureEvents(project, options.quick ? 5 : 30);
   const figures: LivedInFigures = {
     quick: options.quick,
     key: manifest.key,
@@ -118,26 +148,14 @@ export async function runLivedIn(options: { quick: boolean }): Promise<Section> 
       failures: manifest.failures,
     },
     hooks,
-    events: { early, full, p95Ratio: full.overall.p95 / early.overall.p95 },
+    events,
     storage,
     lossless,
   };
-  const c = manifest.captured;
   return {
     name: 'lived-in',
     title: 'Lived-in project',
-    intro: [
-      [
-        `Cairn where users live: a seeded year of use of one project (generator v${manifest.generatorVersion}, seed ${manifest.seed}),`,
-        `${c.sessions.toLocaleString('en-US')} sessions of Claude Code, Codex and OpenCode over the main branch, feature branches and two topic threads,`,
-        `${c.units.toLocaleString('en-US')} units filed, ${c.toolEvents.toLocaleString('en-US')} tool events (Read, Bash, Edit, Grep, Glob outputs of 0.5 to 20 KB, log-normal),`,
-        `${(c.totalBytes / 1e6).toFixed(1)} MB captured, the clock moving across the year;`,
-        project.cached
-          ? `taken from the cache (built ${manifest.builtAt.slice(0, 10)} in ${(manifest.buildMs / 60_000).toFixed(1)} min).`
-          : `built in this run in ${(manifest.buildMs / 60_000).toFixed(1)} min.`,
-        `Snapshots after session ${manifest.spec.snapshotAt.toLocaleString('en-US')} and at the end are kept under \`bench/.cache/\`, rebuilt when the generator or the built engine changes; every measure runs on a copy.`,
-      ].join(' '),
-    ],
+    intro: [intro(project)],
     tables: livedInTables(figures),
     figures,
   };
