@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { closeSearchIndexes } from '@cairn/backend-file';
 import { type Cairn, openCairn } from '@cairn/engine';
 import { type Distribution, distribution } from '../stats';
-import { type BenchClock, createClock, driveSession, type FailureTally } from './drive-session';
+import {
+  type BenchClock,
+  createClock,
+  driveSession,
+  type EventType,
+  type FailureTally,
+} from './drive-session';
 import type { CacheEntry } from './lived-in-cache';
 import {
   capturedBytes,
@@ -106,6 +112,12 @@ class BuildState {
   outputsOver4000 = 0;
   readonly rare: Record<string, Record<string, number>> = {};
   readonly unitSamples: string[] = [];
+  /** Milliseconds by event type since the last progress line. */
+  windowMs = new Map<EventType, number>();
+
+  readonly onEvent = (type: EventType, ms: number) => {
+    this.windowMs.set(type, (this.windowMs.get(type) ?? 0) + ms);
+  };
 
   record(session: PlannedSession, ms: number, sampleEvery: number): void {
     this.sessionMs.push(ms);
@@ -139,9 +151,15 @@ function progress(
   const recent = state.sessionMs.slice(-every).reduce((sum, ms) => sum + ms, 0) / 1000;
   const rate = Math.min(every, done) / recent;
   const eta = (total - done) / rate;
+  const sessions = Math.min(every, done);
+  const perType = [...state.windowMs.entries()]
+    .map(([type, ms]) => `${type} ${(ms / sessions).toFixed(0)}`)
+    .join(', ');
+  state.windowMs = new Map();
   log(
     `lived-in: ${done}/${total} sessions in ${seconds.toFixed(0)} s; last ${every}: ${rate.toFixed(2)} sessions/s` +
-      (done < total ? `, about ${(eta / 60).toFixed(1)} min left at that rate` : ''),
+      (done < total ? `, about ${(eta / 60).toFixed(1)} min left at that rate` : '') +
+      ` (ms a session: ${perType})`,
   );
 }
 
@@ -172,7 +190,7 @@ export async function buildLivedIn(
     for (let i = 0; i < spec.sessions; i += 1) {
       const session = planSession(world, i);
       const sessionStarted = performance.now();
-      await driveSession(cairn, session, clock, state.failures);
+      await driveSession(cairn, session, clock, state.failures, state.onEvent);
       state.record(session, performance.now() - sessionStarted, sampleEvery);
       progress(log, i + 1, spec.sessions, state, started);
       if (i + 1 === spec.snapshotAt) {
