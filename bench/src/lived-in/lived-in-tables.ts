@@ -1,9 +1,7 @@
 import { formatNumber as f, type Table, verdict } from '../report';
-import { type Distribution, mean } from '../stats';
+import type { Distribution } from '../stats';
 import type { Captured } from './lived-in-build';
-import type { EventCostFigures } from './lived-in-events';
-import type { HookResult } from './lived-in-hooks';
-import type { LosslessFigures } from './lived-in-lossless';
+import type { LivedInFigures } from './lived-in-figures';
 import type { StorageFigures, StoreName } from './lived-in-storage';
 
 /** The targets of issue 12 point 7; information only, like every bench target. */
@@ -14,52 +12,9 @@ export const LIVED_IN_TARGETS = {
   storageRatio: 1.5,
 } as const;
 
-export interface BuildFigures {
-  cached: boolean;
-  builtAt: string;
-  ms: number;
-  /** Mean wall time a session took, over the first and the last `window` sessions. */
-  window: number;
-  firstMs: number;
-  lastMs: number;
-  /** Mean ms per session over each run of `window` sessions, in order. */
-  curve: number[];
-  failures: { count: number; first: string | undefined };
-}
-
-export interface LivedInFigures {
-  quick: boolean;
-  key: string;
-  captured: Captured;
-  capturedEarly: Captured;
-  outputBytes: Distribution;
-  outputsOver4000: number;
-  build: BuildFigures;
-  hooks: HookResult[];
-  events: { early: EventCostFigures; full: EventCostFigures; p95Ratio: number };
-  storage: { early: StorageFigures; full: StorageFigures };
-  lossless: LosslessFigures;
-}
-
 const ms = (d: Distribution) => `${f(d.p50, 1)} / ${f(d.p95, 1)} ms`;
 const mb = (bytes: number) => `${f(bytes / 1e6, bytes < 1e7 ? 2 : 1)} MB`;
 const n = (value: number) => f(value, 0);
-
-export function buildWindow(
-  sessionMs: readonly number[],
-): Pick<BuildFigures, 'window' | 'firstMs' | 'lastMs' | 'curve'> {
-  const window = Math.max(1, Math.min(100, Math.floor(sessionMs.length / 3)));
-  const curve: number[] = [];
-  for (let from = 0; from < sessionMs.length; from += window) {
-    curve.push(Math.round(mean(sessionMs.slice(from, from + window))));
-  }
-  return {
-    window,
-    firstMs: mean(sessionMs.slice(0, window)),
-    lastMs: mean(sessionMs.slice(-window)),
-    curve,
-  };
-}
 
 function projectTable(x: LivedInFigures): Table {
   const { captured: c, build: b } = x;

@@ -5,13 +5,14 @@ import { fileURLToPath } from 'node:url';
 import type { Section } from '../report';
 import { resolveCairnBin } from '../scale/cli-bench';
 import { type EventCostFigures, replayEvents } from './lived-in-events';
+import { buildWindow, type LivedInFigures } from './lived-in-figures';
 import { PROJECT_NAME } from './lived-in-generator';
 import { benchHook, type HookResult, hookCases, type PromptSet } from './lived-in-hooks';
 import { checkLossless } from './lived-in-lossless';
 import { type LivedInProject, livedInProject } from './lived-in-project';
 import { transcriptPrompts, unitPrompts } from './lived-in-prompts';
 import { measureStorage } from './lived-in-storage';
-import { buildWindow, type LivedInFigures, livedInTables } from './lived-in-tables';
+import { livedInTables } from './lived-in-tables';
 import { scratchCopy } from './project-copy';
 
 const HARNESSES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../harnesses');
