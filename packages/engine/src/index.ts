@@ -100,3 +100,4 @@ export type { LifecycleFailure } from './working/lifecycle-log';
 export { defaultThreadKey, explicitThreadKey } from './working/thread-key';
 export type { ThreadHeadState } from './working/thread-state';
 export type { WorkingApi } from './working-api';
+export { createWorkspaceWriter, type WorkspaceWriter } from './workspace-writer';

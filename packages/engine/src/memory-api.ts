@@ -16,6 +16,7 @@ import type { AddUnitInput } from './units/unit-input';
 import { createUnitLister, getMemory } from './units/unit-queries';
 import type { MemoryRecord } from './units/unit-results';
 import { createUnitStore, type ListUnitsFilter } from './units/unit-store';
+import { createWorkspaceWriter } from './workspace-writer';
 
 export interface HeadView {
   /** The managed region of MEMORY.md (between the head markers), or '' when absent. */
@@ -61,9 +62,12 @@ export function createMemoryApi(
   backend: MemoryBackend,
   now?: () => Date,
 ) {
-  const store = createUnitStore({ rootDir, settings, ...(now ? { now } : {}) });
+  const writer = createWorkspaceWriter(rootDir, backend);
+  const store = createUnitStore({ rootDir, settings, writer, ...(now ? { now } : {}) });
   const listUnits = createUnitLister();
   return {
+    /** The one writer of `.cairn/memory/` files; it refuses every write when the backend is read-only. */
+    writer,
     add: (input: AddUnitInput) => store.add(input),
     replace: (memoryId: string, text: string) => store.replace(memoryId, text),
     remove: (memoryId: string) => store.remove(memoryId),

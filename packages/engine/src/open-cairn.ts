@@ -21,7 +21,6 @@ import {
 } from '@cairn/core';
 import { settingsFindings } from './doctor/settings-checks';
 import { createMemoryApi, type MemoryApi } from './memory-api';
-import { checkMemoryContent, withMemoryFileLock } from './memory-lock';
 import { type OpenCairnOptions, resolveProject } from './resolve-project';
 import { createWorkingApi, type WorkingApi } from './working-api';
 
@@ -61,7 +60,10 @@ export interface Cairn extends MemoryApi, WorkingApi {
   readonly backend: MemoryBackend;
   /** Config findings and backend/adapter fallbacks the user should see. */
   readonly warnings: string[];
-  /** Bootstraps `.cairn/` (idempotent). */
+  /**
+   * Bootstraps `.cairn/` (idempotent). With a read-only backend it creates
+   * nothing, and refuses with READ_ONLY when MEMORY.md is missing.
+   */
   init(): Promise<InitResult>;
   status(): Promise<CairnStatus>;
   /** The long-term file (MEMORY.md) through the resolved backend. */
@@ -131,6 +133,14 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
       return currentWarnings();
     },
     async init() {
+      // A read-only backend creates nothing: init only checks the workspace is there.
+      if (!memory.writer.writable) {
+        const files = await listMemoryFiles(rootDir);
+        if (!files.some((file) => file.path === 'MEMORY.md')) {
+          memory.writer.assertWritable('create the memory workspace');
+        }
+        return { rootDir, created: [] };
+      }
       const created = (await ensureMemoryWorkspace(rootDir)).map(
         (name) => `${MEMORY_WORKSPACE_PATH}/${name}`,
       );
@@ -160,9 +170,6 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
       };
     },
     read: () => backend.read(rootDir),
-    async write(content, writeOptions = {}) {
-      const text = checkMemoryContent(content, writeOptions.allowEmpty);
-      return withMemoryFileLock(rootDir, () => backend.write(rootDir, text));
-    },
+    write: (content, writeOptions) => memory.writer.writeLongTerm(content, writeOptions),
   };
 }

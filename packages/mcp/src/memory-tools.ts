@@ -32,7 +32,8 @@ const memoryAdd = defineTool({
     "Store one durable memory as a managed unit in today's daily file (.cairn/memory/YYYY-MM-DD.md). " +
     'Pass the complete statement; the category is inferred when absent. Returns `created` with a stable ' +
     'memoryId, or `duplicate` (nothing written) when the same memory already exists. Empty or oversized ' +
-    'text is a tool error with `error` set to its code (text_required, text_too_long, ...).',
+    'text is a tool error with `error` set to its code (text_required, text_too_long, ...). With a ' +
+    'read-only backend it is a tool error with code READ_ONLY and nothing is written.',
   inputSchema: addInput,
   outputSchema: addOutput,
   // Not idempotent: a unit added as `deprecated` is skipped by duplicate detection.

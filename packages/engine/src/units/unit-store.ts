@@ -15,8 +15,8 @@ import {
   UNIT_ID_PATTERN,
   wellFormedText,
   withFileLock,
-  writeMemoryFileExact,
 } from '@cairn/core';
+import type { WorkspaceWriter } from '../workspace-writer';
 import { type AddUnitInput, validateAddInput, validateText } from './unit-input';
 import {
   type AddUnitResult,
@@ -31,6 +31,8 @@ import { findDuplicate, findUnit, type ParseCache, scanWorkspace } from './works
 export interface UnitStoreOptions {
   rootDir: string;
   settings: CairnSettings;
+  /** Every unit write goes through it; a read-only backend refuses them with READ_ONLY. */
+  writer: WorkspaceWriter;
   /** The clock; tests pin it. */
   now?: () => Date;
 }
@@ -109,7 +111,7 @@ function notFound(memoryId: string) {
 }
 
 export function createUnitStore(options: UnitStoreOptions) {
-  const { rootDir, settings } = options;
+  const { rootDir, settings, writer } = options;
   const now = options.now ?? (() => new Date());
   const lockPath = join(cairnStatePath(rootDir), 'locks', 'units.lock');
   // Kept for the life of the store: a long-lived engine (an in-process harness
@@ -130,6 +132,7 @@ export function createUnitStore(options: UnitStoreOptions) {
   const maxChars = () => settings.limits.maxUnitChars;
 
   async function add(input: AddUnitInput): Promise<AddUnitResult> {
+    writer.assertWritable('add a memory');
     const valid = validateAddInput(input, maxChars());
     if ('action' in valid) return valid;
     // Refusals are decided before the lock too, so a refused call creates nothing (not even the lock).
@@ -148,7 +151,7 @@ export function createUnitStore(options: UnitStoreOptions) {
       );
       // Exact read and write: the user's bytes around the new block stay as they were.
       const current = await readMemoryFileExact(rootDir, path).catch(missingAsUndefined);
-      await writeMemoryFileExact(rootDir, path, appendBlock(current, block, path.slice(0, -3)));
+      await writer.writeFile(path, appendBlock(current, block, path.slice(0, -3)));
       return {
         action: 'created',
         memoryId,
@@ -161,6 +164,7 @@ export function createUnitStore(options: UnitStoreOptions) {
   }
 
   async function replace(memoryId: string, text: string): Promise<ReplaceUnitResult> {
+    writer.assertWritable('replace a memory');
     const bad = checkId(memoryId);
     if (bad) return bad;
     const valid = validateText(text, maxChars());
@@ -179,11 +183,7 @@ export function createUnitStore(options: UnitStoreOptions) {
       const updated = { ...unit, text: valid, updatedAt: now().toISOString() };
       const content = await readMemoryFileExact(rootDir, unit.path);
       const block = wellFormedText(serializeUnitBlock(updated)).split('\n');
-      await writeMemoryFileExact(
-        rootDir,
-        unit.path,
-        spliceLines(content, unit.startLine, unit.endLine, block),
-      );
+      await writer.writeFile(unit.path, spliceLines(content, unit.startLine, unit.endLine, block));
       const { path, category, createdAt, updatedAt } = updated;
       return {
         action: 'replaced',
@@ -199,6 +199,7 @@ export function createUnitStore(options: UnitStoreOptions) {
   }
 
   async function remove(memoryId: string): Promise<RemoveUnitResult> {
+    writer.assertWritable('remove a memory');
     const bad = checkId(memoryId);
     if (bad) return bad;
     if (!findUnit(await scanWorkspace(rootDir, parsed), memoryId)) return notFound(memoryId);
@@ -207,7 +208,7 @@ export function createUnitStore(options: UnitStoreOptions) {
       if (!unit) return notFound(memoryId);
       const content = await readMemoryFileExact(rootDir, unit.path);
       const end = removalEnd(content.split('\n'), unit.endLine);
-      await writeMemoryFileExact(rootDir, unit.path, spliceLines(content, unit.startLine, end, []));
+      await writer.writeFile(unit.path, spliceLines(content, unit.startLine, end, []));
       return { action: 'removed', memoryId, kind: 'UNIT', path: unit.path };
     });
   }

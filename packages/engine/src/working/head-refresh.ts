@@ -24,7 +24,7 @@ export function createHeadRefresh(
 
   const globalHead = async (attempts?: number) =>
     refreshGlobalHead(
-      ctx.rootDir,
+      ctx.memory.writer,
       heads,
       { units: await headUnits(), budgetTokens: ctx.settings.limits.headTokens, now: ctx.now },
       attempts ? { attempts } : undefined,
@@ -45,7 +45,7 @@ export function createHeadRefresh(
 
   async function refresh(session: SessionRecord): Promise<void> {
     await condense(session);
-    await refreshThreadHead(ctx.rootDir, heads, {
+    await refreshThreadHead(ctx.memory.writer, heads, {
       agentId: session.agentId,
       threadKey: session.threadKey,
       now: ctx.now,
@@ -60,7 +60,7 @@ export function createHeadRefresh(
         await globalHead(3);
       } else if (write.scope.startsWith('thread:')) {
         await refreshThreadHead(
-          ctx.rootDir,
+          ctx.memory.writer,
           heads,
           { agentId: write.agentId, threadKey: write.scope.slice(7), now: ctx.now },
           { attempts: 3 },

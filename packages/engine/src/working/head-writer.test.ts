@@ -2,9 +2,11 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createFileBackend } from '@cairn/backend-file';
 import { ensureMemoryWorkspace, memoryLongTermPath, memoryWorkspacePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWorkspaceWriter } from '../workspace-writer';
 import { currentHeadRegion } from './head-render';
 import { HeadStore } from './head-store';
 import { GLOBAL_HEAD, refreshGlobalHead, refreshThreadHead, writeUnderLease } from './head-writer';
@@ -15,6 +17,7 @@ beforeEach(async () => {
   await ensureMemoryWorkspace(project.root);
 });
 afterEach(() => project.cleanup());
+const writer = () => createWorkspaceWriter(project.root, createFileBackend());
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const fixture = fileURLToPath(new URL('./head-writer.fixture.ts', import.meta.url));
@@ -51,7 +54,7 @@ describe('head records and leases', () => {
     expect(outcome).toMatchObject({ applied: false, deferred: true, holder: 'owner-1' });
     expect(store.pending()).toHaveLength(1);
     store.release('*', 'head:MEMORY.md', 'owner-1');
-    const later = await refreshGlobalHead(project.root, store, {
+    const later = await refreshGlobalHead(writer(), store, {
       units: [],
       budgetTokens: 500,
       now: () => new Date(),
@@ -103,13 +106,13 @@ describe('thread heads: leases and edits outside Cairn', () => {
   it('refuses a thread head write while another owner holds its lease, and applies it later', async () => {
     const store = new HeadStore(project.root);
     expect(store.acquire('claude', 'thread:topic-billing', 'owner-1', 60_000).ok).toBe(true);
-    const refused = await refreshThreadHead(project.root, store, target, { attempts: 2 });
+    const refused = await refreshThreadHead(writer(), store, target, { attempts: 2 });
     expect(refused).toMatchObject({ applied: false, deferred: true, holder: 'owner-1' });
     expect(store.pending()).toEqual([
       expect.objectContaining({ agentId: 'claude', scope: 'thread:topic-billing' }),
     ]);
     store.release('claude', 'thread:topic-billing', 'owner-1');
-    expect(await refreshThreadHead(project.root, store, target)).toMatchObject({ applied: true });
+    expect(await refreshThreadHead(writer(), store, target)).toMatchObject({ applied: true });
     expect(store.pending()).toEqual([]);
     expect(await readFile(threadFile(), 'utf8')).toContain('# Thread topic-billing');
     store.close();
@@ -117,18 +120,18 @@ describe('thread heads: leases and edits outside Cairn', () => {
 
   it('keeps the user text around the managed region, and an edit inside it below it', async () => {
     const store = new HeadStore(project.root);
-    await refreshThreadHead(project.root, store, target);
+    await refreshThreadHead(writer(), store, target);
     const rendered = await readFile(threadFile(), 'utf8');
     expect(rendered.match(/<!-- cairn:thread-head:start -->/g)).toHaveLength(1);
     await writeFile(threadFile(), `My notes on billing.\n\n${rendered}\nAsk finance on Monday.\n`);
-    await refreshThreadHead(project.root, store, target);
+    await refreshThreadHead(writer(), store, target);
     const merged = await readFile(threadFile(), 'utf8');
     expect(merged.startsWith('My notes on billing.\n\n<!-- cairn:thread-head:start -->')).toBe(
       true,
     );
     expect(merged).toContain('Ask finance on Monday.');
     await writeFile(threadFile(), merged.replace('(no summary yet)', 'shipped, says me'));
-    const outcome = await refreshThreadHead(project.root, store, target);
+    const outcome = await refreshThreadHead(writer(), store, target);
     expect(outcome).toMatchObject({ applied: true, keptUserEdit: true });
     const kept = await readFile(threadFile(), 'utf8');
     expect(kept).toContain('## Thread head text edited outside Cairn (kept)');
@@ -139,10 +142,10 @@ describe('thread heads: leases and edits outside Cairn', () => {
 
   it('replaces a thread head written before the managed region existed', async () => {
     const store = new HeadStore(project.root);
-    await refreshThreadHead(project.root, store, target);
+    await refreshThreadHead(writer(), store, target);
     const region = (await readFile(threadFile(), 'utf8')).split('\n').slice(1, -2).join('\n');
     await writeFile(threadFile(), `${region}\n`);
-    await refreshThreadHead(project.root, store, target);
+    await refreshThreadHead(writer(), store, target);
     const after = await readFile(threadFile(), 'utf8');
     expect(after.match(/# Thread topic-billing/g)).toHaveLength(1);
     store.close();

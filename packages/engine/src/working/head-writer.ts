@@ -5,9 +5,9 @@ import {
   readMemoryFileExact,
   threadHeadFileName,
   wellFormedText,
-  writeMemoryFileExact,
 } from '@cairn/core';
 import { withMemoryFileLock } from '../memory-lock';
+import type { WorkspaceWriter } from '../workspace-writer';
 import {
   type HeadUnit,
   renderHeadRegion,
@@ -16,7 +16,12 @@ import {
 } from './head-render';
 import type { HeadStore } from './head-store';
 import { threadFileKey } from './thread-key';
-import { emptyThreadState, foldSummary, renderThreadHead } from './thread-state';
+import {
+  emptyThreadState,
+  foldSummary,
+  renderThreadHead,
+  type ThreadHeadState,
+} from './thread-state';
 
 /** MEMORY.md is shared by every agent and harness: one head record guards it. */
 export const GLOBAL_HEAD = { agentId: '*', scope: 'head:MEMORY.md' } as const;
@@ -30,7 +35,8 @@ export interface LeaseOptions {
 
 export type WriteOutcome =
   | { applied: true; keptUserEdit: boolean }
-  | { applied: false; deferred: true; holder: string };
+  | { applied: false; deferred: true; holder: string }
+  | { applied: false; readOnly: true };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -89,26 +95,38 @@ const readOrUndefined = (rootDir: string, path: string) =>
  * changed. Cairn's own writers are already serialized by the lease.
  */
 async function rewriteUnlessChanged(
-  rootDir: string,
+  writer: WorkspaceWriter,
   path: string,
   update: (current: string | undefined) => { content: string; keptUserEdit: boolean },
 ): Promise<boolean> {
   for (let attempt = 0; ; attempt += 1) {
-    const before = await readOrUndefined(rootDir, path);
+    const before = await readOrUndefined(writer.rootDir, path);
     const next = update(before);
-    if (attempt < 5 && (await readOrUndefined(rootDir, path)) !== before) continue;
-    await writeMemoryFileExact(rootDir, path, next.content);
+    if (attempt < 5 && (await readOrUndefined(writer.rootDir, path)) !== before) continue;
+    await writer.writeFile(path, next.content);
     return next.keptUserEdit;
   }
 }
 
+/**
+ * A render the backend refuses (`readonly`) is skipped, not deferred: no
+ * file is written and nothing is left pending, and pending writes of the
+ * scope are settled, since a head is recomputed from state, not patched,
+ * the first render after the backend is writable again supersedes them.
+ */
+function skipReadOnly(store: HeadStore, target: { agentId: string; scope: string }): WriteOutcome {
+  store.settle(target.agentId, target.scope, Date.now());
+  return { applied: false, readOnly: true };
+}
+
 /** Re-renders the managed region of MEMORY.md from every thread head and the approved units. */
-export function refreshGlobalHead(
-  rootDir: string,
+export async function refreshGlobalHead(
+  writer: WorkspaceWriter,
   store: HeadStore,
   input: { units: HeadUnit[]; budgetTokens: number; now: () => Date },
   options?: LeaseOptions,
 ): Promise<WriteOutcome> {
+  if (!writer.writable) return skipReadOnly(store, GLOBAL_HEAD);
   return writeUnderLease(
     store,
     GLOBAL_HEAD,
@@ -123,8 +141,8 @@ export function refreshGlobalHead(
       );
       // The lock `cairn write` takes too: the file is read inside it, so an
       // acknowledged write is merged, never overwritten with older text.
-      const keptUserEdit = await withMemoryFileLock(rootDir, () =>
-        rewriteUnlessChanged(rootDir, 'MEMORY.md', (current) =>
+      const keptUserEdit = await withMemoryFileLock(writer.rootDir, () =>
+        rewriteUnlessChanged(writer, 'MEMORY.md', (current) =>
           replaceHeadRegion(current ?? getDefaultMemoryScaffold(), region, lastRendered),
         ),
       );
@@ -132,6 +150,19 @@ export function refreshGlobalHead(
     },
     options,
   );
+}
+
+/** A thread's state recomputed from the facts of its temporal nodes. */
+function threadStateFromFacts(
+  store: HeadStore,
+  target: { agentId: string; threadKey: string; now: () => Date },
+): ThreadHeadState {
+  const { agentId, threadKey } = target;
+  let state = emptyThreadState(agentId, threadKey, target.now().toISOString());
+  for (const entry of store.recentFacts(agentId, threadKey)) {
+    state = foldSummary(state, entry.facts, entry.nodeId, entry.at, false);
+  }
+  return { ...state, sessions: store.sessionCount(agentId, threadKey) };
 }
 
 /**
@@ -147,26 +178,28 @@ const UNMARKED_THREAD_HEAD = /^# Thread [^\n]*\n\n<!-- cairn:thread agent=/;
  * MEMORY.md, only the managed region of the file is Cairn's: the user's
  * text around it is kept, and an edit inside it is kept below it.
  */
-export function refreshThreadHead(
-  rootDir: string,
+export async function refreshThreadHead(
+  writer: WorkspaceWriter,
   store: HeadStore,
   target: { agentId: string; threadKey: string; now: () => Date },
   options?: LeaseOptions,
 ): Promise<WriteOutcome> {
   const { agentId, threadKey } = target;
+  const scope = `thread:${threadKey}`;
+  if (!writer.writable) {
+    // The thread state is state (heads.db), not a memory file: it stays current for reads.
+    store.putThread(threadStateFromFacts(store, target));
+    return skipReadOnly(store, { agentId, scope });
+  }
   const file = threadHeadFileName(threadFileKey(agentId, threadKey));
   return writeUnderLease(
     store,
-    { agentId, scope: `thread:${threadKey}` },
+    { agentId, scope },
     async (lastRendered) => {
-      let state = emptyThreadState(agentId, threadKey, target.now().toISOString());
-      for (const entry of store.recentFacts(agentId, threadKey)) {
-        state = foldSummary(state, entry.facts, entry.nodeId, entry.at, false);
-      }
-      state = { ...state, sessions: store.sessionCount(agentId, threadKey) };
+      const state = threadStateFromFacts(store, target);
       store.putThread(state);
       const rendered = wellFormedText(renderThreadHead(state));
-      const keptUserEdit = await rewriteUnlessChanged(rootDir, file, (current) => {
+      const keptUserEdit = await rewriteUnlessChanged(writer, file, (current) => {
         const base = current === undefined || UNMARKED_THREAD_HEAD.test(current) ? '' : current;
         return replaceHeadRegion(base, rendered, lastRendered, THREAD_HEAD_REGION);
       });
