@@ -100,7 +100,10 @@ INSERT INTO transcript_entries_fts (transcript_entries_fts) VALUES ('rebuild');
  * Long entries are stored compressed in `body` (entry-body.ts), so the
  * index can no longer read them from the table: it becomes contentless,
  * fed by the repository with each entry's full text, and is rebuilt here
- * from the entries written before this step (all stored whole).
+ * from the entries written before this step (all stored whole). It keeps
+ * no positions (`detail = none`): the transcript query is an OR of single
+ * terms, and positions would double the index for phrase queries it never
+ * runs; BM25 then counts each term once per entry.
  */
 const ENTRY_BODIES = `
 ALTER TABLE transcript_entries ADD COLUMN body BLOB;
@@ -109,6 +112,7 @@ DROP TABLE transcript_entries_fts;
 CREATE VIRTUAL TABLE transcript_entries_fts USING fts5(
   text,
   content = '',
+  detail = none,
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
 INSERT INTO transcript_entries_fts (rowid, text) SELECT id, text FROM transcript_entries;

@@ -88,11 +88,13 @@ describe('transcripts', () => {
   it('searches with stemming, ranks, and never reads the query as FTS syntax', () => {
     store.appendTranscriptEntry(entry('agent-a', 's1', 'We deployed the API gateway yesterday'));
     store.appendTranscriptEntry(entry('agent-a', 's1', 'Lunch plans: pizza'));
-    store.appendTranscriptEntry(entry('agent-a', 's2', 'Deploying gateway again: deploy gateway'));
+    store.appendTranscriptEntry(entry('agent-a', 's2', 'The gateway config lives in infra'));
+    // Stemmed: "deploying" finds "deployed"; the entry with more of the terms ranks
+    // first (the index keeps no positions, so repeats of a term do not count).
     const hits = store.searchTranscripts('agent-a', 'deploying gateway', { limit: 5 });
     expect(hits.map((hit) => [hit.sessionKey, hit.seq])).toEqual([
-      ['s2', 1],
       ['s1', 1],
+      ['s2', 1],
     ]);
     expect(hits[0]).toMatchObject({ role: 'user', toolName: null });
     expect(store.searchTranscripts('agent-a', 'NOT "pizza" OR (* NEAR')).toHaveLength(1);

@@ -1,7 +1,5 @@
 import {
-  type DuplicateSignature,
   duplicateSignature,
-  isDuplicateSignature,
   type LocatedUnit,
   listMemoryFiles,
   type ParsedDocument,
@@ -10,6 +8,7 @@ import {
   rawMemoryId,
   readMemoryFile,
 } from '@cairn/core';
+import { dedupIndexOf } from './dedup-index';
 import type { DuplicateResult, MemoryRecord } from './unit-results';
 
 /**
@@ -103,7 +102,9 @@ export function findUnit(documents: ParsedDocument[], memoryId: string): Located
 
 /**
  * The first unit or RAW paragraph that duplicates `text` (docs/UNITS.md
- * states the rule), skipping the unit `exceptId`.
+ * states the rule), skipping the unit `exceptId` and deprecated units. Each
+ * document is probed through its duplicate index (dedup-index.ts), so a
+ * workspace of a year of units is not compared text by text.
  */
 export function findDuplicate(
   documents: ParsedDocument[],
@@ -112,42 +113,25 @@ export function findDuplicate(
 ): DuplicateResult | undefined {
   const wanted = duplicateSignature(text);
   for (const document of documents) {
-    for (const unit of document.units) {
-      if (unit.memoryId === exceptId || unit.review === 'deprecated') continue;
-      if (isDuplicateSignature(signatureOf(unit), wanted)) {
-        const { memoryId, path, category } = unit;
-        return {
-          action: 'duplicate',
-          existing: { memoryId, kind: 'UNIT', path, category, text: unit.text },
-        };
-      }
+    const found = dedupIndexOf(document).find(wanted, (item) =>
+      item.kind === 'UNIT'
+        ? item.unit.memoryId !== exceptId && item.unit.review !== 'deprecated'
+        : true,
+    );
+    if (found?.kind === 'UNIT') {
+      const { memoryId, path, category, text: existing } = found.unit;
+      return {
+        action: 'duplicate',
+        existing: { memoryId, kind: 'UNIT', path, category, text: existing },
+      };
     }
-    for (const segment of document.raw) {
-      if (isDuplicateSignature(signatureOf(segment), wanted)) {
-        const record = rawRecord(segment);
-        return {
-          action: 'duplicate',
-          existing: {
-            memoryId: record.memoryId,
-            kind: 'RAW',
-            path: record.path,
-            text: record.text,
-          },
-        };
-      }
+    if (found?.kind === 'RAW') {
+      const record = rawRecord(found.segment);
+      return {
+        action: 'duplicate',
+        existing: { memoryId: record.memoryId, kind: 'RAW', path: record.path, text: record.text },
+      };
     }
   }
   return undefined;
-}
-
-/** Signatures of parsed units and segments, kept as long as their parsed document is. */
-const signatures = new WeakMap<object, DuplicateSignature>();
-
-function signatureOf(item: { text: string }): DuplicateSignature {
-  let signature = signatures.get(item);
-  if (!signature) {
-    signature = duplicateSignature(item.text);
-    signatures.set(item, signature);
-  }
-  return signature;
 }
