@@ -4,6 +4,7 @@ import { MemoryBackendError } from './errors';
 import {
   getMemoryBackend,
   listMemoryBackendTypes,
+  type MemoryBackendFactoryOptions,
   registerMemoryBackend,
   registerRetrievalAdapter,
   resolveMemoryBackend,
@@ -11,27 +12,36 @@ import {
   resolveRetrievalAdapter,
 } from './registry';
 
-function fakeBackend(type: string): MemoryBackend {
+const capabilities = {
+  readable: true,
+  writable: false,
+  supportsAtomicWrite: false,
+  hasConflictResolution: false,
+  persistent: false,
+};
+
+/** A backend whose name is the option it was built with, so tests see which options it got. */
+function fakeBackend(type: string) {
   return {
     type,
-    name: type,
-    capabilities: {
-      readable: true,
-      writable: false,
-      supportsAtomicWrite: false,
-      hasConflictResolution: false,
-      persistent: false,
-    },
-    read: async () => ({ content: '', exists: false, path: 'MEMORY.md' }),
-    write: async () => {
-      throw new MemoryBackendError('READ_ONLY', type, 'no');
-    },
+    capabilities,
+    create: ({ options }: MemoryBackendFactoryOptions): MemoryBackend => ({
+      type,
+      name: String(options?.label ?? type),
+      capabilities,
+      read: async () => ({ content: '', exists: false, path: 'MEMORY.md' }),
+      write: async () => {
+        throw new MemoryBackendError('READ_ONLY', type, 'no');
+      },
+    }),
   };
 }
 
+const project = { rootDir: '/project' };
+
 describe('registries', () => {
   it('fails with BACKEND_UNAVAILABLE when not even the default is registered', () => {
-    expect(() => resolveMemoryBackend({ memoryBackendType: 'file' })).toThrowError(
+    expect(() => resolveMemoryBackend({ memoryBackendType: 'file' }, project)).toThrowError(
       expect.objectContaining({ code: 'BACKEND_UNAVAILABLE' }),
     );
     expect(() => resolveRetrievalAdapter({})).toThrowError(
@@ -44,11 +54,19 @@ describe('registries', () => {
     registerMemoryBackend(fakeBackend('readonly'));
     expect(listMemoryBackendTypes()).toEqual(['file', 'readonly']);
     expect(getMemoryBackend('readonly')?.type).toBe('readonly');
-    expect(resolveMemoryBackend({ memoryBackendType: 'readonly' }).type).toBe('readonly');
-    expect(resolveMemoryBackend().type).toBe('file');
+    expect(resolveMemoryBackend({ memoryBackendType: 'readonly' }, project).type).toBe('readonly');
+    expect(resolveMemoryBackend(undefined, project).type).toBe('file');
     const fallback = resolveMemoryBackendDetailed({ memoryBackendType: 'qmd' });
     expect(fallback).toMatchObject({ requested: 'qmd', resolved: 'file' });
     expect(fallback.warning).toMatch(/"qmd" is not registered.*using "file"/);
+  });
+
+  it('holds factories: each project gets an instance built with its own options', () => {
+    registerMemoryBackend(fakeBackend('file'));
+    const first = resolveMemoryBackend({}, { rootDir: '/a', options: { label: 'a' } });
+    const second = resolveMemoryBackend({}, { rootDir: '/b', options: { label: 'b' } });
+    expect([first.name, second.name]).toEqual(['a', 'b']);
+    expect(first).not.toBe(second);
   });
 
   it('resolves retrieval adapters the same way', () => {

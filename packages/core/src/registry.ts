@@ -1,4 +1,4 @@
-import type { MemoryBackend } from './contracts/memory-backend';
+import type { MemoryBackend, MemoryBackendCapabilities } from './contracts/memory-backend';
 import type {
   MemoryRetrievalAdapter,
   RetrievalAdapterCapabilities,
@@ -6,7 +6,8 @@ import type {
 import { MemoryBackendError } from './errors';
 
 /**
- * Function-based registries (seed 000 §3.4): module-level maps. Core cannot
+ * Function-based registries (seed 000 §3.4): module-level maps of factories,
+ * never of instances (an instance carries one project's options). Core cannot
  * import the builtin backends (they depend on core), so `@cairn/engine`
  * registers them when it loads.
  */
@@ -20,13 +21,34 @@ export const MEMORY_BACKEND_SETTINGS_KEYS = {
   MEMORY_BACKEND_TYPE: 'memoryBackendType',
 } as const;
 
-const backends = new Map<string, MemoryBackend>();
-
-export function registerMemoryBackend(backend: MemoryBackend): void {
-  backends.set(backend.type, backend);
+/** Options a backend factory receives: one project's. */
+export interface MemoryBackendFactoryOptions {
+  /** The project root. */
+  rootDir: string;
+  /** Backend-specific options (`memoryBackendOptions`, plus the configured embedder). */
+  options?: Record<string, unknown>;
 }
 
-export function getMemoryBackend(type: string): MemoryBackend | undefined {
+/**
+ * Backends hold per-project state (open indexes, warnings, options), so the
+ * registry keeps factories: two projects in one process each get an
+ * instance built with their own options. Capabilities are on the
+ * registration so they can be read without creating anything.
+ */
+export interface MemoryBackendRegistration {
+  /** Registry key, equal to the backend's `type`. */
+  type: string;
+  capabilities: MemoryBackendCapabilities;
+  create(options: MemoryBackendFactoryOptions): MemoryBackend;
+}
+
+const backends = new Map<string, MemoryBackendRegistration>();
+
+export function registerMemoryBackend(registration: MemoryBackendRegistration): void {
+  backends.set(registration.type, registration);
+}
+
+export function getMemoryBackend(type: string): MemoryBackendRegistration | undefined {
   return backends.get(type);
 }
 
@@ -79,14 +101,17 @@ function resolveFrom<T>(
 /** Resolves the backend for the settings, with the reason for any fallback. */
 export function resolveMemoryBackendDetailed(
   settings: { memoryBackendType?: string } = {},
-): Resolution<MemoryBackend> {
+): Resolution<MemoryBackendRegistration> {
   const requested = settings.memoryBackendType ?? DEFAULT_MEMORY_BACKEND;
   return resolveFrom(backends, requested, DEFAULT_MEMORY_BACKEND, 'memory backend');
 }
 
-/** Seed 000 §3.5: the backend to use for these settings. */
-export function resolveMemoryBackend(settings?: { memoryBackendType?: string }): MemoryBackend {
-  return resolveMemoryBackendDetailed(settings).value;
+/** Seed 000 §3.5: the backend to use for these settings, created for one project. */
+export function resolveMemoryBackend(
+  settings: { memoryBackendType?: string } | undefined,
+  options: MemoryBackendFactoryOptions,
+): MemoryBackend {
+  return resolveMemoryBackendDetailed(settings).value.create(options);
 }
 
 /** Options an adapter factory receives. */

@@ -109,7 +109,25 @@ export interface MemoryBackend {
   get?(rootDir: string, options: MemoryGetOptions): Promise<MemoryGetResult>;
   search?(rootDir: string, options: MemorySearchOptions): Promise<MemorySearchResult[]>;
   exists?(rootDir: string): Promise<boolean>;
+  /**
+   * What the backend went through that the user should hear about, each once
+   * (its index fell back to a scan, its engine was missing). Read any time.
+   */
+  readonly warnings?: readonly string[];
+  /**
+   * Brings the backend's own index (LanceDB, Qdrant, Mem0, qmd) up to date
+   * with the markdown, incrementally. Searches do it themselves; hosts call
+   * it to pay the cost up front. Resolves to what was done (counts).
+   */
+  refresh?(rootDir: string): Promise<MemoryIndexStats>;
+  /** Drops the backend's own index and builds it again from the markdown (`cairn reindex`). */
+  rebuild?(rootDir: string): Promise<MemoryIndexStats>;
+  /** Releases open databases and clients; the backend may be used again afterwards. */
+  close?(): Promise<void> | void;
 }
+
+/** Counts a refresh or rebuild reports (files scanned, chunks written, ...), backend-specific. */
+export type MemoryIndexStats = object;
 
 /** How settings name a backend and pass it options. */
 export interface MemoryBackendConfig {
