@@ -25,21 +25,14 @@ export interface ScaleBackendSpec {
   maxQueries?: number;
 }
 
-type Closable = MemoryBackend & {
-  rebuild?: (rootDir: string) => Promise<unknown>;
-  close?: () => Promise<void> | void;
-  warnings?: readonly string[];
-};
-
 /** A backend with its own `rebuild(rootDir)` (LanceDB, Mem0), built from its package. */
-function packagedBackend(backend: Closable, rootDir: string, id: string): ScaleBackend {
-  const rebuild = backend.rebuild;
-  if (!rebuild) throw new Error(`the ${id} backend has no rebuild(rootDir)`);
+function packagedBackend(backend: MemoryBackend, rootDir: string, id: string): ScaleBackend {
+  if (!backend.rebuild) throw new Error(`the ${id} backend has no rebuild(rootDir)`);
   return {
-    rebuild: () => rebuild.call(backend, rootDir),
+    rebuild: () => backend.rebuild!(rootDir),
     search: (query) => backend.search!(rootDir, { query, limit: 10 }),
     close: async () => {
-      await backend.close?.call(backend);
+      await backend.close?.();
     },
     warnings: () => [...(backend.warnings ?? [])],
   };
@@ -51,7 +44,7 @@ async function importFactory(packageName: string, factory: string) {
   const create = loaded[factory];
   if (typeof create !== 'function')
     throw new Error(`${packageName} does not export ${factory} yet`);
-  return create as (options: Record<string, unknown>) => Closable;
+  return create as (options: Record<string, unknown>) => MemoryBackend;
 }
 
 function fileBackend(rootDir: string, hybrid: boolean): ScaleBackend {

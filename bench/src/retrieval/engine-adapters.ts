@@ -1,10 +1,5 @@
 import type { MemorySearchResult } from '@cairn/core';
-import {
-  loadConfiguredPackages,
-  type OpenCairnOptions,
-  openCairn,
-  setModuleImporter,
-} from '@cairn/engine';
+import { type OpenCairnOptions, openCairn, setModuleImporter } from '@cairn/engine';
 
 /**
  * One way of searching a LoCoMo workspace through the engine
@@ -63,15 +58,9 @@ export type EngineAdapterOpening =
   | { ok: true; adapter: EngineAdapter }
   | { ok: false; reason: string };
 
-interface BackendExtras {
-  refresh?: (rootDir: string) => Promise<unknown>;
-  close?: () => Promise<void> | void;
-  warnings?: readonly string[];
-}
-
 /**
  * Opens the workspace at `rootDir` with the spec's backend, loading its
- * optional package like the CLI does. A backend the engine cannot resolve
+ * optional package (openCairn imports it on first use). A backend the engine cannot resolve
  * (package missing, or not exporting `create<Id>Backend` yet) is reported
  * with the engine's own warning instead of silently measuring `file`.
  */
@@ -92,24 +81,25 @@ export async function openEngineAdapter(
   // The optional backends are the bench's dependencies, not the engine's: import them from here.
   setModuleImporter((specifier) => import(specifier));
   try {
-    await loadConfiguredPackages(rootDir, options);
     const cairn = openCairn(rootDir, options);
-    if (cairn.backend.type !== spec.backend) {
-      const why = cairn.warnings.join('; ') || `the engine resolved "${cairn.backend.type}"`;
+    // The package loads on first use: status waits for it and says what was resolved.
+    const { backend: resolved } = await cairn.status();
+    if (resolved.resolved !== spec.backend) {
+      const why = cairn.warnings.join('; ') || `the engine resolved "${resolved.resolved}"`;
       return { ok: false, reason: why.replace(/\s+/g, ' ').slice(0, 300) };
     }
-    const extras = cairn.backend as typeof cairn.backend & BackendExtras;
+    const { backend } = cairn;
     return {
       ok: true,
       adapter: {
         spec,
         search: (query, limit) => cairn.search({ query, limit }),
         async refresh() {
-          await extras.refresh?.call(extras, rootDir);
+          await backend.refresh?.(rootDir);
         },
-        warnings: () => [...(extras.warnings ?? [])],
+        warnings: () => [...(backend.warnings ?? [])],
         async close() {
-          await extras.close?.call(extras);
+          await backend.close?.();
         },
       },
     };

@@ -1,29 +1,38 @@
 import {
   createFileBackend,
   createFileRetrievalAdapter,
+  type FileBackendOptions,
+  fileCapabilities,
   fileRetrievalCapabilities,
 } from '@cairn/backend-file';
-import { createReadonlyBackend } from '@cairn/backend-readonly';
+import { createReadonlyBackend, readonlyCapabilities } from '@cairn/backend-readonly';
 import {
   type CairnSettings,
   getMemoryBackend,
-  type MemoryBackend,
   registerMemoryBackend,
   registerRetrievalAdapter,
 } from '@cairn/core';
 import { embedderFromSettings, rankingFromSettings } from './embeddings';
 
 /**
- * Registers the builtin backends (`file`, and `readonly` as a read-only view
- * of the file workspace) and the builtin `file` retrieval adapter.
- * Idempotent; called by `openCairn` rather than at import time so the
- * package stays free of side effects.
+ * Registers the factories of the builtin backends (`file`, and `readonly`
+ * as a read-only view of the file workspace) and of the builtin `file`
+ * retrieval adapter. Idempotent; called by `openCairn` rather than at
+ * import time so the package stays free of side effects.
  */
 export function registerBuiltins(): void {
   if (getMemoryBackend('file')) return;
-  const file = createFileBackend();
-  registerMemoryBackend(file);
-  registerMemoryBackend(createReadonlyBackend({ inner: file }));
+  registerMemoryBackend({
+    type: 'file',
+    capabilities: fileCapabilities,
+    create: ({ options }) => createFileBackend(options as FileBackendOptions),
+  });
+  registerMemoryBackend({
+    type: 'readonly',
+    capabilities: readonlyCapabilities,
+    create: ({ options }) =>
+      createReadonlyBackend({ inner: createFileBackend(options as FileBackendOptions) }),
+  });
   registerRetrievalAdapter({
     id: 'file',
     capabilities: fileRetrievalCapabilities,
@@ -32,20 +41,21 @@ export function registerBuiltins(): void {
 }
 
 /**
- * The backend one project uses. The registered builtins are shared and
- * keyword-only; when settings configure an embedder, `file` (and
- * `readonly` over it) get their own instance with hybrid search.
- * Any other backend is returned as resolved.
+ * The options one project's backend is built with. The builtins search by
+ * keyword, or hybrid when settings configure an embedder; any other backend
+ * gets `memoryBackendOptions`, plus the configured embedder unless they
+ * name one.
  */
-export function projectBackend(
-  resolved: MemoryBackend,
+export function backendOptionsFor(
+  type: string,
   settings: CairnSettings,
   rootDir: string,
   env: NodeJS.ProcessEnv = process.env,
-): MemoryBackend {
-  if (resolved.type !== 'file' && resolved.type !== 'readonly') return resolved;
+): Record<string, unknown> {
   const embedder = embedderFromSettings(settings, rootDir, env);
-  if (!embedder) return resolved;
-  const file = createFileBackend({ embedder, ranking: rankingFromSettings(settings) });
-  return resolved.type === 'file' ? file : createReadonlyBackend({ inner: file });
+  if (type === 'file' || type === 'readonly') {
+    return embedder ? { embedder, ranking: rankingFromSettings(settings) } : {};
+  }
+  const configured = settings.memoryBackendOptions as Record<string, unknown>;
+  return configured.embedder || !embedder ? configured : { ...configured, embedder };
 }

@@ -1,6 +1,6 @@
 import pkg from '../package.json' with { type: 'json' };
 
-export { projectBackend, registerBuiltins } from './builtins';
+export { backendOptionsFor, registerBuiltins } from './builtins';
 export {
   type CachedEmbedder,
   createCachedEmbedder,

@@ -1,5 +1,6 @@
 import { openSearchIndex } from '@cairn/backend-file';
 import {
+  CairnError,
   type CairnSettings,
   type DocumentIssue,
   HEAD_END_MARKER,
@@ -87,14 +88,18 @@ export function createMemoryApi(
      * embedded SQLite index. `onProgress` hears each phase.
      */
     async reindex(onProgress: (message: string) => void = () => undefined): Promise<ReindexStats> {
-      const own = (backend as { rebuild?: (root: string) => Promise<Record<string, unknown>> })
-        .rebuild;
       const started = performance.now();
-      if (own && backend.type !== 'file' && backend.type !== 'readonly') {
+      if (backend.rebuild && backend.type !== 'file' && backend.type !== 'readonly') {
         onProgress(`rebuilding the ${backend.type} index from .cairn/memory/`);
-        const stats = await own.call(backend, rootDir);
-        onProgress(`${backend.type} index rebuilt`);
-        return { ...stats, backend: backend.type, ms: performance.now() - started };
+        // UNSUPPORTED: a backend loaded on first use turned out to be the file fallback.
+        const stats = await backend.rebuild(rootDir).catch((error: unknown) => {
+          if (CairnError.isInstance(error) && error.code === 'UNSUPPORTED') return undefined;
+          throw error;
+        });
+        if (stats) {
+          onProgress(`${backend.type} index rebuilt`);
+          return { ...stats, backend: backend.type, ms: performance.now() - started };
+        }
       }
       onProgress('rebuilding the search index under .cairn/index/ from .cairn/memory/');
       const index = openSearchIndex(rootDir);

@@ -104,14 +104,17 @@ async function ensureGitignore(rootDir: string): Promise<boolean> {
 }
 
 /**
- * Opens the memory of the project at `rootDir`: resolves settings (throwing
- * INVALID_CONFIG on a bad file or value), then the backend and retrieval
- * adapter, falling back to the builtins with a warning for unknown types.
+ * Opens the memory of the project at `rootDir` in one call: resolves
+ * settings (throwing INVALID_CONFIG on a bad file or value), then builds
+ * this project's backend and retrieval adapter from the registered
+ * factories with its own options. An optional package the settings name
+ * (LanceDB, Qdrant, Mem0, qmd) is imported on first use; a type nothing
+ * provides falls back to the builtins with a warning.
  */
 export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cairn {
   const { now, ...settingsOptions } = options;
   const project = resolveProject(rootDir, settingsOptions);
-  const { resolved, settings, backend, backendResolution, adapterResolution } = project;
+  const { settings, backend } = project;
   const currentWarnings = project.currentWarnings;
 
   const memory = createMemoryApi(rootDir, settings, backend, now);
@@ -125,10 +128,17 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
       settingsOptions.env ?? process.env,
     ),
     rootDir,
-    settings,
-    resolved,
+    get settings() {
+      return project.settings;
+    },
+    get resolved() {
+      return project.resolved;
+    },
     backend,
-    doctor: () => memory.doctor(settingsFindings(resolved)),
+    doctor: async () => {
+      await project.ready();
+      return memory.doctor(settingsFindings(project.resolved));
+    },
     get warnings() {
       return currentWarnings();
     },
@@ -148,6 +158,8 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
       return { rootDir, created };
     },
     async status() {
+      await project.ready();
+      const { backendResolution, adapterResolution } = project;
       const files = await listMemoryFiles(rootDir);
       return {
         rootDir,
@@ -164,7 +176,7 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
           resolved: adapterResolution.resolved,
           capabilities: adapterResolution.value.capabilities,
         },
-        settings: resolved,
+        settings: project.resolved,
         files,
         warnings: currentWarnings(),
       };

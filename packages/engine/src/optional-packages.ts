@@ -3,13 +3,13 @@ import {
   getMemoryBackend,
   getRetrievalAdapter,
   type MemoryBackend,
+  type MemoryBackendCapabilities,
   type RetrievalAdapterRegistration,
   registerBackendOptionTrust,
   registerMemoryBackend,
   registerRetrievalAdapter,
   resolveSettings,
 } from '@cairn/core';
-import { embedderFromSettings } from './embeddings';
 import type { OpenCairnOptions } from './resolve-project';
 
 type ModuleImporter = (specifier: string) => Promise<unknown>;
@@ -51,49 +51,84 @@ export function optionalPackageFailure(id: string): string | undefined {
   return name ? failures.get(name) : undefined;
 }
 
+/** Imports under way, by id: projects opened meanwhile share one import. */
+const loading = new Map<string, Promise<void>>();
+
 /**
- * Registers the optional backend and retrieval adapter the project's
- * settings name, importing their package (`create<Id>Backend(options)`, and
- * `<id>RetrievalAdapter`: a RetrievalAdapterRegistration). A package that is
- * missing or fails to load is remembered; `openCairn` then falls back to
- * `file` with a warning that names the package and how to install it.
+ * The ids among `ids` that name an optional package `openCairn` still has to
+ * import: shipped by Cairn, not registered yet, and not already failed.
+ */
+export function pendingOptionalPackages(ids: readonly string[]): string[] {
+  return [...new Set(ids)].filter((id) => {
+    const name = OPTIONAL_BACKEND_PACKAGES[id];
+    if (!name || failures.has(name)) return false;
+    return !getMemoryBackend(id) || !getRetrievalAdapter(id);
+  });
+}
+
+/**
+ * Imports the optional package for `id` and registers what it exports: the
+ * factory `create<Id>Backend(options)` with its static `<id>Capabilities`,
+ * the retrieval adapter `<id>RetrievalAdapter` (a RetrievalAdapterRegistration),
+ * and `<id>OptionTrust`. Never throws: a package that is missing or fails to
+ * load is remembered, and projects fall back to `file` with a warning that
+ * names the package and how to install it.
+ */
+export function loadOptionalPackage(id: string): Promise<void> {
+  const name = OPTIONAL_BACKEND_PACKAGES[id];
+  if (!name) return Promise.resolve();
+  let load = loading.get(id);
+  if (!load) {
+    load = importAndRegister(id, name).finally(() => loading.delete(id));
+    loading.set(id, load);
+  }
+  return load;
+}
+
+async function importAndRegister(id: string, name: string): Promise<void> {
+  try {
+    const mod = (await importModule(name)) as Record<string, unknown>;
+    const create = mod[`create${pascal(id)}Backend`] as
+      | ((options: Record<string, unknown>) => MemoryBackend)
+      | undefined;
+    const capabilities = mod[`${id}Capabilities`] as MemoryBackendCapabilities | undefined;
+    const adapter = mod[`${id}RetrievalAdapter`] as RetrievalAdapterRegistration | undefined;
+    const trust = mod[`${id}OptionTrust`] as BackendOptionTrust | undefined;
+    if (trust) registerBackendOptionTrust(id, trust);
+    if (create && capabilities) {
+      registerMemoryBackend({
+        type: id,
+        capabilities,
+        create: ({ options }) => create(options ?? {}),
+      });
+    }
+    if (adapter) registerRetrievalAdapter(adapter);
+    failures.delete(name);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    failures.set(
+      name,
+      `cannot load ${name} (${reason.split('\n')[0]}); install it with \`npm i ${name}\``,
+    );
+  }
+}
+
+/**
+ * Imports the optional packages the project's settings name, before
+ * `openCairn`. Optional: `openCairn` imports them itself on first use. A
+ * host calls this to have everything settled when `openCairn` returns (the
+ * CLI prints the trust findings of the backend's options right away), and
+ * to retry a package that failed to load earlier in the process.
  */
 export async function loadConfiguredPackages(
   rootDir: string,
   options: Omit<OpenCairnOptions, 'now'> = {},
 ): Promise<void> {
   const { settings } = resolveSettings({ projectRoot: rootDir, ...options });
-  // The backend gets `memoryBackendOptions`, plus the configured embedder unless they name one.
-  // Settings are resolved again once the package has declared which options need trust.
-  const backendOptions = (): Record<string, unknown> => {
-    const current = resolveSettings({ projectRoot: rootDir, ...options }).settings;
-    const configured = current.memoryBackendOptions as Record<string, unknown>;
-    if (configured.embedder) return configured;
-    const embedder = embedderFromSettings(current, rootDir, options.env ?? process.env);
-    return embedder ? { ...configured, embedder } : configured;
-  };
   const wanted = new Set([settings.memoryBackendType, settings.retrievalAdapter]);
-  for (const id of wanted) {
-    const name = OPTIONAL_BACKEND_PACKAGES[id];
-    if (!name || (getMemoryBackend(id) && getRetrievalAdapter(id))) continue;
-    try {
-      // A project whose config cannot be read fails later, in openCairn, with the real error.
-      const mod = (await importModule(name)) as Record<string, unknown>;
-      const create = mod[`create${pascal(id)}Backend`] as
-        | ((options: Record<string, unknown>) => MemoryBackend)
-        | undefined;
-      const adapter = mod[`${id}RetrievalAdapter`] as RetrievalAdapterRegistration | undefined;
-      const trust = mod[`${id}OptionTrust`] as BackendOptionTrust | undefined;
-      if (trust) registerBackendOptionTrust(id, trust);
-      if (create && !getMemoryBackend(id)) registerMemoryBackend(create(backendOptions()));
-      if (adapter && !getRetrievalAdapter(id)) registerRetrievalAdapter(adapter);
-      failures.delete(name);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      failures.set(
-        name,
-        `cannot load ${name} (${reason.split('\n')[0]}); install it with \`npm i ${name}\``,
-      );
-    }
-  }
+  await Promise.all(
+    [...wanted]
+      .filter((id) => !getMemoryBackend(id) || !getRetrievalAdapter(id))
+      .map((id) => loadOptionalPackage(id)),
+  );
 }

@@ -2,6 +2,7 @@ import {
   type CairnSettings,
   type CairnSettingsOverrides,
   type MemoryBackend,
+  type MemoryBackendRegistration,
   type Resolution,
   type ResolvedSettings,
   type RetrievalAdapterRegistration,
@@ -9,8 +10,13 @@ import {
   resolveRetrievalAdapter,
   resolveSettings,
 } from '@cairn/core';
-import { projectBackend, registerBuiltins } from './builtins';
-import { optionalPackageFailure } from './optional-packages';
+import { backendOptionsFor, registerBuiltins } from './builtins';
+import { deferredBackend } from './deferred-backend';
+import {
+  loadOptionalPackage,
+  optionalPackageFailure,
+  pendingOptionalPackages,
+} from './optional-packages';
 
 /** What `openCairn` and `openMemorySearch` take. */
 export interface OpenCairnOptions {
@@ -23,11 +29,18 @@ export interface OpenCairnOptions {
 
 /** A project's settings, and the backend and retrieval adapter they resolve to. */
 export interface ResolvedProject {
-  resolved: ResolvedSettings;
-  settings: CairnSettings;
-  backendResolution: Resolution<MemoryBackend>;
-  adapterResolution: Resolution<RetrievalAdapterRegistration>;
-  backend: MemoryBackend;
+  /**
+   * The settings, resolved again once a configured optional package has
+   * loaded (it declares which of its options need trust).
+   */
+  readonly resolved: ResolvedSettings;
+  readonly settings: CairnSettings;
+  readonly backendResolution: Resolution<MemoryBackendRegistration>;
+  readonly adapterResolution: Resolution<RetrievalAdapterRegistration>;
+  /** This project's own backend instance (loaded on first use when its package is not yet). */
+  readonly backend: MemoryBackend;
+  /** Imports the configured optional packages still pending and builds the backend; resolutions are final afterwards. */
+  ready(): Promise<MemoryBackend>;
   /**
    * Config findings and backend/adapter fallbacks the user should see, plus
    * what the backend learned after opening (e.g. its index fell back to a scan).
@@ -35,41 +48,106 @@ export interface ResolvedProject {
   currentWarnings(): string[];
 }
 
+interface ProjectState {
+  resolved: ResolvedSettings;
+  backendResolution: Resolution<MemoryBackendRegistration>;
+  adapterResolution: Resolution<RetrievalAdapterRegistration>;
+}
+
+/** This project's instance from the registered factory; a factory that refuses the options falls back to `file`. */
+function createBackend(rootDir: string, state: ProjectState, env: NodeJS.ProcessEnv) {
+  const { backendResolution, resolved } = state;
+  const build = (registration: MemoryBackendRegistration) =>
+    registration.create({
+      rootDir,
+      options: backendOptionsFor(registration.type, resolved.settings, rootDir, env),
+    });
+  try {
+    return { backend: build(backendResolution.value) };
+  } catch (error) {
+    if (backendResolution.resolved === 'file') throw error;
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const file = resolveMemoryBackendDetailed({ memoryBackendType: 'file' }).value;
+    return {
+      backend: build(file),
+      warning: `memory backend "${backendResolution.resolved}" refused its options (${reason}); using "file"`,
+    };
+  }
+}
+
 /**
  * Resolves settings (throwing INVALID_CONFIG on a bad file or value), then
- * the backend and retrieval adapter, falling back to the builtins with a
- * warning for unknown types or optional packages that failed to load.
+ * the backend and retrieval adapter from the registered factories, building
+ * this project's own instances with its own options. An optional package the
+ * settings name is imported on first use (see `deferredBackend`); a type
+ * nothing provides falls back to the builtins with a warning.
  */
 export function resolveProject(rootDir: string, options: OpenCairnOptions = {}): ResolvedProject {
   registerBuiltins();
   const { now: _now, ...settingsOptions } = options;
-  const resolved = resolveSettings({ projectRoot: rootDir, ...settingsOptions });
-  const { settings } = resolved;
-  const backendResolution = resolveMemoryBackendDetailed(settings);
-  const adapterResolution = resolveRetrievalAdapter(settings);
-  const backend = projectBackend(
-    backendResolution.value,
-    settings,
-    rootDir,
-    settingsOptions.env ?? process.env,
-  );
-  const loadFailures = [settings.memoryBackendType, settings.retrievalAdapter]
-    .map((id) => optionalPackageFailure(id))
-    .filter((w): w is string => !!w);
-  const warnings = [
-    ...resolved.warnings,
-    ...[backendResolution.warning, adapterResolution.warning].filter((w): w is string => !!w),
-    ...new Set(loadFailures),
-  ];
+  const env = settingsOptions.env ?? process.env;
+  const resolveState = (): ProjectState => {
+    const resolved = resolveSettings({ projectRoot: rootDir, ...settingsOptions });
+    return {
+      resolved,
+      backendResolution: resolveMemoryBackendDetailed(resolved.settings),
+      adapterResolution: resolveRetrievalAdapter(resolved.settings),
+    };
+  };
+  let state = resolveState();
+  const { memoryBackendType, retrievalAdapter } = state.resolved.settings;
+  const pending = new Set(pendingOptionalPackages([memoryBackendType, retrievalAdapter]));
+  let settling: Promise<void> | undefined;
+  const settle = () =>
+    (settling ??= Promise.all([...pending].map((id) => loadOptionalPackage(id))).then(() => {
+      if (pending.size > 0) state = resolveState();
+      pending.clear();
+    }));
+  let createWarning: string | undefined;
+  const create = () => {
+    const created = createBackend(rootDir, state, env);
+    createWarning = created.warning;
+    return created.backend;
+  };
+  const deferred = pending.has(memoryBackendType)
+    ? deferredBackend(memoryBackendType, () => settle().then(create))
+    : undefined;
+  const backend = deferred?.backend ?? create();
+
+  const currentWarnings = () => {
+    const { resolved, backendResolution, adapterResolution } = state;
+    // A package still loading is not a fallback yet.
+    const fallbacks = [
+      pending.has(memoryBackendType) ? undefined : backendResolution.warning,
+      pending.has(retrievalAdapter) ? undefined : adapterResolution.warning,
+      createWarning,
+    ];
+    const loadFailures = [memoryBackendType, retrievalAdapter].map(optionalPackageFailure);
+    return [
+      ...resolved.warnings,
+      ...fallbacks.filter((w): w is string => !!w),
+      ...new Set(loadFailures.filter((w): w is string => !!w)),
+      ...(backend.warnings ?? []),
+    ];
+  };
   return {
-    resolved,
-    settings,
-    backendResolution,
-    adapterResolution,
+    get resolved() {
+      return state.resolved;
+    },
+    get settings() {
+      return state.resolved.settings;
+    },
+    get backendResolution() {
+      return state.backendResolution;
+    },
+    get adapterResolution() {
+      return state.adapterResolution;
+    },
     backend,
-    currentWarnings: () => [
-      ...warnings,
-      ...((backend as { warnings?: readonly string[] }).warnings ?? []),
-    ],
+    ready: async () => {
+      await settle();
+      return deferred ? deferred.ready() : backend;
+    },
+    currentWarnings,
   };
 }
