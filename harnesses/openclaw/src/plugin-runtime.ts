@@ -127,9 +127,11 @@ export function createPluginRuntime(
 
   return {
     handle,
-    close() {
-      for (const cairn of cairns.values()) cairn.closeWorking();
+    async close() {
+      const open = [...cairns.values()];
       cairns.clear();
+      for (const cairn of open) cairn.closeWorking();
+      await Promise.all(open.map((cairn) => cairn.backend.close?.()));
     },
   };
 }

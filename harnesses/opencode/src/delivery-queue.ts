@@ -47,10 +47,11 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
 
   return {
     deliver,
-    /** Waits for every queued delivery, then closes the memory. */
+    /** Waits for every queued delivery, then closes the memory and its backend's databases. */
     async close(): Promise<void> {
       await queue;
       cairn?.closeWorking();
+      await cairn?.backend.close?.();
       cairn = undefined;
     },
   };

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openCairn } from '@cairn/engine';
+import { makeTempProject } from '@cairn/testkit';
+import { describe, expect, it } from 'vitest';
+import { createOpenclawDeliverState } from './openclaw-deliver';
+import { createPluginRuntime, type SharedPluginState } from './plugin-runtime';
+
+describe('the OpenClaw plugin with LanceDB configured', () => {
+  it('recalls through LanceDB (the package loaded by openCairn), with no fallback warning', async () => {
+    const project = await makeTempProject('cairn-openclaw-lancedb-');
+    const setup = openCairn(project.root, { env: {} });
+    await setup.init();
+    await setup.add({ text: 'The staging cluster is called kestrel-stage.' });
+    setup.closeWorking();
+    // Configured after the unit was written: only the plugin's own opening meets LanceDB.
+    await writeFile(
+      join(project.root, '.cairn', 'config.json'),
+      JSON.stringify({ memoryBackendType: 'lancedb' }),
+    );
+    const warned: string[] = [];
+    const shared: SharedPluginState = {
+      deliver: createOpenclawDeliverState(),
+      cairns: new Map(),
+      rootOfSession: new Map(),
+    };
+    const runtime = createPluginRuntime(
+      { projectRoot: project.root },
+      { logger: { warn: (message) => warned.push(message) }, on: () => undefined },
+      shared,
+    );
+    const ctx = { sessionId: 'lancedb-session', sessionKey: 'agent:main:x', agentId: 'main' };
+    try {
+      await runtime.handle('session_start', { sessionId: ctx.sessionId }, ctx);
+      const output = (await runtime.handle(
+        'before_prompt_build',
+        { prompt: 'which staging cluster?', messages: [] },
+        { ...ctx, runId: 'run-1', workspaceDir: project.root },
+      )) as { appendSystemContext?: string } | undefined;
+      expect(output?.appendSystemContext).toContain('kestrel-stage');
+      expect(existsSync(join(project.root, '.cairn', 'index', 'lancedb'))).toBe(true);
+      const cairn = shared.cairns.get(project.root)!;
+      expect(cairn.backend.type).toBe('lancedb');
+      expect(cairn.warnings).toEqual([]);
+      expect(warned).toEqual([]);
+    } finally {
+      await runtime.close();
+      await project.cleanup();
+    }
+  });
+});
