@@ -65,7 +65,10 @@ function createBackend(rootDir: string, state: ProjectState, env: NodeJS.Process
   try {
     return { backend: build(backendResolution.value) };
   } catch (error) {
-    if (backendResolution.resolved === 'file') throw error;
+    // A builtin refusing is a bug to surface; `readonly` must never turn into a writable fallback.
+    if (backendResolution.resolved === 'file' || backendResolution.resolved === 'readonly') {
+      throw error;
+    }
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     const file = resolveMemoryBackendDetailed({ memoryBackendType: 'file' }).value;
     return {
@@ -73,6 +76,24 @@ function createBackend(rootDir: string, state: ProjectState, env: NodeJS.Process
       warning: `memory backend "${backendResolution.resolved}" refused its options (${reason}); using "file"`,
     };
   }
+}
+
+/** Config findings, fallbacks and load failures; a package still loading is not a fallback yet. */
+function projectWarnings(
+  state: ProjectState,
+  [backendType, adapterId]: [string, string],
+  pending: ReadonlySet<string>,
+): string[] {
+  const fallbacks = [
+    pending.has(backendType) ? undefined : state.backendResolution.warning,
+    pending.has(adapterId) ? undefined : state.adapterResolution.warning,
+  ];
+  const loadFailures = [backendType, adapterId].map(optionalPackageFailure);
+  return [
+    ...state.resolved.warnings,
+    ...fallbacks.filter((w): w is string => !!w),
+    ...new Set(loadFailures.filter((w): w is string => !!w)),
+  ];
 }
 
 /**
@@ -114,22 +135,11 @@ export function resolveProject(rootDir: string, options: OpenCairnOptions = {}):
     : undefined;
   const backend = deferred?.backend ?? create();
 
-  const currentWarnings = () => {
-    const { resolved, backendResolution, adapterResolution } = state;
-    // A package still loading is not a fallback yet.
-    const fallbacks = [
-      pending.has(memoryBackendType) ? undefined : backendResolution.warning,
-      pending.has(retrievalAdapter) ? undefined : adapterResolution.warning,
-      createWarning,
-    ];
-    const loadFailures = [memoryBackendType, retrievalAdapter].map(optionalPackageFailure);
-    return [
-      ...resolved.warnings,
-      ...fallbacks.filter((w): w is string => !!w),
-      ...new Set(loadFailures.filter((w): w is string => !!w)),
-      ...(backend.warnings ?? []),
-    ];
-  };
+  const currentWarnings = () => [
+    ...projectWarnings(state, [memoryBackendType, retrievalAdapter], pending),
+    ...(createWarning ? [createWarning] : []),
+    ...(backend.warnings ?? []),
+  ];
   return {
     get resolved() {
       return state.resolved;
