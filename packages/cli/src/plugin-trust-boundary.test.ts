@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openCairn } from '@cairn/engine';
+import { openCairn, setModuleImporter } from '@cairn/engine';
 import openclawPlugin from '@cairn/harness-openclaw/plugin';
 import { createCairnHooks, type OpencodeClientLike } from '@cairn/harness-opencode';
 import {
@@ -19,23 +19,38 @@ import { cliRunner } from './test-cli';
 /*
  * The trust boundary in the in-process plugins: OpenCode's hooks and
  * OpenClaw's plugin open the project with `openCairn` in the harness's own
- * process. They never load the optional backends (qmd, qdrant, mem0 and
- * lancedb fall back to `file`), so only the summarizer and the embedder
- * can reach the network from them; every case is still checked untrusted.
+ * process, which imports the optional backend the config names, as the CLI
+ * does. Every case is checked untrusted, then trusted.
  */
+
+// Installed beside the engine for users; in this repository they are the CLI's dependencies.
+setModuleImporter((specifier) => import(specifier));
 
 const SUMMARIZER = 'summarizer openai baseUrl + apiKeyEnv';
 const EMBEDDER = 'embedder openai baseUrl + apiKeyEnv';
 
 /**
- * What each plugin run exercises once trusted: recall embeds the prompt,
- * and in both plugins the next session start writes the deferred model
- * summary (OpenCode's hooks get their env through `createCairnHooks`, which
- * the summarizer reads its key from, as the embedder does).
+ * What each plugin run exercises once trusted: recall embeds the prompt and
+ * searches through the backend (qdrant, mem0 and lancedb reach their
+ * server; qmd's command only runs for `cairn search`), and in both plugins
+ * the next session start writes the deferred model summary (OpenCode's
+ * hooks get their env through `createCairnHooks`, which the summarizer
+ * reads its key from, as the embedder does).
+ */
+const TRUSTED_REACH = [
+  SUMMARIZER,
+  EMBEDDER,
+  'qdrant url + apiKey',
+  'lancedb remote uri + credentials',
+];
+/**
+ * mem0's platform client reads its key from `process.env` (backend options
+ * carry no env): OpenClaw's plugin runs with it, OpenCode's hooks get theirs
+ * through `createCairnHooks`, so there mem0 has no key and falls back to file.
  */
 const REACHES: Record<string, Set<string>> = {
-  'OpenCode plugin hooks': new Set([SUMMARIZER, EMBEDDER]),
-  'OpenClaw plugin': new Set([SUMMARIZER, EMBEDDER]),
+  'OpenCode plugin hooks': new Set(TRUSTED_REACH),
+  'OpenClaw plugin': new Set([...TRUSTED_REACH, 'mem0 platform']),
 };
 
 let project: TempProject;
