@@ -10,7 +10,7 @@ import {
   registerRetrievalAdapter,
   resolveSettings,
 } from '@cairn/core';
-import type { OpenCairnOptions } from './resolve-project';
+import type { OpenCairnOptions } from './open-options';
 
 type ModuleImporter = (specifier: string) => Promise<unknown>;
 

@@ -1,6 +1,5 @@
 import {
   type CairnSettings,
-  type CairnSettingsOverrides,
   type MemoryBackend,
   type MemoryBackendRegistration,
   type Resolution,
@@ -12,6 +11,7 @@ import {
 } from '@cairn/core';
 import { backendOptionsFor, registerBuiltins } from './builtins';
 import { deferredBackend } from './deferred-backend';
+import type { OpenCairnOptions } from './open-options';
 import {
   loadOptionalPackage,
   optionalPackageFailure,
@@ -19,13 +19,6 @@ import {
 } from './optional-packages';
 
 /** What `openCairn` and `openMemorySearch` take. */
-export interface OpenCairnOptions {
-  env?: NodeJS.ProcessEnv;
-  homeDir?: string;
-  overrides?: CairnSettingsOverrides;
-  /** The clock for timestamps and daily file names; tests pin it. */
-  now?: () => Date;
-}
 
 /** A project's settings, and the backend and retrieval adapter they resolve to. */
 export interface ResolvedProject {
@@ -161,3 +154,5 @@ export function resolveProject(rootDir: string, options: OpenCairnOptions = {}):
     currentWarnings,
   };
 }
+
+export type { OpenCairnOptions } from './open-options';

@@ -1,12 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type MemoryQuery,
-  type MemoryResult,
-  type MemoryRetrievalAdapter,
-  memoryWorkspacePath,
-  type RetrievalAdapterCapabilities,
-} from '@cairn/core';
+import { type MemoryRetrievalAdapter, memoryWorkspacePath } from '@cairn/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type AdapterSuite,
@@ -15,42 +9,8 @@ import {
   describeRecall,
   POOLS,
 } from './describe-retrieval-parts';
+import type { DescribeRetrievalAdapterOptions } from './retrieval-suite-options';
 import { makeTempProject, type TempProject } from './tree-snapshot';
-
-export interface DescribeRetrievalAdapterOptions {
-  name: string;
-  /** The static declaration; it decides which tests run. */
-  capabilities: RetrievalAdapterCapabilities;
-  /** A fresh adapter for a project root (the workspace is its default hot pool). */
-  create: (rootDir: string) => MemoryRetrievalAdapter | Promise<MemoryRetrievalAdapter>;
-  cleanup?: (adapter: MemoryRetrievalAdapter) => void | Promise<void>;
-  /**
-   * For semantic adapters: a workspace document and a query that shares no
-   * exact word with it but means the same (default: near-miss spellings the
-   * offline hash embedder relates). Override it for an embedder that does not.
-   */
-  semanticProbe?: { document: string; query: string };
-  /**
-   * The "missing optional package" check (seed 001: an adapter must be
-   * optional). Runs once per test project; the caller simulates the missing
-   * package (e.g. an importer that throws) and reports what Cairn did.
-   */
-  fallback?: {
-    /** The package whose absence is simulated, e.g. `@cairn/backend-lancedb`. */
-    missingPackage: string;
-    run: (rootDir: string) => Promise<RetrievalFallbackOutcome>;
-  };
-}
-
-/** What Cairn did when the configured adapter's package was missing. */
-export interface RetrievalFallbackOutcome {
-  /** The adapter that answers recall now: must be the builtin `file`. */
-  adapterId: string;
-  /** Warnings shown to the user: one must name the package and how to install it. */
-  warnings: readonly string[];
-  /** Recall through whatever answers now, when the caller can offer it. */
-  recall?: (query: MemoryQuery) => Promise<MemoryResult[]>;
-}
 
 /** Writes a small corpus: the workspace (hot) and three pool folders. */
 async function writeCorpus(root: string): Promise<void> {
@@ -116,3 +76,8 @@ export function describeRetrievalAdapter(options: DescribeRetrievalAdapterOption
     describeModes(suite, options);
   });
 }
+
+export type {
+  DescribeRetrievalAdapterOptions,
+  RetrievalFallbackOutcome,
+} from './retrieval-suite-options';

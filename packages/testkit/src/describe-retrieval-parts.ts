@@ -2,8 +2,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type MemoryResult, type MemoryRetrievalAdapter, memoryWorkspacePath } from '@cairn/core';
 import { expect, it } from 'vitest';
-import type { DescribeRetrievalAdapterOptions } from './describe-retrieval-adapter';
 import { expectCode } from './expect-code';
+import type { DescribeRetrievalAdapterOptions } from './retrieval-suite-options';
 import type { TempProject } from './tree-snapshot';
 
 /** The adapter and project of the current test (set up by describeRetrievalAdapter). */
