@@ -112,7 +112,7 @@ describe('a read-only backend: every workspace write goes through one writer', (
   it('a skipped render leaves nothing pending and settles writes deferred before', async () => {
     await seeded();
     const heads = new HeadStore(project.root);
-    heads.defer(GLOBAL_HEAD.agentId, GLOBAL_HEAD.scope, 'lease held by a test');
+    heads.leases.defer(GLOBAL_HEAD.agentId, GLOBAL_HEAD.scope, 'lease held by a test');
     heads.close();
     const before = await memoryFiles();
     const cairn = open('readonly');

@@ -67,14 +67,14 @@ export function createWorkingApi(
     /** Thread heads, optionally of one agent, most recently updated first. */
     threads(agentId?: string): ThreadHeadState[] {
       if (!hasHeads()) return [];
-      return withHeads((store) => store.threads(agentId)).sort((a, b) =>
+      return withHeads((store) => store.threads.list(agentId)).sort((a, b) =>
         a.updatedAt < b.updatedAt ? 1 : -1,
       );
     },
     threadHead(agentId: string, threadKey: string): { state: ThreadHeadState; markdown: string } {
       checkThreadKey(threadKey);
       const state = hasHeads()
-        ? withHeads((store) => store.getThread(agentId, threadKey))
+        ? withHeads((store) => store.threads.getThread(agentId, threadKey))
         : undefined;
       if (!state) {
         throw new CairnError('NOT_FOUND', `No thread head ${threadKey} for agent ${agentId}`, {
@@ -86,10 +86,10 @@ export function createWorkingApi(
     /** Lifecycle failures that were swallowed (fail-open) and writes still deferred. */
     workingHealth() {
       // Reading health must not create state in a project that has none yet.
-      let pending: ReturnType<HeadStore['pending']> = [];
+      let pending: ReturnType<HeadStore['leases']['pending']> = [];
       let headsError: string | undefined;
       try {
-        if (hasHeads()) pending = withHeads((store) => store.pending());
+        if (hasHeads()) pending = withHeads((store) => store.leases.pending());
       } catch (error) {
         // A damaged heads.db is doctor's database finding; health still reports the rest.
         headsError = formatError(error);

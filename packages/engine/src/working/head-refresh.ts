@@ -55,7 +55,7 @@ export function createHeadRefresh(
 
   /** Deferred head writes are retried on the next event. */
   async function settlePending(): Promise<void> {
-    for (const write of heads.pending()) {
+    for (const write of heads.leases.pending()) {
       if (write.scope === GLOBAL_HEAD.scope) {
         await globalHead(3);
       } else if (write.scope.startsWith('thread:')) {

@@ -22,7 +22,7 @@ describe('heads.db migrations', () => {
     old.exec("INSERT INTO injections VALUES ('claude', 's1', 0, 'UNIT:a')");
     old.close();
     const store = new HeadStore(project.root);
-    const session = store.startSession({
+    const session = store.sessions.startSession({
       agentId: 'claude',
       sessionKey: 's1',
       threadKey: 'main',
@@ -31,7 +31,7 @@ describe('heads.db migrations', () => {
       startedAt: '2026-05-01T00:00:00.000Z',
     });
     // The claim made before the upgrade still holds: only UNIT:b is new.
-    expect(store.claimInjections(session, ['UNIT:a', 'UNIT:b'])).toEqual(['UNIT:b']);
+    expect(store.sessions.claimInjections(session, ['UNIT:a', 'UNIT:b'])).toEqual(['UNIT:b']);
     store.close();
     const db = openDatabase(path);
     const sql = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'injections'").get() as {

@@ -13,7 +13,7 @@ const store = new HeadStore(root);
 const writer = createWorkspaceWriter(root, createFileBackend());
 const now = () => new Date();
 const threadKey = `topic-${n}`;
-store.addFacts({
+store.threads.addFacts({
   agentId: 'agent-a',
   threadKey,
   nodeId: `node:fixture-${n}`,

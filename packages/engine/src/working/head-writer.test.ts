@@ -42,7 +42,7 @@ function runFixture(n: number): Promise<{ code: number | null; out: string; err:
 describe('head records and leases', () => {
   it('refuses a writer while another owner holds an active lease, and defers its write', async () => {
     const store = new HeadStore(project.root);
-    expect(store.acquire('*', 'head:MEMORY.md', 'owner-1', 60_000).ok).toBe(true);
+    expect(store.leases.acquire('*', 'head:MEMORY.md', 'owner-1', 60_000).ok).toBe(true);
     const outcome = await writeUnderLease(
       store,
       GLOBAL_HEAD,
@@ -52,23 +52,23 @@ describe('head records and leases', () => {
       },
     );
     expect(outcome).toMatchObject({ applied: false, deferred: true, holder: 'owner-1' });
-    expect(store.pending()).toHaveLength(1);
-    store.release('*', 'head:MEMORY.md', 'owner-1');
+    expect(store.leases.pending()).toHaveLength(1);
+    store.leases.release('*', 'head:MEMORY.md', 'owner-1');
     const later = await refreshGlobalHead(writer(), store, {
       units: [],
       budgetTokens: 500,
       now: () => new Date(),
     });
     expect(later).toMatchObject({ applied: true });
-    expect(store.pending()).toEqual([]);
-    expect(store.record('*', 'head:MEMORY.md')).toMatchObject({ version: 1, owner: null });
+    expect(store.leases.pending()).toEqual([]);
+    expect(store.leases.record('*', 'head:MEMORY.md')).toMatchObject({ version: 1, owner: null });
     store.close();
   });
 
   it('takes over a lease whose owner died (expired)', () => {
     const store = new HeadStore(project.root);
-    expect(store.acquire('*', 's', 'dead', 10, 1_000).ok).toBe(true);
-    expect(store.acquire('*', 's', 'alive', 10, 2_000).ok).toBe(true);
+    expect(store.leases.acquire('*', 's', 'dead', 10, 1_000).ok).toBe(true);
+    expect(store.leases.acquire('*', 's', 'alive', 10, 2_000).ok).toBe(true);
     store.close();
   });
 
@@ -90,8 +90,8 @@ describe('head records and leases', () => {
     for (let n = 0; n < 16; n += 1) expect(region).toContain(`\`topic-${n}\``);
     expect(final.match(/<!-- cairn:head:start -->/g)).toHaveLength(1);
     const store = new HeadStore(project.root);
-    expect(store.pending()).toEqual([]);
-    expect(store.threads('agent-a')).toHaveLength(16);
+    expect(store.leases.pending()).toEqual([]);
+    expect(store.threads.list('agent-a')).toHaveLength(16);
     store.close();
     // The user's line survives unless their write raced a render; then it was kept, never dropped.
     expect(final).toContain('User line added during the storm.');
@@ -105,15 +105,15 @@ describe('thread heads: leases and edits outside Cairn', () => {
 
   it('refuses a thread head write while another owner holds its lease, and applies it later', async () => {
     const store = new HeadStore(project.root);
-    expect(store.acquire('claude', 'thread:topic-billing', 'owner-1', 60_000).ok).toBe(true);
+    expect(store.leases.acquire('claude', 'thread:topic-billing', 'owner-1', 60_000).ok).toBe(true);
     const refused = await refreshThreadHead(writer(), store, target, { attempts: 2 });
     expect(refused).toMatchObject({ applied: false, deferred: true, holder: 'owner-1' });
-    expect(store.pending()).toEqual([
+    expect(store.leases.pending()).toEqual([
       expect.objectContaining({ agentId: 'claude', scope: 'thread:topic-billing' }),
     ]);
-    store.release('claude', 'thread:topic-billing', 'owner-1');
+    store.leases.release('claude', 'thread:topic-billing', 'owner-1');
     expect(await refreshThreadHead(writer(), store, target)).toMatchObject({ applied: true });
-    expect(store.pending()).toEqual([]);
+    expect(store.leases.pending()).toEqual([]);
     expect(await readFile(threadFile(), 'utf8')).toContain('# Thread topic-billing');
     store.close();
   });

@@ -57,7 +57,7 @@ export async function writeUnderLease(
   let holder = '';
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     const startedMs = Date.now();
-    const lease = store.acquire(
+    const lease = store.leases.acquire(
       target.agentId,
       target.scope,
       owner,
@@ -69,17 +69,17 @@ export async function writeUnderLease(
       try {
         const result = await write(lease.lastRendered);
         rendered = result.rendered;
-        store.settle(target.agentId, target.scope, startedMs);
+        store.leases.settle(target.agentId, target.scope, startedMs);
         return { applied: true, keptUserEdit: result.keptUserEdit };
       } finally {
-        store.release(target.agentId, target.scope, owner, rendered);
+        store.leases.release(target.agentId, target.scope, owner, rendered);
       }
     }
     holder = lease.holder;
     // Jittered backoff so concurrent writers do not retry in lockstep.
     await pause(10 + Math.random() * Math.min(200, 10 * 2 ** Math.min(attempt, 5)));
   }
-  store.defer(target.agentId, target.scope, `lease held by ${holder}`);
+  store.leases.defer(target.agentId, target.scope, `lease held by ${holder}`);
   return { applied: false, deferred: true, holder };
 }
 
@@ -115,7 +115,7 @@ async function rewriteUnlessChanged(
  * the first render after the backend is writable again supersedes them.
  */
 function skipReadOnly(store: HeadStore, target: { agentId: string; scope: string }): WriteOutcome {
-  store.settle(target.agentId, target.scope, Date.now());
+  store.leases.settle(target.agentId, target.scope, Date.now());
   return { applied: false, readOnly: true };
 }
 
@@ -133,7 +133,7 @@ export async function refreshGlobalHead(
     async (lastRendered) => {
       const region = wellFormedText(
         renderHeadRegion({
-          threads: store.threads(),
+          threads: store.threads.list(),
           units: input.units,
           budgetTokens: input.budgetTokens,
           now: input.now().toISOString(),
@@ -159,10 +159,10 @@ function threadStateFromFacts(
 ): ThreadHeadState {
   const { agentId, threadKey } = target;
   let state = emptyThreadState(agentId, threadKey, target.now().toISOString());
-  for (const entry of store.recentFacts(agentId, threadKey)) {
+  for (const entry of store.threads.recentFacts(agentId, threadKey)) {
     state = foldSummary(state, entry.facts, entry.nodeId, entry.at, false);
   }
-  return { ...state, sessions: store.sessionCount(agentId, threadKey) };
+  return { ...state, sessions: store.threads.sessionCount(agentId, threadKey) };
 }
 
 /**
@@ -188,7 +188,7 @@ export async function refreshThreadHead(
   const scope = `thread:${threadKey}`;
   if (!writer.writable) {
     // The thread state is state (heads.db), not a memory file: it stays current for reads.
-    store.putThread(threadStateFromFacts(store, target));
+    store.threads.putThread(threadStateFromFacts(store, target));
     return skipReadOnly(store, { agentId, scope });
   }
   const file = threadHeadFileName(threadFileKey(agentId, threadKey));
@@ -197,7 +197,7 @@ export async function refreshThreadHead(
     { agentId, scope },
     async (lastRendered) => {
       const state = threadStateFromFacts(store, target);
-      store.putThread(state);
+      store.threads.putThread(state);
       const rendered = wellFormedText(renderThreadHead(state));
       const keptUserEdit = await rewriteUnlessChanged(writer, file, (current) => {
         const base = current === undefined || UNMARKED_THREAD_HEAD.test(current) ? '' : current;

@@ -31,9 +31,10 @@ export async function sessionStart(
     const session = p.sessionFor(args, args);
     // A harness that restarts the context after compacting (Claude Code sends
     // SessionStart with source "compact" before PostCompact) gets everything again.
-    if (args.source === 'compact') p.heads().bumpEpoch(session.agentId, session.sessionKey);
+    if (args.source === 'compact')
+      p.heads().sessions.bumpEpoch(session.agentId, session.sessionKey);
     const head = currentHeadRegion((await p.ctx.memory.readHead()).content) ?? '';
-    const thread = p.heads().getThread(session.agentId, session.threadKey);
+    const thread = p.heads().threads.getThread(session.agentId, session.threadKey);
     const query = [thread?.status, thread?.nextAction, ...(thread?.openLoops ?? [])]
       .filter(Boolean)
       .join(' ');
@@ -103,7 +104,7 @@ export async function preCompaction(
       `pre-compaction (${args.trigger ?? 'unknown'})${instructions}`,
     );
     const head = currentHeadRegion((await p.ctx.memory.readHead()).content) ?? '';
-    const thread = p.heads().getThread(session.agentId, session.threadKey);
+    const thread = p.heads().threads.getThread(session.agentId, session.threadKey);
     const lines = [
       ...(head ? head.split('\n') : []),
       ...(thread ? renderThreadHead(thread).split('\n') : []),
@@ -127,7 +128,7 @@ export async function compactionComplete(
     const nodeId = await p.parts().summaries.summarize(session, 'compaction', {
       ...(args.summary ? { harnessText: args.summary } : {}),
     });
-    p.heads().bumpEpoch(session.agentId, session.sessionKey);
+    p.heads().sessions.bumpEpoch(session.agentId, session.sessionKey);
     await p.parts().headRefresh.refresh(session);
     return { ...EMPTY_RESULT, nodeId };
   });

@@ -68,9 +68,9 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     ids: Ids,
     start?: { harness?: string; cwd?: string; threadKey?: string },
   ): SessionRecord {
-    const existing = headStore().session(ids.agentId, ids.sessionKey);
+    const existing = headStore().sessions.session(ids.agentId, ids.sessionKey);
     if (existing) return existing;
-    return headStore().startSession({
+    return headStore().sessions.startSession({
       agentId: ids.agentId,
       sessionKey: ids.sessionKey,
       threadKey: start?.threadKey ?? defaultThreadKey(start?.cwd ?? ctx.rootDir),

@@ -22,7 +22,7 @@ export function createRecall(ctx: LifecycleContext, heads: HeadStore, store: () 
     if (!prompt.trim()) return [];
     const hits = await searchUnits(prompt);
     if (hits.length > 0) {
-      const fresh = heads.claimInjections(
+      const fresh = heads.sessions.claimInjections(
         session,
         hits.map((hit) => hit.memoryId!),
       );
@@ -32,7 +32,7 @@ export function createRecall(ctx: LifecycleContext, heads: HeadStore, store: () 
     }
     const transcript = await transcripts.find(session, prompt, TRANSCRIPT_FALLBACK_LIMIT);
     const key = (hit: (typeof transcript)[number]) => `T:${hit.transcriptId}:${hit.seq}`;
-    const fresh = heads.claimInjections(session, transcript.map(key));
+    const fresh = heads.sessions.claimInjections(session, transcript.map(key));
     return transcript
       .filter((hit) => fresh.includes(key(hit)))
       .map(
@@ -48,7 +48,7 @@ export function createRecall(ctx: LifecycleContext, heads: HeadStore, store: () 
       : (await ctx.memory.list({ review: 'approved' }))
           .slice(-RECALL_LIMIT)
           .map((u) => ({ id: u.memoryId, text: u.text }));
-    const fresh = heads.claimInjections(
+    const fresh = heads.sessions.claimInjections(
       session,
       items.map((item) => item.id),
     );

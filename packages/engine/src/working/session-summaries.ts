@@ -94,7 +94,7 @@ export function createSessionSummaries(
     if (!usesModel()) return [];
     const written: string[] = [];
     for (const retry of store().dueSummaryRetries(agentId).slice(0, limit)) {
-      const session = heads.session(agentId, retry.sessionKey);
+      const session = heads.sessions.session(agentId, retry.sessionKey);
       if (!session || retry.attempts >= MAX_SUMMARY_ATTEMPTS) {
         store().clearSummaryRetry(agentId, retry.sessionKey);
         continue;

@@ -33,9 +33,9 @@ export function writeSummaryNode(
     source: summary.source,
     text: summary.text || '(empty session)',
   });
-  const injected = heads.injectedUnits(session);
+  const injected = heads.sessions.injectedUnits(session);
   if (injected.length > 0) store().linkUnits(session.agentId, node.id, injected);
-  heads.addFacts({
+  heads.threads.addFacts({
     agentId: session.agentId,
     threadKey: session.threadKey,
     nodeId: node.id,
