@@ -100,6 +100,15 @@ export default defineConfig([
     noExternal: [/^@cairn\//, /^zod(\/|$)/],
     external: ['better-sqlite3'],
   }),
+  // `cairn hook` and `cairn lifecycle` (hook-main.ts), from the workspace's sources.
+  packageBuild({
+    entry: { 'hook-main': 'src/hook-main.ts' },
+    ...cliBundle,
+    onSuccess: recordContentHash('hook-main'),
+    esbuildPlugins: [englishOnlyZodLocales, workspaceSources],
+    noExternal: [/^@cairn\//, /^zod(\/|$)/],
+    external: ['better-sqlite3'],
+  }),
   // The same CLI with the MCP server and its SDK bundled in, for `cairn mcp`.
   packageBuild({
     entry: { 'mcp-main': 'src/mcp-main.ts' },

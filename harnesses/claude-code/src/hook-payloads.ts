@@ -1,34 +1,40 @@
 import { CairnError, parseInput } from '@cairn/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The hook payloads Claude Code pipes to a command hook (checked against
  * 2.1.330). Only the fields Cairn maps are declared; the many optional
  * fields Claude Code adds from version to version pass through untouched.
+ * Written with zod/mini: Claude Code starts a process per hook.
  */
+
+/** A string of `min` (when above 0) to `max` characters. */
+const text = (max: number, min = 0) =>
+  z.string().check(...(min > 0 ? [z.minLength(min)] : []), z.maxLength(max));
+
 const base = {
-  session_id: z.string().min(1).max(200),
-  transcript_path: z.string().max(4096),
-  cwd: z.string().min(1).max(4096),
+  session_id: text(200, 1),
+  transcript_path: text(4096),
+  cwd: text(4096, 1),
 };
 
 export const sessionStartPayload = z.looseObject({
   ...base,
   hook_event_name: z.literal('SessionStart'),
   /** startup | resume | clear | compact | fork; kept open for sources added later. */
-  source: z.string().max(40),
+  source: text(40),
 });
 
 export const userPromptSubmitPayload = z.looseObject({
   ...base,
   hook_event_name: z.literal('UserPromptSubmit'),
-  prompt: z.string().max(200_000),
+  prompt: text(200_000),
 });
 
 export const postToolUsePayload = z.looseObject({
   ...base,
   hook_event_name: z.literal('PostToolUse'),
-  tool_name: z.string().min(1).max(200),
+  tool_name: text(200, 1),
   tool_input: z.unknown(),
   tool_response: z.unknown(),
 });
@@ -36,21 +42,21 @@ export const postToolUsePayload = z.looseObject({
 export const preCompactPayload = z.looseObject({
   ...base,
   hook_event_name: z.literal('PreCompact'),
-  trigger: z.string().max(40),
-  custom_instructions: z.string().max(20_000).nullable().optional(),
+  trigger: text(40),
+  custom_instructions: z.optional(z.nullable(text(20_000))),
 });
 
 export const postCompactPayload = z.looseObject({
   ...base,
   hook_event_name: z.literal('PostCompact'),
-  trigger: z.string().max(40),
-  compact_summary: z.string().max(200_000),
+  trigger: text(40),
+  compact_summary: text(200_000),
 });
 
 export const sessionEndPayload = z.looseObject({
   ...base,
   hook_event_name: z.literal('SessionEnd'),
-  reason: z.string().max(200),
+  reason: text(200),
 });
 
 export const CLAUDE_CODE_PAYLOADS = {

@@ -5,7 +5,7 @@ import type {
   HarnessDeliveryResult,
   LifecycleApi,
 } from '@cairn/engine';
-import type { z } from 'zod';
+import type * as z4 from 'zod/v4/core';
 import {
   CODEX_HOOK_EVENTS,
   type CodexHookEvent,
@@ -82,7 +82,7 @@ const MAPPERS: { [E in CodexHookEvent]: Mapper<E> } = {
 };
 
 function parsePayload<E extends CodexHookEvent>(event: E, payload: unknown): CodexPayload<E> {
-  const schema: z.ZodType<CodexPayload<E>> = codexPayloadSchemas[event] as never;
+  const schema: z4.$ZodType<CodexPayload<E>> = codexPayloadSchemas[event] as never;
   const parsed = parseInput(schema, payload, `Codex ${event} payload`);
   if (parsed.hook_event_name !== undefined && parsed.hook_event_name !== event) {
     throw new CairnError(

@@ -1,9 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import type * as z4 from 'zod/v4/core';
 
 /**
  * The stdin payloads of the Codex hooks Cairn installs, as Codex 0.169
  * sends them (see fixtures/session/). Unknown fields are ignored so a newer
  * Codex that adds fields still parses; the fields Cairn maps are checked.
+ * Written with zod/mini: Codex starts a process per hook.
  */
 export const CODEX_HOOK_EVENTS = [
   'SessionStart',
@@ -15,28 +17,32 @@ export const CODEX_HOOK_EVENTS = [
 ] as const;
 export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
 
+/** A string of `min` (when above 0) to `max` characters. */
+const text = (max: number, min = 0) =>
+  z.string().check(...(min > 0 ? [z.minLength(min)] : []), z.maxLength(max));
+
 const common = {
-  session_id: z.string().min(1).max(200),
-  transcript_path: z.string().max(4096).nullish(),
-  cwd: z.string().min(1).max(4096),
-  hook_event_name: z.string().max(60).optional(),
-  model: z.string().max(200).optional(),
-  turn_id: z.string().max(200).optional(),
+  session_id: text(200, 1),
+  transcript_path: z.nullish(text(4096)),
+  cwd: text(4096, 1),
+  hook_event_name: z.optional(text(60)),
+  model: z.optional(text(200)),
+  turn_id: z.optional(text(200)),
 };
 
 export const codexPayloadSchemas = {
-  SessionStart: z.object({ ...common, source: z.string().max(40).optional() }),
-  UserPromptSubmit: z.object({ ...common, prompt: z.string().max(200_000) }),
+  SessionStart: z.object({ ...common, source: z.optional(text(40)) }),
+  UserPromptSubmit: z.object({ ...common, prompt: text(200_000) }),
   PostToolUse: z.object({
     ...common,
-    tool_name: z.string().min(1).max(200),
-    tool_input: z.unknown().optional(),
-    tool_response: z.unknown().optional(),
+    tool_name: text(200, 1),
+    tool_input: z.optional(z.unknown()),
+    tool_response: z.optional(z.unknown()),
   }),
-  PreCompact: z.object({ ...common, trigger: z.string().max(40).optional() }),
-  PostCompact: z.object({ ...common, trigger: z.string().max(40).optional() }),
-  SessionEnd: z.object({ ...common, reason: z.string().max(200).optional() }),
-} satisfies Record<CodexHookEvent, z.ZodType>;
+  PreCompact: z.object({ ...common, trigger: z.optional(text(40)) }),
+  PostCompact: z.object({ ...common, trigger: z.optional(text(40)) }),
+  SessionEnd: z.object({ ...common, reason: z.optional(text(200)) }),
+} satisfies Record<CodexHookEvent, z4.$ZodType>;
 
 export type CodexPayload<E extends CodexHookEvent> = z.output<(typeof codexPayloadSchemas)[E]>;
 

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Codex's PostCompact hook carries no summary. The summary is in the

@@ -13,12 +13,21 @@ interface CliBundle {
 // reuses the code a search compiled last time.
 const command = process.argv[2] ?? '';
 // `cairn mcp` gets the CLI with the MCP server bundled in; `cairn search`
-// a bundle holding the search alone (see search-main.ts).
+// a bundle holding the search alone (see search-main.ts); `cairn lifecycle`
+// and the hooks of the harnesses that start a process per event (Claude
+// Code, Codex: PROCESS_HOOK_DELIVERIES in hook-deliveries.ts) a bundle
+// holding the lifecycle alone (see hook-main.ts). Anything else, a hook of
+// another harness included, gets the whole CLI (main.cjs).
 const BUNDLES = new Map([
   ['mcp', 'mcp-main.cjs'],
   ['search', 'search-main.cjs'],
+  ['lifecycle', 'hook-main.cjs'],
 ]);
-const bundle = BUNDLES.get(command) ?? 'main.cjs';
+const PROCESS_HOOK_HARNESSES = new Set(['claude-code', 'codex']);
+const bundle =
+  command === 'hook' && PROCESS_HOOK_HARNESSES.has(process.argv[3] ?? '')
+    ? 'hook-main.cjs'
+    : (BUNDLES.get(command) ?? 'main.cjs');
 const cli = requireWithCompileCache(join(__dirname, bundle), command) as CliBundle;
 // main.cjs runs through vm.Script, where import() is unavailable; this
 // module is loaded by Node itself, so its import() works on every version.

@@ -1,6 +1,6 @@
 import { openCairn, openMemorySearch, VERSION } from '@cairn/engine';
 import type { CommandSpec } from './command';
-import { hookCommand } from './commands/hook';
+import { createHookCommand } from './commands/hook';
 import { initCommand } from './commands/init';
 import { installCommand, uninstallCommand } from './commands/install';
 import { doctorCommand, reindexCommand } from './commands/maintenance-commands';
@@ -18,6 +18,7 @@ import {
 } from './commands/working-commands';
 import { writeCommand } from './commands/write';
 import { EXIT } from './exit-codes';
+import { loadHarnessDelivery } from './harnesses';
 import type { CliIO } from './io';
 import { runCommand } from './run-command';
 
@@ -40,7 +41,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   lifecycleCommand,
   installCommand,
   uninstallCommand,
-  hookCommand,
+  createHookCommand({ loadDelivery: loadHarnessDelivery }),
   mcpCommand,
   trustCommand,
 ];

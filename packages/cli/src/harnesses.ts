@@ -21,6 +21,11 @@ const LOADERS: Record<string, () => Promise<HarnessAdapter>> = {
 
 export const HARNESS_IDS = Object.keys(LOADERS);
 
+/** The delivery of a harness, through its whole adapter (what `cairn hook` runs in main.cjs). */
+export async function loadHarnessDelivery(id: string): Promise<HarnessAdapter['deliver']> {
+  return (await loadHarness(id)).deliver;
+}
+
 export async function loadHarness(id: string): Promise<HarnessAdapter> {
   const load = LOADERS[id];
   if (!load) {

@@ -59,10 +59,25 @@ export function fdStdout(
   };
 }
 
+/** The process streams written through so far (processIO), which `outputFlushed` waits for. */
+const usedStreams = new Set<'stdout' | 'stderr'>();
+
+/** Writes to process.stderr (and remembers to flush it before an early exit). */
+export function writeStderr(text: string): void {
+  usedStreams.add('stderr');
+  process.stderr.write(text);
+}
+
 export function processIO(): CliIO {
   return {
-    stdout: fdStdout(),
-    stderr: (text) => process.stderr.write(text),
+    stdout: fdStdout(1, {
+      writeSync,
+      stream: () => {
+        usedStreams.add('stdout');
+        return process.stdout;
+      },
+    }),
+    stderr: writeStderr,
     readStdin: async (options) => {
       if (process.stdin.isTTY) return undefined;
       return readBounded(process.stdin, options);
@@ -70,6 +85,19 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
   };
+}
+
+/**
+ * Resolves once everything written through process.stdout and
+ * process.stderr (by processIO) is handed to the OS, so `process.exit()`
+ * loses none of it (pipes are asynchronous on macOS). Streams never written
+ * are not constructed.
+ */
+export function outputFlushed(): Promise<void> {
+  const flushes = [...usedStreams].map(
+    (name) => new Promise<void>((resolve) => process[name].write('', () => resolve())),
+  );
+  return Promise.all(flushes).then(() => undefined);
 }
 
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;

@@ -2,13 +2,15 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CAIRN_DIR, CairnError, formatError, formatErrorLine } from '@cairn/core';
 import {
+  type Cairn,
   findProjectRoot,
+  type HarnessAdapter,
   loadConfiguredPackages,
+  type OpenCairnOptions,
   openCairn,
   sqliteDriverProblem,
 } from '@cairn/engine';
 import type { CommandSpec } from '../command';
-import { loadHarness } from '../harnesses';
 import { oneLine } from '../io';
 
 /** Hook payloads are small JSON objects; reading stops past this, and nothing is written. */
@@ -65,7 +67,23 @@ function projectRootFor(rootFlag: unknown, payload: Record<string, unknown>, cwd
   return existsSync(join(root, CAIRN_DIR)) ? root : undefined;
 }
 
-export const hookCommand: CommandSpec = {
+export interface HookCommandOptions {
+  /** The delivery of a harness id (INVALID_INPUT for an unknown one). */
+  loadDelivery: (harnessId: string) => Promise<HarnessAdapter['deliver']>;
+  /** Opens the project the payload names (default openCairn). */
+  open?: (root: string, options: OpenCairnOptions) => Cairn;
+}
+
+/**
+ * `cairn hook`: the whole CLI loads the harness adapters (harnesses.ts),
+ * the hook bundle only the deliveries of the harnesses that start a process
+ * per hook (hook-deliveries.ts), and opens projects for a process that
+ * exits right after (hook-main.ts).
+ */
+export const createHookCommand = ({
+  loadDelivery,
+  open = openCairn,
+}: HookCommandOptions): CommandSpec => ({
   name: 'hook',
   summary:
     'Run a harness hook: payload JSON on stdin, the harness reply on stdout (never fails the agent)',
@@ -79,7 +97,7 @@ export const hookCommand: CommandSpec = {
     // stderr (shown by harnesses in verbose modes) and, once a project is
     // known, to .cairn/state/lifecycle-errors.jsonl through the engine.
     try {
-      const adapter = await loadHarness(harnessId);
+      const deliver = await loadDelivery(harnessId);
       const stdin = await io.readStdin({
         maxBytes: MAX_PAYLOAD_BYTES,
         timeoutMs: stdinTimeoutMs(io.env),
@@ -95,7 +113,7 @@ export const hookCommand: CommandSpec = {
           text: '',
         };
       await loadConfiguredPackages(root, { env: io.env });
-      const cairn = openCairn(root, { env: io.env });
+      const cairn = open(root, { env: io.env });
       // Settings ignored from an untrusted project config: said on stderr, the hook still runs.
       for (const item of cairn.resolved.trust.ignored) {
         io.stderr(
@@ -111,7 +129,7 @@ export const hookCommand: CommandSpec = {
         );
       }
       try {
-        const result = await adapter.deliver(
+        const result = await deliver(
           { hookEvent, payload },
           { lifecycle: cairn.lifecycle, env: io.env },
         );
@@ -130,7 +148,7 @@ export const hookCommand: CommandSpec = {
       return { json: { ok: false, error: { code, message: formatError(error) } }, text: '' };
     }
   },
-};
+});
 
 /** How a harness should start this very CLI: this Node and this bin.cjs, by absolute path. */
 export function currentCairnCommand(): string[] {

@@ -1,5 +1,5 @@
 import { CairnError, parseInput } from '@cairn/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { readTransaction, type SqliteDatabase, writeTransaction } from './lineage-database';
 import {
   agentIdSchema,
@@ -82,7 +82,11 @@ export function linkUnits(
   unitIdsRaw: string[],
 ): number {
   const agentId = parseInput(agentIdSchema, agentIdRaw, 'agentId');
-  const unitIds = parseInput(z.array(unitIdSchema).max(1000), unitIdsRaw, 'unit ids');
+  const unitIds = parseInput(
+    z.array(unitIdSchema).check(z.maxLength(1000)),
+    unitIdsRaw,
+    'unit ids',
+  );
   return writeTransaction(db, 'link units', () => {
     requireNode(db, agentId, String(nodeId));
     return insertLinks(db, nodeId, unitIds);
@@ -108,7 +112,11 @@ export function neighbourRoots(
   countRaw: number,
 ): TemporalNode[] {
   const agentId = parseInput(agentIdSchema, agentIdRaw, 'agentId');
-  const count = parseInput(z.number().int().min(0).max(100), countRaw, 'neighbour count');
+  const count = parseInput(
+    z.number().check(z.int(), z.gte(0), z.lte(100)),
+    countRaw,
+    'neighbour count',
+  );
   return readTransaction(db, 'read neighbouring roots', () => {
     const node = requireNode(db, agentId, String(nodeId));
     const { rowid } = db.prepare('SELECT rowid FROM temporal_nodes WHERE id = ?').get(node.id) as {
@@ -132,7 +140,7 @@ export function neighbourRoots(
 const condenseSchema = z.object({
   agentId: agentIdSchema,
   threadKey: threadKeySchema,
-  childIds: z.array(nodeIdSchema).min(1).max(1000),
+  childIds: z.array(nodeIdSchema).check(z.minLength(1), z.maxLength(1000)),
   summary: summarizerOutputSchema,
 });
 

@@ -1,5 +1,5 @@
 import { parseInput } from '@cairn/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { extractFromText } from './extract-summary';
 import { HARNESS_TEXT_MAX_CHARS, type StructuredSummary } from './summary-types';
 import { clipBlock } from './text-bounds';

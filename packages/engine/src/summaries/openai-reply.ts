@@ -1,11 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { renderSummaryMarkdown } from './render-summary';
 import { type StructuredSummary, SUMMARY_LIST_KEYS, type SummaryLists } from './summary-types';
 import { boundList, clip, clipBlock, pathKey } from './text-bounds';
 
 /** The part of an OpenAI chat completion Cairn reads. */
 export const chatCompletionSchema = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.string().nullish() }) })).min(1),
+  choices: z
+    .array(z.object({ message: z.object({ content: z.nullish(z.string()) }) }))
+    .check(z.minLength(1)),
 });
 
 function listItem(value: unknown): string[] {
@@ -19,17 +21,17 @@ function listItem(value: unknown): string[] {
 }
 
 /** Models return a string where a list was asked for, or objects; take what reads as text. */
-const listField = z
-  .unknown()
-  .optional()
-  .transform((value): string[] => {
+const listField = z.pipe(
+  z.optional(z.unknown()),
+  z.transform((value): string[] => {
     if (Array.isArray(value)) return value.flatMap(listItem);
     return typeof value === 'string' && value.trim() ? [value] : [];
-  });
+  }),
+);
 
 const modelSummarySchema = z.object({
-  text: z.string().optional().catch(undefined),
-  status: z.string().nullish().catch(undefined),
+  text: z.catch(z.optional(z.string()), undefined),
+  status: z.catch(z.nullish(z.string()), undefined),
   decisions: listField,
   commitments: listField,
   blockers: listField,

@@ -1,5 +1,5 @@
 import { CairnError, describeZodIssue } from '@cairn/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { type ChatEndpoint, postChatCompletion } from './openai-http';
 import { chatMessages } from './openai-prompt';
 import { chatCompletionSchema, summaryFromContent } from './openai-reply';
@@ -34,17 +34,20 @@ export interface OpenAiSummarizerOptions {
   fetch?: typeof fetch;
 }
 
+/** classic zod's `z.number().int()`, written with zod/mini. */
+const int = () => z.number().check(z.int());
+
 const optionsSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/ }),
-  model: z.string().trim().min(1),
-  apiKey: z.string().optional(),
-  timeoutMs: z.number().int().positive().default(30_000),
-  maxRetries: z.number().int().min(0).max(10).default(2),
-  retryDelayMs: z.number().int().min(0).default(500),
-  transcriptBudgetChars: z.number().int().min(500).default(12_000),
-  responseFormat: z.enum(['json_object', 'none']).default('json_object'),
-  temperature: z.number().min(0).max(2).optional(),
-  fetch: z.custom<typeof fetch>((value) => typeof value === 'function').optional(),
+  model: z.string().check(z.trim(), z.minLength(1)),
+  apiKey: z.optional(z.string()),
+  timeoutMs: z._default(int().check(z.positive()), 30_000),
+  maxRetries: z._default(int().check(z.gte(0), z.lte(10)), 2),
+  retryDelayMs: z._default(int().check(z.gte(0)), 500),
+  transcriptBudgetChars: z._default(int().check(z.gte(500)), 12_000),
+  responseFormat: z._default(z.enum(['json_object', 'none']), 'json_object'),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
 });
 
 function parseOptions(options: OpenAiSummarizerOptions): z.output<typeof optionsSchema> {

@@ -1,5 +1,5 @@
 import { CairnError, describeZodIssue } from '@cairn/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createExtractiveSummarizer } from './extractive-summarizer';
 import { createFallbackSummarizer } from './fallback-summarizer';
 import { createOpenAiSummarizer } from './openai-summarizer';
@@ -19,14 +19,17 @@ export interface SummarizerSettings {
 
 const settingsSchema = z.object({
   provider: z.enum(['extractive', 'openai']),
-  baseUrl: z.string().trim().min(1).optional(),
-  model: z.string().trim().min(1).optional(),
-  apiKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, not a key')
-    .optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  maxRetries: z.number().int().min(0).max(10).optional(),
+  baseUrl: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  model: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  apiKeyEnv: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, not a key'),
+      ),
+  ),
+  timeoutMs: z.optional(z.number().check(z.int(), z.positive())),
+  maxRetries: z.optional(z.number().check(z.int(), z.gte(0), z.lte(10))),
 });
 
 function invalid(key: string, reason: string, hint: string): CairnError {

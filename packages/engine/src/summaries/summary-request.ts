@@ -1,19 +1,19 @@
 import { parseInput } from '@cairn/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DEFAULT_MAX_CHARS, type SummaryRequest } from './summary-types';
 
 const transcriptLineSchema = z.object({
   role: z.enum(['user', 'assistant', 'tool', 'system']),
   text: z.string(),
-  toolName: z.string().optional(),
-  at: z.string().optional(),
+  toolName: z.optional(z.string()),
+  at: z.optional(z.string()),
 });
 
 const summaryRequestSchema = z.object({
   transcript: z.array(transcriptLineSchema),
-  threadKey: z.string().optional(),
-  previous: z.string().optional(),
-  maxChars: z.number().int().min(100).max(100_000).optional(),
+  threadKey: z.optional(z.string()),
+  previous: z.optional(z.string()),
+  maxChars: z.optional(z.number().check(z.int(), z.gte(100), z.lte(100_000))),
 });
 
 /** A request whose `maxChars` is resolved. */

@@ -7,7 +7,7 @@ import {
   readMemoryFile,
   UNIT_ID_PATTERN,
 } from '@cairn/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { MemoryRecord } from './unit-results';
 import type { ListUnitsFilter } from './unit-store';
 import { findUnit, rawRecord, unitRecord } from './workspace-scan';
@@ -51,13 +51,15 @@ export async function getMemory(
   return unitRecord(unit);
 }
 
-const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO date');
+const isoDate = z
+  .string()
+  .check(z.refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO date'));
 export const listFilterSchema = z.strictObject({
-  category: z.enum(['preference', 'fact', 'decision', 'entity', 'other']).optional(),
-  review: z.enum(['draft', 'approved', 'deprecated']).optional(),
-  since: isoDate.optional(),
-  until: isoDate.optional(),
-  path: z.string().max(200).optional(),
+  category: z.optional(z.enum(['preference', 'fact', 'decision', 'entity', 'other'])),
+  review: z.optional(z.enum(['draft', 'approved', 'deprecated'])),
+  since: z.optional(isoDate),
+  until: z.optional(isoDate),
+  path: z.optional(z.string().check(z.maxLength(200))),
 });
 
 /** Managed units matching the filter, oldest first. */

@@ -1,46 +1,52 @@
 import { parseInput } from '@cairn/core';
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import type * as z4 from 'zod/v4/core';
 
-const key = z.string().min(1).max(200);
+/* zod/mini: hooks start a process per event (see core's contracts/schemas.ts). */
+const text = (max: number, min = 0) =>
+  z.string().check(...(min > 0 ? [z.minLength(min)] : []), z.maxLength(max));
+const key = text(200, 1);
 const base = { agentId: key, sessionKey: key };
 const threadKey = z
   .string()
-  .regex(
-    /^[a-z0-9][a-z0-9._-]{0,79}$/,
-    'thread keys are lowercase letters, digits, ".", "_" and "-"',
+  .check(
+    z.regex(
+      /^[a-z0-9][a-z0-9._-]{0,79}$/,
+      'thread keys are lowercase letters, digits, ".", "_" and "-"',
+    ),
   );
 
 /** Inputs of the lifecycle events (ARCHITECTURE.md "Lifecycle events"); extra harness fields are ignored. */
 export const sessionStartSchema = z.object({
   ...base,
-  harness: z.string().max(60).optional(),
-  cwd: z.string().max(4096).optional(),
+  harness: z.optional(text(60)),
+  cwd: z.optional(text(4096)),
   /** startup | resume | clear | compact | ... as the harness names it. */
-  source: z.string().max(40).optional(),
+  source: z.optional(text(40)),
   /** An explicit topic or person thread; default: the project plus its git branch. */
-  threadKey: threadKey.optional(),
+  threadKey: z.optional(threadKey),
 });
-export const userPromptSubmitSchema = z.object({ ...base, prompt: z.string().max(200_000) });
+export const userPromptSubmitSchema = z.object({ ...base, prompt: text(200_000) });
 export const toolUseSchema = z.object({
   ...base,
-  toolName: z.string().min(1).max(200),
-  input: z.unknown().optional(),
-  output: z.unknown().optional(),
+  toolName: text(200, 1),
+  input: z.optional(z.unknown()),
+  output: z.optional(z.unknown()),
 });
 export const preCompactionSchema = z.object({
   ...base,
-  trigger: z.string().max(40).optional(),
-  customInstructions: z.string().max(20_000).optional(),
+  trigger: z.optional(text(40)),
+  customInstructions: z.optional(text(20_000)),
 });
 export const compactionCompleteSchema = z.object({
   ...base,
-  summary: z.string().max(200_000).optional(),
+  summary: z.optional(text(200_000)),
 });
 export const sessionEndSchema = z.object({
   ...base,
-  reason: z.string().max(200).optional(),
+  reason: z.optional(text(200)),
   /** Hooks with a short budget: the model summary waits for the next session start. */
-  deferSummary: z.boolean().optional(),
+  deferSummary: z.optional(z.boolean()),
 });
 
 export type SessionStartInput = z.input<typeof sessionStartSchema>;
@@ -61,7 +67,7 @@ export const LIFECYCLE_SCHEMAS = {
 
 export type LifecycleEventName = keyof typeof LIFECYCLE_SCHEMAS;
 
-export function parseLifecycleInput<S extends z.ZodType>(
+export function parseLifecycleInput<S extends z4.$ZodType>(
   schema: S,
   value: unknown,
   event: string,

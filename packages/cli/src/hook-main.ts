@@ -1,0 +1,40 @@
+import { type Cairn, type OpenCairnOptions, openCairn, openMemorySearch } from '@cairn/engine';
+import { createHookCommand } from './commands/hook';
+import { lifecycleCommand } from './commands/working-commands';
+import { loadProcessHookDelivery } from './hook-deliveries';
+import { processIO } from './io';
+import { runCommand } from './run-command';
+import { startProcess } from './start-process';
+
+/**
+ * Opens a project for a process that exits once the event is answered:
+ * closing the lifecycle's stores would checkpoint each SQLite WAL (fsyncs)
+ * for nothing, so they are left to the OS (see `exitAtOnce`).
+ */
+function openForOneEvent(root: string, options: OpenCairnOptions): Cairn {
+  return Object.assign(openCairn(root, options), { closeWorking: () => undefined });
+}
+
+/**
+ * `cairn hook` (Claude Code, Codex) and `cairn lifecycle` in a bundle of
+ * their own (bin.ts picks it): these harnesses start a process per event,
+ * so it loads only what an event reaches (settings, the lifecycle, the
+ * search index, the payload schemas of Claude Code and Codex), built from
+ * the workspace's sources. It runs the same command specs through the same
+ * runner as main.ts, and exits as soon as the reply is written.
+ */
+export function main(importModule?: (specifier: string) => Promise<unknown>): void {
+  const hookCommand = createHookCommand({
+    loadDelivery: loadProcessHookDelivery,
+    open: openForOneEvent,
+  });
+  startProcess(
+    importModule,
+    () =>
+      runCommand(process.argv.slice(2), processIO(), [hookCommand, lifecycleCommand], {
+        open: openForOneEvent,
+        openSearch: openMemorySearch,
+      }),
+    { exitAtOnce: true },
+  );
+}
