@@ -28,7 +28,11 @@ const bundle =
   command === 'hook' && PROCESS_HOOK_HARNESSES.has(process.argv[3] ?? '')
     ? 'hook-main.cjs'
     : (BUNDLES.get(command) ?? 'main.cjs');
-const cli = requireWithCompileCache(join(__dirname, bundle), command) as CliBundle;
+// A hook or lifecycle event keeps a code cache of its own: the cache holds
+// the functions the run that wrote it compiled, and each event runs other code.
+const event = command === 'hook' ? process.argv[4] : command === 'lifecycle' ? process.argv[3] : '';
+const variant = event ? `${command}-${event}` : command;
+const cli = requireWithCompileCache(join(__dirname, bundle), variant) as CliBundle;
 // main.cjs runs through vm.Script, where import() is unavailable; this
 // module is loaded by Node itself, so its import() works on every version.
 cli.main((specifier) => import(specifier));

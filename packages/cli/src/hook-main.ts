@@ -31,10 +31,15 @@ export function main(importModule?: (specifier: string) => Promise<unknown>): vo
   startProcess(
     importModule,
     () =>
-      runCommand(process.argv.slice(2), processIO(), [hookCommand, lifecycleCommand], {
-        open: openForOneEvent,
-        openSearch: openMemorySearch,
-      }),
+      runCommand(
+        process.argv.slice(2),
+        processIO({ stdinFromFd: true }),
+        [hookCommand, lifecycleCommand],
+        {
+          open: openForOneEvent,
+          openSearch: openMemorySearch,
+        },
+      ),
     { exitAtOnce: true },
   );
 }

@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { CairnError, DEFAULT_ERROR_HINTS, formatErrorLine } from '@cairn/core';
 
@@ -68,7 +68,16 @@ export function writeStderr(text: string): void {
   process.stderr.write(text);
 }
 
-export function processIO(): CliIO {
+export interface ProcessIOOptions {
+  /**
+   * Read stdin with `fs.read` instead of process.stdin where that is safe
+   * (a file; a pipe on Linux): no stream machinery to load, a few ms of
+   * each hook process (hook-main.ts).
+   */
+  stdinFromFd?: boolean;
+}
+
+export function processIO(options: ProcessIOOptions = {}): CliIO {
   return {
     stdout: fdStdout(1, {
       writeSync,
@@ -78,9 +87,13 @@ export function processIO(): CliIO {
       },
     }),
     stderr: writeStderr,
-    readStdin: async (options) => {
+    readStdin: async (readOptions) => {
+      if (options.stdinFromFd) {
+        const read = stdinWithoutStream();
+        if (read !== 'stream') return read === 'terminal' ? undefined : read(readOptions);
+      }
       if (process.stdin.isTTY) return undefined;
-      return readBounded(process.stdin, options);
+      return readBounded(process.stdin, readOptions);
     },
     cwd: process.cwd(),
     env: process.env,
@@ -102,6 +115,103 @@ export function outputFlushed(): Promise<void> {
 
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
+const timedOut = (timeoutMs: number) =>
+  new CairnError('INVALID_INPUT', `Standard input did not end within ${timeoutMs} ms`, {
+    hint: 'the writer must close stdin after the payload; nothing was written',
+    details: { timeoutMs },
+  });
+
+const tooLarge = (maxBytes: number) =>
+  new CairnError('INVALID_INPUT', `Standard input is larger than ${megabytes(maxBytes)}`, {
+    hint: 'nothing was written; stopped reading at the limit',
+    details: { maxBytes },
+  });
+
+/**
+ * How to read stdin without process.stdin where that is safe: a regular
+ * file with `fs.read` on fd 0; on Linux, a pipe through a new non-blocking
+ * descriptor (/proc/self/fd/0), so no read ever blocks a thread-pool thread
+ * (which would hold the process at exit when the writer never closes its
+ * end). 'terminal' for a terminal (no input); 'stream' for anything else.
+ */
+function stdinWithoutStream():
+  | 'terminal'
+  | 'stream'
+  | ((options?: ReadStdinOptions) => Promise<string>) {
+  let stat: ReturnType<typeof fstatSync>;
+  try {
+    stat = fstatSync(0);
+  } catch {
+    return 'stream';
+  }
+  if (stat.isFile()) return (options) => readFdBounded(0, options);
+  if (stat.isFIFO() && process.platform === 'linux') {
+    let fd: number;
+    try {
+      fd = openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch {
+      return 'stream';
+    }
+    return (options) => readFdBounded(fd, options).finally(() => closeSync(fd));
+  }
+  if (stat.isCharacterDevice()) {
+    // node:tty loads node:net: asked only for character devices.
+    const tty = process.getBuiltinModule('node:tty') as typeof import('node:tty');
+    if (tty.isatty(0)) return 'terminal';
+  }
+  return 'stream';
+}
+
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/** How long a non-blocking stdin that has nothing yet (EAGAIN) waits before reading again. */
+const EAGAIN_RETRY_MS = 2;
+
+/**
+ * `readBounded` over a file descriptor with `fs.read`: the same limits and
+ * errors, and no stream machinery. A descriptor in non-blocking mode that
+ * has nothing to read yet (EAGAIN) is read again shortly after. The
+ * descriptor must not block for long (a file, or a non-blocking pipe): a
+ * read blocked past the timeout would hold its thread until the writer ends.
+ */
+export function readFdBounded(fd: number, options: ReadStdinOptions = {}): Promise<string> {
+  const { maxBytes = DEFAULT_STDIN_MAX_BYTES, timeoutMs } = options;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (error: Error | undefined, text = '') => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      chunks.length = 0;
+      if (error) reject(error);
+      else resolve(text);
+    };
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => finish(timedOut(timeoutMs)), timeoutMs);
+    const next = () => {
+      const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      read(fd, buffer, 0, buffer.length, null, (error, bytes) => {
+        if (done) return;
+        if ((error as NodeJS.ErrnoException | null)?.code === 'EAGAIN') {
+          setTimeout(next, EAGAIN_RETRY_MS);
+          return;
+        }
+        if (error) return finish(error);
+        if (bytes === 0) return finish(undefined, Buffer.concat(chunks).toString('utf8'));
+        size += bytes;
+        if (size > maxBytes) return finish(tooLarge(maxBytes));
+        chunks.push(buffer.subarray(0, bytes));
+        next();
+      });
+    };
+    next();
+  });
+}
+
 /**
  * Reads `stream` to its end as UTF-8, but stops (and destroys it, so the
  * rest is never read) as soon as more than `maxBytes` arrived, or when it has
@@ -114,16 +224,7 @@ export function readBounded(stream: Readable, options: ReadStdinOptions = {}): P
     const chunks: Buffer[] = [];
     let size = 0;
     const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            stop(
-              new CairnError('INVALID_INPUT', `Standard input did not end within ${timeoutMs} ms`, {
-                hint: 'the writer must close stdin after the payload; nothing was written',
-                details: { timeoutMs },
-              }),
-            );
-          }, timeoutMs);
+      timeoutMs === undefined ? undefined : setTimeout(() => stop(timedOut(timeoutMs)), timeoutMs);
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       size += bytes.length;
@@ -131,12 +232,7 @@ export function readBounded(stream: Readable, options: ReadStdinOptions = {}): P
         chunks.push(bytes);
         return;
       }
-      stop(
-        new CairnError('INVALID_INPUT', `Standard input is larger than ${megabytes(maxBytes)}`, {
-          hint: 'nothing was written; stopped reading at the limit',
-          details: { maxBytes },
-        }),
-      );
+      stop(tooLarge(maxBytes));
     };
     const onEnd = () => {
       cleanUp();
