@@ -71,6 +71,20 @@ describe('cairn hook and cairn lifecycle (their own bundle, hook-main.cjs)', () 
     expect(JSON.parse(lifecycle.stdout).inject).toContain('kestrel pipeline');
   });
 
+  it('leaves the write-ahead logs to the OS until the session ends, then folds them in', () => {
+    const wal = (name: string) => existsSync(join(project.root, '.cairn/state', `${name}.db-wal`));
+    const prompt = cli.run(['hook', 'codex', 'UserPromptSubmit'], promptPayload('s-1', 'deploys?'));
+    expect(prompt.code).toBe(0);
+    expect([wal('lineage'), wal('heads')]).toEqual([true, true]);
+    const end = cli.run(
+      ['hook', 'codex', 'SessionEnd'],
+      JSON.stringify({ session_id: 's-1', cwd: project.root, hook_event_name: 'SessionEnd' }),
+    );
+    expect(end.code).toBe(0);
+    expect(end.stderr).toBe('');
+    expect([wal('lineage'), wal('heads')]).toEqual([false, false]);
+  });
+
   it('sends hooks of the in-process harnesses and unknown ones to the whole CLI', () => {
     const unknown = cli.run(['hook', 'nope', 'UserPromptSubmit', '--json'], '{}');
     expect(unknown.code).toBe(0);

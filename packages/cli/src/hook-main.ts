@@ -9,11 +9,19 @@ import { startProcess } from './start-process';
 /**
  * Opens a project for a process that exits once the event is answered:
  * closing the lifecycle's stores would checkpoint each SQLite WAL (fsyncs)
- * for nothing, so they are left to the OS (see `exitAtOnce`).
+ * and delete it, every event, so they are left to the OS (see
+ * `exitAtOnce`); what an event committed is in the WAL.
  */
 function openForOneEvent(root: string, options: OpenCairnOptions): Cairn {
   return Object.assign(openCairn(root, options), { closeWorking: () => undefined });
 }
+
+/**
+ * The end of a session closes its stores as every other command does: the
+ * checkpoint folds the session's write-ahead logs into the databases and
+ * removes them, so they never outgrow one session (or one migration).
+ */
+const CLOSING_EVENTS = new Set(['SessionEnd', 'session-end']);
 
 /**
  * `cairn hook` (Claude Code, Codex) and `cairn lifecycle` in a bundle of
@@ -24,22 +32,16 @@ function openForOneEvent(root: string, options: OpenCairnOptions): Cairn {
  * runner as main.ts, and exits as soon as the reply is written.
  */
 export function main(importModule?: (specifier: string) => Promise<unknown>): void {
-  const hookCommand = createHookCommand({
-    loadDelivery: loadProcessHookDelivery,
-    open: openForOneEvent,
-  });
+  const argv = process.argv.slice(2);
+  const open = argv.some((arg) => CLOSING_EVENTS.has(arg)) ? openCairn : openForOneEvent;
+  const hookCommand = createHookCommand({ loadDelivery: loadProcessHookDelivery, open });
   startProcess(
     importModule,
     () =>
-      runCommand(
-        process.argv.slice(2),
-        processIO({ stdinFromFd: true }),
-        [hookCommand, lifecycleCommand],
-        {
-          open: openForOneEvent,
-          openSearch: openMemorySearch,
-        },
-      ),
+      runCommand(argv, processIO({ stdinFromFd: true }), [hookCommand, lifecycleCommand], {
+        open,
+        openSearch: openMemorySearch,
+      }),
     { exitAtOnce: true },
   );
 }
