@@ -99,7 +99,9 @@ export async function runCommand(
         : command.checksRoot
           ? resolve(io.cwd, values.root)
           : explicitRoot(io.cwd, values.root);
-    await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
+    // A command that checks --root itself (a hook) finds its project, and loads its packages, alone.
+    if (!command.checksRoot)
+      await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
     let cairn: Cairn | undefined;
     let search: MemorySearch | undefined;
     const open = () => {
