@@ -1,4 +1,4 @@
-import { CairnError, parseInput } from '@cairn/core';
+import { CairnError, lazySchema, parseInput } from '@cairn/core';
 import * as z from 'zod/mini';
 
 /**
@@ -12,52 +12,64 @@ import * as z from 'zod/mini';
 const text = (max: number, min = 0) =>
   z.string().check(...(min > 0 ? [z.minLength(min)] : []), z.maxLength(max));
 
-const base = {
+const base = () => ({
   session_id: text(200, 1),
   transcript_path: text(4096),
   cwd: text(4096, 1),
-};
-
-export const sessionStartPayload = z.looseObject({
-  ...base,
-  hook_event_name: z.literal('SessionStart'),
-  /** startup | resume | clear | compact | fork; kept open for sources added later. */
-  source: text(40),
 });
 
-export const userPromptSubmitPayload = z.looseObject({
-  ...base,
-  hook_event_name: z.literal('UserPromptSubmit'),
-  prompt: text(200_000),
-});
+export const sessionStartPayload = lazySchema(() =>
+  z.looseObject({
+    ...base(),
+    hook_event_name: z.literal('SessionStart'),
+    /** startup | resume | clear | compact | fork; kept open for sources added later. */
+    source: text(40),
+  }),
+);
 
-export const postToolUsePayload = z.looseObject({
-  ...base,
-  hook_event_name: z.literal('PostToolUse'),
-  tool_name: text(200, 1),
-  tool_input: z.unknown(),
-  tool_response: z.unknown(),
-});
+export const userPromptSubmitPayload = lazySchema(() =>
+  z.looseObject({
+    ...base(),
+    hook_event_name: z.literal('UserPromptSubmit'),
+    prompt: text(200_000),
+  }),
+);
 
-export const preCompactPayload = z.looseObject({
-  ...base,
-  hook_event_name: z.literal('PreCompact'),
-  trigger: text(40),
-  custom_instructions: z.optional(z.nullable(text(20_000))),
-});
+export const postToolUsePayload = lazySchema(() =>
+  z.looseObject({
+    ...base(),
+    hook_event_name: z.literal('PostToolUse'),
+    tool_name: text(200, 1),
+    tool_input: z.unknown(),
+    tool_response: z.unknown(),
+  }),
+);
 
-export const postCompactPayload = z.looseObject({
-  ...base,
-  hook_event_name: z.literal('PostCompact'),
-  trigger: text(40),
-  compact_summary: text(200_000),
-});
+export const preCompactPayload = lazySchema(() =>
+  z.looseObject({
+    ...base(),
+    hook_event_name: z.literal('PreCompact'),
+    trigger: text(40),
+    custom_instructions: z.optional(z.nullable(text(20_000))),
+  }),
+);
 
-export const sessionEndPayload = z.looseObject({
-  ...base,
-  hook_event_name: z.literal('SessionEnd'),
-  reason: text(200),
-});
+export const postCompactPayload = lazySchema(() =>
+  z.looseObject({
+    ...base(),
+    hook_event_name: z.literal('PostCompact'),
+    trigger: text(40),
+    compact_summary: text(200_000),
+  }),
+);
+
+export const sessionEndPayload = lazySchema(() =>
+  z.looseObject({
+    ...base(),
+    hook_event_name: z.literal('SessionEnd'),
+    reason: text(200),
+  }),
+);
 
 export const CLAUDE_CODE_PAYLOADS = {
   SessionStart: sessionStartPayload,

@@ -1,3 +1,4 @@
+import { lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
 
@@ -21,27 +22,29 @@ export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
 const text = (max: number, min = 0) =>
   z.string().check(...(min > 0 ? [z.minLength(min)] : []), z.maxLength(max));
 
-const common = {
+const common = () => ({
   session_id: text(200, 1),
   transcript_path: z.nullish(text(4096)),
   cwd: text(4096, 1),
   hook_event_name: z.optional(text(60)),
   model: z.optional(text(200)),
   turn_id: z.optional(text(200)),
-};
+});
 
 export const codexPayloadSchemas = {
-  SessionStart: z.object({ ...common, source: z.optional(text(40)) }),
-  UserPromptSubmit: z.object({ ...common, prompt: text(200_000) }),
-  PostToolUse: z.object({
-    ...common,
-    tool_name: text(200, 1),
-    tool_input: z.optional(z.unknown()),
-    tool_response: z.optional(z.unknown()),
-  }),
-  PreCompact: z.object({ ...common, trigger: z.optional(text(40)) }),
-  PostCompact: z.object({ ...common, trigger: z.optional(text(40)) }),
-  SessionEnd: z.object({ ...common, reason: z.optional(text(200)) }),
+  SessionStart: lazySchema(() => z.object({ ...common(), source: z.optional(text(40)) })),
+  UserPromptSubmit: lazySchema(() => z.object({ ...common(), prompt: text(200_000) })),
+  PostToolUse: lazySchema(() =>
+    z.object({
+      ...common(),
+      tool_name: text(200, 1),
+      tool_input: z.optional(z.unknown()),
+      tool_response: z.optional(z.unknown()),
+    }),
+  ),
+  PreCompact: lazySchema(() => z.object({ ...common(), trigger: z.optional(text(40)) })),
+  PostCompact: lazySchema(() => z.object({ ...common(), trigger: z.optional(text(40)) })),
+  SessionEnd: lazySchema(() => z.object({ ...common(), reason: z.optional(text(200)) })),
 } satisfies Record<CodexHookEvent, z4.$ZodType>;
 
 export type CodexPayload<E extends CodexHookEvent> = z.output<(typeof codexPayloadSchemas)[E]>;

@@ -41,6 +41,7 @@ export {
 export {
   describeZodIssue,
   intInRange,
+  lazySchema,
   memoryGetOptionsSchema,
   memoryPoolDefinitionSchema,
   memoryQuerySchema,

@@ -90,6 +90,31 @@ export function describeZodIssue(error: z4.$ZodError): { key: string; reason: st
 }
 
 /**
+ * A schema built on first use. Building a zod schema costs tens of µs an
+ * instance, and a hook process answers one event: a module whose schemas
+ * serve different events (or other commands) declares each with this, so a
+ * process builds only those it parses with. The result stands for the
+ * schema everywhere (parse, composition into other schemas, types).
+ */
+export function lazySchema<S extends object>(build: () => S): S {
+  let built: S | undefined;
+  const schema = () => {
+    built ??= build();
+    return built;
+  };
+  return new Proxy({} as S, {
+    get: (_, key) => Reflect.get(schema(), key),
+    has: (_, key) => Reflect.has(schema(), key),
+    ownKeys: () => Reflect.ownKeys(schema()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(schema(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+    getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
+  });
+}
+
+/**
  * Parses an input with a schema, or throws INVALID_INPUT naming the field.
  * `what` names the call for the message, e.g. "search options".
  */

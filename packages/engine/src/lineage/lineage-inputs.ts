@@ -1,4 +1,4 @@
-import { THREAD_KEY_PATTERN, UNIT_ID_PATTERN } from '@cairn/core';
+import { lazySchema, THREAD_KEY_PATTERN, UNIT_ID_PATTERN } from '@cairn/core';
 import * as z from 'zod/mini';
 import { TEMPORAL_NODE_KINDS, TRANSCRIPT_ROLES } from './lineage-types';
 
@@ -15,101 +15,121 @@ const text = (min: number, max: number) => z.string().check(z.minLength(min), z.
 const int = (min: number, max?: number) =>
   z.number().check(z.int(), z.gte(min), ...(max === undefined ? [] : [z.lte(max)]));
 
-export const agentIdSchema = z
-  .string()
-  .check(z.minLength(1, 'agentId is required'), z.maxLength(MAX_KEY_CHARS));
-export const sessionKeySchema = z
-  .string()
-  .check(z.minLength(1, 'sessionKey is required'), z.maxLength(MAX_KEY_CHARS));
-export const threadKeySchema = z
-  .string()
-  .check(
-    z.regex(THREAD_KEY_PATTERN, 'threadKey must be lowercase letters, digits, ".", "_" or "-"'),
-  );
-export const nodeIdSchema = z
-  .string()
-  .check(z.regex(/^node:[0-9a-f-]{36}$/, 'node ids look like node:<uuid>'));
-export const unitIdSchema = z
-  .string()
-  .check(z.regex(UNIT_ID_PATTERN, 'unit ids look like UNIT:<uuid>'));
+export const agentIdSchema = lazySchema(() =>
+  z.string().check(z.minLength(1, 'agentId is required'), z.maxLength(MAX_KEY_CHARS)),
+);
+export const sessionKeySchema = lazySchema(() =>
+  z.string().check(z.minLength(1, 'sessionKey is required'), z.maxLength(MAX_KEY_CHARS)),
+);
+export const threadKeySchema = lazySchema(() =>
+  z
+    .string()
+    .check(
+      z.regex(THREAD_KEY_PATTERN, 'threadKey must be lowercase letters, digits, ".", "_" or "-"'),
+    ),
+);
+export const nodeIdSchema = lazySchema(() =>
+  z.string().check(z.regex(/^node:[0-9a-f-]{36}$/, 'node ids look like node:<uuid>')),
+);
+export const unitIdSchema = lazySchema(() =>
+  z.string().check(z.regex(UNIT_ID_PATTERN, 'unit ids look like UNIT:<uuid>')),
+);
 
 /** An instant as a Date or an ISO string with offset; stored as UTC so text order is time order. */
-export const instantSchema = z.pipe(
-  z
-    .pipe(
-      z.union([z.date(), z.iso.datetime({ offset: true })]),
-      z.transform((value) => new Date(value)),
-    )
-    .check(z.refine((date) => !Number.isNaN(date.getTime()), 'not a valid instant')),
-  z.transform((date) => date.toISOString()),
+export const instantSchema = lazySchema(() =>
+  z.pipe(
+    z
+      .pipe(
+        z.union([z.date(), z.iso.datetime({ offset: true })]),
+        z.transform((value) => new Date(value)),
+      )
+      .check(z.refine((date) => !Number.isNaN(date.getTime()), 'not a valid instant')),
+    z.transform((date) => date.toISOString()),
+  ),
 );
 
 const singleLine = (max: number) =>
   text(1, max).check(z.refine((value) => !/[\r\n]/.test(value), 'must be a single line'));
 
-export const appendEntrySchema = z.object({
-  agentId: agentIdSchema,
-  sessionKey: sessionKeySchema,
-  role: z.enum(TRANSCRIPT_ROLES),
-  text: z.string(),
-  harness: z.optional(singleLine(100)),
-  cwd: z.optional(text(1, 4096)),
-  threadKey: z.optional(threadKeySchema),
-  toolName: z.optional(singleLine(200)),
-  at: z.optional(instantSchema),
-});
+export const appendEntrySchema = lazySchema(() =>
+  z.object({
+    agentId: agentIdSchema,
+    sessionKey: sessionKeySchema,
+    role: z.enum(TRANSCRIPT_ROLES),
+    text: z.string(),
+    harness: z.optional(singleLine(100)),
+    cwd: z.optional(text(1, 4096)),
+    threadKey: z.optional(threadKeySchema),
+    toolName: z.optional(singleLine(200)),
+    at: z.optional(instantSchema),
+  }),
+);
 
-export const transcriptReadSchema = z.object({
-  fromSeq: z.optional(int(1)),
-  limit: z.optional(int(1, 10_000)),
-  fromAt: z.optional(instantSchema),
-  toAt: z.optional(instantSchema),
-});
+export const transcriptReadSchema = lazySchema(() =>
+  z.object({
+    fromSeq: z.optional(int(1)),
+    limit: z.optional(int(1, 10_000)),
+    fromAt: z.optional(instantSchema),
+    toAt: z.optional(instantSchema),
+  }),
+);
 
-export const transcriptSearchSchema = z.object({
-  query: z.string().check(z.maxLength(2000)),
-  limit: z._default(int(1, 200), 20),
-  threadKey: z.optional(threadKeySchema),
-});
+export const transcriptSearchSchema = lazySchema(() =>
+  z.object({
+    query: z.string().check(z.maxLength(2000)),
+    limit: z._default(int(1, 200), 20),
+    threadKey: z.optional(threadKeySchema),
+  }),
+);
 
-export const addNodeSchema = z.object({
-  agentId: agentIdSchema,
-  kind: z.enum(TEMPORAL_NODE_KINDS),
-  threadKey: threadKeySchema,
-  sessionKey: z.optional(sessionKeySchema),
-  startAt: z.optional(instantSchema),
-  endAt: z.optional(instantSchema),
-  source: singleLine(200),
-  text: z.string().check(z.trim(), z.minLength(1, 'text must not be empty')),
-  childIds: z.optional(z.array(nodeIdSchema).check(z.maxLength(1000))),
-  unitIds: z.optional(z.array(unitIdSchema).check(z.maxLength(1000))),
-});
+export const addNodeSchema = lazySchema(() =>
+  z.object({
+    agentId: agentIdSchema,
+    kind: z.enum(TEMPORAL_NODE_KINDS),
+    threadKey: threadKeySchema,
+    sessionKey: z.optional(sessionKeySchema),
+    startAt: z.optional(instantSchema),
+    endAt: z.optional(instantSchema),
+    source: singleLine(200),
+    text: z.string().check(z.trim(), z.minLength(1, 'text must not be empty')),
+    childIds: z.optional(z.array(nodeIdSchema).check(z.maxLength(1000))),
+    unitIds: z.optional(z.array(unitIdSchema).check(z.maxLength(1000))),
+  }),
+);
 
-export const listNodesSchema = z.object({
-  agentId: agentIdSchema,
-  threadKey: z.optional(threadKeySchema),
-  kinds: z.optional(z.array(z.enum(TEMPORAL_NODE_KINDS)).check(z.minLength(1))),
-  roots: z.optional(z.boolean()),
-  since: z.optional(instantSchema),
-  limit: z.optional(int(1, 10_000)),
-  order: z._default(z.enum(['asc', 'desc']), 'asc'),
-});
+export const listNodesSchema = lazySchema(() =>
+  z.object({
+    agentId: agentIdSchema,
+    threadKey: z.optional(threadKeySchema),
+    kinds: z.optional(z.array(z.enum(TEMPORAL_NODE_KINDS)).check(z.minLength(1))),
+    roots: z.optional(z.boolean()),
+    since: z.optional(instantSchema),
+    limit: z.optional(int(1, 10_000)),
+    order: z._default(z.enum(['asc', 'desc']), 'asc'),
+  }),
+);
 
-export const summaryFailureSchema = z.object({
-  agentId: agentIdSchema,
-  sessionKey: sessionKeySchema,
-  error: text(1, 4000),
-  nextAttemptAt: z.optional(instantSchema),
-});
+export const summaryFailureSchema = lazySchema(() =>
+  z.object({
+    agentId: agentIdSchema,
+    sessionKey: sessionKeySchema,
+    error: text(1, 4000),
+    nextAttemptAt: z.optional(instantSchema),
+  }),
+);
 
-export const summarizerOutputSchema = z.object({
-  text: z.string().check(z.trim(), z.minLength(1, 'the summary must not be empty')),
-  source: singleLine(200),
-});
+export const summarizerOutputSchema = lazySchema(() =>
+  z.object({
+    text: z.string().check(z.trim(), z.minLength(1, 'the summary must not be empty')),
+    source: singleLine(200),
+  }),
+);
 
-export const condenseOptionsSchema = z.object({
-  agentId: agentIdSchema,
-  threadKey: threadKeySchema,
-  threshold: z._default(int(1, 1000), 8),
-  batch: z.optional(int(2, 1000)),
-});
+export const condenseOptionsSchema = lazySchema(() =>
+  z.object({
+    agentId: agentIdSchema,
+    threadKey: threadKeySchema,
+    threshold: z._default(int(1, 1000), 8),
+    batch: z.optional(int(2, 1000)),
+  }),
+);

@@ -1,4 +1,4 @@
-import { CairnError, parseInput } from '@cairn/core';
+import { CairnError, lazySchema, parseInput } from '@cairn/core';
 import * as z from 'zod/mini';
 import { readTransaction, type SqliteDatabase, writeTransaction } from './lineage-database';
 import {
@@ -12,7 +12,9 @@ import type { CondenseRootsInput, TemporalNode } from './lineage-types';
 import { condensedNode } from './node-repository';
 import { IS_ROOT, insertLinks, insertNode, NODE_COLUMNS, requireNode } from './node-rows';
 
-const edgeSchema = z.object({ agentId: agentIdSchema, parentId: z.string(), childId: z.string() });
+const edgeSchema = lazySchema(() =>
+  z.object({ agentId: agentIdSchema, parentId: z.string(), childId: z.string() }),
+);
 
 /**
  * Adds parent -> child. The parent must be a condensed node deeper than the
@@ -137,12 +139,14 @@ export function neighbourRoots(
   });
 }
 
-const condenseSchema = z.object({
-  agentId: agentIdSchema,
-  threadKey: threadKeySchema,
-  childIds: z.array(nodeIdSchema).check(z.minLength(1), z.maxLength(1000)),
-  summary: summarizerOutputSchema,
-});
+const condenseSchema = lazySchema(() =>
+  z.object({
+    agentId: agentIdSchema,
+    threadKey: threadKeySchema,
+    childIds: z.array(nodeIdSchema).check(z.minLength(1), z.maxLength(1000)),
+    summary: summarizerOutputSchema,
+  }),
+);
 
 /**
  * Creates a condensed node over `childIds` only if every one of them is still

@@ -1,14 +1,17 @@
+import { lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 import { renderSummaryMarkdown } from './render-summary';
 import { type StructuredSummary, SUMMARY_LIST_KEYS, type SummaryLists } from './summary-types';
 import { boundList, clip, clipBlock, pathKey } from './text-bounds';
 
 /** The part of an OpenAI chat completion Cairn reads. */
-export const chatCompletionSchema = z.object({
-  choices: z
-    .array(z.object({ message: z.object({ content: z.nullish(z.string()) }) }))
-    .check(z.minLength(1)),
-});
+export const chatCompletionSchema = lazySchema(() =>
+  z.object({
+    choices: z
+      .array(z.object({ message: z.object({ content: z.nullish(z.string()) }) }))
+      .check(z.minLength(1)),
+  }),
+);
 
 function listItem(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -21,25 +24,29 @@ function listItem(value: unknown): string[] {
 }
 
 /** Models return a string where a list was asked for, or objects; take what reads as text. */
-const listField = z.pipe(
-  z.optional(z.unknown()),
-  z.transform((value): string[] => {
-    if (Array.isArray(value)) return value.flatMap(listItem);
-    return typeof value === 'string' && value.trim() ? [value] : [];
-  }),
+const listField = lazySchema(() =>
+  z.pipe(
+    z.optional(z.unknown()),
+    z.transform((value): string[] => {
+      if (Array.isArray(value)) return value.flatMap(listItem);
+      return typeof value === 'string' && value.trim() ? [value] : [];
+    }),
+  ),
 );
 
-const modelSummarySchema = z.object({
-  text: z.catch(z.optional(z.string()), undefined),
-  status: z.catch(z.nullish(z.string()), undefined),
-  decisions: listField,
-  commitments: listField,
-  blockers: listField,
-  nextSteps: listField,
-  next_steps: listField,
-  files: listField,
-  commands: listField,
-});
+const modelSummarySchema = lazySchema(() =>
+  z.object({
+    text: z.catch(z.optional(z.string()), undefined),
+    status: z.catch(z.nullish(z.string()), undefined),
+    decisions: listField,
+    commitments: listField,
+    blockers: listField,
+    nextSteps: listField,
+    next_steps: listField,
+    files: listField,
+    commands: listField,
+  }),
+);
 
 /** Reasoning models (qwen3, deepseek-r1 on Ollama) put their thinking in the content. */
 function withoutThinking(content: string): string {

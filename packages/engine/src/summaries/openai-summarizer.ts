@@ -1,4 +1,4 @@
-import { CairnError, describeZodIssue } from '@cairn/core';
+import { CairnError, describeZodIssue, lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 import { type ChatEndpoint, postChatCompletion } from './openai-http';
 import { chatMessages } from './openai-prompt';
@@ -37,18 +37,20 @@ export interface OpenAiSummarizerOptions {
 /** classic zod's `z.number().int()`, written with zod/mini. */
 const int = () => z.number().check(z.int());
 
-const optionsSchema = z.object({
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  model: z.string().check(z.trim(), z.minLength(1)),
-  apiKey: z.optional(z.string()),
-  timeoutMs: z._default(int().check(z.positive()), 30_000),
-  maxRetries: z._default(int().check(z.gte(0), z.lte(10)), 2),
-  retryDelayMs: z._default(int().check(z.gte(0)), 500),
-  transcriptBudgetChars: z._default(int().check(z.gte(500)), 12_000),
-  responseFormat: z._default(z.enum(['json_object', 'none']), 'json_object'),
-  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
-  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
-});
+const optionsSchema = lazySchema(() =>
+  z.object({
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    model: z.string().check(z.trim(), z.minLength(1)),
+    apiKey: z.optional(z.string()),
+    timeoutMs: z._default(int().check(z.positive()), 30_000),
+    maxRetries: z._default(int().check(z.gte(0), z.lte(10)), 2),
+    retryDelayMs: z._default(int().check(z.gte(0)), 500),
+    transcriptBudgetChars: z._default(int().check(z.gte(500)), 12_000),
+    responseFormat: z._default(z.enum(['json_object', 'none']), 'json_object'),
+    temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+    fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+  }),
+);
 
 function parseOptions(options: OpenAiSummarizerOptions): z.output<typeof optionsSchema> {
   const parsed = optionsSchema.safeParse(options);

@@ -1,4 +1,4 @@
-import { CairnError, describeZodIssue } from '@cairn/core';
+import { CairnError, describeZodIssue, lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 import { createExtractiveSummarizer } from './extractive-summarizer';
 import { createFallbackSummarizer } from './fallback-summarizer';
@@ -17,20 +17,22 @@ export interface SummarizerSettings {
   maxRetries?: number;
 }
 
-const settingsSchema = z.object({
-  provider: z.enum(['extractive', 'openai']),
-  baseUrl: z.optional(z.string().check(z.trim(), z.minLength(1))),
-  model: z.optional(z.string().check(z.trim(), z.minLength(1))),
-  apiKeyEnv: z.optional(
-    z
-      .string()
-      .check(
-        z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, not a key'),
-      ),
-  ),
-  timeoutMs: z.optional(z.number().check(z.int(), z.positive())),
-  maxRetries: z.optional(z.number().check(z.int(), z.gte(0), z.lte(10))),
-});
+const settingsSchema = lazySchema(() =>
+  z.object({
+    provider: z.enum(['extractive', 'openai']),
+    baseUrl: z.optional(z.string().check(z.trim(), z.minLength(1))),
+    model: z.optional(z.string().check(z.trim(), z.minLength(1))),
+    apiKeyEnv: z.optional(
+      z
+        .string()
+        .check(
+          z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, not a key'),
+        ),
+    ),
+    timeoutMs: z.optional(z.number().check(z.int(), z.positive())),
+    maxRetries: z.optional(z.number().check(z.int(), z.gte(0), z.lte(10))),
+  }),
+);
 
 function invalid(key: string, reason: string, hint: string): CairnError {
   return new CairnError('INVALID_CONFIG', `Invalid summarizer setting "${key}": ${reason}`, {

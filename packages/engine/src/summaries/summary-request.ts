@@ -1,20 +1,24 @@
-import { parseInput } from '@cairn/core';
+import { lazySchema, parseInput } from '@cairn/core';
 import * as z from 'zod/mini';
 import { DEFAULT_MAX_CHARS, type SummaryRequest } from './summary-types';
 
-const transcriptLineSchema = z.object({
-  role: z.enum(['user', 'assistant', 'tool', 'system']),
-  text: z.string(),
-  toolName: z.optional(z.string()),
-  at: z.optional(z.string()),
-});
+const transcriptLineSchema = lazySchema(() =>
+  z.object({
+    role: z.enum(['user', 'assistant', 'tool', 'system']),
+    text: z.string(),
+    toolName: z.optional(z.string()),
+    at: z.optional(z.string()),
+  }),
+);
 
-const summaryRequestSchema = z.object({
-  transcript: z.array(transcriptLineSchema),
-  threadKey: z.optional(z.string()),
-  previous: z.optional(z.string()),
-  maxChars: z.optional(z.number().check(z.int(), z.gte(100), z.lte(100_000))),
-});
+const summaryRequestSchema = lazySchema(() =>
+  z.object({
+    transcript: z.array(transcriptLineSchema),
+    threadKey: z.optional(z.string()),
+    previous: z.optional(z.string()),
+    maxChars: z.optional(z.number().check(z.int(), z.gte(100), z.lte(100_000))),
+  }),
+);
 
 /** A request whose `maxChars` is resolved. */
 export type ResolvedSummaryRequest = SummaryRequest & { maxChars: number };

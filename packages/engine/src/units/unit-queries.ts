@@ -2,6 +2,7 @@ import {
   CairnError,
   compareCodeUnits,
   type LocatedUnit,
+  lazySchema,
   type ParsedDocument,
   parseInput,
   readMemoryFile,
@@ -51,16 +52,18 @@ export async function getMemory(
   return unitRecord(unit);
 }
 
-const isoDate = z
-  .string()
-  .check(z.refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO date'));
-export const listFilterSchema = z.strictObject({
-  category: z.optional(z.enum(['preference', 'fact', 'decision', 'entity', 'other'])),
-  review: z.optional(z.enum(['draft', 'approved', 'deprecated'])),
-  since: z.optional(isoDate),
-  until: z.optional(isoDate),
-  path: z.optional(z.string().check(z.maxLength(200))),
-});
+const isoDate = lazySchema(() =>
+  z.string().check(z.refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO date')),
+);
+export const listFilterSchema = lazySchema(() =>
+  z.strictObject({
+    category: z.optional(z.enum(['preference', 'fact', 'decision', 'entity', 'other'])),
+    review: z.optional(z.enum(['draft', 'approved', 'deprecated'])),
+    since: z.optional(isoDate),
+    until: z.optional(isoDate),
+    path: z.optional(z.string().check(z.maxLength(200))),
+  }),
+);
 
 /** Managed units matching the filter, oldest first. */
 export function listUnits(

@@ -1,53 +1,67 @@
-import { parseInput } from '@cairn/core';
+import { lazySchema, parseInput } from '@cairn/core';
 import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
 
 /* zod/mini: hooks start a process per event (see core's contracts/schemas.ts). */
 const text = (max: number, min = 0) =>
   z.string().check(...(min > 0 ? [z.minLength(min)] : []), z.maxLength(max));
-const key = text(200, 1);
+const key = lazySchema(() => text(200, 1));
 const base = { agentId: key, sessionKey: key };
-const threadKey = z
-  .string()
-  .check(
-    z.regex(
-      /^[a-z0-9][a-z0-9._-]{0,79}$/,
-      'thread keys are lowercase letters, digits, ".", "_" and "-"',
+const threadKey = lazySchema(() =>
+  z
+    .string()
+    .check(
+      z.regex(
+        /^[a-z0-9][a-z0-9._-]{0,79}$/,
+        'thread keys are lowercase letters, digits, ".", "_" and "-"',
+      ),
     ),
-  );
+);
 
 /** Inputs of the lifecycle events (ARCHITECTURE.md "Lifecycle events"); extra harness fields are ignored. */
-export const sessionStartSchema = z.object({
-  ...base,
-  harness: z.optional(text(60)),
-  cwd: z.optional(text(4096)),
-  /** startup | resume | clear | compact | ... as the harness names it. */
-  source: z.optional(text(40)),
-  /** An explicit topic or person thread; default: the project plus its git branch. */
-  threadKey: z.optional(threadKey),
-});
-export const userPromptSubmitSchema = z.object({ ...base, prompt: text(200_000) });
-export const toolUseSchema = z.object({
-  ...base,
-  toolName: text(200, 1),
-  input: z.optional(z.unknown()),
-  output: z.optional(z.unknown()),
-});
-export const preCompactionSchema = z.object({
-  ...base,
-  trigger: z.optional(text(40)),
-  customInstructions: z.optional(text(20_000)),
-});
-export const compactionCompleteSchema = z.object({
-  ...base,
-  summary: z.optional(text(200_000)),
-});
-export const sessionEndSchema = z.object({
-  ...base,
-  reason: z.optional(text(200)),
-  /** Hooks with a short budget: the model summary waits for the next session start. */
-  deferSummary: z.optional(z.boolean()),
-});
+export const sessionStartSchema = lazySchema(() =>
+  z.object({
+    ...base,
+    harness: z.optional(text(60)),
+    cwd: z.optional(text(4096)),
+    /** startup | resume | clear | compact | ... as the harness names it. */
+    source: z.optional(text(40)),
+    /** An explicit topic or person thread; default: the project plus its git branch. */
+    threadKey: z.optional(threadKey),
+  }),
+);
+export const userPromptSubmitSchema = lazySchema(() =>
+  z.object({ ...base, prompt: text(200_000) }),
+);
+export const toolUseSchema = lazySchema(() =>
+  z.object({
+    ...base,
+    toolName: text(200, 1),
+    input: z.optional(z.unknown()),
+    output: z.optional(z.unknown()),
+  }),
+);
+export const preCompactionSchema = lazySchema(() =>
+  z.object({
+    ...base,
+    trigger: z.optional(text(40)),
+    customInstructions: z.optional(text(20_000)),
+  }),
+);
+export const compactionCompleteSchema = lazySchema(() =>
+  z.object({
+    ...base,
+    summary: z.optional(text(200_000)),
+  }),
+);
+export const sessionEndSchema = lazySchema(() =>
+  z.object({
+    ...base,
+    reason: z.optional(text(200)),
+    /** Hooks with a short budget: the model summary waits for the next session start. */
+    deferSummary: z.optional(z.boolean()),
+  }),
+);
 
 export type SessionStartInput = z.input<typeof sessionStartSchema>;
 export type UserPromptSubmitInput = z.input<typeof userPromptSubmitSchema>;
