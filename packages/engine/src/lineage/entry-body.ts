@@ -1,4 +1,9 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+
+/** zlib is loaded on the first long entry: a hook that only recalls never pays for it. */
+let zlib: typeof import('node:zlib') | undefined;
+const lazyZlib = () =>
+  (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib'));
 
 /**
  * Tier 3 keeps every entry whole (lossless), but a year of tool output is
@@ -23,14 +28,14 @@ export function storeEntryText(full: string): StoredEntryText {
   if (full.length <= COMPRESS_ABOVE) return { text: full, body: null };
   return {
     text: `${full.slice(0, pairSafe(full, PREVIEW_CHARS))}…`,
-    body: deflateRawSync(Buffer.from(full, 'utf8'), { level: 6 }),
+    body: lazyZlib().deflateRawSync(Buffer.from(full, 'utf8'), { level: 6 }),
   };
 }
 
 /** The full text of a stored entry. */
 export function readEntryText(row: { text: string; body?: Uint8Array | null }): string {
   if (!row.body) return row.text;
-  return inflateRawSync(row.body).toString('utf8');
+  return lazyZlib().inflateRawSync(row.body).toString('utf8');
 }
 
 /** `at`, moved one back when it would split a surrogate pair. */

@@ -186,17 +186,13 @@ export function buildFtsQuery(query: string): string | undefined {
 }
 
 const HIT_COLUMNS = `e.id, t.id AS transcriptId, t.session_key AS sessionKey, e.seq, e.role,
-  e.tool_name AS toolName, e.at, e.text, e.body`;
+  e.tool_name AS toolName, e.at`;
 const HIT_FILTER = `t.agent_id = @agentId
   AND (@threadKey IS NULL OR t.thread_key = @threadKey OR EXISTS (
     SELECT 1 FROM temporal_nodes n
     WHERE n.agent_id = t.agent_id AND n.session_key = t.session_key AND n.thread_key = @threadKey))`;
 
-type HitRow = Omit<TranscriptHit, 'snippet' | 'score'> & {
-  id: number;
-  text: string;
-  body: Uint8Array | null;
-};
+type HitRow = Omit<TranscriptHit, 'snippet' | 'score'> & { id: number };
 
 /**
  * The best `limit` entries of this agent (and thread) for `match`, with
@@ -259,16 +255,22 @@ export function searchTranscripts(
   const match = buildFtsQuery(options.query);
   if (!match) return [];
   const terms = snippetTerms(queryTerms(options.query).join(' '));
-  return readTransaction(db, 'search transcripts', () =>
-    rankedRows(db, {
+  return readTransaction(db, 'search transcripts', () => {
+    const ranked = rankedRows(db, {
       match,
       agentId,
       threadKey: options.threadKey ?? null,
       limit: options.limit,
-    }).map(({ row: { id: _id, text, body, ...hit }, score }) => ({
+    });
+    // Only the kept entries are read (and inflated) for their snippets.
+    const textOf = db.prepare('SELECT text, body FROM transcript_entries WHERE id = ?');
+    return ranked.map(({ row: { id, ...hit }, score }) => ({
       ...hit,
-      snippet: buildSnippet(readEntryText({ text, body }), terms),
+      snippet: buildSnippet(
+        readEntryText(textOf.get(id) as { text: string; body: Uint8Array | null }),
+        terms,
+      ),
       score,
-    })),
-  );
+    }));
+  });
 }
