@@ -1,0 +1,84 @@
+import * as z from 'zod/mini';
+
+/** The planes of a context pack, in the order seed 004 §4 assembles them. */
+export const PACK_PLANES = ['planning', 'history', 'long-term', 'documents'] as const;
+export type PackPlane = (typeof PACK_PLANES)[number];
+
+/**
+ * Seed 004 §6.2. `approved`: reviewed units and fixes; `derived`:
+ * summaries, digests, heads, planning records; `raw`: transcript text and
+ * tool output, only ever rendered as a quoted excerpt.
+ */
+export const TRUST_CLASSES = ['approved', 'derived', 'raw'] as const;
+export type TrustClass = (typeof TRUST_CLASSES)[number];
+
+/** Why a candidate was considered and left out of a pack. */
+export const EXCLUSION_REASONS = [
+  'over-budget',
+  'below-score',
+  'duplicate',
+  'plane-off',
+  'draft-or-deprecated',
+  'untrusted',
+  'other-thread',
+] as const;
+export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
+
+/**
+ * Where an item's text comes from, as evidence a user can open: a unit id
+ * and file:line, a lineage node, a run, a commit, a document heading, a
+ * Beads issue id. Only the fields that apply are set.
+ */
+export const provenanceSchema = z.object({
+  kind: z.enum(['unit', 'lineage', 'run', 'commit', 'document', 'beads']),
+  id: z.string(),
+  file: z.optional(z.string()),
+  line: z.optional(z.number()),
+  heading: z.optional(z.string()),
+});
+export type Provenance = z.infer<typeof provenanceSchema>;
+
+/** A candidate for a pack before the budget is applied. */
+export const packCandidateSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  plane: z.enum(PACK_PLANES),
+  text: z.string(),
+  source: z.string(),
+  trustClass: z.enum(TRUST_CLASSES),
+  provenance: provenanceSchema,
+  /** ISO date of the evidence, when known. */
+  recency: z.optional(z.string()),
+  tokenCost: z.number().check(z.int(), z.gte(0)),
+  /** Relevance within its plane, higher first; plane scores are not compared with each other. */
+  score: z.number(),
+  why: z.string(),
+  /** Items with the same key say the same thing: only the first included one is kept. */
+  dedupeKey: z.optional(z.string()),
+});
+export type PackCandidate = z.infer<typeof packCandidateSchema>;
+
+export interface PackExclusion {
+  id: string;
+  plane: PackPlane;
+  reason: ExclusionReason;
+  /** For `duplicate`: the included item it repeats. */
+  duplicateOf?: string;
+  tokenCost: number;
+}
+
+/** What each plane was given and what it used, all in tokens. */
+export interface PlaneBudget {
+  plane: PackPlane;
+  /** Its share of the total, before carry-over. */
+  share: number;
+  /** Unused tokens handed on from the planes before it. */
+  carriedIn: number;
+  used: number;
+}
+
+/** The receipt of one allocation: the total, each plane's share and the total used. */
+export interface BudgetReceipt {
+  total: number;
+  used: number;
+  planes: PlaneBudget[];
+}
