@@ -3,6 +3,7 @@ import { intInRange } from '../contracts/schemas';
 import { DEFAULT_MEMORY_BACKEND, DEFAULT_RETRIEVAL_ADAPTER } from '../registry';
 import { parseBoolean, parseJson, parseNumber, parseString } from './env-values';
 import { MODEL_SETTING_DEFINITIONS } from './model-definitions';
+import { PACK_SETTING_DEFINITIONS } from './pack-definitions';
 import type { SettingDefinition } from './setting-definition';
 
 const typeName = z
@@ -235,6 +236,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description:
       'Hybrid search: RAW notes of a dated daily file (`YYYY-MM-DD.md`) lose half their score every this many days; MEMORY.md, thread files and managed units never decay. `0` turns decay off.',
   },
+  ...PACK_SETTING_DEFINITIONS,
 ];
 
 export type { SettingDefinition } from './setting-definition';

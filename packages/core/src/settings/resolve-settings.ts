@@ -56,17 +56,30 @@ export interface CairnSettings {
     minSimilarity: number;
     recencyHalfLifeDays: number;
   };
+  /** Context packs (seed 004 §8): budget, plane switches and shares. */
+  memory: {
+    contextBudgetTokens: number;
+    planning: 'beads' | 'off';
+    history: 'digest' | 'off';
+    longTerm: 'units' | 'off';
+    failOpen: boolean;
+    planningShare: number;
+    historyShare: number;
+    longTermShare: number;
+    documentsShare: number;
+  };
 }
 
 /** Explicit overrides, e.g. from CLI flags or a test. */
 export type CairnSettingsOverrides = Partial<
-  Omit<CairnSettings, 'limits' | 'lineage' | 'summarizer' | 'embedder' | 'search'>
+  Omit<CairnSettings, 'limits' | 'lineage' | 'summarizer' | 'embedder' | 'search' | 'memory'>
 > & {
   limits?: Partial<CairnSettings['limits']>;
   lineage?: Partial<CairnSettings['lineage']>;
   summarizer?: Partial<CairnSettings['summarizer']>;
   embedder?: Partial<CairnSettings['embedder']>;
   search?: Partial<CairnSettings['search']>;
+  memory?: Partial<CairnSettings['memory']>;
 };
 
 /** Where a resolved value came from. Later layers win. */

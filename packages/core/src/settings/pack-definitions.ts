@@ -1,0 +1,74 @@
+import * as z from 'zod/mini';
+import { intInRange } from '../contracts/schemas';
+import { parseBoolean, parseNumber, parseString } from './env-values';
+import type { SettingDefinition } from './setting-definition';
+
+/** Read by nothing yet: the pack assembly that reads them comes with the injection path. */
+const COMING = ' Used by context packs (coming: docs/PACKS.md).';
+
+const share = (plane: string, key: string, defaultValue: number): SettingDefinition => ({
+  key: `memory.${key}Share`,
+  env: `CAIRN_MEMORY_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_SHARE`,
+  schema: z.number().check(z.gte(0), z.lte(1)),
+  fromEnv: parseNumber,
+  defaultValue,
+  defaultLabel: `\`${defaultValue}\``,
+  description: `Relative share of the context budget for the ${plane} plane; unused share flows on to the next plane.${COMING}`,
+});
+
+/**
+ * The context pack settings (seed 004 §8): one token budget for all Cairn
+ * injects in a turn, the plane switches and each plane's share. None of
+ * them runs a program or sends data anywhere, so none needs trust.
+ */
+export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
+  {
+    key: 'memory.contextBudgetTokens',
+    env: 'CAIRN_MEMORY_CONTEXT_BUDGET_TOKENS',
+    schema: intInRange(0, 100_000),
+    fromEnv: parseNumber,
+    defaultValue: 2000,
+    defaultLabel: '`2000`',
+    description: `Tokens of context Cairn may inject in one turn (head, pack, recalled units), all planes together.${COMING}`,
+  },
+  {
+    key: 'memory.planning',
+    env: 'CAIRN_MEMORY_PLANNING',
+    schema: z.enum(['beads', 'off']),
+    fromEnv: parseString,
+    defaultValue: 'beads',
+    defaultLabel: '`"beads"`',
+    description: `Planning plane: \`beads\` reads the issue a run or prompt names from \`bd\` on PATH or the \`.beads/\` export; \`off\` skips it.${COMING}`,
+  },
+  {
+    key: 'memory.history',
+    env: 'CAIRN_MEMORY_HISTORY',
+    schema: z.enum(['digest', 'off']),
+    fromEnv: parseString,
+    defaultValue: 'digest',
+    defaultLabel: '`"digest"`',
+    description: `History plane: \`digest\` recalls run digests and fix patterns (session summaries until those exist); \`off\` skips it.${COMING}`,
+  },
+  {
+    key: 'memory.longTerm',
+    env: 'CAIRN_MEMORY_LONG_TERM',
+    schema: z.enum(['units', 'off']),
+    fromEnv: parseString,
+    defaultValue: 'units',
+    defaultLabel: '`"units"`',
+    description: `Long-term plane: \`units\` recalls memory units through the configured backend (Mem0 included); \`off\` skips it.${COMING}`,
+  },
+  {
+    key: 'memory.failOpen',
+    env: 'CAIRN_MEMORY_FAIL_OPEN',
+    schema: z.boolean(),
+    fromEnv: parseBoolean,
+    defaultValue: true,
+    defaultLabel: '`true`',
+    description: `A plane that fails or runs out of time contributes nothing and the pack is still built; \`false\` turns the failure into a typed error.${COMING}`,
+  },
+  share('planning', 'planning', 0.15),
+  share('history', 'history', 0.25),
+  share('long-term', 'longTerm', 0.4),
+  share('documents', 'documents', 0.2),
+];
