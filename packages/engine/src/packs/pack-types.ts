@@ -52,6 +52,8 @@ export const packCandidateSchema = z.object({
   /** Relevance within its plane, higher first; plane scores are not compared with each other. */
   score: z.number(),
   why: z.string(),
+  /** Seed 004 §6.3 / §9: draft and deprecated entries are found by search but never injected. */
+  reviewState: z.optional(z.enum(['draft', 'approved', 'deprecated'])),
   /** Items with the same key say the same thing: only the first included one is kept. */
   dedupeKey: z.optional(z.string()),
 });
