@@ -5,6 +5,7 @@ import { escapeMarkers } from '@cairn/core';
  * and invisible characters that can hide or reorder text.
  */
 const HIDDEN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
 
 /**

@@ -54,6 +54,7 @@ describe('escapePackText', () => {
       expect(escaped).not.toMatch(/<[/!?|A-Za-z]/);
       expect(escaped).not.toMatch(/^[ \t]*(#|```|~~~|---|>)/m);
       // The only invisible character left is the one escapeMarkers puts into `cairn:`.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters.
       expect(escaped.replace(/cairn\u200b:/gi, '')).not.toMatch(/[\u0000-\u0008\u202E\u200B]/);
     }
     expect(escapePackText('a <b> and Promise<void>')).toBe('a &lt;b> and Promise&lt;void>');
