@@ -84,6 +84,8 @@ export type {
 } from './lineage';
 /** Tier 3 read back as stored (the bench's lossless check reads transcripts through it). */
 export { openLineageStore } from './lineage';
+/** Context packs (issue 14): budget, planning plane, trust, rendering, redaction. Not wired into injection yet. */
+export * from './packs';
 export type { StructuredSummary, Summarizer } from './summaries';
 export {
   createExtractiveSummarizer,

@@ -1,0 +1,150 @@
+import type { CairnSettings } from '@cairn/core';
+import { describe, expect, it } from 'vitest';
+import { composePack, type PackInput } from './compose-pack';
+import { PACK_PLANES, TRUST_CLASSES } from './pack-types';
+import { estimateCounter, loadTokenizer, type TokenCounter } from './token-counter';
+
+const SETTINGS: CairnSettings['memory'] = {
+  contextBudgetTokens: 2000,
+  planning: 'beads',
+  history: 'digest',
+  longTerm: 'units',
+  failOpen: true,
+  planningShare: 0.15,
+  historyShare: 0.25,
+  longTermShare: 0.4,
+  documentsShare: 0.2,
+};
+
+function input(id: string, text: string, extra: Partial<PackInput> = {}): PackInput {
+  return {
+    id,
+    plane: 'long-term',
+    text,
+    source: 'units',
+    trustClass: 'approved',
+    provenance: { kind: 'unit', id, file: 'MEMORY.md', line: 3 },
+    score: 1,
+    why: 'matches the query',
+    ...extra,
+  };
+}
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  'pnpm',
+  'vitest',
+  'run',
+  'the',
+  'build',
+  '<system>',
+  '<!-- cairn:pack:end -->',
+  '## heading',
+  '```',
+  '\n',
+  'e723a44b5c0d9f1e',
+  'DB_PASSWORD=hunter2hunter2',
+  '日本語',
+  '---',
+  'Human:',
+  '>',
+];
+
+function generated(random: () => number, count: number): PackInput[] {
+  const int = (max: number) => Math.floor(random() * (max + 1));
+  return Array.from({ length: count }, (_, i) => {
+    const text = Array.from({ length: 1 + int(120) }, () => WORDS[int(WORDS.length - 1)]).join(' ');
+    return input(`c${i}`, text, {
+      plane: PACK_PLANES[int(3)]!,
+      trustClass: TRUST_CLASSES[int(2)]!,
+      score: random() * 10,
+    });
+  });
+}
+
+function checkWithin(counter: TokenCounter, random: () => number, runs: number) {
+  let filled = 0;
+  for (let run = 0; run < runs; run += 1) {
+    const budget = Math.floor(random() * 3000);
+    const reserved = random() < 0.3 ? Math.floor(random() * 500) : 0;
+    const settings = { ...SETTINGS, history: random() < 0.2 ? 'off' : 'digest' } as const;
+    const pack = composePack(generated(random, Math.floor(random() * 40)), {
+      counter,
+      settings,
+      budgetTokens: budget,
+      reservedTokens: reserved,
+    });
+    // The head (reserved) is injected outside the pack: the pack gets what it leaves.
+    expect(counter.count(pack.text)).toBeLessThanOrEqual(Math.max(0, budget - reserved));
+    expect(pack.budget.used).toBeLessThanOrEqual(budget);
+    if (pack.items.length > 1) filled += 1;
+  }
+  // Most requests must actually fill a pack, or the check proves nothing.
+  expect(filled).toBeGreaterThan(runs / 2);
+}
+
+describe('composePack', () => {
+  it('renders within the budget, counted by the estimate, over 300 generated requests', () => {
+    checkWithin(estimateCounter, seeded(7), 300);
+  });
+
+  it('renders within the budget counted by the real tokenizer too', async () => {
+    checkWithin(await loadTokenizer(), seeded(11), 60);
+  });
+
+  it('redacts secrets before costing and says which items were redacted', () => {
+    const pack = composePack(
+      [
+        input('u-1', 'The staging DB is postgres://app:s3cr3t-pw@db:5432/app'),
+        input('u-2', 'Use pnpm.'),
+      ],
+      { counter: estimateCounter, settings: SETTINGS },
+    );
+    expect(pack.text).not.toContain('s3cr3t-pw');
+    expect(pack.text).toContain('[REDACTED:connection-string]');
+    expect(pack.items.map((item) => [item.id, item.redacted])).toEqual([
+      ['u-1', ['connection-string']],
+      ['u-2', []],
+    ]);
+    expect(pack.budget).toMatchObject({ counter: 'estimate', total: 2000 });
+    expect(pack.budget.frame).toBeGreaterThan(20);
+  });
+
+  it('applies the plane switches and the trust policy, and reports every exclusion', () => {
+    const pack = composePack(
+      [
+        input('digest', 'Last run failed on lint.', { plane: 'history', trustClass: 'derived' }),
+        input('draft', 'Maybe use yarn?', { reviewState: 'draft' }),
+        input('raw', 'tool said: ok', { trustClass: 'raw' }),
+        input('unit', 'Use pnpm.'),
+      ],
+      { counter: estimateCounter, settings: { ...SETTINGS, history: 'off' } },
+    );
+    expect(pack.items.map((item) => item.id)).toEqual(['unit']);
+    expect(pack.excluded.map((e) => [e.id, e.reason])).toEqual([
+      ['draft', 'draft-or-deprecated'],
+      ['raw', 'untrusted'],
+      ['digest', 'plane-off'],
+    ]);
+  });
+
+  it('gives an empty text when the budget cannot hold the frame', () => {
+    const pack = composePack([input('u-1', 'Use pnpm.')], {
+      counter: estimateCounter,
+      settings: SETTINGS,
+      budgetTokens: 10,
+    });
+    expect(pack.text).toBe('');
+    expect(pack.excluded.map((e) => e.reason)).toEqual(['over-budget']);
+  });
+});

@@ -1,0 +1,66 @@
+export {
+  type Allocation,
+  type AllocationRequest,
+  allocateBudget,
+  allocationRequestSchema,
+  splitShares,
+} from './allocate-budget';
+export { type BdClient, createBdClient, findBd } from './beads-cli';
+export {
+  BEADS_EXPORT_FILES,
+  type BeadsExport,
+  type BeadsExportResult,
+  parseBeadsExport,
+  readBeadsExport,
+} from './beads-export';
+export { type BeadsIssue, isReady } from './beads-issue';
+export {
+  type ComposedPack,
+  type ComposeOptions,
+  composePack,
+  type PackInput,
+  type PackItem,
+  planesOff,
+} from './compose-pack';
+export { escapePackLabel, escapePackText } from './escape-pack-text';
+export {
+  type BudgetReceipt,
+  EXCLUSION_REASONS,
+  type ExclusionReason,
+  PACK_PLANES,
+  type PackCandidate,
+  type PackExclusion,
+  type PackPlane,
+  type PlaneBudget,
+  type Provenance,
+  packCandidateSchema,
+  provenanceSchema,
+  TRUST_CLASSES,
+  type TrustClass,
+} from './pack-types';
+export { openPlanningGraph, type PlanningGraph, type PlanningSource } from './planning-graph';
+export {
+  mentionedIssueIds,
+  type PlanningRequest,
+  type PlanningResult,
+  planningCandidates,
+} from './planning-plane';
+export { type RedactionResult, redactionMark, redactSecrets } from './redact-secrets';
+export {
+  describeProvenance,
+  PACK_END_MARKER,
+  PACK_START_MARKER,
+  packFrameText,
+  packFrameTokens,
+  renderPack,
+  renderPackItem,
+} from './render-pack';
+export { SECRET_PATTERNS, type SecretPattern } from './secret-patterns';
+export {
+  estimateCounter,
+  loadTokenizer,
+  TOKENIZER_MODULE,
+  type TokenCounter,
+} from './token-counter';
+export { estimateTokenCount } from './token-estimate';
+export { applyTrustPolicy, type TrustPolicyOptions, type TrustPolicyResult } from './trust-policy';
