@@ -27,6 +27,12 @@ export interface WorkspaceWriter {
    * take. Refuses empty (unless `allowEmpty`) and binary content with INVALID_INPUT.
    */
   writeLongTerm(content: string, options?: { allowEmpty?: boolean }): Promise<MemoryWriteResult>;
+  /**
+   * Calls `listener` with the workspace-relative path of every write made
+   * through this writer (after it, failed or not), so caches of this
+   * process follow their own writes without a stat of every file.
+   */
+  onWrite(listener: (path: string) => void): void;
 }
 
 export function createWorkspaceWriter(rootDir: string, backend: MemoryBackend): WorkspaceWriter {
@@ -40,18 +46,33 @@ export function createWorkspaceWriter(rootDir: string, backend: MemoryBackend): 
       { details: { action } },
     );
   };
+  const listeners: ((path: string) => void)[] = [];
+  const notify = (path: string) => {
+    for (const listener of listeners) listener(path);
+  };
   return {
     rootDir,
     writable,
     assertWritable,
     async writeFile(path, content) {
       assertWritable(`write ${path}`);
-      await writeMemoryFileExact(rootDir, path, content);
+      try {
+        await writeMemoryFileExact(rootDir, path, content);
+      } finally {
+        notify(path);
+      }
     },
     async writeLongTerm(content, options = {}) {
       assertWritable('replace MEMORY.md');
       const text = checkMemoryContent(content, options.allowEmpty);
-      return withMemoryFileLock(rootDir, () => backend.write(rootDir, text));
+      try {
+        return await withMemoryFileLock(rootDir, () => backend.write(rootDir, text));
+      } finally {
+        notify('MEMORY.md');
+      }
+    },
+    onWrite(listener) {
+      listeners.push(listener);
     },
   };
 }

@@ -6,6 +6,7 @@ import {
   serializeUnit,
 } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
+import { DedupIndex } from './dedup-index';
 import { findDuplicate } from './workspace-scan';
 
 /** The rule read the long way: every unit, then every RAW paragraph, of every document. */
@@ -32,9 +33,10 @@ describe('the duplicate index', () => {
   const sentence = (n: number) =>
     Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(' ');
 
-  function documents(): ParsedDocument[] {
-    return Array.from({ length: 6 }, (_, day) => {
-      const path = `2026-01-0${day + 1}.md`;
+  function documents(days = 6, from = 1): ParsedDocument[] {
+    return Array.from({ length: days }, (_, i) => {
+      const day = from - 1 + i;
+      const path = `2026-01-${String(day + 1).padStart(2, '0')}.md`;
       const blocks = Array.from({ length: 25 }, (_, i) =>
         serializeUnit({
           memoryId: `UNIT:00000000-0000-4000-8000-${String(day * 100 + i).padStart(12, '0')}`,
@@ -53,11 +55,12 @@ describe('the duplicate index', () => {
   it('finds exactly what comparing every text finds, first match included', () => {
     const docs = documents();
     const ids = docs.flatMap((d) => d.units.map((u) => u.memoryId));
+    const index = new DedupIndex();
     let found = 0;
     for (let i = 0; i < 3000; i += 1) {
       const text = sentence(3 + Math.floor(next() * 12));
       const except = i % 4 === 0 ? ids[i % ids.length] : undefined;
-      const result = findDuplicate(docs, text, except);
+      const result = findDuplicate(docs, text, except, index);
       const got =
         result?.existing.kind === 'RAW'
           ? `RAW@${result.existing.path}:${result.existing.memoryId.match(/#L(\d+)/)?.[1]}`
@@ -66,5 +69,30 @@ describe('the duplicate index', () => {
       if (got) found += 1;
     }
     expect(found).toBeGreaterThan(100);
+  });
+
+  it('follows documents that are added, replaced and removed, over many syncs', () => {
+    const index = new DedupIndex();
+    let docs = documents(3);
+    let checked = 0;
+    for (let round = 0; round < 120; round += 1) {
+      // A new day's file, a re-parsed file (a new object for the same path), a file gone.
+      if (round % 3 === 0) docs = [...docs, ...documents(1, docs.length + 1)];
+      if (round % 3 === 1)
+        docs = docs.map((d, i) => (i === round % docs.length ? documents(1, i + 1)[0]! : d));
+      if (round % 3 === 2 && docs.length > 2)
+        docs = docs.filter((_, i) => i !== round % docs.length);
+      for (let i = 0; i < 20; i += 1) {
+        const text = sentence(3 + Math.floor(next() * 12));
+        const result = findDuplicate(docs, text, undefined, index);
+        const got =
+          result?.existing.kind === 'RAW'
+            ? `RAW@${result.existing.path}:${result.existing.memoryId.match(/#L(\d+)/)?.[1]}`
+            : result?.existing.memoryId;
+        expect(got, text).toBe(byTheBook(docs, text));
+        checked += got ? 1 : 0;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 });

@@ -13,31 +13,23 @@ export type DedupItem =
   | { kind: 'UNIT'; unit: LocatedUnit; signature: DuplicateSignature }
   | { kind: 'RAW'; segment: RawSegment; signature: DuplicateSignature };
 
-/**
- * One parsed document's units and RAW paragraphs, in the order the
- * duplicate rule reads them (units, then RAW), with their signatures, an
- * index of normalized keys (exact duplicates) and one of words (near
- * duplicates). Built once per parsed document: a scan returns the same
- * document object while its file is unchanged.
- */
-export interface DedupIndex {
-  /** The first item (in rule order) that duplicates `wanted` and that `allowed` accepts. */
-  find(wanted: DuplicateSignature, allowed: (item: DedupItem) => boolean): DedupItem | undefined;
+/** One indexed document: its items in rule order (units, then RAW) and its place in the scan. */
+interface Entry {
+  items: DedupItem[];
+  order: number;
+  alive: boolean;
 }
 
-const indexes = new WeakMap<ParsedDocument, DedupIndex>();
-
-export function dedupIndexOf(document: ParsedDocument): DedupIndex {
-  let index = indexes.get(document);
-  if (!index) {
-    index = buildIndex(document);
-    indexes.set(document, index);
-  }
-  return index;
+interface Posting {
+  entry: Entry;
+  at: number;
 }
 
-function buildIndex(document: ParsedDocument): DedupIndex {
-  const items: DedupItem[] = [
+/** Dead postings are dropped in one pass when they outnumber the live ones (and this floor). */
+const COMPACT_FLOOR = 2_000;
+
+function itemsOf(document: ParsedDocument): DedupItem[] {
+  return [
     ...document.units.map((unit) => ({
       kind: 'UNIT' as const,
       unit,
@@ -49,42 +41,99 @@ function buildIndex(document: ParsedDocument): DedupIndex {
       signature: duplicateSignature(segment.text),
     })),
   ];
-  const byKey = new Map<string, number[]>();
-  const byWord = new Map<string, number[]>();
-  const push = (map: Map<string, number[]>, key: string, at: number) => {
-    const list = map.get(key);
-    if (list) list.push(at);
-    else map.set(key, [at]);
-  };
-  items.forEach((item, at) => {
-    push(byKey, item.signature.key, at);
-    for (const word of item.signature.words) push(byWord, word, at);
-  });
-  return {
-    find(wanted, allowed) {
-      const candidates = new Set(byKey.get(wanted.key));
-      for (const at of nearCandidates(wanted, byWord)) candidates.add(at);
-      for (const at of [...candidates].sort((a, b) => a - b)) {
-        const item = items[at]!;
-        if (allowed(item) && isDuplicateSignature(item.signature, wanted)) return item;
-      }
-      return undefined;
-    },
-  };
+}
+
+function push(map: Map<string, Posting[]>, key: string, posting: Posting): void {
+  const list = map.get(key);
+  if (list) list.push(posting);
+  else map.set(key, [posting]);
 }
 
 /**
- * Items that could be near duplicates of `wanted`. Jaccard >= t means an
- * item lacks at most |A| - floor(t|A|) of the wanted words, so it holds at
- * least one of any that many plus one of them: the rarest are probed.
+ * The units and RAW paragraphs of the whole workspace, with their duplicate
+ * signatures, indexed by normalized key (exact duplicates) and by word
+ * (near duplicates). One lives as long as its unit store: `sync` with a
+ * scan indexes only the documents that are new since the last one (a scan
+ * returns the same document object while its file is unchanged), so an
+ * add in a workspace of a year of units costs what its own day's file
+ * costs, not what the year costs.
  */
-function nearCandidates(wanted: DuplicateSignature, byWord: Map<string, number[]>): number[] {
-  const size = wanted.words.size;
-  if (size < NEAR_DUPLICATE_MIN_WORDS) return [];
-  const probes = size - Math.floor(NEAR_DUPLICATE_THRESHOLD * size) + 1;
-  return [...wanted.words]
-    .map((word) => byWord.get(word) ?? [])
-    .sort((a, b) => a.length - b.length)
-    .slice(0, probes)
-    .flat();
+export class DedupIndex {
+  private entries = new Map<ParsedDocument, Entry>();
+  private byKey = new Map<string, Posting[]>();
+  private byWord = new Map<string, Posting[]>();
+  private live = 0;
+  private dead = 0;
+  private synced: readonly ParsedDocument[] | undefined;
+
+  /** Makes the index hold exactly `documents`, in this order (the order the rule reads them). */
+  sync(documents: readonly ParsedDocument[]): void {
+    if (documents === this.synced) return;
+    this.synced = documents;
+    const current = new Set(documents);
+    for (const [document, entry] of this.entries) {
+      if (current.has(document)) continue;
+      entry.alive = false;
+      this.entries.delete(document);
+      this.live -= entry.items.length;
+      this.dead += entry.items.length;
+    }
+    documents.forEach((document, order) => {
+      const entry = this.entries.get(document);
+      if (entry) entry.order = order;
+      else this.add(document, order);
+    });
+    if (this.dead > Math.max(this.live, COMPACT_FLOOR)) this.compact();
+  }
+
+  /** The first item (in rule order) that duplicates `wanted` and that `allowed` accepts. */
+  find(wanted: DuplicateSignature, allowed: (item: DedupItem) => boolean): DedupItem | undefined {
+    const candidates = [...(this.byKey.get(wanted.key) ?? []), ...this.nearCandidates(wanted)]
+      .filter((posting) => posting.entry.alive)
+      .sort((a, b) => a.entry.order - b.entry.order || a.at - b.at);
+    for (const { entry, at } of candidates) {
+      const item = entry.items[at]!;
+      if (allowed(item) && isDuplicateSignature(item.signature, wanted)) return item;
+    }
+    return undefined;
+  }
+
+  private add(document: ParsedDocument, order: number): void {
+    const entry: Entry = { items: itemsOf(document), order, alive: true };
+    this.entries.set(document, entry);
+    this.live += entry.items.length;
+    entry.items.forEach((item, at) => {
+      const posting = { entry, at };
+      push(this.byKey, item.signature.key, posting);
+      for (const word of item.signature.words) push(this.byWord, word, posting);
+    });
+  }
+
+  private compact(): void {
+    const keep = (list: Posting[]) => list.filter((posting) => posting.entry.alive);
+    for (const map of [this.byKey, this.byWord]) {
+      for (const [key, list] of map) {
+        const alive = keep(list);
+        if (alive.length === 0) map.delete(key);
+        else map.set(key, alive);
+      }
+    }
+    this.dead = 0;
+  }
+
+  /**
+   * Items that could be near duplicates of `wanted`. Jaccard >= t means an
+   * item lacks at most |A| - floor(t|A|) of the wanted words, so it holds
+   * at least one of any that many plus one of them: the rarest are probed.
+   */
+  private nearCandidates(wanted: DuplicateSignature): Posting[] {
+    const size = wanted.words.size;
+    if (size < NEAR_DUPLICATE_MIN_WORDS) return [];
+    const probes = size - Math.floor(NEAR_DUPLICATE_THRESHOLD * size) + 1;
+    return [...wanted.words]
+      .map((word) => this.byWord.get(word) ?? [])
+      .sort((a, b) => a.length - b.length)
+      .slice(0, probes)
+      .flat();
+  }
 }

@@ -67,37 +67,79 @@ export const listFilterSchema = lazySchema(() =>
 
 /** Managed units matching the filter, oldest first. */
 export function listUnits(
-  documents: ParsedDocument[],
+  documents: readonly ParsedDocument[],
   input: ListUnitsFilter = {},
 ): MemoryRecord[] {
   return createUnitLister()(documents, input);
 }
 
+/** Oldest first; ties in file order (documents are sorted by path, units by line). */
+function byCreation(a: MemoryRecord, b: MemoryRecord): number {
+  return (
+    compareCodeUnits(a.createdAt ?? '', b.createdAt ?? '') ||
+    compareCodeUnits(a.path, b.path) ||
+    a.startLine - b.startLine
+  );
+}
+
+/** Merges two lists sorted by `byCreation`. */
+function merge(a: MemoryRecord[], b: MemoryRecord[]): MemoryRecord[] {
+  const out: MemoryRecord[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(byCreation(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
+
+interface Listed {
+  key: string;
+  perDocument: WeakMap<ParsedDocument, MemoryRecord[]>;
+  documents: readonly ParsedDocument[];
+  records: MemoryRecord[];
+}
+
 /**
- * `listUnits` that keeps each parsed document's matching records: a scan
- * returns the same document object for a file that did not change, so only
- * changed files are filtered again. An in-process harness lists the
- * approved units at every session end; a year of units would otherwise
- * cost tens of ms each time.
+ * `listUnits` that keeps its last answer: a scan returns the same document
+ * object for a file that did not change (and the same array when no file
+ * did), so only the records of changed files are filtered and merged in.
+ * An in-process harness lists the approved units at every session start
+ * and end; a year of units would otherwise be sorted each time.
  */
 export function createUnitLister() {
-  let cached: { key: string; perDocument: WeakMap<ParsedDocument, MemoryRecord[]> } | undefined;
-  return (documents: ParsedDocument[], input: ListUnitsFilter = {}): MemoryRecord[] => {
+  let last: Listed | undefined;
+  return (documents: readonly ParsedDocument[], input: ListUnitsFilter = {}): MemoryRecord[] => {
     const filter = parseInput(listFilterSchema, input, 'list filter');
     const key = JSON.stringify(filter);
-    if (cached?.key !== key) cached = { key, perDocument: new WeakMap() };
-    const { perDocument } = cached;
-    const matches = unitMatcher(filter);
-    return documents
-      .flatMap((document) => {
-        let records = perDocument.get(document);
+    if (last?.key !== key) last = { key, perDocument: new WeakMap(), documents: [], records: [] };
+    const listed = last;
+    if (listed.documents !== documents) {
+      const matches = unitMatcher(filter);
+      const recordsOf = (document: ParsedDocument) => {
+        let records = listed.perDocument.get(document);
         if (!records) {
           records = document.units.filter(matches).map(unitRecord);
-          perDocument.set(document, records);
+          listed.perDocument.set(document, records);
         }
         return records;
-      })
-      .sort((a, b) => compareCodeUnits(a.createdAt ?? '', b.createdAt ?? ''));
+      };
+      const current = new Set(documents);
+      const before = new Set(listed.documents);
+      const gone = new Set(
+        listed.documents.filter((d) => !current.has(d)).flatMap((d) => recordsOf(d)),
+      );
+      const added = documents
+        .filter((d) => !before.has(d))
+        .flatMap(recordsOf)
+        .sort(byCreation);
+      const kept = gone.size
+        ? listed.records.filter((record) => !gone.has(record))
+        : listed.records;
+      listed.records = merge(kept, added);
+      listed.documents = documents;
+    }
+    return listed.records.slice();
   };
 }
 

@@ -17,6 +17,7 @@ import {
   withFileLock,
 } from '@cairn/core';
 import type { WorkspaceWriter } from '../workspace-writer';
+import { DedupIndex } from './dedup-index';
 import { type AddUnitInput, validateAddInput, validateText } from './unit-input';
 import {
   type AddUnitResult,
@@ -27,6 +28,7 @@ import {
   type ReplaceUnitResult,
 } from './unit-results';
 import { findDuplicate, findUnit, type ParseCache, scanWorkspace } from './workspace-scan';
+import { watchWorkspace } from './workspace-watch';
 
 export interface UnitStoreOptions {
   rootDir: string;
@@ -117,6 +119,11 @@ export function createUnitStore(options: UnitStoreOptions) {
   // Kept for the life of the store: a long-lived engine (an in-process harness
   // plugin) parses only the files that changed since its last scan.
   const parsed: ParseCache = new Map();
+  const duplicates = new DedupIndex();
+  // What changed since the last scan, from the kernel and from this process's own writes.
+  const watch = watchWorkspace(rootDir);
+  writer.onWrite((path) => watch.note(path));
+  const scan = () => scanWorkspace(rootDir, parsed, watch);
   /** Runs a mutation under the workspace lock; I/O and lock failures become failed results. */
   const locked = async <T>(fn: () => Promise<T>): Promise<T | FailedResult> => {
     try {
@@ -136,11 +143,11 @@ export function createUnitStore(options: UnitStoreOptions) {
     const valid = validateAddInput(input, maxChars());
     if ('action' in valid) return valid;
     // Refusals are decided before the lock too, so a refused call creates nothing (not even the lock).
-    const early = findDuplicate(await scanWorkspace(rootDir, parsed), valid.text);
+    const early = findDuplicate(await scan(), valid.text, undefined, duplicates);
     if (early) return early;
     return locked(async () => {
-      const documents = await scanWorkspace(rootDir, parsed);
-      const duplicate = findDuplicate(documents, valid.text);
+      const documents = await scan();
+      const duplicate = findDuplicate(documents, valid.text, undefined, duplicates);
       if (duplicate) return duplicate;
       const instant = now();
       const path = dailyMemoryFileName(instant, settings.timezone);
@@ -171,12 +178,12 @@ export function createUnitStore(options: UnitStoreOptions) {
     if (typeof valid !== 'string') return valid;
     const refusal = (documents: ParsedDocument[]) =>
       findUnit(documents, memoryId)
-        ? findDuplicate(documents, valid, memoryId)
+        ? findDuplicate(documents, valid, memoryId, duplicates)
         : notFound(memoryId);
-    const early = refusal(await scanWorkspace(rootDir, parsed));
+    const early = refusal(await scan());
     if (early) return early;
     return locked(async () => {
-      const documents = await scanWorkspace(rootDir, parsed);
+      const documents = await scan();
       const refused = refusal(documents);
       if (refused) return refused;
       const unit = findUnit(documents, memoryId)!;
@@ -202,9 +209,9 @@ export function createUnitStore(options: UnitStoreOptions) {
     writer.assertWritable('remove a memory');
     const bad = checkId(memoryId);
     if (bad) return bad;
-    if (!findUnit(await scanWorkspace(rootDir, parsed), memoryId)) return notFound(memoryId);
+    if (!findUnit(await scan(), memoryId)) return notFound(memoryId);
     return locked(async () => {
-      const unit = findUnit(await scanWorkspace(rootDir, parsed), memoryId);
+      const unit = findUnit(await scan(), memoryId);
       if (!unit) return notFound(memoryId);
       const content = await readMemoryFileExact(rootDir, unit.path);
       const end = removalEnd(content.split('\n'), unit.endLine);
@@ -217,7 +224,7 @@ export function createUnitStore(options: UnitStoreOptions) {
     add,
     replace,
     remove,
-    scan: (): Promise<ParsedDocument[]> => scanWorkspace(rootDir, parsed),
+    scan: (): Promise<ParsedDocument[]> => scan(),
   };
 }
 

@@ -1,15 +1,23 @@
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import {
+  ATOMIC_TEMP_PREFIX,
+  compareCodeUnits,
   duplicateSignature,
+  isAllowedWorkspaceFile,
   type LocatedUnit,
   listMemoryFiles,
+  MEMORY_THREADS_DIR,
+  memoryWorkspacePath,
   type ParsedDocument,
   parseMemoryDocument,
   type RawSegment,
   rawMemoryId,
   readMemoryFile,
 } from '@cairn/core';
-import { dedupIndexOf } from './dedup-index';
+import { DedupIndex } from './dedup-index';
 import type { DuplicateResult, MemoryRecord } from './unit-results';
+import type { WorkspaceWatch } from './workspace-watch';
 
 /**
  * Parsed files by path, with the size and modification time they were read
@@ -26,36 +34,103 @@ export type ParseCache = Map<
 
 const RACY_MS = 2000;
 
-/** Every workspace file, parsed. Unreadable files are skipped (doctor reports them). */
+type FileStat = { path: string; bytes: number; mtimeMs: number };
+
+/** The documents a cache last answered, so an unchanged workspace answers the same array. */
+const answered = new WeakMap<ParseCache, ParsedDocument[]>();
+
+function unchanged(cache: ParseCache, file: FileStat): boolean {
+  const cached = cache.get(file.path);
+  return (
+    cached !== undefined &&
+    cached.bytes === file.bytes &&
+    cached.mtimeMs === file.mtimeMs &&
+    file.mtimeMs < cached.readAt - RACY_MS
+  );
+}
+
+/** Reads and parses one listed file into the cache; false when it cannot be read (it is dropped). */
+async function load(rootDir: string, cache: ParseCache, file: FileStat): Promise<boolean> {
+  const cached = cache.get(file.path);
+  const readAt = Date.now();
+  const text = await readMemoryFile(rootDir, file.path).catch(() => undefined);
+  if (text === undefined) {
+    cache.delete(file.path);
+    return false;
+  }
+  const document = cached?.text === text ? cached.document : parseMemoryDocument(text, file.path);
+  cache.set(file.path, { text, document, bytes: file.bytes, mtimeMs: file.mtimeMs, readAt });
+  return true;
+}
+
+/** `documents`, or the array last answered when it holds the same documents (identity is a cache key). */
+function answer(cache: ParseCache, documents: ParsedDocument[]): ParsedDocument[] {
+  const last = answered.get(cache);
+  if (last?.length === documents.length && last.every((doc, i) => doc === documents[i]))
+    return last;
+  answered.set(cache, documents);
+  return documents;
+}
+
+/**
+ * Every workspace file, parsed, sorted by path. Unreadable files are
+ * skipped (doctor reports them). With a watch, only the files it names
+ * are looked at again, unless it asks for a full listing.
+ */
 export async function scanWorkspace(
   rootDir: string,
   cache: ParseCache = new Map(),
+  watch?: WorkspaceWatch,
 ): Promise<ParsedDocument[]> {
+  const changed = await watch?.changes();
+  if (changed && answered.has(cache)) return rescan(rootDir, cache, changed);
   const documents: ParsedDocument[] = [];
   const seen = new Set<string>();
   for (const file of await listMemoryFiles(rootDir)) {
-    const cached = cache.get(file.path);
-    if (
-      cached &&
-      cached.bytes === file.bytes &&
-      cached.mtimeMs === file.mtimeMs &&
-      file.mtimeMs < cached.readAt - RACY_MS
-    ) {
-      seen.add(file.path);
-      documents.push(cached.document);
-      continue;
-    }
-    const readAt = Date.now();
-    const text = await readMemoryFile(rootDir, file.path).catch(() => undefined);
-    if (text === undefined) continue;
+    if (!unchanged(cache, file) && !(await load(rootDir, cache, file))) continue;
     seen.add(file.path);
-    const stat = { bytes: file.bytes, mtimeMs: file.mtimeMs, readAt };
-    const document = cached?.text === text ? cached.document : parseMemoryDocument(text, file.path);
-    cache.set(file.path, { text, document, ...stat });
-    documents.push(document);
+    documents.push(cache.get(file.path)!.document);
   }
   for (const path of cache.keys()) if (!seen.has(path)) cache.delete(path);
-  return documents;
+  return answer(cache, documents);
+}
+
+/** The stat `listMemoryFiles` would give `path`, or undefined when it would not list it. */
+function statListed(rootDir: string, path: string): FileStat | undefined {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(path)) return undefined;
+  const workspace = memoryWorkspacePath(rootDir);
+  // A threads folder that is a link is not listed: nothing under it is.
+  if (
+    name !== path &&
+    !lstatSync(join(workspace, MEMORY_THREADS_DIR), { throwIfNoEntry: false })?.isDirectory()
+  )
+    return undefined;
+  const stat = lstatSync(join(workspace, path), { throwIfNoEntry: false });
+  return stat?.isFile() ? { path, bytes: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+}
+
+/** The cached scan with the `changed` paths looked at again: what a full scan would answer. */
+async function rescan(
+  rootDir: string,
+  cache: ParseCache,
+  changed: Set<string>,
+): Promise<ParsedDocument[]> {
+  let moved = false;
+  for (const path of changed) {
+    const file = statListed(rootDir, path);
+    if (file && unchanged(cache, file)) continue;
+    if (file) {
+      moved = true;
+      await load(rootDir, cache, file);
+    } else if (cache.delete(path)) moved = true;
+  }
+  if (!moved) return answered.get(cache)!;
+  const paths = [...cache.keys()].sort(compareCodeUnits);
+  return answer(
+    cache,
+    paths.map((path) => cache.get(path)!.document),
+  );
 }
 
 /** Records of parsed units, kept as long as their parsed document is; frozen, as they are shared. */
@@ -102,36 +177,37 @@ export function findUnit(documents: ParsedDocument[], memoryId: string): Located
 
 /**
  * The first unit or RAW paragraph that duplicates `text` (docs/UNITS.md
- * states the rule), skipping the unit `exceptId` and deprecated units. Each
- * document is probed through its duplicate index (dedup-index.ts), so a
- * workspace of a year of units is not compared text by text.
+ * states the rule), skipping the unit `exceptId` and deprecated units. The
+ * workspace is probed through a duplicate index (dedup-index.ts), so a
+ * year of units is not compared text by text; a unit store passes the one
+ * it keeps, which indexes only the files that changed since its last call.
  */
 export function findDuplicate(
-  documents: ParsedDocument[],
+  documents: readonly ParsedDocument[],
   text: string,
   exceptId?: string,
+  index: DedupIndex = new DedupIndex(),
 ): DuplicateResult | undefined {
   const wanted = duplicateSignature(text);
-  for (const document of documents) {
-    const found = dedupIndexOf(document).find(wanted, (item) =>
-      item.kind === 'UNIT'
-        ? item.unit.memoryId !== exceptId && item.unit.review !== 'deprecated'
-        : true,
-    );
-    if (found?.kind === 'UNIT') {
-      const { memoryId, path, category, text: existing } = found.unit;
-      return {
-        action: 'duplicate',
-        existing: { memoryId, kind: 'UNIT', path, category, text: existing },
-      };
-    }
-    if (found?.kind === 'RAW') {
-      const record = rawRecord(found.segment);
-      return {
-        action: 'duplicate',
-        existing: { memoryId: record.memoryId, kind: 'RAW', path: record.path, text: record.text },
-      };
-    }
+  index.sync(documents);
+  const found = index.find(wanted, (item) =>
+    item.kind === 'UNIT'
+      ? item.unit.memoryId !== exceptId && item.unit.review !== 'deprecated'
+      : true,
+  );
+  if (found?.kind === 'UNIT') {
+    const { memoryId, path, category, text: existing } = found.unit;
+    return {
+      action: 'duplicate',
+      existing: { memoryId, kind: 'UNIT', path, category, text: existing },
+    };
+  }
+  if (found?.kind === 'RAW') {
+    const record = rawRecord(found.segment);
+    return {
+      action: 'duplicate',
+      existing: { memoryId: record.memoryId, kind: 'RAW', path: record.path, text: record.text },
+    };
   }
   return undefined;
 }

@@ -1,0 +1,148 @@
+import { type FSWatcher, lstatSync, statfsSync, watch } from 'node:fs';
+import { basename, join } from 'node:path';
+import { MEMORY_THREADS_DIR, memoryWorkspacePath } from '@cairn/core';
+
+/**
+ * Filesystems whose inotify events cover every write, whoever makes it.
+ * Network and host-shared mounts (NFS, SMB, 9p under WSL, FUSE, virtiofs)
+ * are left out: a write made on the other side raises no event there.
+ */
+const LOCAL_FILESYSTEMS = new Set([
+  0xef53, // ext2/3/4
+  0x58465342, // xfs
+  0x9123683e, // btrfs
+  0x01021994, // tmpfs
+  0x794c7630, // overlayfs
+  0x2fc12fc1, // zfs
+  0xf2f52010, // f2fs
+]);
+
+/**
+ * What changed in `.cairn/memory/` since the last call, learnt from the
+ * kernel (inotify) instead of a stat of every file. A long-lived process
+ * (an in-process harness plugin) then rescans only the files named. Only
+ * where the events are complete (Linux, on a local filesystem); elsewhere,
+ * and whenever an event could have been lost, `changes` answers
+ * `undefined`: list and stat every file, as without a watch.
+ */
+export interface WorkspaceWatch {
+  /**
+   * Workspace-relative paths that may have changed since the previous
+   * call, or undefined when every file must be listed again. Events of
+   * writes that finished before the call are always included.
+   */
+  changes(): Promise<Set<string> | undefined>;
+  /** A write this process made (the workspace writer's notice): rescanned even before its event. */
+  note(path: string): void;
+  close(): void;
+}
+
+/** Two turns of the event loop: the second starts with a poll, which reads every queued inotify event. */
+const settle = () =>
+  new Promise<void>((resolve) => setImmediate(() => setImmediate(() => resolve())));
+
+function watchable(dir: string): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return LOCAL_FILESYSTEMS.has(statfsSync(dir).type);
+  } catch {
+    return false;
+  }
+}
+
+const isDirectory = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isDirectory();
+
+class InotifyWatch implements WorkspaceWatch {
+  private readonly workspace: string;
+  private top: FSWatcher | undefined;
+  private threads: FSWatcher | undefined;
+  private dirty = new Set<string>();
+  /** Set when an event may have been missed: the next call lists every file. */
+  private lost = true;
+  private closed = false;
+
+  constructor(rootDir: string) {
+    this.workspace = memoryWorkspacePath(rootDir);
+  }
+
+  async changes(): Promise<Set<string> | undefined> {
+    if (!this.top && !this.closed) this.open();
+    if (this.top) await settle();
+    const dirty = this.dirty;
+    this.dirty = new Set();
+    if (!this.top || this.lost) {
+      this.lost = false;
+      return undefined;
+    }
+    return dirty;
+  }
+
+  note(path: string): void {
+    this.dirty.add(path);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stop();
+  }
+
+  private stop(): void {
+    this.top?.close();
+    this.threads?.close();
+    this.top = undefined;
+    this.threads = undefined;
+  }
+
+  /** Watches the workspace (and its threads folder) before the full listing that follows. */
+  private open(): void {
+    this.lost = true;
+    if (!watchable(this.workspace)) return;
+    try {
+      this.top = this.watchDir(this.workspace, '');
+      this.openThreads();
+    } catch {
+      this.stop();
+    }
+  }
+
+  private openThreads(): void {
+    this.threads?.close();
+    this.threads = undefined;
+    const dir = join(this.workspace, MEMORY_THREADS_DIR);
+    // A link is not listed (it could lead outside), so it is not watched either.
+    if (isDirectory(dir)) this.threads = this.watchDir(dir, `${MEMORY_THREADS_DIR}/`);
+  }
+
+  private watchDir(dir: string, prefix: string): FSWatcher {
+    const watcher = watch(dir, { persistent: false }, (_event, name) => {
+      // No name, or the folder's own (it was moved or deleted): list everything, watch again.
+      if (!name || name === basename(dir)) {
+        this.lost = true;
+        if (prefix === '') this.stop();
+        else this.reopenThreads();
+        return;
+      }
+      const path = `${prefix}${name}`;
+      if (path === MEMORY_THREADS_DIR) {
+        this.lost = true;
+        this.reopenThreads();
+      } else this.dirty.add(path);
+    });
+    // The folder went away or the kernel dropped events: list everything, watch again.
+    watcher.on('error', () => this.stop());
+    if (prefix === '') watcher.on('close', () => (this.lost = true));
+    return watcher;
+  }
+
+  private reopenThreads(): void {
+    try {
+      this.openThreads();
+    } catch {
+      this.stop();
+    }
+  }
+}
+
+export function watchWorkspace(rootDir: string): WorkspaceWatch {
+  return new InotifyWatch(rootDir);
+}
