@@ -1,7 +1,51 @@
 import { type ChunkOptions, sha256Hex } from '@cairn/core';
-import type { IndexSource, SearchIndexRefreshStats } from '@cairn/index-kit';
+import type { IndexSource, SearchIndexRefreshStats, SourceFile } from '@cairn/index-kit';
 import { chunkFile } from '@cairn/index-kit';
-import type { IndexStore, PoolChanges } from './index-store';
+import type { IndexedFile, IndexStore, PoolChanges } from './index-store';
+
+/**
+ * What may have changed in a source since the previous call (the engine's
+ * workspace watch: its own writes and the kernel's events), so that a
+ * long-lived process refreshes without a stat of every file.
+ */
+export interface SourceChangeFeed {
+  /** Paths that may have changed, or undefined when every file must be listed again. */
+  changes(): Promise<Set<string> | undefined>;
+  /** `path` as the source's `list()` would give it, or undefined when it would not list it. */
+  stat(path: string): SourceFile | undefined;
+}
+
+const feeds = new WeakMap<IndexSource, SourceChangeFeed>();
+/** What each pool of a store held after this process's last refresh of it. */
+const held = new WeakMap<IndexStore, Map<string, Map<string, IndexedFile>>>();
+
+/** Refreshes of `source` then look only at the files `feed` names (after one full listing). */
+export function followSourceChanges(source: IndexSource, feed: SourceChangeFeed): void {
+  feeds.set(source, feed);
+}
+
+/** The files to compare and what the index holds of them: the changed ones, or all. */
+async function candidates(store: IndexStore, source: IndexSource, full: boolean) {
+  const feed = full ? undefined : feeds.get(source);
+  const changed = await feed?.changes();
+  const before = held.get(store)?.get(source.pool);
+  if (!feed || !changed || !before) {
+    return {
+      known: full ? new Map<string, IndexedFile>() : store.filesOf(source.pool),
+      listed: source.list(),
+      before: undefined,
+    };
+  }
+  const known = new Map<string, IndexedFile>();
+  const listed: SourceFile[] = [];
+  for (const path of changed) {
+    const file = before.get(path);
+    if (file) known.set(path, file);
+    const stat = feed.stat(path);
+    if (stat) listed.push(stat);
+  }
+  return { known, listed, before };
+}
 
 function contentHash(bytes: Buffer): string {
   return sha256Hex(bytes);
@@ -26,29 +70,28 @@ async function collectChanges(
   source: IndexSource,
   chunkOptions: ChunkOptions,
   full: boolean,
-): Promise<{ changes: PoolChanges; scanned: number; read: number }> {
-  const known = full ? new Map() : store.filesOf(source.pool);
-  const listed = source.list();
+) {
+  const { known, listed, before } = await candidates(store, source, full);
   const changes: PoolChanges = { pool: source.pool, restat: [], updates: [], removed: [] };
   let read = 0;
-  const present = new Set<string>();
+  const present = new Map<string, IndexedFile>();
   for (const file of listed) {
-    const before = known.get(file.path);
-    if (before && before.size === file.bytes && before.mtimeMs === file.mtimeMs) {
-      present.add(file.path);
+    const was = known.get(file.path);
+    if (was && was.size === file.bytes && was.mtimeMs === file.mtimeMs) {
+      present.set(file.path, was);
       continue;
     }
     const bytes = await source.read(file.path);
     if (!bytes) continue;
     read += 1;
-    present.add(file.path);
     const stat = {
       path: file.path,
       size: file.bytes,
       mtimeMs: file.mtimeMs,
       hash: contentHash(bytes),
     };
-    if (before?.hash === stat.hash) {
+    present.set(file.path, stat);
+    if (was?.hash === stat.hash) {
       changes.restat.push(stat);
     } else {
       const chunks = chunkFile(bytes.toString('utf8'), file.path, chunkOptions);
@@ -56,7 +99,11 @@ async function collectChanges(
     }
   }
   for (const path of known.keys()) if (!present.has(path)) changes.removed.push(path);
-  return { changes, scanned: listed.length, read };
+  // What the pool holds once these changes are applied (kept only when they were).
+  const after = new Map(before ?? []);
+  for (const path of changes.removed) after.delete(path);
+  for (const [path, { size, mtimeMs, hash }] of present) after.set(path, { size, mtimeMs, hash });
+  return { changes, scanned: listed.length, read, after };
 }
 
 /** Brings one pool of the index up to date with its source, in one transaction. */
@@ -72,10 +119,20 @@ export async function refreshSource(
 ): Promise<SearchIndexRefreshStats> {
   const started = monotonicMs();
   const full = options.rebuild === true;
-  const { changes, scanned, read } = await collectChanges(store, source, options.chunk, full);
+  const pools = held.get(store) ?? new Map<string, Map<string, IndexedFile>>();
+  held.set(store, pools);
+  const { changes, scanned, read, after } = await collectChanges(
+    store,
+    source,
+    options.chunk,
+    full,
+  );
   const dirty =
     full || changes.restat.length > 0 || changes.updates.length > 0 || changes.removed.length > 0;
+  // Forgotten until the changes are applied: a failed apply lists every file next time.
+  pools.delete(source.pool);
   const chunksWritten = dirty ? store.apply({ ...changes, reset: full }) : 0;
+  pools.set(source.pool, after);
   if (dirty) options.onApplied?.({ ...changes, reset: full });
   return {
     filesScanned: scanned,

@@ -22,6 +22,10 @@ export {
   type SearchIndex,
   type SearchIndexOptions,
 } from './search-index';
-export { closeSearchIndexes } from './search-index-cache';
+export {
+  closeSearchIndexes,
+  followWorkspaceChanges,
+  type SourceChangeFeed,
+} from './search-index-cache';
 
 export const VERSION: string = pkg.version;

@@ -3,10 +3,28 @@ import { formatError, memoryWorkspacePath } from '@cairn/core';
 import type { WarningSink } from '@cairn/index-kit';
 import { isDirectory } from '@cairn/index-kit';
 import { isDamagedDatabase } from '@cairn/sqlite';
+import { followSourceChanges, type SourceChangeFeed } from './index-refresh';
 import { ProjectSearchIndex } from './search-index';
+
+export type { SourceChangeFeed };
 
 /** One open index per project root, shared by the backend and the retrieval adapter. */
 const indexes = new Map<string, ProjectSearchIndex>();
+
+/** Change feeds of workspaces, by project root: the shared index of the root follows its feed. */
+const workspaceFeeds = new Map<string, SourceChangeFeed>();
+
+/**
+ * Lets the shared index of `rootDir` refresh from what `feed` says changed
+ * in `.cairn/memory/` instead of a stat of every file (a long-lived engine
+ * passes its workspace watch). The last feed given for a root is used.
+ */
+export function followWorkspaceChanges(rootDir: string, feed: SourceChangeFeed): void {
+  const key = resolve(rootDir);
+  workspaceFeeds.set(key, feed);
+  const index = indexes.get(key);
+  if (index) followSourceChanges(index.workspaceSource, feed);
+}
 
 /** True when `.cairn/memory/` exists: without it nothing is indexed and nothing is created. */
 export function hasWorkspace(rootDir: string): boolean {
@@ -28,6 +46,8 @@ export function sharedSearchIndex(
   try {
     const index = new ProjectSearchIndex(key);
     indexes.set(key, index);
+    const feed = workspaceFeeds.get(key);
+    if (feed) followSourceChanges(index.workspaceSource, feed);
     return index;
   } catch (error) {
     warn(`search index unavailable (${formatError(error)}); using a plain keyword scan`);

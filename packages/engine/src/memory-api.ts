@@ -1,4 +1,4 @@
-import { openSearchIndex } from '@cairn/backend-file';
+import { followWorkspaceChanges, openSearchIndex } from '@cairn/backend-file';
 import {
   CairnError,
   type CairnSettings,
@@ -17,6 +17,7 @@ import type { AddUnitInput } from './units/unit-input';
 import { createUnitLister, getMemory } from './units/unit-queries';
 import type { MemoryRecord } from './units/unit-results';
 import { createUnitStore, type ListUnitsFilter } from './units/unit-store';
+import { watchWorkspace } from './units/workspace-watch';
 import { createWorkspaceWriter } from './workspace-writer';
 
 export interface HeadView {
@@ -66,6 +67,10 @@ export function createMemoryApi(
   const writer = createWorkspaceWriter(rootDir, backend);
   const store = createUnitStore({ rootDir, settings, writer, ...(now ? { now } : {}) });
   const listUnits = createUnitLister();
+  // The search index of this process refreshes the files that changed, not a stat of each.
+  const indexWatch = watchWorkspace(rootDir);
+  writer.onWrite((path) => indexWatch.note(path));
+  followWorkspaceChanges(rootDir, indexWatch);
   return {
     /** The one writer of `.cairn/memory/` files; it refuses every write when the backend is read-only. */
     writer,

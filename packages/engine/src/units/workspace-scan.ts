@@ -1,14 +1,8 @@
-import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
 import {
-  ATOMIC_TEMP_PREFIX,
   compareCodeUnits,
   duplicateSignature,
-  isAllowedWorkspaceFile,
   type LocatedUnit,
   listMemoryFiles,
-  MEMORY_THREADS_DIR,
-  memoryWorkspacePath,
   type ParsedDocument,
   parseMemoryDocument,
   type RawSegment,
@@ -17,7 +11,7 @@ import {
 } from '@cairn/core';
 import { DedupIndex } from './dedup-index';
 import type { DuplicateResult, MemoryRecord } from './unit-results';
-import type { WorkspaceWatch } from './workspace-watch';
+import { statWorkspaceFile, type WorkspaceWatch } from './workspace-watch';
 
 /**
  * Parsed files by path, with the size and modification time they were read
@@ -95,21 +89,6 @@ export async function scanWorkspace(
   return answer(cache, documents);
 }
 
-/** The stat `listMemoryFiles` would give `path`, or undefined when it would not list it. */
-function statListed(rootDir: string, path: string): FileStat | undefined {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  if (name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(path)) return undefined;
-  const workspace = memoryWorkspacePath(rootDir);
-  // A threads folder that is a link is not listed: nothing under it is.
-  if (
-    name !== path &&
-    !lstatSync(join(workspace, MEMORY_THREADS_DIR), { throwIfNoEntry: false })?.isDirectory()
-  )
-    return undefined;
-  const stat = lstatSync(join(workspace, path), { throwIfNoEntry: false });
-  return stat?.isFile() ? { path, bytes: stat.size, mtimeMs: stat.mtimeMs } : undefined;
-}
-
 /** The cached scan with the `changed` paths looked at again: what a full scan would answer. */
 async function rescan(
   rootDir: string,
@@ -118,7 +97,7 @@ async function rescan(
 ): Promise<ParsedDocument[]> {
   let moved = false;
   for (const path of changed) {
-    const file = statListed(rootDir, path);
+    const file = statWorkspaceFile(rootDir, path);
     if (file && unchanged(cache, file)) continue;
     if (file) {
       moved = true;

@@ -136,3 +136,31 @@ describe('watchWorkspace', () => {
     }
   });
 });
+
+describe('the search index of a long-lived engine follows the workspace watch', () => {
+  const hits = async (cairn: ReturnType<typeof open>, query: string) =>
+    (await cairn.search({ query })).map((hit) => hit.path);
+
+  it('finds text written by hand in place, in a new file, and forgets a deleted file', async () => {
+    const cairn = open();
+    await cairn.init();
+    await cairn.add({ text: 'The kestrel cluster hosts staging.' });
+    expect(await hits(cairn, 'kestrel')).toEqual(['2026-04-22.md']);
+    await writeFile(
+      workspaceFile('2026-04-22.md'),
+      `# 2026-04-22\n\n${unitBlock(2, 'The osprey cluster hosts staging.')}\n`,
+    );
+    expect(await hits(cairn, 'kestrel')).toEqual([]);
+    expect(await hits(cairn, 'osprey')).toEqual(['2026-04-22.md']);
+    await writeFile(
+      workspaceFile('2026-04-01.md'),
+      '# 2026-04-01\n\nThe osprey runbook lives in ops.\n',
+    );
+    expect((await hits(cairn, 'osprey')).sort()).toEqual(['2026-04-01.md', '2026-04-22.md']);
+    await rm(workspaceFile('2026-04-22.md'));
+    expect(await hits(cairn, 'osprey')).toEqual(['2026-04-01.md']);
+    // Another engine on the same project writes; this one finds it.
+    await open().add({ text: 'The heron cluster hosts production.' });
+    expect(await hits(cairn, 'heron')).toEqual(['2026-04-22.md']);
+  });
+});

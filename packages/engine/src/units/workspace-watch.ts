@@ -1,6 +1,33 @@
 import { type FSWatcher, lstatSync, statfsSync, watch } from 'node:fs';
 import { basename, join } from 'node:path';
-import { MEMORY_THREADS_DIR, memoryWorkspacePath } from '@cairn/core';
+import {
+  ATOMIC_TEMP_PREFIX,
+  isAllowedWorkspaceFile,
+  MEMORY_THREADS_DIR,
+  memoryWorkspacePath,
+} from '@cairn/core';
+
+/** A file of the workspace as a listing gives it. */
+export interface ListedFile {
+  path: string;
+  bytes: number;
+  mtimeMs: number;
+}
+
+/**
+ * `path` as a listing of `.cairn/memory/` would give it (`listMemoryFiles`,
+ * the search index's source), or undefined when it would not list it: a
+ * temp file, a name the workspace does not hold, a link, a folder, gone.
+ */
+export function statWorkspaceFile(rootDir: string, path: string): ListedFile | undefined {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(path)) return undefined;
+  const workspace = memoryWorkspacePath(rootDir);
+  // A threads folder that is a link is not listed: nothing under it is.
+  if (name !== path && !isDirectory(join(workspace, MEMORY_THREADS_DIR))) return undefined;
+  const stat = lstatSync(join(workspace, path), { throwIfNoEntry: false });
+  return stat?.isFile() ? { path, bytes: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+}
 
 /**
  * Filesystems whose inotify events cover every write, whoever makes it.
@@ -34,12 +61,17 @@ export interface WorkspaceWatch {
   changes(): Promise<Set<string> | undefined>;
   /** A write this process made (the workspace writer's notice): rescanned even before its event. */
   note(path: string): void;
+  /** `statWorkspaceFile` of this workspace. */
+  stat(path: string): ListedFile | undefined;
   close(): void;
 }
 
 /** Two turns of the event loop: the second starts with a poll, which reads every queued inotify event. */
 const settle = () =>
   new Promise<void>((resolve) => setImmediate(() => setImmediate(() => resolve())));
+
+const isDirectory = (path: string) =>
+  lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 function watchable(dir: string): boolean {
   if (process.platform !== 'linux') return false;
@@ -50,9 +82,8 @@ function watchable(dir: string): boolean {
   }
 }
 
-const isDirectory = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isDirectory();
-
 class InotifyWatch implements WorkspaceWatch {
+  private readonly rootDir: string;
   private readonly workspace: string;
   private top: FSWatcher | undefined;
   private threads: FSWatcher | undefined;
@@ -62,7 +93,12 @@ class InotifyWatch implements WorkspaceWatch {
   private closed = false;
 
   constructor(rootDir: string) {
+    this.rootDir = rootDir;
     this.workspace = memoryWorkspacePath(rootDir);
+  }
+
+  stat(path: string): ListedFile | undefined {
+    return statWorkspaceFile(this.rootDir, path);
   }
 
   async changes(): Promise<Set<string> | undefined> {
@@ -109,8 +145,10 @@ class InotifyWatch implements WorkspaceWatch {
     this.threads?.close();
     this.threads = undefined;
     const dir = join(this.workspace, MEMORY_THREADS_DIR);
-    // A link is not listed (it could lead outside), so it is not watched either.
-    if (isDirectory(dir)) this.threads = this.watchDir(dir, `${MEMORY_THREADS_DIR}/`);
+    const info = lstatSync(dir, { throwIfNoEntry: false });
+    // Listings disagree on a link named threads (one follows it): then nothing is watched.
+    if (info && !info.isDirectory()) throw new Error('threads is not a folder');
+    if (info) this.threads = this.watchDir(dir, `${MEMORY_THREADS_DIR}/`);
   }
 
   private watchDir(dir: string, prefix: string): FSWatcher {
