@@ -43,6 +43,29 @@ function itemsOf(document: ParsedDocument): DedupItem[] {
   ];
 }
 
+/** Word postings are kept per word-set size: a near duplicate has a size close to the wanted one. */
+const sizedWord = (size: number, word: string) => `${size} ${word}`;
+
+/**
+ * The word-set sizes an item may have and still pass the rule's size check
+ * against `size` words (isDuplicateSignature: both at least the minimum,
+ * the smaller at least the threshold times the larger).
+ */
+function nearSizes(size: number): number[] {
+  const sizes: number[] = [];
+  for (
+    let other = NEAR_DUPLICATE_MIN_WORDS;
+    other <= size / NEAR_DUPLICATE_THRESHOLD + 1;
+    other += 1
+  ) {
+    const small = Math.min(size, other);
+    const large = Math.max(size, other);
+    if (small >= NEAR_DUPLICATE_MIN_WORDS && small >= large * NEAR_DUPLICATE_THRESHOLD)
+      sizes.push(other);
+  }
+  return sizes;
+}
+
 function push(map: Map<string, Posting[]>, key: string, posting: Posting): void {
   const list = map.get(key);
   if (list) list.push(posting);
@@ -105,7 +128,10 @@ export class DedupIndex {
     entry.items.forEach((item, at) => {
       const posting = { entry, at };
       push(this.byKey, item.signature.key, posting);
-      for (const word of item.signature.words) push(this.byWord, word, posting);
+      const { words } = item.signature;
+      // Smaller word sets only ever match exactly (by key).
+      if (words.size < NEAR_DUPLICATE_MIN_WORDS) return;
+      for (const word of words) push(this.byWord, sizedWord(words.size, word), posting);
     });
   }
 
@@ -124,16 +150,20 @@ export class DedupIndex {
   /**
    * Items that could be near duplicates of `wanted`. Jaccard >= t means an
    * item lacks at most |A| - floor(t|A|) of the wanted words, so it holds
-   * at least one of any that many plus one of them: the rarest are probed.
+   * at least one of any that many plus one of them: for each item size the
+   * rule allows, the rarest are probed.
    */
   private nearCandidates(wanted: DuplicateSignature): Posting[] {
     const size = wanted.words.size;
     if (size < NEAR_DUPLICATE_MIN_WORDS) return [];
     const probes = size - Math.floor(NEAR_DUPLICATE_THRESHOLD * size) + 1;
-    return [...wanted.words]
-      .map((word) => this.byWord.get(word) ?? [])
-      .sort((a, b) => a.length - b.length)
-      .slice(0, probes)
-      .flat();
+    const words = [...wanted.words];
+    return nearSizes(size).flatMap((other) =>
+      words
+        .map((word) => this.byWord.get(sizedWord(other, word)) ?? [])
+        .sort((a, b) => a.length - b.length)
+        .slice(0, probes)
+        .flat(),
+    );
   }
 }
