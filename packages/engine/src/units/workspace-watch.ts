@@ -91,6 +91,7 @@ class InotifyWatch implements WorkspaceWatch {
   /** Set when an event may have been missed: the next call lists every file. */
   private lost = true;
   private closed = false;
+  private asked = false;
 
   constructor(rootDir: string) {
     this.rootDir = rootDir;
@@ -102,11 +103,20 @@ class InotifyWatch implements WorkspaceWatch {
   }
 
   async changes(): Promise<Set<string> | undefined> {
-    if (!this.top && !this.closed) this.open();
-    if (this.top) await settle();
+    // A process that scans once (a hook, a command) never pays for a watch:
+    // it starts on the second call, and that call lists every file too.
+    if (!this.top && !this.closed && this.asked) this.open();
+    this.asked = true;
+    if (!this.top || this.lost) {
+      this.lost = false;
+      this.dirty = new Set();
+      return undefined;
+    }
+    await settle();
     const dirty = this.dirty;
     this.dirty = new Set();
-    if (!this.top || this.lost) {
+    // An event read while settling may say that events were lost.
+    if (this.lost || !this.top) {
       this.lost = false;
       return undefined;
     }
