@@ -82,14 +82,53 @@ function byCreation(a: MemoryRecord, b: MemoryRecord): number {
   );
 }
 
-/** Merges two lists sorted by `byCreation`. */
-function merge(a: MemoryRecord[], b: MemoryRecord[]): MemoryRecord[] {
-  const out: MemoryRecord[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) out.push(byCreation(a[i]!, b[j]!) <= 0 ? a[i++]! : b[j++]!);
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
+/** Where `record` is, or would go, in `list` (sorted by `byCreation`). */
+function positionOf(list: MemoryRecord[], record: MemoryRecord): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (byCreation(list[middle]!, record) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** How many filters' lists a lister keeps. */
+const KEPT_FILTERS = 4;
+
+/** Past this many records changed, one pass over the list beats a search per record. */
+const FEW = 64;
+
+/**
+ * `list` without `gone` and with `added` (sorted by `byCreation`), in
+ * order. A session changes a few records of one file: each is found by
+ * binary search, so a year of units is moved, not compared.
+ */
+function patch(list: MemoryRecord[], gone: MemoryRecord[], added: MemoryRecord[]): MemoryRecord[] {
+  let out = list;
+  if (gone.length > FEW) {
+    const drop = new Set(gone);
+    out = out.filter((record) => !drop.has(record));
+  } else if (gone.length > 0) {
+    out = out.slice();
+    for (const record of gone) {
+      const at = positionOf(out, record);
+      if (out[at] === record) out.splice(at, 1);
+    }
+  }
+  if (added.length > FEW) {
+    const merged: MemoryRecord[] = [];
+    let i = 0;
+    for (const record of added) {
+      while (i < out.length && byCreation(out[i]!, record) <= 0) merged.push(out[i++]!);
+      merged.push(record);
+    }
+    while (i < out.length) merged.push(out[i++]!);
+    return merged;
+  }
+  if (out === list && added.length > 0) out = out.slice();
+  for (const record of added) out.splice(positionOf(out, record), 0, record);
   return out;
 }
 
@@ -108,12 +147,20 @@ interface Listed {
  * and end; a year of units would otherwise be sorted each time.
  */
 export function createUnitLister() {
-  let last: Listed | undefined;
+  // A few filters (the lifecycle's approved units, a harness's own list calls), least recent out.
+  const lists = new Map<string, Listed>();
   return (documents: readonly ParsedDocument[], input: ListUnitsFilter = {}): MemoryRecord[] => {
     const filter = parseInput(listFilterSchema, input, 'list filter');
     const key = JSON.stringify(filter);
-    if (last?.key !== key) last = { key, perDocument: new WeakMap(), documents: [], records: [] };
-    const listed = last;
+    const listed = lists.get(key) ?? {
+      key,
+      perDocument: new WeakMap(),
+      documents: [],
+      records: [],
+    };
+    lists.delete(key);
+    lists.set(key, listed);
+    if (lists.size > KEPT_FILTERS) lists.delete(lists.keys().next().value!);
     if (listed.documents !== documents) {
       const matches = unitMatcher(filter);
       const recordsOf = (document: ParsedDocument) => {
@@ -126,17 +173,12 @@ export function createUnitLister() {
       };
       const current = new Set(documents);
       const before = new Set(listed.documents);
-      const gone = new Set(
-        listed.documents.filter((d) => !current.has(d)).flatMap((d) => recordsOf(d)),
-      );
+      const gone = listed.documents.filter((d) => !current.has(d)).flatMap(recordsOf);
       const added = documents
         .filter((d) => !before.has(d))
         .flatMap(recordsOf)
         .sort(byCreation);
-      const kept = gone.size
-        ? listed.records.filter((record) => !gone.has(record))
-        : listed.records;
-      listed.records = merge(kept, added);
+      listed.records = patch(listed.records, gone, added);
       listed.documents = documents;
     }
     return listed.records.slice();

@@ -66,6 +66,9 @@ export interface WorkspaceWatch {
   close(): void;
 }
 
+/** Past this many changed paths a full listing is cheaper anyway. */
+const MAX_DIRTY = 4096;
+
 /** Two turns of the event loop: the second starts with a poll, which reads every queued inotify event. */
 const settle = () =>
   new Promise<void>((resolve) => setImmediate(() => setImmediate(() => resolve())));
@@ -124,6 +127,15 @@ class InotifyWatch implements WorkspaceWatch {
   }
 
   note(path: string): void {
+    this.mark(path);
+  }
+
+  /** A watch nobody asks any more (its engine was dropped) holds a bounded set. */
+  private mark(path: string): void {
+    if (this.dirty.size >= MAX_DIRTY) {
+      this.lost = true;
+      this.dirty = new Set();
+    }
     this.dirty.add(path);
   }
 
@@ -174,10 +186,13 @@ class InotifyWatch implements WorkspaceWatch {
       if (path === MEMORY_THREADS_DIR) {
         this.lost = true;
         this.reopenThreads();
-      } else this.dirty.add(path);
+      } else this.mark(path);
     });
     // The folder went away or the kernel dropped events: list everything, watch again.
-    watcher.on('error', () => this.stop());
+    watcher.on('error', () => {
+      this.lost = true;
+      this.stop();
+    });
     if (prefix === '') watcher.on('close', () => (this.lost = true));
     return watcher;
   }
