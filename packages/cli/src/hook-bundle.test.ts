@@ -112,6 +112,31 @@ describe('cairn hook and cairn lifecycle (their own bundle, hook-main.cjs)', () 
     );
     expect(unwanted).toEqual([]);
   });
+
+  it('loads neither node:fs/promises nor readline to answer a prompt from an indexed workspace', () => {
+    // A preload reports, as the process exits, the built-in modules it loaded.
+    const preload = join(project.root, 'report-modules.cjs');
+    writeFileSync(
+      preload,
+      "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));",
+    );
+    // The first prompt indexes the new unit (reading a file, asynchronously); the next has nothing to read.
+    const first = cli.run(
+      ['hook', 'claude-code', 'UserPromptSubmit'],
+      promptPayload('modules-0', 'how do deploys go out?'),
+    );
+    expect(first.code).toBe(0);
+    const run = cli.run(
+      ['hook', 'claude-code', 'UserPromptSubmit'],
+      promptPayload('modules-1', 'how do deploys go out?'),
+      { NODE_OPTIONS: `--require ${preload}` },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('kestrel pipeline');
+    const loaded = JSON.parse(run.stderr) as string[];
+    expect(loaded).toContain('NativeModule fs');
+    expect(loaded.filter((name) => /fs\/promises|readline/.test(name))).toEqual([]);
+  });
 });
 
 describe('reading stdin from fd 0 (readFdBounded)', () => {

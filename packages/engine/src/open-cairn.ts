@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
+// `fsp` is read on first use: importing node:fs/promises loads readline up front (~1.5 ms a hook).
 import { join } from 'node:path';
 import {
   CAIRN_INDEX_DIR,
@@ -81,21 +82,23 @@ const GITIGNORE_LINES = [`${CAIRN_STATE_DIR}/`, `${CAIRN_INDEX_DIR}/`];
 async function ensureGitignore(rootDir: string): Promise<boolean> {
   const path = join(cairnPath(rootDir), '.gitignore');
   // Exact: lines the user added, in any encoding, are written back as they were.
-  const bytes = await readFile(path).catch(() => undefined);
+  const bytes = await fsp.readFile(path).catch(() => undefined);
   const current = bytes === undefined ? undefined : decodeExactText(bytes);
   const present = new Set((current ?? '').split('\n').map((line) => line.trim()));
   const missing = GITIGNORE_LINES.filter((line) => !present.has(line));
   if (missing.length === 0) return false;
   if (current === undefined) {
-    await writeFile(
-      path,
-      `# Derived by Cairn; rebuilt from memory/ when deleted.\n${missing.join('\n')}\n`,
-      {
-        flag: 'wx',
-      },
-    ).catch((error) => {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    });
+    await fsp
+      .writeFile(
+        path,
+        `# Derived by Cairn; rebuilt from memory/ when deleted.\n${missing.join('\n')}\n`,
+        {
+          flag: 'wx',
+        },
+      )
+      .catch((error) => {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      });
     return true;
   }
   const separator = current.endsWith('\n') || current === '' ? '' : '\n';
