@@ -92,13 +92,16 @@ export default defineConfig([
     external: ['better-sqlite3', '@cairn/mcp'],
   }),
   // `cairn search` alone (search-main.ts), from the workspace's sources.
+  // This bundle and the hook bundle carry better-sqlite3's JavaScript (see
+  // bundled-sqlite.ts), so the code cache covers it; its addon, and the
+  // `bindings` package that would search for the addon, stay outside.
   packageBuild({
     entry: { 'search-main': 'src/search-main.ts' },
     ...cliBundle,
     onSuccess: recordContentHash('search-main'),
     esbuildPlugins: [englishOnlyZodLocales, workspaceSources],
-    noExternal: [/^@cairn\//, /^zod(\/|$)/],
-    external: ['better-sqlite3'],
+    noExternal: [/^@cairn\//, /^zod(\/|$)/, /^better-sqlite3(\/|$)/],
+    external: ['bindings'],
   }),
   // `cairn hook` and `cairn lifecycle` (hook-main.ts), from the workspace's sources.
   packageBuild({
@@ -106,8 +109,8 @@ export default defineConfig([
     ...cliBundle,
     onSuccess: recordContentHash('hook-main'),
     esbuildPlugins: [englishOnlyZodLocales, workspaceSources],
-    noExternal: [/^@cairn\//, /^zod(\/|$)/],
-    external: ['better-sqlite3'],
+    noExternal: [/^@cairn\//, /^zod(\/|$)/, /^better-sqlite3(\/|$)/],
+    external: ['bindings'],
   }),
   // The same CLI with the MCP server and its SDK bundled in, for `cairn mcp`.
   packageBuild({

@@ -137,6 +137,19 @@ describe('cairn hook and cairn lifecycle (their own bundle, hook-main.cjs)', () 
     expect(loaded).toContain('NativeModule fs');
     expect(loaded.filter((name) => /fs\/promises|readline/.test(name))).toEqual([]);
   });
+
+  it('carries better-sqlite3’s JavaScript (in the code cache), not its addon or `bindings`', () => {
+    for (const bundle of ['hook-main', 'search-main']) {
+      const map = fileURLToPath(new URL(`../dist/${bundle}.cjs.map`, import.meta.url));
+      const sources = (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
+      expect(sources.some((source) => source.endsWith('better-sqlite3/lib/database.js'))).toBe(
+        true,
+      );
+      expect(
+        sources.filter((source) => /node_modules\/(bindings|file-uri-to-path)\//.test(source)),
+      ).toEqual([]);
+    }
+  });
 });
 
 describe('reading stdin from fd 0 (readFdBounded)', () => {

@@ -1,4 +1,5 @@
 import { type Cairn, type OpenCairnOptions, openCairn, openMemorySearch } from '@cairn/engine';
+import { carryBetterSqlite3 } from './bundled-sqlite';
 import { createHookCommand } from './commands/hook';
 import { lifecycleCommand } from './commands/working-commands';
 import { loadProcessHookDelivery } from './hook-deliveries';
@@ -32,6 +33,7 @@ const CLOSING_EVENTS = new Set(['SessionEnd', 'session-end']);
  * runner as main.ts, and exits as soon as the reply is written.
  */
 export function main(importModule?: (specifier: string) => Promise<unknown>): void {
+  carryBetterSqlite3();
   const argv = process.argv.slice(2);
   const open = argv.some((arg) => CLOSING_EVENTS.has(arg)) ? openCairn : openForOneEvent;
   const hookCommand = createHookCommand({ loadDelivery: loadProcessHookDelivery, open });

@@ -1,5 +1,6 @@
 import { CairnError } from '@cairn/core';
 import { openMemorySearch } from '@cairn/engine';
+import { carryBetterSqlite3 } from './bundled-sqlite';
 import { searchCommand } from './commands/read-commands';
 import { processIO } from './io';
 import { runCommand } from './run-command';
@@ -13,6 +14,7 @@ import { startProcess } from './start-process';
  * runner as main.ts.
  */
 export function main(importModule?: (specifier: string) => Promise<unknown>): void {
+  carryBetterSqlite3();
   startProcess(importModule, () =>
     runCommand(process.argv.slice(2), processIO(), [searchCommand], {
       open: () => {

@@ -68,7 +68,13 @@ export type {
 export type { ListUnitsFilter } from './units/unit-store';
 
 export const VERSION: string = pkg.version;
-export { SQLITE_DRIVER_FIX, sqliteDriverProblem } from '@cairn/sqlite';
+export {
+  type BundledBetterSqlite3,
+  SQLITE_DRIVER_FIX,
+  sqliteDriverProblem,
+  useBundledBetterSqlite3,
+  usingBundledBetterSqlite3,
+} from '@cairn/sqlite';
 export { quickCheck, sqliteDriverFinding } from './doctor/database-checks';
 export { type DoctorArea, type DoctorFinding, needsUser } from './doctor/doctor-finding';
 export { settingsFindings } from './doctor/settings-checks';

@@ -1,4 +1,5 @@
 export {
+  type BundledBetterSqlite3,
   isDamagedDatabase,
   loadSqlite,
   openSqlite,
@@ -7,4 +8,6 @@ export {
   type SqliteOpenOptions,
   type SqliteStatement,
   sqliteDriverProblem,
+  useBundledBetterSqlite3,
+  usingBundledBetterSqlite3,
 } from './sqlite-driver';

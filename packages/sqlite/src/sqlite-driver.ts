@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { assertSafeDatabasePath, CairnError } from '@cairn/core';
@@ -14,6 +14,8 @@ interface SqliteDriver {
   Database: typeof BetterSqlite3;
   /** The compiled addon's path, when it sits where a source build puts it. */
   nativeBinding?: string;
+  /** True when the JavaScript is the copy a bundle carries (useBundledBetterSqlite3). */
+  bundledCopy?: boolean;
 }
 
 let loaded: SqliteDriver | undefined;
@@ -36,19 +38,7 @@ function loadDriver(purpose: string): SqliteDriver {
     return loaded;
   }
   try {
-    const require = createRequire(import.meta.url);
-    const Database = requireBetterSqlite3(require);
-    // Naming the addon skips the `bindings` package's search of a dozen
-    // folders (a stack trace and many stats on every process start).
-    // CAIRN_SQLITE_BINDING names an addon built for another Node ABI, for a
-    // plugin running inside a harness on a newer Node than Cairn's install.
-    const addon =
-      process.env.CAIRN_SQLITE_BINDING ||
-      join(
-        dirname(require.resolve('better-sqlite3/package.json')),
-        'build/Release/better_sqlite3.node',
-      );
-    loaded = { Database, ...(existsSync(addon) ? { nativeBinding: addon } : {}) };
+    loaded = requireBetterSqlite3(createRequire(import.meta.url));
     return loaded;
   } catch (error) {
     throw new CairnError('BACKEND_UNAVAILABLE', `Cannot load better-sqlite3 for ${purpose}`, {
@@ -67,14 +57,64 @@ function loadDriver(purpose: string): SqliteDriver {
 export const SQLITE_DRIVER_FIX =
   'reinstall with a C++ toolchain (python3, make, g++) so npm can build better-sqlite3: `npm i -g @cairn/cli`, or run `npm rebuild better-sqlite3` after a Node upgrade; or run Cairn on Node >= 24, whose built-in node:sqlite needs no addon';
 
-/** The addon; CAIRN_TEST_HIDE_BETTER_SQLITE3=1 (tests only) makes it missing, as after a failed build. */
-function requireBetterSqlite3(require: NodeJS.Require): typeof BetterSqlite3 {
+/**
+ * better-sqlite3's JavaScript, bundled into a CLI bundle (hook-main.cjs) so
+ * that V8's code cache covers it like the rest of the bundle: required from
+ * node_modules, its ten files are resolved, read and compiled on every
+ * process start (about 5 ms a hook). Only the JavaScript is bundled; the
+ * addon still comes from the installed package.
+ */
+export interface BundledBetterSqlite3 {
+  /** The version of the bundled copy: used only when the installed package has the same one. */
+  version: string;
+  load(): typeof BetterSqlite3;
+}
+
+let bundled: BundledBetterSqlite3 | undefined;
+
+/** Called by a bundle that carries better-sqlite3's JavaScript, before any database opens. */
+export function useBundledBetterSqlite3(copy: BundledBetterSqlite3): void {
+  bundled = copy;
+}
+
+/** The installed package's version, or undefined when its package.json cannot be read. */
+function installedVersion(packageDir: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+    return typeof manifest?.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The addon and its JavaScript; CAIRN_TEST_HIDE_BETTER_SQLITE3=1 (tests
+ * only) makes it missing, as after a failed build. The bundled copy of the
+ * JavaScript stands in for the installed one only when both are the same
+ * version and the addon sits where the installed package built it (the
+ * bundled copy cannot search for it), and never for an addon named by
+ * CAIRN_SQLITE_BINDING (built for another Node, maybe from another version).
+ */
+function requireBetterSqlite3(require: NodeJS.Require): SqliteDriver {
   if (process.env.CAIRN_TEST_HIDE_BETTER_SQLITE3 === '1') {
     throw Object.assign(new Error("Cannot find module 'better-sqlite3' (hidden for a test)"), {
       code: 'MODULE_NOT_FOUND',
     });
   }
-  return require('better-sqlite3') as typeof BetterSqlite3;
+  const packageDir = dirname(require.resolve('better-sqlite3/package.json'));
+  // Naming the addon skips the `bindings` package's search of a dozen
+  // folders (a stack trace and many stats on every process start).
+  // CAIRN_SQLITE_BINDING names an addon built for another Node ABI, for a
+  // plugin running inside a harness on a newer Node than Cairn's install.
+  const named = process.env.CAIRN_SQLITE_BINDING;
+  const addon = named || join(packageDir, 'build/Release/better_sqlite3.node');
+  const nativeBinding = existsSync(addon) ? addon : undefined;
+  const copy =
+    bundled && !named && nativeBinding && installedVersion(packageDir) === bundled.version
+      ? bundled
+      : undefined;
+  const Database = copy ? copy.load() : (require('better-sqlite3') as typeof BetterSqlite3);
+  return { Database, ...(nativeBinding ? { nativeBinding } : {}), bundledCopy: copy !== undefined };
 }
 
 const DRIVERS = ['node', 'better-sqlite3'] as const;
@@ -119,6 +159,11 @@ export function sqliteDriverProblem(): CairnError | undefined {
       hint: SQLITE_DRIVER_FIX,
     });
   }
+}
+
+/** True when the databases of this process open through a bundle's copy of better-sqlite3's JavaScript. */
+export function usingBundledBetterSqlite3(): boolean {
+  return loaded?.bundledCopy === true;
 }
 
 /** The better-sqlite3 constructor; throws BACKEND_UNAVAILABLE when it cannot load. */
