@@ -81,6 +81,26 @@ describe('state paths', () => {
     );
   });
 
+  it('checks the folders on the way to a database once, and its files at every open', async () => {
+    const db = join(root, '.cairn/state/heads.db');
+    prepareStateDirectory(db);
+    expect(codeOf(() => assertSafeDatabasePath(db))).toBeUndefined();
+    // The folders were found real; a link at a file is still refused on the next open.
+    symlinkSync(join(outside, 'x-wal'), `${db}-wal`);
+    expect(codeOf(() => assertSafeDatabasePath(db))).toBe('INVALID_PATH');
+    // Another project in the same process: its linked folder was never found real.
+    const other = await mkdtemp(join(tmpdir(), 'cairn-state-other-'));
+    try {
+      await mkdir(join(other, '.cairn'));
+      await symlink(outside, join(other, '.cairn/state'));
+      const linked = join(other, '.cairn/state/heads.db');
+      expect(codeOf(() => prepareStateDirectory(linked))).toBe('INVALID_PATH');
+      expect(codeOf(() => assertSafeDatabasePath(linked))).toBe('INVALID_PATH');
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
   it('creates nested folders, and fails typed (not forever) where none can be made', async () => {
     makeDirectorySync(join(root, 'a/b/c'));
     await makeDirectory(join(root, 'd/e'));

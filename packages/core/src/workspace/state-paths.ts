@@ -34,18 +34,22 @@ function linkError(path: string, reason: 'symlink' | 'not_directory' | 'not_file
  * the root down: a symbolic link anywhere, or a non-directory where a
  * folder is expected, throws INVALID_PATH. Missing components are fine
  * (they will be created as real folders). The root itself is the user's
- * choice and may be a link.
+ * choice and may be a link. Folders found in `realFolders` are taken as
+ * checked; folders found real are added to it.
  */
-export function assertNoLinks(root: string, relPath: string): void {
+export function assertNoLinks(root: string, relPath: string, realFolders?: Set<string>): void {
   const parts = relPath.split(/[\\/]+/).filter(Boolean);
   let current = root;
   for (const [index, part] of parts.entries()) {
     current = join(current, part);
+    const last = index === parts.length - 1;
+    if (!last && realFolders?.has(current)) continue;
     const info = lstatSync(current, { throwIfNoEntry: false });
     if (!info) return;
     if (info.isSymbolicLink()) throw linkError(current, 'symlink');
-    const last = index === parts.length - 1;
-    if (!last && !info.isDirectory()) throw linkError(current, 'not_directory');
+    if (last) return;
+    if (!info.isDirectory()) throw linkError(current, 'not_directory');
+    realFolders?.add(current);
   }
 }
 
@@ -55,20 +59,33 @@ export function assertNoLinks(root: string, relPath: string): void {
  * outside any `.cairn/` (a cache in a user folder) has only its last
  * component checked.
  */
-export function assertNoCairnLinks(path: string): void {
+export function assertNoCairnLinks(path: string, realFolders?: Set<string>): void {
   const parts = path.split(sep);
   const at = parts.lastIndexOf(CAIRN_DIR);
   if (at > 0) {
     const root = parts.slice(0, at).join(sep) || parse(path).root;
-    assertNoLinks(root, parts.slice(at).join(sep));
+    assertNoLinks(root, parts.slice(at).join(sep), realFolders);
     return;
   }
   assertNoLinks(dirname(path), parts.at(-1) ?? '');
 }
 
+/**
+ * The folders on the way to a database (`.cairn`, `.cairn/state`,
+ * `.cairn/index`) found real in this process. Opening a store checks the
+ * file and its three SQLite siblings, each from `.cairn` down, before and
+ * after creating its folder, and a hook opens three stores: the folders
+ * are checked once per process, the files at every open. A folder missing
+ * when checked is not remembered, so one created as a link later is still
+ * refused.
+ */
+const databaseFolders = new Set<string>();
+
 /** Checks a SQLite file and the siblings SQLite opens next to it (WAL, shared memory, journal). */
 export function assertSafeDatabasePath(path: string): void {
-  for (const suffix of ['', '-wal', '-shm', '-journal']) assertNoCairnLinks(`${path}${suffix}`);
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    assertNoCairnLinks(`${path}${suffix}`, databaseFolders);
+  }
 }
 
 /** A folder that cannot be created (refused, or a parent like `/proc/self` that takes none). */
@@ -128,10 +145,10 @@ export async function makeDirectory(dir: string): Promise<void> {
  * links on the way, then creates the missing folders.
  */
 export function prepareStateDirectory(filePath: string): void {
-  assertNoCairnLinks(filePath);
+  assertNoCairnLinks(filePath, databaseFolders);
   makeDirectorySync(dirname(filePath));
   // A link created between the check and the mkdir is caught here.
-  assertNoCairnLinks(filePath);
+  assertNoCairnLinks(filePath, databaseFolders);
 }
 
 /**
