@@ -1,6 +1,6 @@
 import { promises as fsp, lstatSync, readdirSync } from 'node:fs';
 // `fsp` is read on first use; importing node:fs/promises loads readline up front (~1.5 ms).
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import {
   ATOMIC_TEMP_PREFIX,
   type ChunkOptions,
@@ -59,7 +59,8 @@ export function listWorkspaceFiles(rootDir: string): SourceFile[] {
     for (const entry of entriesOf(dir)) {
       const rel = `${prefix}${entry.name}`;
       if (entry.name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(rel)) continue;
-      const file = statOf(join(dir, entry.name), rel);
+      // `dir` is normalized already: `join` would normalize it again for every file.
+      const file = statOf(`${dir}${sep}${entry.name}`, rel);
       if (file) files.push(file);
     }
   };

@@ -20,6 +20,63 @@ describe('transcript snippets', () => {
   it('starts at the beginning when no word matches', () => {
     expect(buildSnippet('one two three', snippetTerms('zzz'))).toBe('one two three');
   });
+
+  it('finds in ASCII text the same word as folding every word would', () => {
+    // The general path (fold every word, test its tokens), as a reference.
+    const reference = (text: string, terms: readonly string[]) => {
+      const words = text.split(/\s+/).filter(Boolean);
+      const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+      const hit = Math.max(
+        0,
+        words.findIndex((word) =>
+          (fold(word).match(/[\p{L}\p{N}]+/gu) ?? []).some((token) =>
+            terms.some((term) => token.startsWith(term)),
+          ),
+        ),
+      );
+      const start = Math.max(0, hit - 8);
+      const end = Math.min(words.length, start + 32);
+      return `${start > 0 ? '…' : ''}${words.slice(start, end).join(' ')}${end < words.length ? '…' : ''}`;
+    };
+    const pieces = [
+      'ok',
+      'Deploy',
+      'redeploy',
+      'x-deploying',
+      '(PAYMENTS)',
+      'pay_ment',
+      '42deploy',
+      'a.b',
+      '--',
+      'v2',
+    ];
+    const gaps = [' ', '  ', '\t', '\n', ' \r\n '];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 300; round += 1) {
+      const length = 1 + next(80);
+      let text = next(4) === 0 ? ' ' : '';
+      for (let i = 0; i < length; i += 1)
+        text += `${pieces[next(pieces.length)]}${gaps[next(gaps.length)]}`;
+      for (const query of [
+        'deploy',
+        'payments deploy',
+        'ment',
+        'v2 42',
+        'b',
+        'café deploy',
+        'zzz',
+      ]) {
+        const terms = snippetTerms(query);
+        expect(buildSnippet(text, terms), `${query} in ${JSON.stringify(text)}`).toBe(
+          reference(text, terms),
+        );
+      }
+    }
+  });
 });
 
 describe('transcript query terms', () => {

@@ -20,12 +20,38 @@ export function snippetTerms(query: string): string[] {
 export function buildSnippet(text: string, terms: readonly string[]): string {
   // Only the neighbourhood of the first match is split into words.
   const words = text.split(/\s+/).filter(Boolean);
+  const hit = Math.max(
+    0,
+    ASCII_ONLY.test(text) ? firstHitAscii(text, terms) : firstHit(words, terms),
+  );
+  const start = Math.max(0, hit - WORDS_BEFORE);
+  const end = Math.min(words.length, start + WINDOW_WORDS);
+  return `${start > 0 ? '…' : ''}${words.slice(start, end).join(' ')}${end < words.length ? '…' : ''}`;
+}
+
+/** The index of the first word with a token (a run of letters and digits) that starts with a term, or -1. */
+function firstHit(words: readonly string[], terms: readonly string[]): number {
   const matches = (word: string) => {
     const tokens = fold(word).match(/[\p{L}\p{N}]+/gu) ?? [];
     return tokens.some((token) => terms.some((term) => token.startsWith(term)));
   };
-  const hit = Math.max(0, words.findIndex(matches));
-  const start = Math.max(0, hit - WORDS_BEFORE);
-  const end = Math.min(words.length, start + WINDOW_WORDS);
-  return `${start > 0 ? '…' : ''}${words.slice(start, end).join(' ')}${end < words.length ? '…' : ''}`;
+  return words.findIndex(matches);
+}
+
+/** Printable ASCII and its whitespace (text with other control characters takes the general path). */
+const ASCII_ONLY = /^[\t\n\v\f\r\x20-\x7e]*$/;
+const ASCII_TERM = /^[a-z0-9]+$/;
+
+/**
+ * `firstHit` for ASCII text (most tool output), without folding each word:
+ * there folding is lowercasing and tokens are runs of `[a-z0-9]`, so the
+ * first token that starts with a term is found by one search of the
+ * lowercased text, and its word is the number of words that began up to it.
+ */
+function firstHitAscii(text: string, terms: readonly string[]): number {
+  const ascii = terms.filter((term) => ASCII_TERM.test(term));
+  if (ascii.length === 0) return -1;
+  const at = text.toLowerCase().search(new RegExp(`(?<![a-z0-9])(?:${ascii.join('|')})`));
+  if (at < 0) return -1;
+  return (text.slice(0, at + 1).match(/\S+/g)?.length ?? 1) - 1;
 }
