@@ -29,8 +29,14 @@ const bundle =
     ? 'hook-main.cjs'
     : (BUNDLES.get(command) ?? 'main.cjs');
 // A hook or lifecycle event keeps a code cache of its own: the cache holds
-// the functions the run that wrote it compiled, and each event runs other code.
-const event = command === 'hook' ? process.argv[4] : command === 'lifecycle' ? process.argv[3] : '';
+// the functions the run that wrote it compiled, and each event runs other
+// code; so does each harness's hook (its own payload schema and delivery).
+const event =
+  command === 'hook'
+    ? `${process.argv[3] ?? ''}-${process.argv[4] ?? ''}`
+    : command === 'lifecycle'
+      ? process.argv[3]
+      : '';
 const variant = event ? `${command}-${event}` : command;
 const cli = requireWithCompileCache(join(__dirname, bundle), variant) as CliBundle;
 // main.cjs runs through vm.Script, where import() is unavailable; this

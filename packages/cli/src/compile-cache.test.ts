@@ -121,6 +121,16 @@ describe('the code cache of the `cairn` binary', () => {
     expect(statSync(search).mtimeMs).toBe(before);
   });
 
+  it('keeps one cache per harness and event for hooks', () => {
+    for (const harness of ['claude-code', 'codex']) {
+      expect(run(['hook', harness, 'UserPromptSubmit', '--json']).code).toBe(0);
+    }
+    for (const harness of ['claude-code', 'codex']) {
+      const suffix = `-hook-${harness}-UserPromptSubmit.bin`;
+      expect(caches().filter((name) => name.endsWith(suffix))).toHaveLength(1);
+    }
+  });
+
   it('follows XDG_CACHE_HOME', () => {
     const xdg = join(root, 'xdg-cache');
     expect(run(['--version'], { XDG_CACHE_HOME: xdg }).code).toBe(0);

@@ -128,7 +128,7 @@ function cachePath(filename: string, bytes: Buffer, variant: string): string | u
   try {
     const { mtimeMs } = statSync(filename);
     const hash = contentHash(filename, bytes);
-    const name = variant.replace(/[^a-z0-9-]/gi, '').slice(0, 32);
+    const name = variant.replace(/[^a-z0-9-]/gi, '').slice(0, 48);
     const stamp = `${bytes.length}-${Math.trunc(mtimeMs)}`;
     return join(dir, `${hash}-${stamp}-${process.version}-${process.arch}-${name}.bin`);
   } catch {
