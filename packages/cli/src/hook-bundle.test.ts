@@ -4,7 +4,10 @@ import {
   constants,
   existsSync,
   openSync,
+  readdirSync,
   readFileSync,
+  statSync,
+  utimesSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -111,6 +114,29 @@ describe('cairn hook and cairn lifecycle (their own bundle, hook-main.cjs)', () 
       ),
     );
     expect(unwanted).toEqual([]);
+  });
+
+  it('finds a daily note edited in place by hand on the next prompt (its folder unchanged)', () => {
+    const first = cli.run(
+      ['hook', 'claude-code', 'UserPromptSubmit'],
+      promptPayload('edit-1', 'how do deploys go out?'),
+    );
+    expect(JSON.parse(first.stdout).hookSpecificOutput.additionalContext).toContain('kestrel');
+    // An editor that writes in place (same inode, same size): only the file's mtime moves.
+    const memory = join(project.root, '.cairn/memory');
+    const daily = readdirSync(memory).find((name) => /^\d{4}-\d{2}-\d{2}\.md$/.test(name));
+    const path = join(memory, daily!);
+    const folder = statSync(memory);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('kestrel', 'ospreys'));
+    utimesSync(memory, folder.atime, folder.mtime);
+    const next = cli.run(
+      ['hook', 'claude-code', 'UserPromptSubmit'],
+      promptPayload('edit-2', 'ospreys pipeline'),
+    );
+    expect(next.code).toBe(0);
+    expect(JSON.parse(next.stdout).hookSpecificOutput.additionalContext).toContain(
+      'ospreys pipeline',
+    );
   });
 
   it('loads neither node:fs/promises nor readline to answer a prompt from an indexed workspace', () => {
