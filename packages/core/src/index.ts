@@ -13,6 +13,16 @@ export {
   type InstallScope,
 } from './contracts/harness';
 export { createHashEmbedder, type HashEmbedderOptions } from './contracts/hash-embedder';
+export {
+  agentIdSchema,
+  checkAgentId,
+  checkThreadKey,
+  MAX_KEY_CHARS,
+  MAX_THREAD_KEY_CHARS,
+  sessionKeySchema,
+  threadKeySchema,
+  unitIdSchema,
+} from './contracts/identity';
 export type {
   MemoryBackend,
   MemoryBackendCapabilities,
@@ -102,6 +112,11 @@ export {
   SETTING_DEFINITIONS,
   type SettingDefinition,
 } from './settings/definitions';
+export {
+  type EmbedderSettings,
+  embedderSettingsSchema,
+  type ResolvedEmbedderSettings,
+} from './settings/embedder-settings';
 export { KNOWN_CAIRN_ENV_VARIABLES } from './settings/env-values';
 export {
   type CairnSettings,

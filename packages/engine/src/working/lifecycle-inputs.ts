@@ -1,22 +1,17 @@
-import { lazySchema, parseInput } from '@cairn/core';
+import {
+  agentIdSchema,
+  lazySchema,
+  parseInput,
+  sessionKeySchema,
+  threadKeySchema,
+} from '@cairn/core';
 import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
 
 /* zod/mini: hooks start a process per event (see core's contracts/schemas.ts). */
 const text = (max: number, min = 0) =>
   z.string().check(...(min > 0 ? [z.minLength(min)] : []), z.maxLength(max));
-const key = lazySchema(() => text(200, 1));
-const base = { agentId: key, sessionKey: key };
-const threadKey = lazySchema(() =>
-  z
-    .string()
-    .check(
-      z.regex(
-        /^[a-z0-9][a-z0-9._-]{0,79}$/,
-        'thread keys are lowercase letters, digits, ".", "_" and "-"',
-      ),
-    ),
-);
+const base = { agentId: agentIdSchema, sessionKey: sessionKeySchema };
 
 /** Inputs of the lifecycle events (ARCHITECTURE.md "Lifecycle events"); extra harness fields are ignored. */
 export const sessionStartSchema = lazySchema(() =>
@@ -27,7 +22,7 @@ export const sessionStartSchema = lazySchema(() =>
     /** startup | resume | clear | compact | ... as the harness names it. */
     source: z.optional(text(40)),
     /** An explicit topic or person thread; default: the project plus its git branch. */
-    threadKey: z.optional(threadKey),
+    threadKey: z.optional(threadKeySchema),
   }),
 );
 export const userPromptSubmitSchema = lazySchema(() =>
