@@ -2,9 +2,12 @@ export { ATOMIC_TEMP_PREFIX, writeFileAtomic } from './atomic-write';
 export { type Embedder, embedderKey } from './contracts/embedder';
 export {
   type EventFidelity,
-  HARNESS_EVENT_LIFECYCLE,
   HARNESS_EVENTS,
+  type HarnessAdapter,
   type HarnessDeclaration,
+  type HarnessDelivery,
+  type HarnessDeliveryContext,
+  type HarnessDeliveryResult,
   type HarnessEvent,
   type HarnessFileChange,
   type HarnessInstallOptions,
@@ -23,6 +26,28 @@ export {
   threadKeySchema,
   unitIdSchema,
 } from './contracts/identity';
+export {
+  type CompactionCompleteInput,
+  compactionCompleteSchema,
+  LIFECYCLE_EVENT_NAMES,
+  LIFECYCLE_EVENTS,
+  type LifecycleApi,
+  type LifecycleCliName,
+  type LifecycleEvent,
+  type LifecycleResult,
+  lifecycleEventByCliName,
+  type PreCompactionInput,
+  parseLifecycleInput,
+  preCompactionSchema,
+  type SessionEndInput,
+  type SessionStartInput,
+  sessionEndSchema,
+  sessionStartSchema,
+  type ToolUseInput,
+  toolUseSchema,
+  type UserPromptSubmitInput,
+  userPromptSubmitSchema,
+} from './contracts/lifecycle';
 export type {
   MemoryBackend,
   MemoryBackendCapabilities,

@@ -7,6 +7,7 @@ import {
   checkAgentId,
   checkThreadKey,
   formatError,
+  type LifecycleApi,
 } from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
 import { expandNode, openLineageStore } from './lineage';
@@ -42,19 +43,17 @@ export function createWorkingApi(
     }
   };
 
+  const lifecycleApi: LifecycleApi = {
+    sessionStart: (input) => events().sessionStart(input),
+    userPromptSubmit: (input) => events().userPromptSubmit(input),
+    toolUse: (input) => events().toolUse(input),
+    preCompaction: (input) => events().preCompaction(input),
+    compactionComplete: (input) => events().compactionComplete(input),
+    sessionEnd: (input) => events().sessionEnd(input),
+  };
+
   return {
-    lifecycle: {
-      sessionStart: (input: Parameters<Lifecycle['sessionStart']>[0]) =>
-        events().sessionStart(input),
-      userPromptSubmit: (input: Parameters<Lifecycle['userPromptSubmit']>[0]) =>
-        events().userPromptSubmit(input),
-      toolUse: (input: Parameters<Lifecycle['toolUse']>[0]) => events().toolUse(input),
-      preCompaction: (input: Parameters<Lifecycle['preCompaction']>[0]) =>
-        events().preCompaction(input),
-      compactionComplete: (input: Parameters<Lifecycle['compactionComplete']>[0]) =>
-        events().compactionComplete(input),
-      sessionEnd: (input: Parameters<Lifecycle['sessionEnd']>[0]) => events().sessionEnd(input),
-    },
+    lifecycle: lifecycleApi,
     /** Drill-down: the node, its lineage, siblings, thread, linked units and transcript. Another agent's node is NOT_FOUND. */
     expand(nodeId: string, agentId: string) {
       checkAgentId(agentId);
