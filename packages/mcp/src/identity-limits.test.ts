@@ -137,3 +137,27 @@ describe(`threadKey: the thread key pattern, 1 to ${MAX_THREAD_KEY_CHARS} charac
     await toolRefuses('memory_thread_head', { agentId: 'a', threadKey: over }, 'threadKey');
   });
 });
+
+describe('unit ids: UNIT:<uuid> everywhere', () => {
+  const unitId = 'UNIT:00000000-0000-4000-8000-000000000000';
+  const node = {
+    agentId: 'a',
+    kind: 'session_summary' as const,
+    sessionKey: 's',
+    threadKey: 'main',
+    source: 'test',
+    text: 'a summary',
+  };
+
+  it('lineage', () => {
+    expect(lineage.addNode({ ...node, unitIds: [unitId] }).id).toMatch(/^node:/);
+    invalidInput(() => lineage.addNode({ ...node, unitIds: [`${unitId}0`] }));
+  });
+
+  it('MCP tool input', async () => {
+    const known = await callTool(client, 'memory_get', { memoryId: unitId });
+    expect(known.structured.error?.code).toBe('NOT_FOUND');
+    const malformed = await callTool(client, 'memory_get', { memoryId: `${unitId}0` });
+    expect(malformed.structured.error?.code).toBe('INVALID_INPUT');
+  });
+});
