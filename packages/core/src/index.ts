@@ -1,4 +1,19 @@
 export { ATOMIC_TEMP_PREFIX, writeFileAtomic } from './atomic-write';
+export {
+  embedderOption,
+  embedderOrDefault,
+  functionOption,
+  type InvalidOption,
+  integerOption,
+  isEmbedder,
+  MAX_HASH_DIMENSIONS,
+  MIN_HASH_DIMENSIONS,
+  numberOption,
+  oneOfOption,
+  parseBackendOptions,
+  stringOption,
+  stringRecordOption,
+} from './contracts/backend-options';
 export { type Embedder, embedderKey } from './contracts/embedder';
 export {
   type EventFidelity,
