@@ -16,6 +16,7 @@ export {
   LANCEDB_INDEX_DIR,
   type LancedbBackendOptions,
   type LancedbSearchMode,
+  lancedbOptionsSchema,
   MIN_VECTOR_INDEX_THRESHOLD,
   resolveLancedbOptions,
 } from './lancedb-options';

@@ -1,6 +1,21 @@
 import { isAbsolute, resolve } from 'node:path';
-import { CairnError, type ChunkOptions, cairnIndexPath, type Embedder } from '@cairn/core';
-import { optionChecks } from '@cairn/index-kit';
+import {
+  CairnError,
+  type ChunkOptions,
+  cairnIndexPath,
+  type Embedder,
+  embedderOption,
+  embedderOrDefault,
+  functionOption,
+  integerOption,
+  lazySchema,
+  numberOption,
+  oneOfOption,
+  parseBackendOptions,
+  stringOption,
+  stringRecordOption,
+} from '@cairn/core';
+import * as z from 'zod/mini';
 import type { LancedbModuleLoader } from './load-lancedb';
 
 /** How recall ranks: both arms fused (default), vectors only, or full text only. */
@@ -72,23 +87,6 @@ export interface ResolvedLancedbOptions {
   loadModules: LancedbModuleLoader | undefined;
 }
 
-const KNOWN_KEYS = new Set([
-  'uri',
-  'storageOptions',
-  'tableName',
-  'embedder',
-  'searchMode',
-  'vectorIndexThreshold',
-  'onEmbedderChange',
-  'chunk',
-  'readConsistencyInterval',
-  'rrfK',
-  'minSimilarity',
-  'getMaxLines',
-  'onWarning',
-  'loadModules',
-]);
-
 function invalid(key: string, reason: string): CairnError {
   return new CairnError('INVALID_INPUT', `Invalid lancedb option: ${key}: ${reason}`, {
     hint: 'fix the lancedb options (in code or in .cairn/config.json); nothing was changed',
@@ -96,84 +94,44 @@ function invalid(key: string, reason: string): CairnError {
   });
 }
 
-const { integer, optionalFunction, stringRecord, embedder: embedderOf } = optionChecks(invalid);
-
-function fraction(value: unknown, key: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !(value >= -1 && value <= 1)) {
-    throw invalid(key, 'expected a number from -1 to 1');
-  }
-  return value;
-}
-
-function oneOf<T extends string>(
-  value: unknown,
-  key: string,
-  allowed: readonly T[],
-  fallback: T,
-): T {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !allowed.includes(value as T)) {
-    throw invalid(key, `expected one of ${allowed.map((a) => `"${a}"`).join(', ')}`);
-  }
-  return value as T;
-}
-
-function optionalString(value: unknown, key: string, pattern?: RegExp): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.trim() === '' || (pattern && !pattern.test(value))) {
-    throw invalid(
-      key,
-      pattern ? `expected a string matching ${pattern}` : 'expected a non-empty string',
-    );
-  }
-  return value;
-}
-
-function chunkOf(value: unknown): Required<ChunkOptions> {
-  const chunk = (value ?? {}) as ChunkOptions;
-  if (typeof chunk !== 'object') throw invalid('chunk', 'expected { maxTokens?, overlapTokens? }');
-  return {
-    maxTokens: integer(chunk.maxTokens, 'chunk.maxTokens', 16, 400),
-    overlapTokens: integer(chunk.overlapTokens, 'chunk.overlapTokens', 0, 60),
-  };
-}
+/** LanceDB's options (zod/mini, built on first use); unknown keys are refused. */
+export const lancedbOptionsSchema = lazySchema(() =>
+  z.strictObject({
+    uri: stringOption(),
+    storageOptions: stringRecordOption(),
+    tableName: z._default(stringOption(/^[A-Za-z][A-Za-z0-9_]{0,62}$/), DEFAULT_TABLE_NAME),
+    embedder: embedderOption(),
+    searchMode: oneOfOption(['hybrid', 'vector', 'keyword'], 'hybrid'),
+    vectorIndexThreshold: integerOption(MIN_VECTOR_INDEX_THRESHOLD, DEFAULT_VECTOR_INDEX_THRESHOLD),
+    onEmbedderChange: oneOfOption(['rebuild', 'error'], 'rebuild'),
+    chunk: z._default(
+      z.object(
+        { maxTokens: integerOption(16, 400), overlapTokens: integerOption(0, 60) },
+        { error: 'expected { maxTokens?, overlapTokens? }' },
+      ),
+      () => ({ maxTokens: 400, overlapTokens: 60 }),
+    ),
+    readConsistencyInterval: integerOption(0, 0),
+    rrfK: integerOption(1, 60),
+    minSimilarity: numberOption(-1, 1, DEFAULT_MIN_SIMILARITY),
+    getMaxLines: integerOption(1, 200),
+    onWarning: functionOption<(message: string) => void>(),
+    loadModules: functionOption<LancedbModuleLoader>(),
+  }),
+);
 
 /** Validates options (from code or JSON settings); unknown keys and bad values throw INVALID_INPUT. */
 export function resolveLancedbOptions(input: unknown = {}): ResolvedLancedbOptions {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw invalid('(options)', 'expected an object');
-  }
-  const raw = input as Record<string, unknown>;
-  const unknown = Object.keys(raw).find((key) => !KNOWN_KEYS.has(key));
-  if (unknown) throw invalid(unknown, 'unknown option');
+  const options = parseBackendOptions(lancedbOptionsSchema, input, invalid);
+  const { uri, storageOptions, onWarning, loadModules } = options;
   return {
-    uri: optionalString(raw.uri, 'uri'),
-    storageOptions: stringRecord(raw.storageOptions, 'storageOptions'),
-    tableName:
-      optionalString(raw.tableName, 'tableName', /^[A-Za-z][A-Za-z0-9_]{0,62}$/) ??
-      DEFAULT_TABLE_NAME,
-    embedder: embedderOf(raw.embedder),
-    searchMode: oneOf(raw.searchMode, 'searchMode', ['hybrid', 'vector', 'keyword'], 'hybrid'),
-    vectorIndexThreshold: integer(
-      raw.vectorIndexThreshold,
-      'vectorIndexThreshold',
-      MIN_VECTOR_INDEX_THRESHOLD,
-      DEFAULT_VECTOR_INDEX_THRESHOLD,
-    ),
-    onEmbedderChange: oneOf(
-      raw.onEmbedderChange,
-      'onEmbedderChange',
-      ['rebuild', 'error'],
-      'rebuild',
-    ),
-    chunk: chunkOf(raw.chunk),
-    readConsistencyInterval: integer(raw.readConsistencyInterval, 'readConsistencyInterval', 0, 0),
-    rrfK: integer(raw.rrfK, 'rrfK', 1, 60),
-    minSimilarity: fraction(raw.minSimilarity, 'minSimilarity', DEFAULT_MIN_SIMILARITY),
-    getMaxLines: integer(raw.getMaxLines, 'getMaxLines', 1, 200),
-    onWarning: optionalFunction(raw.onWarning, 'onWarning'),
-    loadModules: optionalFunction(raw.loadModules, 'loadModules'),
+    ...options,
+    uri,
+    storageOptions,
+    tableName: options.tableName ?? DEFAULT_TABLE_NAME,
+    embedder: embedderOrDefault(options.embedder),
+    onWarning,
+    loadModules,
   };
 }
 

@@ -25,6 +25,7 @@ export {
   type Mem0Mode,
   type Mem0Scope,
   mem0DataDir,
+  mem0OptionsSchema,
   type ResolvedMem0Options,
   resolveMem0Options,
 } from './mem0-options';

@@ -1,6 +1,18 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { CairnError, type ChunkOptions, cairnIndexPath, type Embedder } from '@cairn/core';
-import { optionChecks } from '@cairn/index-kit';
+import {
+  CairnError,
+  type ChunkOptions,
+  cairnIndexPath,
+  type Embedder,
+  embedderOption,
+  embedderOrDefault,
+  functionOption,
+  integerOption,
+  lazySchema,
+  numberOption,
+  parseBackendOptions,
+} from '@cairn/core';
+import * as z from 'zod/mini';
 import type { Mem0ModuleLoader } from './load-mem0';
 
 export type Mem0Mode = 'oss' | 'platform';
@@ -84,26 +96,6 @@ export const DEFAULT_API_KEY_ENV = 'MEM0_API_KEY';
 /** The folder under `.cairn/index/` of Mem0's files. */
 export const MEM0_INDEX_DIR = 'mem0';
 
-const KNOWN_KEYS = new Set<string>([
-  'mode',
-  'embedder',
-  'vectorStore',
-  'scope',
-  'namespace',
-  'threshold',
-  'infer',
-  'llm',
-  'telemetry',
-  'apiKeyEnv',
-  'host',
-  'dataDir',
-  'chunk',
-  'syncOnWrite',
-  'getMaxLines',
-  'onWarning',
-  'loadModules',
-]);
-
 function invalid(key: string, reason: string): CairnError {
   return new CairnError('INVALID_CONFIG', `Invalid mem0 option "${key}": ${reason}`, {
     hint: 'fix memoryBackendOptions (or the adapter options) for mem0; see backends/mem0/README.md',
@@ -111,113 +103,107 @@ function invalid(key: string, reason: string): CairnError {
   });
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const { integer, optionalFunction, embedder: embedderOf } = optionChecks(invalid);
-
-function flag(value: unknown, key: string, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw invalid(key, 'expected true or false');
-  return value;
-}
-
 /** Mem0 rejects ids with whitespace; so does this, before anything is written. */
 const ENTITY_ID = /^[^\s]{1,200}$/;
 
-function text(value: unknown, key: string, pattern = ENTITY_ID): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !pattern.test(value)) {
-    throw invalid(key, `expected a string matching ${pattern}`);
-  }
-  return value;
+const text = (pattern = ENTITY_ID) =>
+  z.optional(
+    z
+      .string({ error: `expected a string matching ${pattern}` })
+      .check(z.regex(pattern, `expected a string matching ${pattern}`)),
+  );
+const flag = (fallback: boolean) =>
+  z._default(z.boolean({ error: 'expected true or false' }), fallback);
+const PROVIDER = 'expected { provider: string, config?: object }';
+const provider = () =>
+  z.optional(
+    z.pipe(
+      z.object(
+        {
+          provider: z.string({ error: PROVIDER }).check(z.minLength(1, PROVIDER)),
+          config: z.optional(z.record(z.string(), z.unknown(), { error: 'expected an object' })),
+        },
+        { error: PROVIDER },
+      ),
+      z.transform(({ provider, config }) => ({ provider, config: { ...(config ?? {}) } })),
+    ),
+  );
+
+/** Mem0's options (zod/mini, built on first use); unknown keys are refused. */
+export const mem0OptionsSchema = lazySchema(() =>
+  z.strictObject({
+    mode: z._default(z.enum(['oss', 'platform'], { error: 'expected "oss" or "platform"' }), 'oss'),
+    embedder: embedderOption(),
+    vectorStore: provider(),
+    scope: z.optional(
+      z.strictObject(
+        { userId: text(), agentId: text(), runId: text() },
+        { error: 'expected { userId?, agentId?, runId? }' },
+      ),
+    ),
+    namespace: text(),
+    threshold: numberOption(0, 1, DEFAULT_THRESHOLD),
+    infer: flag(false),
+    llm: provider(),
+    telemetry: flag(false),
+    apiKeyEnv: z._default(text(/^[A-Za-z_][A-Za-z0-9_]*$/), DEFAULT_API_KEY_ENV),
+    host: text(/^https?:\/\/\S+$/),
+    dataDir: text(/^.+$/),
+    chunk: z._default(
+      z.object(
+        {
+          maxTokens: integerOption(16, DEFAULT_CHUNK.maxTokens),
+          overlapTokens: integerOption(0, DEFAULT_CHUNK.overlapTokens),
+        },
+        { error: 'expected { maxTokens?, overlapTokens? }' },
+      ),
+      () => ({ ...DEFAULT_CHUNK }),
+    ),
+    syncOnWrite: flag(true),
+    getMaxLines: integerOption(1, 200),
+    onWarning: functionOption<(message: string) => void>(),
+    loadModules: functionOption<Mem0ModuleLoader>(),
+  }),
+);
+
+/** An unknown key inside `scope` names the keys there are. */
+function invalidOption(key: string, reason: string): CairnError {
+  return key.startsWith('scope.') && reason === 'unknown option'
+    ? invalid(key, 'unknown key (use userId, agentId or runId)')
+    : invalid(key, reason);
 }
 
-function scopeOf(value: unknown): Mem0Scope {
-  if (value === undefined) return DEFAULT_SCOPE;
-  if (!isObject(value)) throw invalid('scope', 'expected { userId?, agentId?, runId? }');
-  const extra = Object.keys(value).find((k) => !['userId', 'agentId', 'runId'].includes(k));
-  if (extra) throw invalid(`scope.${extra}`, 'unknown key (use userId, agentId or runId)');
-  const scope: Mem0Scope = {};
-  for (const key of ['userId', 'agentId', 'runId'] as const) {
-    const id = text(value[key], `scope.${key}`);
-    if (id) scope[key] = id;
-  }
-  if (!scope.userId && !scope.agentId && !scope.runId) {
+function scopeOf(scope: Mem0Scope | undefined): Mem0Scope {
+  if (scope === undefined) return DEFAULT_SCOPE;
+  const ids = Object.fromEntries(Object.entries(scope).filter(([, id]) => id)) as Mem0Scope;
+  if (!ids.userId && !ids.agentId && !ids.runId) {
     throw invalid('scope', 'Mem0 needs at least one of userId, agentId, runId');
   }
-  return scope;
-}
-
-function providerOf(value: unknown, key: string) {
-  if (value === undefined) return undefined;
-  if (!isObject(value) || typeof value.provider !== 'string' || value.provider === '') {
-    throw invalid(key, 'expected { provider: string, config?: object }');
-  }
-  if (value.config !== undefined && !isObject(value.config)) {
-    throw invalid(`${key}.config`, 'expected an object');
-  }
-  return { provider: value.provider, config: { ...((value.config as object) ?? {}) } };
-}
-
-function chunkOf(value: unknown): Required<ChunkOptions> {
-  if (value !== undefined && !isObject(value)) {
-    throw invalid('chunk', 'expected { maxTokens?, overlapTokens? }');
-  }
-  const chunk = value ?? {};
-  return {
-    maxTokens: integer(chunk.maxTokens, 'chunk.maxTokens', 16, DEFAULT_CHUNK.maxTokens),
-    overlapTokens: integer(
-      chunk.overlapTokens,
-      'chunk.overlapTokens',
-      0,
-      DEFAULT_CHUNK.overlapTokens,
-    ),
-  };
-}
-
-function thresholdOf(value: unknown): number {
-  if (value === undefined) return DEFAULT_THRESHOLD;
-  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
-    throw invalid('threshold', 'expected a number from 0 to 1');
-  }
-  return value;
+  return ids;
 }
 
 /** Validates options from code or JSON settings; unknown keys and bad values throw INVALID_CONFIG. */
 export function resolveMem0Options(input: unknown = {}): ResolvedMem0Options {
-  if (!isObject(input)) throw invalid('(options)', 'expected an object');
-  const unknown = Object.keys(input).find((key) => !KNOWN_KEYS.has(key));
-  if (unknown) throw invalid(unknown, 'unknown option');
-  const mode = input.mode ?? 'oss';
-  if (mode !== 'oss' && mode !== 'platform') throw invalid('mode', 'expected "oss" or "platform"');
-  const infer = flag(input.infer, 'infer', false);
-  const llm = providerOf(input.llm, 'llm');
-  if (infer && !llm && mode === 'oss') {
+  const options = parseBackendOptions(mem0OptionsSchema, input, invalidOption);
+  if (options.infer && !options.llm && options.mode === 'oss') {
     throw invalid(
       'infer',
       'inference needs an `llm` ({ provider, config }); leave infer off to store units verbatim',
     );
   }
+  const { vectorStore, namespace, llm, host, dataDir, onWarning, loadModules } = options;
   return {
-    mode,
-    embedder: embedderOf(input.embedder),
-    vectorStore: providerOf(input.vectorStore, 'vectorStore'),
-    scope: scopeOf(input.scope),
-    namespace: text(input.namespace, 'namespace'),
-    threshold: thresholdOf(input.threshold),
-    infer,
+    ...options,
+    embedder: embedderOrDefault(options.embedder),
+    vectorStore,
+    scope: scopeOf(options.scope),
+    namespace,
     llm,
-    telemetry: flag(input.telemetry, 'telemetry', false),
-    apiKeyEnv:
-      text(input.apiKeyEnv, 'apiKeyEnv', /^[A-Za-z_][A-Za-z0-9_]*$/) ?? DEFAULT_API_KEY_ENV,
-    host: text(input.host, 'host', /^https?:\/\/\S+$/),
-    dataDir: text(input.dataDir, 'dataDir', /^.+$/),
-    chunk: chunkOf(input.chunk),
-    syncOnWrite: flag(input.syncOnWrite, 'syncOnWrite', true),
-    getMaxLines: integer(input.getMaxLines, 'getMaxLines', 1, 200),
-    onWarning: optionalFunction(input.onWarning, 'onWarning'),
-    loadModules: optionalFunction(input.loadModules, 'loadModules'),
+    apiKeyEnv: options.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
+    host,
+    dataDir,
+    onWarning,
+    loadModules,
   };
 }
 

@@ -17,6 +17,7 @@ export {
   DEFAULT_QDRANT_URL,
   defaultRepo,
   type QdrantBackendOptions,
+  qdrantOptionsSchema,
   resolveQdrantOptions,
 } from './qdrant-options';
 export {

@@ -1,6 +1,19 @@
 import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
-import { CairnError, type ChunkOptions, createHashEmbedder, type Embedder } from '@cairn/core';
+import {
+  CairnError,
+  type ChunkOptions,
+  type Embedder,
+  embedderOption,
+  embedderOrDefault,
+  functionOption,
+  integerOption,
+  lazySchema,
+  numberOption,
+  parseBackendOptions,
+  stringOption,
+} from '@cairn/core';
+import * as z from 'zod/mini';
 import type { QdrantModuleLoader } from './load-qdrant';
 
 export const DEFAULT_QDRANT_URL = 'http://localhost:6333';
@@ -71,99 +84,60 @@ function invalid(key: string, reason: string): CairnError {
   });
 }
 
-type Check<T> = (value: unknown, key: string) => T;
-
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
-const text =
-  (pattern?: RegExp): Check<string> =>
-  (value, key) => {
-    if (typeof value !== 'string' || value.trim() === '' || (pattern && !pattern.test(value))) {
-      throw invalid(
-        key,
-        pattern ? `expected a string matching ${pattern}` : 'expected a non-empty string',
-      );
-    }
-    return value;
-  };
-const url: Check<string> = (value, key) => {
-  const raw = text()(value, key);
-  if (!/^https?:\/\/[^\s/]+/.test(raw)) throw invalid(key, 'expected an http(s):// URL');
-  return raw.replace(/\/+$/, '');
-};
-const int =
-  (min: number, max: number): Check<number> =>
-  (value, key) => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      throw invalid(key, `expected an integer from ${min} to ${max}`);
-    }
-    return value;
-  };
-const bool: Check<boolean> = (value, key) => {
-  if (typeof value !== 'boolean') throw invalid(key, 'expected true or false');
-  return value;
-};
-const similarity: Check<number> = (value, key) => {
-  if (typeof value !== 'number' || !(value >= -1 && value <= 1)) {
-    throw invalid(key, 'expected a number from -1 to 1');
-  }
-  return value;
-};
-const fn = <T>(value: unknown, key: string): T => {
-  if (typeof value !== 'function') throw invalid(key, 'expected a function');
-  return value as T;
-};
+const URL_PATTERN = /^https?:\/\/[^\s/]+/;
 
-function opt<T>(raw: Record<string, unknown>, key: string, check: Check<T>, fallback: T): T {
-  return raw[key] === undefined ? fallback : check(raw[key], key);
-}
-
-function embedderOf(value: unknown): Embedder {
-  if (value === undefined) return createHashEmbedder();
-  const e = value as Partial<Embedder> & { dimensions?: unknown };
-  const complete =
-    typeof e?.embed === 'function' && typeof e.id === 'string' && typeof e.model === 'string';
-  if (complete && Number.isInteger(e.dimensions) && (e.dimensions as number) > 0) {
-    return value as Embedder;
-  }
-  if (e && typeof e === 'object' && e.id === 'hash' && !complete) {
-    const dimensions =
-      e.dimensions === undefined ? 256 : int(8, 8192)(e.dimensions, 'embedder.dimensions');
-    return createHashEmbedder({ dimensions });
-  }
-  throw invalid(
-    'embedder',
-    'expected an Embedder (id, model, dimensions, embed) or { id: "hash" }',
+/** An http(s) URL without its trailing slashes. */
+const urlSchema = () =>
+  z.pipe(
+    z.string({ error: 'expected a non-empty string' }).check(
+      z.refine((value) => value.trim() !== '', 'expected a non-empty string'),
+      z.regex(URL_PATTERN, 'expected an http(s):// URL'),
+    ),
+    z.transform((value) => value.replace(/\/+$/, '')),
   );
-}
+const flag = (fallback: boolean) =>
+  z._default(z.boolean({ error: 'expected true or false' }), fallback);
 
-function chunkOf(value: unknown): Required<ChunkOptions> {
-  if (value !== undefined && (typeof value !== 'object' || value === null)) {
-    throw invalid('chunk', 'expected { maxTokens?, overlapTokens? }');
-  }
-  const chunk = (value ?? {}) as Record<string, unknown>;
-  return {
-    maxTokens: opt(chunk, 'maxTokens', int(16, 100_000), 400),
-    overlapTokens: opt(chunk, 'overlapTokens', int(0, 100_000), 60),
-  };
-}
+/** Qdrant's options (zod/mini, built on first use); unknown keys are refused. */
+export const qdrantOptionsSchema = lazySchema(() =>
+  z.strictObject({
+    url: z.optional(urlSchema()),
+    apiKey: stringOption(),
+    namespace: z._default(stringOption(NAME), DEFAULT_NAMESPACE),
+    collectionPrefix: z._default(stringOption(NAME), DEFAULT_COLLECTION_PREFIX),
+    repo: stringOption(/^[^\s]{1,200}$/),
+    securityScope: z._default(stringOption(NAME), 'project'),
+    embedder: embedderOption(),
+    sparse: flag(true),
+    minSimilarity: numberOption(-1, 1, DEFAULT_MIN_SIMILARITY),
+    chunk: z._default(
+      z.object(
+        {
+          maxTokens: integerOption(16, 400, 100_000),
+          overlapTokens: integerOption(0, 60, 100_000),
+        },
+        { error: 'expected { maxTokens?, overlapTokens? }' },
+      ),
+      () => ({ maxTokens: 400, overlapTokens: 60 }),
+    ),
+    timeoutMs: integerOption(100, 10_000, 600_000),
+    checkCompatibility: flag(false),
+    getMaxLines: integerOption(1, 200, 100_000),
+    onWarning: functionOption<(message: string) => void>(),
+    loadClient: functionOption<QdrantModuleLoader>(),
+  }),
+);
 
-const KNOWN = new Set([
-  'url',
-  'apiKey',
-  'namespace',
-  'collectionPrefix',
-  'repo',
-  'securityScope',
-  'embedder',
-  'sparse',
-  'minSimilarity',
-  'chunk',
-  'timeoutMs',
-  'checkCompatibility',
-  'getMaxLines',
-  'onWarning',
-  'loadClient',
-]);
+/** `QDRANT_URL` from the environment, checked like the option. */
+function urlFromEnv(env: NodeJS.ProcessEnv): string {
+  if (!env.QDRANT_URL) return DEFAULT_QDRANT_URL;
+  return parseBackendOptions(
+    z.object({ QDRANT_URL: urlSchema() }),
+    { QDRANT_URL: env.QDRANT_URL },
+    invalid,
+  ).QDRANT_URL;
+}
 
 /**
  * Validates options (from code or JSON settings); unknown keys and bad
@@ -173,35 +147,20 @@ export function resolveQdrantOptions(
   input: unknown = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedQdrantOptions {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw invalid('(options)', 'expected an object');
-  }
-  const raw = input as Record<string, unknown>;
-  const unknownKey = Object.keys(raw).find((key) => !KNOWN.has(key));
-  if (unknownKey) throw invalid(unknownKey, 'unknown option');
-  const namespace = opt(raw, 'namespace', text(NAME), DEFAULT_NAMESPACE);
-  const prefix = opt(raw, 'collectionPrefix', text(NAME), DEFAULT_COLLECTION_PREFIX);
+  const { collectionPrefix, ...options } = parseBackendOptions(qdrantOptionsSchema, input, invalid);
+  const namespace = options.namespace ?? DEFAULT_NAMESPACE;
+  const { repo, onWarning, loadClient } = options;
   return {
-    url: opt(
-      raw,
-      'url',
-      url,
-      env.QDRANT_URL ? url(env.QDRANT_URL, 'QDRANT_URL') : DEFAULT_QDRANT_URL,
-    ),
-    apiKey: opt<string | undefined>(raw, 'apiKey', text(), env.QDRANT_API_KEY || undefined),
+    ...options,
+    url: options.url ?? urlFromEnv(env),
+    apiKey: options.apiKey ?? (env.QDRANT_API_KEY || undefined),
     namespace,
-    collection: `${prefix}_${namespace}`,
-    repo: opt<string | undefined>(raw, 'repo', text(/^[^\s]{1,200}$/), undefined),
-    securityScope: opt(raw, 'securityScope', text(NAME), 'project'),
-    embedder: embedderOf(raw.embedder),
-    sparse: opt(raw, 'sparse', bool, true),
-    minSimilarity: opt(raw, 'minSimilarity', similarity, DEFAULT_MIN_SIMILARITY),
-    chunk: chunkOf(raw.chunk),
-    timeoutMs: opt(raw, 'timeoutMs', int(100, 600_000), 10_000),
-    checkCompatibility: opt(raw, 'checkCompatibility', bool, false),
-    getMaxLines: opt(raw, 'getMaxLines', int(1, 100_000), 200),
-    onWarning: opt<((message: string) => void) | undefined>(raw, 'onWarning', fn, undefined),
-    loadClient: opt<QdrantModuleLoader | undefined>(raw, 'loadClient', fn, undefined),
+    collection: `${collectionPrefix ?? DEFAULT_COLLECTION_PREFIX}_${namespace}`,
+    repo,
+    securityScope: options.securityScope ?? 'project',
+    embedder: embedderOrDefault(options.embedder),
+    onWarning,
+    loadClient,
   };
 }
 

@@ -30,6 +30,7 @@ export {
   QMD_INDEX_DIR,
   type QmdBackendOptions,
   qmdIndexDir,
+  qmdOptionsSchema,
   resolveQmdOptions,
 } from './qmd-options';
 export {

@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { CairnError, cairnIndexPath } from '@cairn/core';
-import { optionChecks } from '@cairn/index-kit';
+import {
+  CairnError,
+  cairnIndexPath,
+  functionOption,
+  integerOption,
+  lazySchema,
+  parseBackendOptions,
+  stringOption,
+  stringRecordOption,
+} from '@cairn/core';
+import * as z from 'zod/mini';
 
 /** The folder under `.cairn/index/` that holds qmd's index and config for the project. */
 export const QMD_INDEX_DIR = 'qmd';
@@ -49,19 +58,6 @@ export interface ResolvedQmdOptions {
   onWarning: ((message: string) => void) | undefined;
 }
 
-/** `embedder` is accepted because the engine passes the configured one to every backend. */
-const KNOWN_KEYS = new Set([
-  'command',
-  'collection',
-  'indexDir',
-  'searchTimeoutMs',
-  'updateTimeoutMs',
-  'updateDebounceMs',
-  'env',
-  'getMaxLines',
-  'onWarning',
-  'embedder',
-]);
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 function invalid(key: string, reason: string): CairnError {
@@ -71,65 +67,41 @@ function invalid(key: string, reason: string): CairnError {
   });
 }
 
-const { integer, optionalFunction, stringRecord } = optionChecks(invalid);
+const COMMAND_MESSAGE = 'expected a non-empty string or a non-empty list of strings';
+const nonEmpty = () => z.string({ error: COMMAND_MESSAGE }).check(z.minLength(1, COMMAND_MESSAGE));
 
-function commandOf(value: unknown): string[] | undefined {
-  if (value === undefined) return undefined;
-  const parts = typeof value === 'string' ? [value] : value;
-  if (
-    !Array.isArray(parts) ||
-    parts.length === 0 ||
-    !parts.every((part) => typeof part === 'string' && part.length > 0)
-  ) {
-    throw invalid('command', 'expected a non-empty string or a non-empty list of strings');
-  }
-  return [...parts];
-}
-
-function optionalString(value: unknown, key: string, pattern?: RegExp): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.length === 0 || (pattern && !pattern.test(value))) {
-    throw invalid(key, pattern ? `expected a name matching ${pattern}` : 'expected a string');
-  }
-  return value;
-}
+/**
+ * qmd's options (zod/mini, built on first use). `embedder` is accepted
+ * because the engine passes the configured one to every backend; qmd
+ * embeds with its own models and ignores it.
+ */
+export const qmdOptionsSchema = lazySchema(() =>
+  z.strictObject({
+    command: z.optional(
+      z.pipe(
+        z.union([nonEmpty(), z.array(nonEmpty()).check(z.minLength(1, COMMAND_MESSAGE))], {
+          error: COMMAND_MESSAGE,
+        }),
+        z.transform((value) => (typeof value === 'string' ? [value] : [...value])),
+      ),
+    ),
+    collection: stringOption(COLLECTION_NAME),
+    indexDir: stringOption(),
+    searchTimeoutMs: integerOption(1, DEFAULT_SEARCH_TIMEOUT_MS),
+    updateTimeoutMs: integerOption(1, DEFAULT_UPDATE_TIMEOUT_MS),
+    updateDebounceMs: integerOption(0, DEFAULT_UPDATE_DEBOUNCE_MS),
+    env: stringRecordOption(),
+    getMaxLines: integerOption(1, 200),
+    onWarning: functionOption<(message: string) => void>(),
+    embedder: z.optional(z.unknown()),
+  }),
+);
 
 /** Validates options from code or JSON settings and applies the defaults. */
 export function resolveQmdOptions(input: unknown = {}): ResolvedQmdOptions {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw invalid('(options)', 'expected an object');
-  }
-  const options = input as Record<string, unknown>;
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_KEYS.has(key)) throw invalid(key, 'unknown option');
-  }
-  const onWarning = optionalFunction<(message: string) => void>(options.onWarning, 'onWarning');
-  return {
-    command: commandOf(options.command),
-    collection: optionalString(options.collection, 'collection', COLLECTION_NAME),
-    indexDir: optionalString(options.indexDir, 'indexDir'),
-    searchTimeoutMs: integer(
-      options.searchTimeoutMs,
-      'searchTimeoutMs',
-      1,
-      DEFAULT_SEARCH_TIMEOUT_MS,
-    ),
-    updateTimeoutMs: integer(
-      options.updateTimeoutMs,
-      'updateTimeoutMs',
-      1,
-      DEFAULT_UPDATE_TIMEOUT_MS,
-    ),
-    updateDebounceMs: integer(
-      options.updateDebounceMs,
-      'updateDebounceMs',
-      0,
-      DEFAULT_UPDATE_DEBOUNCE_MS,
-    ),
-    env: stringRecord(options.env, 'env') ?? {},
-    getMaxLines: integer(options.getMaxLines, 'getMaxLines', 1, 200),
-    onWarning,
-  };
+  const { embedder: _ignored, ...options } = parseBackendOptions(qmdOptionsSchema, input, invalid);
+  const { command, collection, indexDir, onWarning } = options;
+  return { ...options, command, collection, indexDir, env: options.env ?? {}, onWarning };
 }
 
 /** The folder holding qmd's index for this project (never the user's home). */

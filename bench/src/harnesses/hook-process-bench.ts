@@ -41,7 +41,7 @@ export function promptFixture(harnessDir: string): Fixture | undefined {
   }
   return files
     .map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Fixture)
-    .find((fixture) => fixture.event === 'promptSubmit');
+    .find((fixture) => fixture.event === 'userPromptSubmit');
 }
 
 /** A new session per run (so nothing is skipped as already injected) and the bench's project. */

@@ -91,7 +91,7 @@ export async function runHarnesses(options: { quick: boolean }): Promise<Section
     for (const harness of ['claude-code', 'codex']) {
       const fixture = promptFixture(join(HARNESSES_DIR, harness));
       if (!fixture) {
-        processResults.push({ harness, reason: 'no recorded promptSubmit fixture' });
+        processResults.push({ harness, reason: 'no recorded userPromptSubmit fixture' });
         continue;
       }
       processResults.push(

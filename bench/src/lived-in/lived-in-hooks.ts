@@ -80,7 +80,7 @@ export function hookCases(
     agentId: string,
   ): HookCase | { hook: HookName; reason: string } => {
     const fixture: Fixture | undefined = promptFixture(join(harnessesDir, hook));
-    if (!fixture) return { hook, reason: 'no recorded promptSubmit fixture' };
+    if (!fixture) return { hook, reason: 'no recorded userPromptSubmit fixture' };
     return {
       hook,
       agentId,

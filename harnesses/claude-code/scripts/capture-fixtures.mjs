@@ -31,7 +31,7 @@ const cli = join(pkgRoot, '../../packages/cli/dist/bin.cjs');
 const claude = join(pkgRoot, 'node_modules/.bin/claude');
 const EVENTS = {
   SessionStart: 'sessionStart',
-  UserPromptSubmit: 'promptSubmit',
+  UserPromptSubmit: 'userPromptSubmit',
   PostToolUse: 'toolUse',
   PreCompact: 'preCompaction',
   PostCompact: 'compactionComplete',

@@ -16,7 +16,7 @@ export const claudeCodeFidelity = {
       via: ['SessionStart'],
       note: 'every source (startup, resume, clear, compact, fork); after a compaction the head is injected again',
     },
-    promptSubmit: { level: 'full', via: ['UserPromptSubmit'] },
+    userPromptSubmit: { level: 'full', via: ['UserPromptSubmit'] },
     toolUse: {
       level: 'full',
       via: ['PostToolUse'],

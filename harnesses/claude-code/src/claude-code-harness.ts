@@ -1,4 +1,4 @@
-import type { HarnessAdapter } from '@cairn/engine';
+import type { HarnessAdapter } from '@cairn/core';
 import { claudeCodeFidelity } from './claude-code-fidelity';
 import { claudeCodeStatus, installClaudeCode, uninstallClaudeCode } from './claude-code-install';
 import { deliverClaudeCode } from './deliver';

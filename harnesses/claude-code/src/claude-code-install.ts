@@ -5,7 +5,7 @@ import {
   parseJsonFile,
   planJsonEdit,
   readOptional,
-} from '@cairn/engine';
+} from '@cairn/harness-kit';
 import { claudeCodeFiles } from './claude-code-paths';
 import { CLAUDE_CODE_ID } from './deliver';
 import { CLAUDE_CODE_HOOK_EVENTS } from './hook-payloads';

@@ -4,7 +4,7 @@ import type {
   HarnessDeliveryResult,
   LifecycleApi,
   LifecycleResult,
-} from '@cairn/engine';
+} from '@cairn/core';
 import {
   type ClaudeCodeHookEvent,
   type ClaudeCodePayloadOf,

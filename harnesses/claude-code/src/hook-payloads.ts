@@ -1,4 +1,4 @@
-import { CairnError, lazySchema, parseInput } from '@cairn/core';
+import { CairnError, lazySchema, parseInput, sessionKeySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 
 /**
@@ -13,7 +13,7 @@ const text = (max: number, min = 0) =>
   z.string().check(...(min > 0 ? [z.minLength(min)] : []), z.maxLength(max));
 
 const base = () => ({
-  session_id: text(200, 1),
+  session_id: sessionKeySchema,
   transcript_path: text(4096),
   cwd: text(4096, 1),
 });

@@ -18,7 +18,7 @@ const cli = fileURLToPath(new URL('../../../packages/cli/dist/bin.cjs', import.m
 const SUMMARY = 'CAIRN-SUMMARY: kestrel deploy work';
 const EVENTS = {
   SessionStart: 'sessionStart',
-  UserPromptSubmit: 'promptSubmit',
+  UserPromptSubmit: 'userPromptSubmit',
   PostToolUse: 'toolUse',
   PreCompact: 'preCompaction',
   PostCompact: 'compactionComplete',

@@ -22,7 +22,7 @@ export const codexFidelity = {
       via: ['SessionStart'],
       note: 'fires at startup and again when a session is resumed or compacted (source "resume", "compact"), injecting the head each time',
     },
-    promptSubmit: { level: 'full', via: ['UserPromptSubmit'] },
+    userPromptSubmit: { level: 'full', via: ['UserPromptSubmit'] },
     toolUse: { level: 'full', via: ['PostToolUse'] },
     preCompaction: {
       level: 'degraded',

@@ -1,4 +1,4 @@
-import type { HarnessAdapter } from '@cairn/engine';
+import type { HarnessAdapter } from '@cairn/core';
 import { codexFidelity } from './codex-fidelity';
 import { codexStatus, installCodex, uninstallCodex } from './codex-install';
 import { deliverCodex } from './deliver';

@@ -8,7 +8,7 @@ import {
   parseJsonFile,
   planJsonEdit,
   readOptional,
-} from '@cairn/engine';
+} from '@cairn/harness-kit';
 import { codexFiles } from './codex-paths';
 import {
   hookTrustEdit,

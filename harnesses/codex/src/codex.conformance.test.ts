@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { type HarnessDeliveryContext, openCairn } from '@cairn/engine';
+import type { HarnessDeliveryContext } from '@cairn/core';
+import { openCairn } from '@cairn/engine';
 import { type DescribeHarnessOptions, describeHarness } from '@cairn/testkit';
 import { createCodexHarness } from './codex-harness';
 

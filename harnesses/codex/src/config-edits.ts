@@ -1,5 +1,5 @@
-import type { PlannedFile } from '@cairn/engine';
-import { readOptional } from '@cairn/engine';
+import type { PlannedFile } from '@cairn/harness-kit';
+import { readOptional } from '@cairn/harness-kit';
 import {
   checkTomlEdit,
   parseToml,

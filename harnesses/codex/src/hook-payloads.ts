@@ -1,4 +1,4 @@
-import { lazySchema } from '@cairn/core';
+import { lazySchema, sessionKeySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
 
@@ -23,7 +23,7 @@ const text = (max: number, min = 0) =>
   z.string().check(...(min > 0 ? [z.minLength(min)] : []), z.maxLength(max));
 
 const common = () => ({
-  session_id: text(200, 1),
+  session_id: sessionKeySchema,
   transcript_path: z.nullish(text(4096)),
   cwd: text(4096, 1),
   hook_event_name: z.optional(text(60)),

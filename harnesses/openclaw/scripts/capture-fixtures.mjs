@@ -24,7 +24,7 @@ const HOOKS = [
 ];
 const EVENT = {
   session_start: 'sessionStart',
-  before_prompt_build: 'promptSubmit',
+  before_prompt_build: 'userPromptSubmit',
   after_tool_call: 'toolUse',
   before_compaction: 'preCompaction',
   after_compaction: 'compactionComplete',

@@ -11,6 +11,5 @@ export {
   type OpenclawHook,
   openclawPayloadSchemas,
 } from './openclaw-payloads';
-export { measurePluginOverhead, type PluginOverhead } from './plugin-overhead';
 
 export const VERSION: string = pkg.version;

@@ -1,10 +1,10 @@
-import { CairnError } from '@cairn/core';
 import type {
   HarnessDelivery,
   HarnessDeliveryContext,
   HarnessDeliveryResult,
   LifecycleApi,
-} from '@cairn/engine';
+} from '@cairn/core';
+import { CairnError } from '@cairn/core';
 import {
   isOpenclawHook,
   type OpenclawHook,

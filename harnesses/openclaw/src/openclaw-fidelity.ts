@@ -18,7 +18,7 @@ export const openclawFidelity = {
       via: ['session_start', 'before_prompt_build'],
       note: 'session_start fires for new gateway sessions only; `openclaw agent --local` and resumed sessions start at their first before_prompt_build',
     },
-    promptSubmit: { level: 'full', via: ['before_prompt_build'] },
+    userPromptSubmit: { level: 'full', via: ['before_prompt_build'] },
     toolUse: { level: 'full', via: ['after_tool_call'] },
     preCompaction: {
       level: 'degraded',

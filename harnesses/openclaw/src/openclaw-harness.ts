@@ -1,4 +1,4 @@
-import type { HarnessAdapter } from '@cairn/engine';
+import type { HarnessAdapter } from '@cairn/core';
 import { createOpenclawDeliver } from './openclaw-deliver';
 import { openclawFidelity } from './openclaw-fidelity';
 import { installOpenclaw, openclawStatus, uninstallOpenclaw } from './openclaw-install';

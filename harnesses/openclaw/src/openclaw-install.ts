@@ -4,7 +4,7 @@ import type {
   HarnessStatus,
   InstallScope,
 } from '@cairn/core';
-import { applyPlan, parseJsonFile, planJsonEdit, readOptional } from '@cairn/engine';
+import { applyPlan, parseJsonFile, planJsonEdit, readOptional } from '@cairn/harness-kit';
 import {
   deleteAt,
   isObject,

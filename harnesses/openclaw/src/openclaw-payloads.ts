@@ -1,4 +1,4 @@
-import { parseInput } from '@cairn/core';
+import { agentIdSchema, parseInput, sessionKeySchema } from '@cairn/core';
 import { z } from 'zod';
 
 /**
@@ -7,18 +7,23 @@ import { z } from 'zod';
  * after_compaction, the summary the plugin read from the session store
  * (the event itself carries none).
  */
-const id = z.string().min(1).max(200);
-const optionalId = id.optional();
+/** OpenClaw's session ids become Cairn session keys: core's rule (contracts/identity.ts). */
+const id = sessionKeySchema;
+const optionalId = z.optional(sessionKeySchema);
 
 const agentContext = z.object({
-  agentId: optionalId,
+  agentId: z.optional(agentIdSchema),
   sessionKey: optionalId,
   sessionId: optionalId,
   runId: optionalId,
   workspaceDir: z.string().max(4096).optional(),
 });
 
-const sessionContext = z.object({ agentId: optionalId, sessionId: id, sessionKey: optionalId });
+const sessionContext = z.object({
+  agentId: z.optional(agentIdSchema),
+  sessionId: id,
+  sessionKey: optionalId,
+});
 
 export const openclawPayloadSchemas = {
   session_start: z.object({

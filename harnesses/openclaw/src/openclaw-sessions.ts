@@ -1,5 +1,5 @@
+import type { LifecycleApi } from '@cairn/core';
 import { CairnError } from '@cairn/core';
-import type { LifecycleApi } from '@cairn/engine';
 
 /** What the plugin remembers of one session between hooks. */
 export interface SessionState {

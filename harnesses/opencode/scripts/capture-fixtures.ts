@@ -11,7 +11,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatJson, openCairn } from '@cairn/engine';
+import { openCairn } from '@cairn/engine';
+import { formatJson } from '@cairn/harness-kit';
 import {
   cairnBinary,
   compact,
@@ -28,7 +29,7 @@ import {
 const SUMMARY = 'Compaction summary: the deploy target is fly.io; next, write the deploy script.';
 const HOOK_EVENT_TO_EVENT: Record<string, string> = {
   'session.created': 'sessionStart',
-  'chat.message': 'promptSubmit',
+  'chat.message': 'userPromptSubmit',
   'tool.execute.after': 'toolUse',
   'experimental.session.compacting': 'preCompaction',
   'session.compacted': 'compactionComplete',

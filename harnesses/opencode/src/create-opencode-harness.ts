@@ -1,4 +1,4 @@
-import type { HarnessAdapter } from '@cairn/engine';
+import type { HarnessAdapter } from '@cairn/core';
 import { deliverOpencode } from './deliver';
 import { defaultPluginSpec, installOpencode, opencodeStatus, uninstallOpencode } from './install';
 import { opencodeFidelity } from './opencode-fidelity';

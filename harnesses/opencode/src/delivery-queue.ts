@@ -1,5 +1,6 @@
+import type { HarnessDeliveryResult } from '@cairn/core';
 import { formatError } from '@cairn/core';
-import type { Cairn, HarnessDeliveryResult } from '@cairn/engine';
+import type { Cairn } from '@cairn/engine';
 import { deliverOpencode, type OpencodeHookEvent, type OpencodeOutput } from './deliver';
 
 export interface DeliveryQueueOptions {

@@ -10,13 +10,6 @@ export {
   type OpencodeOutput,
 } from './deliver';
 export { configPath, defaultPluginSpec, MCP_SERVER_NAME } from './install';
-export { measurePluginOverhead, type PluginOverhead } from './measure-plugin';
 export { opencodeFidelity } from './opencode-fidelity';
-export {
-  type CairnHooks,
-  type CairnPluginInput,
-  createCairnHooks,
-  type OpencodeClientLike,
-} from './plugin-hooks';
 
 export const VERSION: string = pkg.version;

@@ -15,7 +15,7 @@ import {
   parseJsonFile,
   planJsonEdit,
   readOptional,
-} from '@cairn/engine';
+} from '@cairn/harness-kit';
 import { STUB_MARKER, STUB_RELATIVE_PATH, STUB_TEXT } from './plugin-stub';
 
 /** The MCP server name in opencode.json; OpenCode names its tools `cairn_<tool>`. */

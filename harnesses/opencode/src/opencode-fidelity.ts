@@ -17,7 +17,7 @@ export const opencodeFidelity = {
       via: ['event session.created'],
       note: 'a session the plugin first meets at a prompt (resumed with --continue) is started there, source "resume"',
     },
-    promptSubmit: { level: 'full', via: ['chat.message'] },
+    userPromptSubmit: { level: 'full', via: ['chat.message'] },
     toolUse: { level: 'full', via: ['tool.execute.after'] },
     preCompaction: { level: 'full', via: ['experimental.session.compacting'] },
     compactionComplete: {

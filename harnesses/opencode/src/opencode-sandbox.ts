@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HarnessInstallReport } from '@cairn/core';
-import { formatJson, openCairn } from '@cairn/engine';
+import { openCairn } from '@cairn/engine';
+import { formatJson } from '@cairn/harness-kit';
 import { createOpencodeHarness } from './create-opencode-harness';
 
 /**

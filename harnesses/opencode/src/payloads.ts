@@ -1,3 +1,4 @@
+import { sessionKeySchema } from '@cairn/core';
 import { z } from 'zod';
 
 /**
@@ -6,13 +7,14 @@ import { z } from 'zod';
  * does not read are allowed through untouched (zod objects are not strict).
  */
 
-const id = z.string().min(1).max(200);
+/** OpenCode's session ids become Cairn session keys: core's rule (contracts/identity.ts). */
+const id = sessionKeySchema;
 
 /** `Session` of @opencode-ai/sdk, the fields Cairn reads. */
 const sessionInfo = z.object({
   id,
   directory: z.string().min(1).max(4096),
-  parentID: id.optional(),
+  parentID: z.optional(id),
   title: z.string().optional(),
 });
 
@@ -25,7 +27,7 @@ export const sessionCreatedSchema = z.object({
 /** `event` hook, session.idle / session.deleted; `dispose` is the plugin's own, one per open session. */
 export const sessionEventSchema = z.object({
   type: z.enum(['session.idle', 'session.deleted', 'dispose']),
-  properties: z.object({ sessionID: id.optional(), info: sessionInfo.optional() }),
+  properties: z.object({ sessionID: z.optional(id), info: sessionInfo.optional() }),
 });
 
 const part = z.object({

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openCairn, setModuleImporter } from '@cairn/engine';
 import openclawPlugin from '@cairn/harness-openclaw/plugin';
-import { createCairnHooks, type OpencodeClientLike } from '@cairn/harness-opencode';
+import { createCairnHooks, type OpencodeClientLike } from '@cairn/harness-opencode/plugin-hooks';
 import {
   GATED_CONFIG_CASES,
   type ModelServer,

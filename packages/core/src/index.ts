@@ -1,10 +1,28 @@
 export { ATOMIC_TEMP_PREFIX, writeFileAtomic } from './atomic-write';
+export {
+  embedderOption,
+  embedderOrDefault,
+  functionOption,
+  type InvalidOption,
+  integerOption,
+  isEmbedder,
+  MAX_HASH_DIMENSIONS,
+  MIN_HASH_DIMENSIONS,
+  numberOption,
+  oneOfOption,
+  parseBackendOptions,
+  stringOption,
+  stringRecordOption,
+} from './contracts/backend-options';
 export { type Embedder, embedderKey } from './contracts/embedder';
 export {
   type EventFidelity,
-  HARNESS_EVENT_LIFECYCLE,
   HARNESS_EVENTS,
+  type HarnessAdapter,
   type HarnessDeclaration,
+  type HarnessDelivery,
+  type HarnessDeliveryContext,
+  type HarnessDeliveryResult,
   type HarnessEvent,
   type HarnessFileChange,
   type HarnessInstallOptions,
@@ -13,6 +31,38 @@ export {
   type InstallScope,
 } from './contracts/harness';
 export { createHashEmbedder, type HashEmbedderOptions } from './contracts/hash-embedder';
+export {
+  agentIdSchema,
+  checkAgentId,
+  checkThreadKey,
+  MAX_KEY_CHARS,
+  MAX_THREAD_KEY_CHARS,
+  sessionKeySchema,
+  threadKeySchema,
+  unitIdSchema,
+} from './contracts/identity';
+export {
+  type CompactionCompleteInput,
+  compactionCompleteSchema,
+  LIFECYCLE_EVENT_NAMES,
+  LIFECYCLE_EVENTS,
+  type LifecycleApi,
+  type LifecycleCliName,
+  type LifecycleEvent,
+  type LifecycleResult,
+  lifecycleEventByCliName,
+  type PreCompactionInput,
+  parseLifecycleInput,
+  preCompactionSchema,
+  type SessionEndInput,
+  type SessionStartInput,
+  sessionEndSchema,
+  sessionStartSchema,
+  type ToolUseInput,
+  toolUseSchema,
+  type UserPromptSubmitInput,
+  userPromptSubmitSchema,
+} from './contracts/lifecycle';
 export type {
   MemoryBackend,
   MemoryBackendCapabilities,
@@ -102,6 +152,11 @@ export {
   SETTING_DEFINITIONS,
   type SettingDefinition,
 } from './settings/definitions';
+export {
+  type EmbedderSettings,
+  embedderSettingsSchema,
+  type ResolvedEmbedderSettings,
+} from './settings/embedder-settings';
 export { KNOWN_CAIRN_ENV_VARIABLES } from './settings/env-values';
 export {
   type CairnSettings,

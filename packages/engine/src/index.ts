@@ -16,23 +16,13 @@ export {
   type TransformersEmbedderOptions,
   type TransformersModule,
 } from './embeddings';
-export {
-  type ApplyOptions,
-  applyPlan,
-  formatJson,
-  formatJsonLike,
-  type HarnessAdapter,
-  type HarnessDelivery,
-  type HarnessDeliveryContext,
-  type HarnessDeliveryResult,
-  type InstallLocation,
-  installStateDir,
-  type LifecycleApi,
-  type PlannedFile,
-  parseJsonFile,
-  planJsonEdit,
-  previewChange,
-  readOptional,
+// The harness contract is core's (contracts/harness.ts); install helpers are @cairn/harness-kit's.
+export type {
+  HarnessAdapter,
+  HarnessDelivery,
+  HarnessDeliveryContext,
+  HarnessDeliveryResult,
+  LifecycleApi,
 } from './harness';
 export type { DoctorReport, HeadView, MemoryApi } from './memory-api';
 export {
@@ -100,10 +90,6 @@ export {
 } from './summaries';
 export { UNIT_ERROR_CODES } from './units/unit-results';
 export type { LifecycleResult } from './working/lifecycle';
-export {
-  LIFECYCLE_SCHEMAS,
-  type LifecycleEventName,
-} from './working/lifecycle-inputs';
 export type { LifecycleFailure } from './working/lifecycle-log';
 export { defaultThreadKey, explicitThreadKey } from './working/thread-key';
 export type { ThreadHeadState } from './working/thread-state';

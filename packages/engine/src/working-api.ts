@@ -1,13 +1,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CairnError, type CairnSettings, cairnStatePath, formatError } from '@cairn/core';
+import {
+  CairnError,
+  type CairnSettings,
+  cairnStatePath,
+  checkAgentId,
+  checkThreadKey,
+  formatError,
+  type LifecycleApi,
+} from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
 import { expandNode, openLineageStore } from './lineage';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
 import { createLifecycle, type Lifecycle } from './working/lifecycle';
 import { recentLifecycleFailures } from './working/lifecycle-log';
-import { checkThreadKey } from './working/thread-key';
 import { renderThreadHead, type ThreadHeadState } from './working/thread-state';
 
 /**
@@ -36,21 +43,20 @@ export function createWorkingApi(
     }
   };
 
+  const lifecycleApi: LifecycleApi = {
+    sessionStart: (input) => events().sessionStart(input),
+    userPromptSubmit: (input) => events().userPromptSubmit(input),
+    toolUse: (input) => events().toolUse(input),
+    preCompaction: (input) => events().preCompaction(input),
+    compactionComplete: (input) => events().compactionComplete(input),
+    sessionEnd: (input) => events().sessionEnd(input),
+  };
+
   return {
-    lifecycle: {
-      sessionStart: (input: Parameters<Lifecycle['sessionStart']>[0]) =>
-        events().sessionStart(input),
-      userPromptSubmit: (input: Parameters<Lifecycle['userPromptSubmit']>[0]) =>
-        events().userPromptSubmit(input),
-      toolUse: (input: Parameters<Lifecycle['toolUse']>[0]) => events().toolUse(input),
-      preCompaction: (input: Parameters<Lifecycle['preCompaction']>[0]) =>
-        events().preCompaction(input),
-      compactionComplete: (input: Parameters<Lifecycle['compactionComplete']>[0]) =>
-        events().compactionComplete(input),
-      sessionEnd: (input: Parameters<Lifecycle['sessionEnd']>[0]) => events().sessionEnd(input),
-    },
+    lifecycle: lifecycleApi,
     /** Drill-down: the node, its lineage, siblings, thread, linked units and transcript. Another agent's node is NOT_FOUND. */
     expand(nodeId: string, agentId: string) {
+      checkAgentId(agentId);
       // Reading must not create a database in a project that has no history yet.
       if (!existsSync(join(cairnStatePath(rootDir), 'lineage.db'))) {
         throw new CairnError('NOT_FOUND', `No temporal node ${nodeId} for agent ${agentId}`, {
@@ -66,12 +72,14 @@ export function createWorkingApi(
     },
     /** Thread heads, optionally of one agent, most recently updated first. */
     threads(agentId?: string): ThreadHeadState[] {
+      if (agentId !== undefined) checkAgentId(agentId);
       if (!hasHeads()) return [];
       return withHeads((store) => store.threads.list(agentId)).sort((a, b) =>
         a.updatedAt < b.updatedAt ? 1 : -1,
       );
     },
     threadHead(agentId: string, threadKey: string): { state: ThreadHeadState; markdown: string } {
+      checkAgentId(agentId);
       checkThreadKey(threadKey);
       const state = hasHeads()
         ? withHeads((store) => store.threads.getThread(agentId, threadKey))

@@ -4,8 +4,11 @@ import { errorBody } from './tool-schemas';
 /*
  * Schemas of the working-memory tools (seed 002: thread heads and the
  * temporal lineage). Same rules as tool-schemas.ts: strict inputs, outputs
- * that list every field and admit `error`. Key shapes (thread keys, lengths)
- * are checked by the engine, which answers INVALID_INPUT. The engine's nulls
+ * that list every field and admit `error`. Key shapes (agentId, sessionKey,
+ * threadKey) are checked by the engine with core's schemas (contracts/
+ * identity.ts), the same rule as the lifecycle, the lineage and the CLI
+ * flags; checked here, the SDK would answer an untyped -32602 instead of
+ * INVALID_INPUT. The engine's nulls
  * become absent fields: a nullable `type: [string, null]` is refused by
  * clients that map schemas onto a single-type dialect (Gemini's OpenAPI subset).
  */

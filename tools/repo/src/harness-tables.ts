@@ -4,7 +4,7 @@ import { camelCase, importPackage, packageFolders } from './workspace-packages';
 
 const EVENT_LABELS: Record<(typeof HARNESS_EVENTS)[number], string> = {
   sessionStart: 'Session start',
-  promptSubmit: 'Prompt submit',
+  userPromptSubmit: 'Prompt submit',
   toolUse: 'Tool use',
   preCompaction: 'Pre-compaction',
   compactionComplete: 'Compaction complete',

@@ -1,5 +1,9 @@
-import { CairnError } from '@cairn/core';
-import { LIFECYCLE_SCHEMAS, type LifecycleEventName } from '@cairn/engine';
+import {
+  CairnError,
+  LIFECYCLE_EVENT_NAMES,
+  LIFECYCLE_EVENTS,
+  lifecycleEventByCliName,
+} from '@cairn/core';
 import type { CommandSpec } from '../command';
 import { stringFlag } from './text-input';
 
@@ -78,16 +82,7 @@ export const headCommand: CommandSpec = {
   },
 };
 
-const EVENTS = Object.keys(LIFECYCLE_SCHEMAS) as LifecycleEventName[];
-
-const METHOD: Record<LifecycleEventName, string> = {
-  'session-start': 'sessionStart',
-  'user-prompt-submit': 'userPromptSubmit',
-  'tool-use': 'toolUse',
-  'pre-compaction': 'preCompaction',
-  'compaction-complete': 'compactionComplete',
-  'session-end': 'sessionEnd',
-};
+const CLI_NAMES = LIFECYCLE_EVENT_NAMES.map((event) => LIFECYCLE_EVENTS[event].cliName);
 
 async function readPayload(text: string | undefined): Promise<unknown> {
   if (!text?.trim())
@@ -109,23 +104,22 @@ async function readPayload(text: string | undefined): Promise<unknown> {
 
 export const lifecycleCommand: CommandSpec = {
   name: 'lifecycle',
-  summary: `Run a lifecycle event with a JSON payload on stdin (${EVENTS.join(', ')})`,
+  summary: `Run a lifecycle event with a JSON payload on stdin (${CLI_NAMES.join(', ')})`,
   usage: 'cairn lifecycle <event> [--root <dir>] < payload.json   (prints the result as JSON)',
   options: {},
   positionals: { min: 1, max: 1 },
   async run({ open, io, positionals }) {
-    const event = positionals[0] as LifecycleEventName;
-    if (!EVENTS.includes(event)) {
-      throw new CairnError('INVALID_INPUT', `Unknown lifecycle event "${event}"`, {
-        hint: `use one of ${EVENTS.join(', ')}`,
+    const event = lifecycleEventByCliName(positionals[0]!);
+    if (!event) {
+      throw new CairnError('INVALID_INPUT', `Unknown lifecycle event "${positionals[0]}"`, {
+        hint: `use one of ${CLI_NAMES.join(', ')}`,
       });
     }
     const payload = await readPayload(await io.readStdin());
     const cairn = open();
     try {
-      const call = (
-        cairn.lifecycle as unknown as Record<string, (input: unknown) => Promise<object>>
-      )[METHOD[event]]!;
+      // The event's schema parses the payload inside the call (INVALID_INPUT, nothing written).
+      const call = cairn.lifecycle[event] as (input: unknown) => Promise<object>;
       const result = await call(payload);
       // Scripts and hooks read this: the output is JSON with or without --json.
       const json = { ok: true, ...result };

@@ -3,28 +3,14 @@
  * as static data, what it wires for every Cairn lifecycle event; the
  * compatibility matrix in docs/HARNESSES.md is generated from these
  * declarations, and each claim is exercised by the package's e2e tests.
+ * `HarnessAdapter` is what every harness package implements; a harness's
+ * main entry needs only core and @cairn/harness-kit, never the engine.
  */
+import { LIFECYCLE_EVENT_NAMES, type LifecycleApi, type LifecycleEvent } from './lifecycle';
 
-/** Cairn's lifecycle events, in the order a session meets them. */
-export const HARNESS_EVENTS = [
-  'sessionStart',
-  'promptSubmit',
-  'toolUse',
-  'preCompaction',
-  'compactionComplete',
-  'sessionEnd',
-] as const;
-export type HarnessEvent = (typeof HARNESS_EVENTS)[number];
-
-/** The engine lifecycle call each event maps onto (`cairn lifecycle <name>`). */
-export const HARNESS_EVENT_LIFECYCLE: Record<HarnessEvent, string> = {
-  sessionStart: 'session-start',
-  promptSubmit: 'user-prompt-submit',
-  toolUse: 'tool-use',
-  preCompaction: 'pre-compaction',
-  compactionComplete: 'compaction-complete',
-  sessionEnd: 'session-end',
-};
+/** The events a harness declares: the lifecycle events, under their one name. */
+export const HARNESS_EVENTS: readonly LifecycleEvent[] = LIFECYCLE_EVENT_NAMES;
+export type HarnessEvent = LifecycleEvent;
 
 export type EventFidelity =
   /** The harness hook(s) in `via` deliver the event with everything Cairn needs. */
@@ -97,4 +83,46 @@ export interface HarnessStatus {
   /** Files found, with what each holds of Cairn's. */
   details: string[];
   problems: string[];
+}
+
+/** A harness payload as the harness sends it: its own event name and its JSON. */
+export interface HarnessDelivery {
+  /** The harness's event or hook name (`SessionStart`, `session.created`, `before_prompt_build`). */
+  hookEvent: string;
+  /** The payload exactly as recorded from the real CLI. */
+  payload: unknown;
+}
+
+/** What an adapter did with one delivery. */
+export interface HarnessDeliveryResult {
+  /** What the harness gets back (printed to stdout for hook processes; returned for plugins). */
+  output?: unknown;
+  /** The agent and session the delivery was mapped to, when it mapped to any. */
+  agentId?: string;
+  sessionKey?: string;
+  /** The engine calls made, by `cairn lifecycle` name, in order. */
+  calls: string[];
+}
+
+export interface HarnessDeliveryContext {
+  lifecycle: LifecycleApi;
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * One harness: its static declaration, its install, and the mapping of its
+ * real payloads onto the lifecycle. `deliver` is what a `cairn hook` process
+ * or an in-process plugin runs for one event; the testkit's
+ * `describeHarness` replays recorded payloads through it.
+ */
+export interface HarnessAdapter {
+  readonly declaration: HarnessDeclaration;
+  /** Parses (zod) and maps one payload; invalid payloads throw INVALID_INPUT, nothing written. */
+  deliver(
+    delivery: HarnessDelivery,
+    context: HarnessDeliveryContext,
+  ): Promise<HarnessDeliveryResult>;
+  install(options: HarnessInstallOptions): Promise<HarnessInstallReport>;
+  uninstall(options: HarnessInstallOptions): Promise<HarnessInstallReport>;
+  status(options: Omit<HarnessInstallOptions, 'dryRun'>): Promise<HarnessStatus>;
 }

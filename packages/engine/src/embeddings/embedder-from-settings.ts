@@ -7,7 +7,8 @@ import {
   createHashEmbedder,
   describeZodIssue,
   type Embedder,
-  intInRange,
+  embedderSettingsSchema,
+  type ResolvedEmbedderSettings,
   safeParse,
 } from '@cairn/core';
 import * as z from 'zod/mini';
@@ -17,21 +18,7 @@ import { createOpenAiEmbedder } from './openai-embedder';
 import { createTransformersEmbedder } from './transformers-embedder';
 
 // zod/mini: `cairn search` builds this on every start (see core's contracts/schemas.ts).
-const text = () => z._default(z.string(), '');
-const intAtLeast = (min: number, fallback: number) => z._default(intInRange(min), fallback);
 const share = (min = 0) => z.optional(z.number().check(z.gte(min), z.lte(1)));
-
-const embedderSettingsSchema = z.object({
-  provider: z._default(z.enum(['none', 'hash', 'openai', 'transformers']), 'none'),
-  model: text(),
-  baseUrl: text(),
-  apiKeyEnv: text(),
-  dimensions: intAtLeast(0, 0),
-  modelDir: text(),
-  allowDownload: z._default(z.boolean(), false),
-  batchSize: intAtLeast(1, 64),
-  timeoutMs: intAtLeast(1, 30_000),
-});
 
 const searchSettingsSchema = z.object({
   vectorWeight: share(),
@@ -41,8 +28,6 @@ const searchSettingsSchema = z.object({
   minSimilarity: share(-1),
   recencyHalfLifeDays: z.optional(z.number().check(z.gte(0))),
 });
-
-export type EmbedderSettings = z.input<typeof embedderSettingsSchema>;
 
 function invalid(key: string, reason: string, hint: string): CairnError {
   return new CairnError('INVALID_CONFIG', `Invalid setting "embedder.${key}": ${reason}`, {
@@ -70,10 +55,7 @@ function needDimensions(provider: string, dimensions: number): number {
   );
 }
 
-function openAiFrom(
-  settings: z.output<typeof embedderSettingsSchema>,
-  env: NodeJS.ProcessEnv,
-): Embedder {
+function openAiFrom(settings: ResolvedEmbedderSettings, env: NodeJS.ProcessEnv): Embedder {
   const example =
     'e.g. baseUrl "http://127.0.0.1:11434/v1" and model "nomic-embed-text" for Ollama';
   if (!settings.baseUrl)

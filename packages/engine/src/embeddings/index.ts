@@ -1,8 +1,5 @@
-export {
-  type EmbedderSettings,
-  embedderFromSettings,
-  rankingFromSettings,
-} from './embedder-from-settings';
+export type { EmbedderSettings } from '@cairn/core';
+export { embedderFromSettings, rankingFromSettings } from './embedder-from-settings';
 export {
   type CachedEmbedder,
   createCachedEmbedder,

@@ -5,15 +5,3 @@ export type {
   HarnessDeliveryResult,
   LifecycleApi,
 } from './harness-adapter';
-export {
-  type ApplyOptions,
-  applyPlan,
-  formatJson,
-  formatJsonLike,
-  type PlannedFile,
-  parseJsonFile,
-  planJsonEdit,
-  previewChange,
-  readOptional,
-} from './install-files';
-export { type InstallLocation, installStateDir } from './install-ledger';

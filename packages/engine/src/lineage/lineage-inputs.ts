@@ -1,4 +1,10 @@
-import { lazySchema, THREAD_KEY_PATTERN, UNIT_ID_PATTERN } from '@cairn/core';
+import {
+  agentIdSchema,
+  lazySchema,
+  sessionKeySchema,
+  threadKeySchema,
+  unitIdSchema,
+} from '@cairn/core';
 import * as z from 'zod/mini';
 import { TEMPORAL_NODE_KINDS, TRANSCRIPT_ROLES } from './lineage-types';
 
@@ -8,33 +14,16 @@ import { TEMPORAL_NODE_KINDS, TRANSCRIPT_ROLES } from './lineage-types';
  * zod/mini: hooks start a process per event (see core's contracts/schemas.ts).
  */
 
-const MAX_KEY_CHARS = 256;
-
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 /** `z.number().int().min(min).max(max)` of classic zod, checks and messages alike. */
 const int = (min: number, max?: number) =>
   z.number().check(z.int(), z.gte(min), ...(max === undefined ? [] : [z.lte(max)]));
 
-export const agentIdSchema = lazySchema(() =>
-  z.string().check(z.minLength(1, 'agentId is required'), z.maxLength(MAX_KEY_CHARS)),
-);
-export const sessionKeySchema = lazySchema(() =>
-  z.string().check(z.minLength(1, 'sessionKey is required'), z.maxLength(MAX_KEY_CHARS)),
-);
-export const threadKeySchema = lazySchema(() =>
-  z
-    .string()
-    .check(
-      z.regex(THREAD_KEY_PATTERN, 'threadKey must be lowercase letters, digits, ".", "_" or "-"'),
-    ),
-);
+export { agentIdSchema, sessionKeySchema, threadKeySchema, unitIdSchema };
+
 export const nodeIdSchema = lazySchema(() =>
   z.string().check(z.regex(/^node:[0-9a-f-]{36}$/, 'node ids look like node:<uuid>')),
 );
-export const unitIdSchema = lazySchema(() =>
-  z.string().check(z.regex(UNIT_ID_PATTERN, 'unit ids look like UNIT:<uuid>')),
-);
-
 /** An instant as a Date or an ISO string with offset; stored as UTC so text order is time order. */
 export const instantSchema = lazySchema(() =>
   z.pipe(

@@ -1,4 +1,4 @@
-import type { CairnSettings, Embedder } from '@cairn/core';
+import type { CairnSettings, Embedder, LifecycleResult } from '@cairn/core';
 import { type LineageStore, openLineageStore } from '../lineage';
 import type { MemoryApi } from '../memory-api';
 
@@ -14,15 +14,7 @@ export interface LifecycleContext {
   env?: Record<string, string | undefined>;
 }
 
-/** What an event hands back to the harness; `failed` is set when it failed open. */
-export interface LifecycleResult {
-  /** Text to inject into the model's context; empty when there is nothing new. */
-  inject: string;
-  /** The temporal node written, if any. */
-  nodeId?: string;
-  /** Set when an internal failure was swallowed (see `cairn doctor`). */
-  failed?: { code: string; message: string };
-}
+export type { LifecycleResult };
 
 export const EMPTY_RESULT: LifecycleResult = { inject: '' };
 

@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { CairnError, THREAD_KEY_PATTERN } from '@cairn/core';
 
 /** Lowercase, `[a-z0-9._-]` only, no leading punctuation, bounded: safe in file names and keys. */
 export function slugify(value: string, max = 48): string {
@@ -43,16 +42,6 @@ export type ThreadKind = 'topic' | 'person';
 /** An explicit topic or person thread: `topic-<slug>` / `person-<slug>`. */
 export function explicitThreadKey(kind: ThreadKind, name: string): string {
   return `${kind}-${slugify(name, 80)}`;
-}
-
-/** Validates a thread key from outside (API, hooks, MCP). */
-export function checkThreadKey(threadKey: string): string {
-  if (!THREAD_KEY_PATTERN.test(threadKey) || threadKey.includes('..')) {
-    throw new CairnError('INVALID_INPUT', `Invalid thread key ${JSON.stringify(threadKey)}`, {
-      hint: 'thread keys are lowercase letters, digits, ".", "_" and "-", starting with a letter or digit',
-    });
-  }
-  return threadKey;
 }
 
 /**

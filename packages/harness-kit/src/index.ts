@@ -1,0 +1,12 @@
+export {
+  type ApplyOptions,
+  applyPlan,
+  formatJson,
+  formatJsonLike,
+  type PlannedFile,
+  parseJsonFile,
+  planJsonEdit,
+  previewChange,
+  readOptional,
+} from './install-files';
+export { type InstallLocation, installStateDir } from './install-ledger';

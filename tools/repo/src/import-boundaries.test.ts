@@ -1,0 +1,123 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * Each package in its own room (issue 13, point 3): a harness's main entry
+ * (`src/index.ts`, what `cairn install` and the hook processes load) reaches
+ * core and @cairn/harness-kit only, never the engine; only its in-process
+ * plugin entries do. No backend package imports another backend package.
+ * Type-only imports count: they tie the package's declarations to the engine.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+/**
+ * Backend files that still import @cairn/backend-file on main: the index
+ * contract (issue 13, point 1, another branch) moves what they use into
+ * @cairn/index-kit. Delete each line as it goes; nothing may be added.
+ */
+const PENDING_BACKEND_IMPORTS = new Set([
+  'backends/lancedb/src/lancedb-backend.ts imports @cairn/backend-file',
+  'backends/lancedb/src/lancedb-retrieval-adapter.ts imports @cairn/backend-file',
+  'backends/mem0/src/mem0-backend.ts imports @cairn/backend-file',
+  'backends/mem0/src/mem0-retrieval-adapter.ts imports @cairn/backend-file',
+  'backends/qdrant/src/qdrant-backend.ts imports @cairn/backend-file',
+  'backends/qdrant/src/qdrant-retrieval-adapter.ts imports @cairn/backend-file',
+  'backends/qmd/src/qmd-backend.ts imports @cairn/backend-file',
+  'backends/qmd/src/qmd-retrieval-adapter.ts imports @cairn/backend-file',
+]);
+
+function folders(group: 'backends' | 'harnesses'): string[] {
+  return readdirSync(join(ROOT, group))
+    .filter((name) => existsSync(join(ROOT, group, name, 'package.json')))
+    .sort();
+}
+
+/** Every module specifier a file imports or re-exports, static or dynamic. */
+function specifiers(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      found.push(node.moduleSpecifier.text);
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
+      found.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function resolveLocal(from: string, specifier: string): string | undefined {
+  const base = resolve(dirname(from), specifier);
+  return [`${base}.ts`, join(base, 'index.ts'), base].find(
+    (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+  );
+}
+
+/** The packages reached from `entry` through its local imports: `{ package: 'via file' }`. */
+function packagesReached(entry: string): Map<string, string> {
+  const reached = new Map<string, string>();
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const specifier of specifiers(file)) {
+      if (specifier.startsWith('.')) {
+        const local = resolveLocal(file, specifier);
+        if (local?.endsWith('.ts')) queue.push(local);
+      } else if (!reached.has(specifier)) {
+        reached.set(specifier, relative(ROOT, file));
+      }
+    }
+  }
+  return reached;
+}
+
+describe('import boundaries', () => {
+  it('no harness main entry reaches @cairn/engine', () => {
+    const harnesses = folders('harnesses');
+    expect(harnesses.length).toBeGreaterThanOrEqual(4);
+    const offenders = harnesses.flatMap((id) => {
+      const reached = packagesReached(join(ROOT, 'harnesses', id, 'src', 'index.ts'));
+      return [...reached]
+        .filter(
+          ([specifier]) => specifier === '@cairn/engine' || specifier.startsWith('@cairn/engine/'),
+        )
+        .map(([specifier, via]) => `${id}: ${specifier} via ${via}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('no backend package imports another backend package', () => {
+    const backends = folders('backends');
+    expect(backends.length).toBeGreaterThanOrEqual(5);
+    const offenders = backends.flatMap((id) => {
+      const own = `@cairn/backend-${id}`;
+      const sources = readdirSync(join(ROOT, 'backends', id, 'src'), { recursive: true })
+        .map(String)
+        .filter((file) => /\.m?ts$/.test(file) && !/\.d\.ts$|\.test\.ts$/.test(file))
+        .map((file) => join(ROOT, 'backends', id, 'src', file));
+      return sources.flatMap((file) =>
+        specifiers(file)
+          .filter((s) => s.startsWith('@cairn/backend-') && !s.startsWith(own))
+          .map((s) => `${relative(ROOT, file)} imports ${s}`),
+      );
+    });
+    expect(offenders.filter((offender) => !PENDING_BACKEND_IMPORTS.has(offender))).toEqual([]);
+  });
+});
