@@ -1,0 +1,16 @@
+export { commandFamily, toolFamily } from './command-family';
+export {
+  type ErrorSignature,
+  errorSignature,
+  SIGNATURE_RULES,
+  type SignatureContext,
+} from './error-signature';
+export { scrubVolatile } from './scrub-volatile';
+export type { RuleInput, SignatureRule } from './signature-rule';
+export {
+  detectToolFailure,
+  type FailureReason,
+  type ToolEvent,
+  type ToolFailure,
+  toolEventFromRecorded,
+} from './tool-failure';
