@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { ALL_CASES } from './corpus/all-cases';
 import { type CorpusCase, RUN_A, RUN_B } from './corpus/corpus-types';
 import * as js from './corpus/javascript-corpus';
 import * as native from './corpus/native-corpus';
 import * as tools from './corpus/tools-corpus';
+import * as variants from './corpus/variant-corpus';
 import { errorSignature } from './error-signature';
 
-const CASES: CorpusCase[] = [
-  ...Object.values(js),
-  ...Object.values(native),
-  ...Object.values(tools),
-];
+const CASES = ALL_CASES;
 
 const signatureOf = (c: CorpusCase, run = RUN_A) =>
   errorSignature(c.text(run), { tool: c.tool ?? 'Bash', command: c.command });
@@ -59,6 +57,16 @@ const DIFFERENT: [CorpusCase, CorpusCase][] = [
   [tools.gitRejected, tools.gitRejectedNonFastForward],
   [tools.gitNotRepo, tools.gitConflict],
   [tools.dockerDaemon, tools.dockerPortTaken],
+  [variants.npmMissingScript, js.npmE404],
+  [variants.nodeCjsNotFound, js.nodeModuleNotFound],
+  [variants.jestSuiteFailed, js.jestFailure],
+  [variants.pythonSyntax, native.pythonKeyError],
+  [variants.kotlinGradle, native.gradleTask],
+  [variants.cargoNoPackage, native.rustMismatched],
+  [variants.cmdNotRecognized, tools.bashNotFound],
+  [variants.dockerPullDenied, tools.dockerDaemon],
+  [variants.gitAuthFailed, tools.gitRejected],
+  [variants.gitPathspec, tools.gitNotRepo],
 ];
 
 describe('errorSignature: failures that need different fixes', () => {

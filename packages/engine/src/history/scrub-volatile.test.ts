@@ -7,6 +7,7 @@ describe('scrubVolatile', () => {
     ['at foo (C:\\Users\\me\\proj\\a.js:3)', 'at foo (<path>)'],
     ['see ~/x/y and ../z/w.ts:4:5', 'see <path> and <path>'],
     ['src/a.ts(12,5): error TS2345', '<path>(<n>,<n>): error TS2345'],
+    ["from 'src/orders.test.ts'", "from '<path>'"],
     ['main.go:12:5: undefined: foo', '<path>: undefined: foo'],
     ['listen EADDRINUSE :::3000', 'listen EADDRINUSE :::<n>'],
     ['2026-11-25T17:45:00.123Z took 123ms', '<time> took <dur>'],

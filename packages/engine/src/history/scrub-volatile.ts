@@ -21,7 +21,7 @@ const WINDOWS_PATH = /(?<![\w])[A-Za-z]:\\[^\s'"`<>|*?()]*/g;
 const ROOTED_PATH = /(?<![\w.~@+/\\-])(?:~|\.{1,2})?\/[\w.@+~-][\w.@+~/-]*(?::\d+){0,2}/g;
 /** `src/a.ts`, `pkg/x/y.go:12:5`: a slash and a file extension. */
 const RELATIVE_PATH =
-  /(?<![\w.@+~/-])[\w@+-][\w.@+~/-]*\/[\w@+~-]*\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w.@/-])(?::\d+){0,2}/g;
+  /(?<![\w.@+~/-])[\w@+-][\w.@+~/-]*\/[\w.@+~-]*\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w.@/-])(?::\d+){0,2}/g;
 /** A bare file name with a line: `main.go:12:5`, `Foo.java:42` (where it is, not what failed). */
 const FILE_AT_LINE =
   /(?<![\w.@+~/-])[\w@+-][\w.@+-]*\.[A-Za-z][A-Za-z0-9]{0,5}(?::\d+){1,2}(?![\d\w])/g;

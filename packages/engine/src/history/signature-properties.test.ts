@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type CorpusCase, RUN_A, type Volatile } from './corpus/corpus-types';
-import * as js from './corpus/javascript-corpus';
+import { ALL_CASES } from './corpus/all-cases';
+import { RUN_A, type Volatile } from './corpus/corpus-types';
 import * as native from './corpus/native-corpus';
-import * as tools from './corpus/tools-corpus';
 import { errorSignature } from './error-signature';
 
-const CASES: CorpusCase[] = [
-  ...Object.values(js),
-  ...Object.values(native),
-  ...Object.values(tools),
-];
+const CASES = ALL_CASES;
 
 /** mulberry32: a small seeded generator, so a failure replays. */
 function seeded(seed: number) {

@@ -18,13 +18,16 @@ export const vitestRule: SignatureRule = {
 /** jest: `● suite › name` and `Tests:       1 failed, 2 passed`. */
 const JEST_FAIL = /^\s*● (.+)$/;
 const JEST_SUMMARY = /^Tests:\s+\d+ failed/;
+const JEST_SUITE = /^\s*● Test suite failed to run/;
 
 export const jestRule: SignatureRule = {
   family: 'jest',
   key({ lines }) {
-    if (!hasLine(lines, JEST_SUMMARY) && !hasLine(lines, /^\s*● Test suite failed to run/))
-      return undefined;
-    return keyOf(allCaptures(lines, JEST_FAIL, 5), firstCapture(lines, FIRST_ERROR));
+    const suite = lines.findIndex((line) => JEST_SUITE.test(line));
+    if (!hasLine(lines, JEST_SUMMARY) && suite < 0) return undefined;
+    // A suite that cannot load says why on the next line that has text.
+    const why = suite < 0 ? undefined : lines.slice(suite + 1).find((line) => line.trim() !== '');
+    return keyOf(allCaptures(lines, JEST_FAIL, 5), why, firstCapture(lines, FIRST_ERROR));
   },
 };
 

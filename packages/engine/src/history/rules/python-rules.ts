@@ -27,19 +27,22 @@ export const pytestRule: SignatureRule = {
 const EXCEPTION =
   /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fault))(?::\s?(.*))?$/;
 const TRACEBACK = /^Traceback \(most recent call last\):/;
+const FRAME = /^\s*File "[^"]*", line \d+/;
 
 /** Python: the traceback's last exception (class and message; the frames are where, not what). */
 export const pythonRule: SignatureRule = {
   family: 'python',
   key({ lines }) {
-    const start = lines.findIndex((line) => TRACEBACK.test(line));
+    // A syntax error has no "Traceback" header: the `File "x", line N` frame opens it.
+    const start = lines.findIndex((line) => TRACEBACK.test(line) || FRAME.test(line));
     if (start < 0) return undefined;
     const rest = lines.slice(start + 1);
     const found = rest
       .map((line) => EXCEPTION.exec(line))
       .filter((match): match is RegExpExecArray => match !== null)
       .at(-1);
-    return found ? keyOf(found[1], found[2]) : keyOf(lastCapture(rest, /^(\S.*)$/));
+    if (found) return keyOf(found[1], found[2]);
+    return TRACEBACK.test(lines[start] ?? '') ? keyOf(lastCapture(rest, /^(\S.*)$/)) : undefined;
   },
 };
 
