@@ -5,6 +5,7 @@ export {
   SIGNATURE_RULES,
   type SignatureContext,
 } from './error-signature';
+export { type FailureSignature, failureSignature } from './failure-signature';
 export { scrubVolatile } from './scrub-volatile';
 export type { RuleInput, SignatureRule } from './signature-rule';
 export {
