@@ -1,5 +1,6 @@
 import { openCairn, openMemorySearch, VERSION } from '@cairn/engine';
 import type { CommandSpec } from './command';
+import { historyCommand } from './commands/history';
 import { createHookCommand } from './commands/hook';
 import { initCommand } from './commands/init';
 import { installCommand, uninstallCommand } from './commands/install';
@@ -44,6 +45,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   createHookCommand({ loadDelivery: loadHarnessDelivery }),
   mcpCommand,
   trustCommand,
+  historyCommand,
 ];
 
 function usage(): string {

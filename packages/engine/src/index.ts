@@ -70,6 +70,8 @@ export { type DoctorArea, type DoctorFinding, needsUser } from './doctor/doctor-
 export { settingsFindings } from './doctor/settings-checks';
 export { formatBytes, type StoreSize, storeSizes } from './doctor/store-sizes';
 export { MAX_MEMORY_FILE_BYTES, RUNAWAY_HEAD_FACTOR } from './doctor/workspace-checks';
+/** Task history (issue 15): error signatures and failure detection of tool events. */
+export * from './history';
 export type {
   LineageStore,
   NodeExpansion,

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { commandFamily, toolFamily } from './command-family';
+import { dockerRule } from './rules/docker-rules';
+import { genericRule } from './rules/generic-rule';
+import { gitRule } from './rules/git-rules';
+import { goRule, goTestRule } from './rules/go-rules';
+import { gradleRule, javaRule, mavenRule } from './rules/java-rules';
+import { jestRule, mochaRule, vitestRule } from './rules/js-test-rules';
+import { nodeRule } from './rules/node-rules';
+import { npmRule, pnpmRule, scriptWrapperRule, yarnRule } from './rules/package-manager-rules';
+import { pipRule, pytestRule, pythonRule } from './rules/python-rules';
+import { cargoTestRule, rustRule } from './rules/rust-rules';
+import { shellRule } from './rules/shell-rules';
+import { typescriptRule } from './rules/typescript-rules';
+import { scrubVolatile, stripAnsi } from './scrub-volatile';
+import type { SignatureRule } from './signature-rule';
+
+/**
+ * The rules, most specific first; the first that finds a key wins. Test
+ * runners come before the languages (a failed test prints a stack), the
+ * languages before the package managers' "script failed" wrappers, and
+ * the generic rule takes anything left.
+ */
+export const SIGNATURE_RULES: readonly SignatureRule[] = [
+  shellRule,
+  dockerRule,
+  gitRule,
+  npmRule,
+  pnpmRule,
+  yarnRule,
+  typescriptRule,
+  vitestRule,
+  jestRule,
+  mochaRule,
+  pytestRule,
+  goTestRule,
+  cargoTestRule,
+  pipRule,
+  pythonRule,
+  rustRule,
+  goRule,
+  mavenRule,
+  gradleRule,
+  javaRule,
+  nodeRule,
+  scriptWrapperRule,
+  genericRule,
+];
+
+/** The tool and command an error came from: part of the signature when given. */
+export interface SignatureContext {
+  /** The harness's tool name (`Bash`, `bash`, `exec`, `shell` all read as `shell`). */
+  tool?: string;
+  /** The command line that failed; only its family (`pnpm install`) counts. */
+  command?: string;
+}
+
+export interface ErrorSignature {
+  /** 16 hex digits: the first 64 bits of the SHA-256 of `normalized`. */
+  signature: string;
+  /** The rule that read the error: `typescript`, `npm`, `python`, ..., `generic`. */
+  family: string;
+  /** The human-readable key the signature hashes: family, key text, and `[tool: command family]`. */
+  normalized: string;
+}
+
+/** How much of an error is read: its first 64 KiB and last 192 KiB (the end holds the summary). */
+export const SIGNATURE_HEAD_CHARS = 64 * 1024;
+export const SIGNATURE_TAIL_CHARS = 192 * 1024;
+/** Lines are cut here before any rule reads them. */
+export const SIGNATURE_LINE_CHARS = 1000;
+const KEY_CHARS = 600;
+
+function linesOf(text: string): string[] {
+  const bounded =
+    text.length <= SIGNATURE_HEAD_CHARS + SIGNATURE_TAIL_CHARS
+      ? text
+      : `${text.slice(0, SIGNATURE_HEAD_CHARS)}\n${text.slice(-SIGNATURE_TAIL_CHARS)}`;
+  return stripAnsi(bounded)
+    .split(/\r?\n|\r/)
+    .map((line) => line.slice(0, SIGNATURE_LINE_CHARS));
+}
+
+/**
+ * A signature for an error text that stays the same across runs and
+ * machines (paths, line numbers, hashes, times, ports and ids do not count)
+ * and differs between errors that need different fixes (the error's class
+ * or code, its stable words, and the tool and command family that failed).
+ */
+export function errorSignature(text: string, context: SignatureContext = {}): ErrorSignature {
+  const family = commandFamily(context.command);
+  const input = { lines: linesOf(text), commandFamily: family };
+  let rule = genericRule;
+  let parts: string[] | undefined;
+  for (const candidate of SIGNATURE_RULES) {
+    parts = candidate.key(input);
+    if (parts) {
+      rule = candidate;
+      break;
+    }
+  }
+  const key = (parts ?? ['(no output)'])
+    .map((part) => scrubVolatile(part))
+    .join(' | ')
+    .slice(0, KEY_CHARS);
+  const where = [toolFamily(context.tool), family].filter(Boolean).join(': ');
+  const normalized = `${rule.family}: ${key}${where ? ` [${where}]` : ''}`;
+  const signature = createHash('sha256').update(normalized).digest('hex').slice(0, 16);
+  return { signature, family: rule.family, normalized };
+}

@@ -1,0 +1,24 @@
+import { firstCapture, hasLine, keyOf, type SignatureRule } from '../signature-rule';
+
+/** `TypeError: x is not a function`, `Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x'`. */
+const JS_ERROR =
+  /^\s*(?:Uncaught\s)?((?:[A-Z][A-Za-z]*)?(?:Error|Exception)(?:\s\[[A-Z][A-Z0-9_]*\])?): (.+)$/;
+const STACK_FRAME = /^\s+at\s\S/;
+const NODE_CODE = /^\s*code: '([A-Z][A-Z0-9_]*)'/;
+const NODE_MARKS = /\bnode:internal\b|\bERR_[A-Z_]+\b|^Node\.js v\d/;
+
+/** Node: a JS error with a stack, a Node error code, or Node's own trailer; key = class, code, message. */
+export const nodeRule: SignatureRule = {
+  family: 'node',
+  key({ lines }) {
+    if (!hasLine(lines, STACK_FRAME) && !hasLine(lines, NODE_MARKS)) return undefined;
+    const match = lines.map((line) => JS_ERROR.exec(line)).find(Boolean);
+    if (!match) return undefined;
+    const code = firstCapture(lines, NODE_CODE);
+    return keyOf(
+      match[1],
+      code && !match[1]?.includes(code) && !match[2]?.includes(code) ? `code ${code}` : undefined,
+      match[2],
+    );
+  },
+};

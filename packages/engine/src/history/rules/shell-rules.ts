@@ -1,0 +1,37 @@
+import { keyOf, type SignatureRule } from '../signature-rule';
+
+/**
+ * The shells' ways of saying a program is missing or cannot run:
+ * bash `bash: foo: command not found`, zsh `zsh: command not found: foo`,
+ * dash `sh: 1: foo: not found`, fish `fish: Unknown command: foo`,
+ * cmd `'foo' is not recognized as an internal or external command`.
+ */
+const NOT_FOUND: readonly RegExp[] = [
+  /^(?:\S*\/)?(?:ba|z|da|k|)sh: (?:line \d+: )?([^\s:]+): command not found$/,
+  /^(?:\S*\/)?(?:ba|z|da|k|)sh: (?:\d+: )?([^\s:]+): not found$/,
+  /^zsh: command not found: (\S+)$/,
+  /^fish: Unknown command:? (\S+)$/,
+  /^'([^']+)' is not recognized as an internal or external command/,
+];
+const CANNOT_RUN =
+  /^(?:\S*\/)?(?:ba|z|da|k|)sh: (?:line \d+: )?(\S+): (Permission denied|No such file or directory|cannot execute binary file.*)$/;
+
+/** Only the program's name: paths go, so `./deploy.sh` anywhere is one signature. */
+function programName(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1);
+}
+
+export const shellRule: SignatureRule = {
+  family: 'shell',
+  key({ lines }) {
+    for (const line of lines) {
+      for (const pattern of NOT_FOUND) {
+        const missing = pattern.exec(line.trim())?.[1];
+        if (missing) return keyOf(`command not found: ${programName(missing)}`);
+      }
+      const blocked = CANNOT_RUN.exec(line.trim());
+      if (blocked?.[1] && blocked[2]) return keyOf(`${blocked[2]}: ${programName(blocked[1])}`);
+    }
+    return undefined;
+  },
+};

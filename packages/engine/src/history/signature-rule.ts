@@ -1,0 +1,63 @@
+import { scrubVolatile } from './scrub-volatile';
+
+/** What a rule reads: the error text split into lines (colour codes gone, long lines cut). */
+export interface RuleInput {
+  lines: readonly string[];
+  /** The command family (`pnpm install`), when the caller gave the command. */
+  commandFamily: string | undefined;
+}
+
+/**
+ * One ecosystem's way of finding the part of an error that says what
+ * failed. `key` returns the raw key parts (scrubbed afterwards, so a rule
+ * keeps words and codes and need not care about paths or numbers), or
+ * undefined when the text is not this ecosystem's error.
+ */
+export interface SignatureRule {
+  family: string;
+  key(input: RuleInput): string[] | undefined;
+}
+
+/** The first capture of `pattern` (group 1, else the whole match) on the first line that matches. */
+export function firstCapture(lines: readonly string[], pattern: RegExp): string | undefined {
+  for (const line of lines) {
+    const match = pattern.exec(line);
+    if (match) return match[1] ?? match[0];
+  }
+  return undefined;
+}
+
+/** The same on the last line that matches (a traceback ends with its exception). */
+export function lastCapture(lines: readonly string[], pattern: RegExp): string | undefined {
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const match = pattern.exec(lines[index] ?? '');
+    if (match) return match[1] ?? match[0];
+  }
+  return undefined;
+}
+
+/**
+ * Every capture of `pattern` (groups joined by a space), scrubbed, each once, sorted,
+ * at most `max`: the same set of errors gives the same key whatever order
+ * the tool printed them in.
+ */
+export function allCaptures(lines: readonly string[], pattern: RegExp, max = 3): string[] {
+  const found = new Set<string>();
+  for (const line of lines) {
+    const match = pattern.exec(line);
+    if (!match) continue;
+    const groups = match.slice(1).filter((group) => group !== undefined);
+    found.add(scrubVolatile(groups.length > 0 ? groups.join(' ') : match[0]));
+  }
+  return [...found].sort().slice(0, max);
+}
+
+export function hasLine(lines: readonly string[], pattern: RegExp): boolean {
+  return lines.some((line) => pattern.test(line));
+}
+
+/** Non-empty parts, or undefined when none is left (the rule does not apply). */
+export function keyOf(...parts: (string | undefined | string[])[]): string[] | undefined {
+  const flat = parts.flat().filter((part): part is string => Boolean(part?.trim()));
+  return flat.length > 0 ? flat : undefined;
+}
