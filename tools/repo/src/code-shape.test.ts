@@ -49,5 +49,6 @@ describe('code shape', () => {
     const files = sourceFiles();
     expect(files.length).toBeGreaterThan(300);
     expect(files.flatMap(longFunctions)).toEqual([]);
-  });
+    // Parses every source file: seconds on a loaded machine.
+  }, 120_000);
 });

@@ -69,7 +69,7 @@ describe('the duplicate index', () => {
       if (got) found += 1;
     }
     expect(found).toBeGreaterThan(100);
-  });
+  }, 60_000);
 
   it('follows documents that are added, replaced and removed, over many syncs', () => {
     const index = new DedupIndex();
