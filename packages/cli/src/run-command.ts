@@ -100,16 +100,23 @@ export async function runCommand(
           ? resolve(io.cwd, values.root)
           : explicitRoot(io.cwd, values.root);
     // A command that checks --root itself (a hook) finds its project, and loads its packages, alone.
-    if (!command.checksRoot)
-      await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
+    // The settings read here are handed to the first project opened (one read per process).
+    let resolvedSettings = command.checksRoot
+      ? undefined
+      : await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
+    const handOver = () => {
+      const given = resolvedSettings;
+      resolvedSettings = undefined;
+      return given;
+    };
     let cairn: Cairn | undefined;
     let search: MemorySearch | undefined;
     const open = () => {
-      cairn ??= openers.open(root, { env: io.env });
+      cairn ??= openers.open(root, { env: io.env, resolvedSettings: handOver() });
       return cairn;
     };
     const openSearch = () => {
-      search ??= openers.openSearch(root, { env: io.env });
+      search ??= openers.openSearch(root, { env: io.env, resolvedSettings: handOver() });
       return search;
     };
     const output = await command.run({ io, json, root, values, positionals, open, openSearch });

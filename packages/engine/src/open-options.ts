@@ -1,4 +1,4 @@
-import type { CairnSettingsOverrides } from '@cairn/core';
+import type { CairnSettingsOverrides, ResolvedSettings } from '@cairn/core';
 
 /** How a project is opened (openCairn, openMemorySearch). */
 export interface OpenCairnOptions {
@@ -7,4 +7,10 @@ export interface OpenCairnOptions {
   overrides?: CairnSettingsOverrides;
   /** The clock for timestamps and daily file names; tests pin it. */
   now?: () => Date;
+  /**
+   * The settings this process has just resolved for the same project and
+   * options (what `loadConfiguredPackages` returns): opening uses them
+   * instead of reading the config files a second time.
+   */
+  resolvedSettings?: ResolvedSettings;
 }

@@ -1,3 +1,4 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getRetrievalAdapter, type MemoryRetrievalAdapter } from '@cairn/core';
 import {
@@ -90,6 +91,34 @@ describe('loadConfiguredPackages with a missing optional package', () => {
     const { cairn } = await openWithoutLancedb(project.root);
     expect(cairn.settings.retrievalAdapter).toBe('lancedb');
     expect(loadFailureCount(cairn.warnings)).toBe(1);
+  });
+});
+
+describe('loadConfiguredPackages and openCairn reading the settings once', () => {
+  let project: TempProject;
+  beforeEach(async () => {
+    project = await makeTempProject();
+    await mkdir(join(project.root, '.cairn'), { recursive: true });
+  });
+  afterEach(() => project.cleanup());
+
+  const configure = (searchLimit: number) =>
+    writeFile(
+      join(project.root, '.cairn', 'config.json'),
+      JSON.stringify({ limits: { searchLimit } }),
+    );
+
+  it('returns the resolved settings, and openCairn given them does not read the files again', async () => {
+    const options = { env: {}, homeDir: join(project.root, 'home') };
+    await configure(7);
+    const resolvedSettings = await loadConfiguredPackages(project.root, options);
+    expect(resolvedSettings.settings.limits.searchLimit).toBe(7);
+    expect(resolvedSettings.sources['limits.searchLimit']).toMatchObject({ kind: 'project' });
+    await configure(9);
+    const handedOver = openCairn(project.root, { ...options, resolvedSettings });
+    expect(handedOver.settings.limits.searchLimit).toBe(7);
+    expect(handedOver.resolved).toBe(resolvedSettings);
+    expect(openCairn(project.root, options).settings.limits.searchLimit).toBe(9);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   getRetrievalAdapter,
   type MemoryBackend,
   type MemoryBackendCapabilities,
+  type ResolvedSettings,
   type RetrievalAdapterRegistration,
   registerBackendOptionTrust,
   registerMemoryBackend,
@@ -119,16 +120,24 @@ async function importAndRegister(id: string, name: string): Promise<void> {
  * host calls this to have everything settled when `openCairn` returns (the
  * CLI prints the trust findings of the backend's options right away), and
  * to retry a package that failed to load earlier in the process.
+ *
+ * Returns the project's settings as resolved once those packages are in
+ * (a package declares which of its options need trust): passed on as
+ * `resolvedSettings`, they spare `openCairn` reading the config files again.
  */
 export async function loadConfiguredPackages(
   rootDir: string,
-  options: Omit<OpenCairnOptions, 'now'> = {},
-): Promise<void> {
-  const { settings } = resolveSettings({ projectRoot: rootDir, ...options });
+  options: Omit<OpenCairnOptions, 'now' | 'resolvedSettings'> = {},
+): Promise<ResolvedSettings> {
+  const resolved = resolveSettings({ projectRoot: rootDir, ...options });
+  const { settings } = resolved;
   const wanted = new Set([settings.memoryBackendType, settings.retrievalAdapter]);
-  await Promise.all(
-    [...wanted]
-      .filter((id) => !getMemoryBackend(id) || !getRetrievalAdapter(id))
-      .map((id) => loadOptionalPackage(id)),
+  // Only an id with a package to import can change what resolves (a builtin, or a type
+  // nothing ships, stays as it is).
+  const missing = [...wanted].filter(
+    (id) => OPTIONAL_BACKEND_PACKAGES[id] && (!getMemoryBackend(id) || !getRetrievalAdapter(id)),
   );
+  if (missing.length === 0) return resolved;
+  await Promise.all(missing.map((id) => loadOptionalPackage(id)));
+  return resolveSettings({ projectRoot: rootDir, ...options });
 }

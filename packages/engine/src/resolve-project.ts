@@ -98,10 +98,12 @@ function projectWarnings(
  */
 export function resolveProject(rootDir: string, options: OpenCairnOptions = {}): ResolvedProject {
   registerBuiltins();
-  const { now: _now, ...settingsOptions } = options;
+  const { now: _now, resolvedSettings, ...settingsOptions } = options;
   const env = settingsOptions.env ?? process.env;
+  let given = resolvedSettings;
   const resolveState = (): ProjectState => {
-    const resolved = resolveSettings({ projectRoot: rootDir, ...settingsOptions });
+    const resolved = given ?? resolveSettings({ projectRoot: rootDir, ...settingsOptions });
+    given = undefined;
     return {
       resolved,
       backendResolution: resolveMemoryBackendDetailed(resolved.settings),

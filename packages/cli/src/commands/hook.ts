@@ -112,8 +112,8 @@ export const createHookCommand = ({
           },
           text: '',
         };
-      await loadConfiguredPackages(root, { env: io.env });
-      const cairn = open(root, { env: io.env });
+      const resolvedSettings = await loadConfiguredPackages(root, { env: io.env });
+      const cairn = open(root, { env: io.env, resolvedSettings });
       // Settings ignored from an untrusted project config: said on stderr, the hook still runs.
       for (const item of cairn.resolved.trust.ignored) {
         io.stderr(

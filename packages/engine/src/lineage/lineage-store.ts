@@ -8,6 +8,7 @@ import type {
   AppendTranscriptEntryInput,
   CondenseRootsInput,
   Instant,
+  KeepTranscriptHits,
   ListNodesFilter,
   SummaryFailureInput,
   SummaryRetry,
@@ -63,11 +64,15 @@ export interface LineageStore {
     sessionKey: string,
     options?: TranscriptReadOptions,
   ): Transcript | null;
-  /** Full-text fallback over the agent's transcripts. */
+  /**
+   * Full-text fallback over the agent's transcripts. `keep` picks among the
+   * ranked hits (best first) before any entry is read for its snippet.
+   */
   searchTranscripts(
     agentId: string,
     query: string,
     options?: TranscriptSearchOptions,
+    keep?: KeepTranscriptHits,
   ): TranscriptHit[];
   /** Full-text hits plus the most recent entries, with their text: what semantic ranking reads. */
   transcriptCandidates(
@@ -130,7 +135,8 @@ export function openLineageStore(rootDir: string, options: LineageStoreOptions =
     schemaVersion: () => lineageSchemaVersion(db),
     appendTranscriptEntry: (input) => appendTranscriptEntry(db, now, input),
     getTranscript: (agentId, sessionKey, read) => getTranscript(db, agentId, sessionKey, read),
-    searchTranscripts: (agentId, query, search) => searchTranscripts(db, agentId, query, search),
+    searchTranscripts: (agentId, query, search, keep) =>
+      searchTranscripts(db, agentId, query, search, keep),
     transcriptCandidates: (agentId, query, search) =>
       transcriptCandidates(db, agentId, query, search),
     addNode: (input) => addNode(db, now, input),

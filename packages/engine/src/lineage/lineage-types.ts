@@ -65,6 +65,14 @@ export interface TranscriptHit {
   score: number;
 }
 
+/** A ranked transcript hit before its snippet is built. */
+export type RankedTranscriptHit = Omit<TranscriptHit, 'snippet'>;
+/**
+ * Picks, among ranked hits (best first), those whose entries are read for
+ * snippets and returned: some of the very objects it is given, in order.
+ */
+export type KeepTranscriptHits = (hits: RankedTranscriptHit[]) => RankedTranscriptHit[];
+
 export interface TemporalNode {
   /** `node:<uuid>`. */
   id: string;

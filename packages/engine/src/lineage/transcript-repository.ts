@@ -12,6 +12,8 @@ import {
 import type {
   AppendedEntry,
   AppendTranscriptEntryInput,
+  KeepTranscriptHits,
+  RankedTranscriptHit,
   Transcript,
   TranscriptEntry,
   TranscriptHit,
@@ -247,6 +249,7 @@ export function searchTranscripts(
   agentIdRaw: string,
   query: string,
   optionsRaw: TranscriptSearchOptions = {},
+  keep: KeepTranscriptHits = (hits) => hits,
 ): TranscriptHit[] {
   const agentId = parseInput(agentIdSchema, agentIdRaw, 'agentId');
   const options = parseInput(transcriptSearchSchema, { ...optionsRaw, query }, 'search options');
@@ -260,15 +263,18 @@ export function searchTranscripts(
       threadKey: options.threadKey ?? null,
       limit: options.limit,
     });
-    // Only the kept entries are read (and inflated) for their snippets.
+    // Only the entries kept (by rank, then by `keep`) are read (and inflated) for their snippets.
+    const ids = new Map<RankedTranscriptHit, number>();
+    const heads = ranked.map(({ row: { id, ...hit }, score }) => {
+      const head = { ...hit, score };
+      ids.set(head, id);
+      return head;
+    });
     const textOf = db.prepare('SELECT text, body FROM transcript_entries WHERE id = ?');
-    return ranked.map(({ row: { id, ...hit }, score }) => ({
-      ...hit,
-      snippet: buildSnippet(
-        readEntryText(textOf.get(id) as { text: string; body: Uint8Array | null }),
-        terms,
-      ),
-      score,
-    }));
+    return keep(heads).map((head) => {
+      const { score, ...hit } = head;
+      const row = textOf.get(ids.get(head)) as { text: string; body: Uint8Array | null };
+      return { ...hit, snippet: buildSnippet(readEntryText(row), terms), score };
+    });
   });
 }

@@ -102,6 +102,22 @@ describe('transcripts', () => {
     expect(store.searchTranscripts('agent-a', 'gateway', { limit: 1 })).toHaveLength(1);
   });
 
+  it('builds snippets only for the ranked hits `keep` picks, as the full search would', () => {
+    store.appendTranscriptEntry(entry('agent-a', 's1', 'We deployed the API gateway yesterday'));
+    store.appendTranscriptEntry(entry('agent-a', 's2', `The gateway config ${'x '.repeat(900)}`));
+    store.appendTranscriptEntry(entry('agent-a', 's3', 'A gateway timeout after the deploy'));
+    const all = store.searchTranscripts('agent-a', 'deploying gateway', { limit: 5 });
+    const offered: unknown[] = [];
+    const kept = store.searchTranscripts('agent-a', 'deploying gateway', { limit: 5 }, (hits) => {
+      offered.push(...hits);
+      return hits.filter((hit) => hit.sessionKey !== 's1');
+    });
+    expect(offered).toHaveLength(all.length);
+    for (const hit of offered) expect(hit).not.toHaveProperty('snippet');
+    expect(kept).toEqual(all.filter((hit) => hit.sessionKey !== 's1'));
+    expect(Object.keys(kept[0]!)).toEqual(Object.keys(all[0]!));
+  });
+
   it('keeps the best entries of the agent in rank order, past a window of other agents’ hits', () => {
     // Ties in rank go by entry id. Agent b's first 210 entries fill the index's
     // best 200 rows, so agent a's entries are found by the full join.

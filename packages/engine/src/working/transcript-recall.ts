@@ -42,7 +42,10 @@ export function createTranscriptRecall(ctx: LifecycleContext, store: () => Linea
         });
       }
     }
-    return store().searchTranscripts(session.agentId, prompt, options);
+    // The same choice `find` makes, made before the entries are read for their snippets.
+    return store().searchTranscripts(session.agentId, prompt, options, (hits) =>
+      hits.filter((hit) => hit.sessionKey !== session.sessionKey).slice(0, limit),
+    );
   }
 
   return {
