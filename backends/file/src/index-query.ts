@@ -176,20 +176,21 @@ export const MIN_CHUNKS_TO_PRUNE = 2000;
  */
 export function keepInformativeTerms(store: IndexStore, terms: string[]): string[] {
   if (terms.length < 2) return terms;
-  const stems = terms.map((term) => stemmer(term));
-  const placeholders = stems.map(() => '?').join(', ');
-  const rows = store
-    .query(`SELECT term, doc FROM chunks_vocab WHERE term IN (${placeholders})`)
-    .all(...stems) as { term: string; doc: number }[];
   const { total } = store.query('SELECT count(*) AS total FROM chunks').get() as { total: number };
   if (total < MIN_CHUNKS_TO_PRUNE) return terms;
-  const common = new Set(
-    rows.filter((row) => row.doc > total * COMMON_TERM_SHARE).map((row) => row.term),
+  const stems = terms.map((term) => stemmer(term));
+  // One `=` lookup per stem: fts5vocab scans its whole table for an `IN (...)` list.
+  const lookup = store.query('SELECT doc FROM chunks_vocab WHERE term = ?');
+  const docs = new Map<string, number>();
+  for (const stem of new Set(stems)) {
+    const row = lookup.get(stem) as { doc: number } | undefined;
+    if (row) docs.set(stem, row.doc);
+  }
+  const kept = terms.filter(
+    (_, index) => (docs.get(stems[index]!) ?? 0) <= total * COMMON_TERM_SHARE,
   );
-  const present = new Set(rows.map((row) => row.term));
-  const kept = terms.filter((_, index) => !common.has(stems[index]!));
   // Only prune when a rarer term actually occurs: otherwise the query would find nothing.
-  return kept.some((_, index) => present.has(stemmer(kept[index]!))) ? kept : terms;
+  return kept.some((term) => docs.has(stemmer(term))) ? kept : terms;
 }
 
 function toHit(row: ChunkRow): ChunkHit {
