@@ -35,25 +35,25 @@ function random(seed: number): () => number {
 const WORDS = Array.from({ length: 40 }, (_, index) => `w${index}`);
 const TERMS = [...WORDS, 'deploying', 'deployed', 'missing'];
 
-function fill(chunks: number, seed: number): void {
+function fill(chunks: number, seed: number, path = 'notes.md', target = store): void {
   const next = random(seed);
   const made: MemoryChunk[] = Array.from({ length: chunks }, (_, index) => {
     const words = WORDS.filter((_, rank) => next() < 0.9 / (rank + 1) ** 0.9);
     if (next() < 0.05) words.push(next() < 0.5 ? 'deploying' : 'deployed');
     return {
-      id: `notes.md#L${index + 1}-L${index + 1}`,
+      id: `${path}#L${index + 1}-L${index + 1}`,
       kind: 'RAW',
-      path: 'notes.md',
+      path,
       startLine: index + 1,
       endLine: index + 1,
       text: words.join(' ') || 'empty',
     };
   });
-  store.apply({
+  target.apply({
     pool: 'workspace',
     restat: [],
     removed: [],
-    updates: [{ path: 'notes.md', size: 1, mtimeMs: 1, hash: 'h', chunks: made }],
+    updates: [{ path, size: 1, mtimeMs: 1, hash: 'h', chunks: made }],
   });
 }
 
@@ -110,5 +110,73 @@ describe('keepInformativeTerms', () => {
     const hits = queryChunks(store, { pool: 'workspace', terms: ['w0', 'w39'], limit: 5 });
     expect(hits.length).toBeGreaterThan(0);
     for (const hit of hits) expect(hit.text.split(' ')).toContain('w39');
+  });
+
+  it('counts terms again after the index changes, by this connection or another', () => {
+    fill(MIN_CHUNKS_TO_PRUNE + 500, 17);
+    const asked = queries(200, 19);
+    const check = () => {
+      for (const terms of asked)
+        expect(keepInformativeTerms(store, terms)).toEqual(reference(terms));
+    };
+    check();
+    // Rare words become common: the cached counts must not survive the write.
+    const skewed = (path: string, target: IndexStore) =>
+      target.apply({
+        pool: 'workspace',
+        restat: [],
+        removed: [],
+        updates: [
+          {
+            ...{ path, size: 1, mtimeMs: 1, hash: 'h' },
+            chunks: Array.from({ length: 1500 }, (_, index) => ({
+              id: `${path}#L${index + 1}-L${index + 1}`,
+              kind: 'RAW' as const,
+              path,
+              startLine: index + 1,
+              endLine: index + 1,
+              text: 'w30 w35 w39 deployed',
+            })),
+          },
+        ],
+      });
+    skewed('skewed.md', store);
+    check();
+    const other = new IndexStore(
+      openSqlite(`${project.root}/search.sqlite`, 'a test index'),
+      'test',
+    );
+    try {
+      skewed('other.md', other);
+      other.apply({ pool: 'workspace', restat: [], removed: ['skewed.md'], updates: [] });
+    } finally {
+      other.close();
+    }
+    check();
+  });
+});
+
+describe('queryChunks', () => {
+  it('reads the ranked candidates by rowid, not through the pool index', () => {
+    fill(300, 23);
+    const asked: string[] = [];
+    const query = store.query.bind(store);
+    store.query = (sql: string) => {
+      asked.push(sql);
+      return query(sql);
+    };
+    const hits = queryChunks(store, { pool: 'workspace', terms: ['w1', 'w30'], limit: 3 });
+    expect(hits).toHaveLength(3);
+    const read = asked.find((sql) => sql.includes('c.rowid IN'))!;
+    const ids = hits.map((hit) => hit.rowid);
+    const params = [
+      ...ids,
+      ...Array.from({ length: (read.match(/\?/g)?.length ?? 0) - ids.length }, () => 'workspace'),
+    ];
+    const plan = store.db.prepare(`EXPLAIN QUERY PLAN ${read}`).all(...params) as {
+      detail: string;
+    }[];
+    expect(plan.map((row) => row.detail).join('\n')).toMatch(/INTEGER PRIMARY KEY/);
+    expect(plan.map((row) => row.detail).join('\n')).not.toMatch(/chunks_by_file/);
   });
 });
