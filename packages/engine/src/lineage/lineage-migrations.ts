@@ -118,11 +118,37 @@ CREATE VIRTUAL TABLE transcript_entries_fts USING fts5(
 INSERT INTO transcript_entries_fts (rowid, text) SELECT id, text FROM transcript_entries;
 `;
 
+/**
+ * The roots (nodes no edge points at), kept by triggers as nodes and edges
+ * are appended, so listing a thread's roots reads the few roots, not every
+ * node the thread ever had. Derived: backfilled here from the edges.
+ */
+const NODE_ROOTS = `
+CREATE TABLE node_roots (
+  node_id TEXT PRIMARY KEY REFERENCES temporal_nodes (id),
+  agent_id TEXT NOT NULL,
+  thread_key TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX node_roots_by_thread ON node_roots (agent_id, thread_key);
+CREATE TRIGGER node_roots_on_node AFTER INSERT ON temporal_nodes BEGIN
+  INSERT INTO node_roots (node_id, agent_id, thread_key)
+  SELECT new.id, new.agent_id, new.thread_key
+  WHERE NOT EXISTS (SELECT 1 FROM node_edges e WHERE e.child_id = new.id);
+END;
+CREATE TRIGGER node_roots_on_edge AFTER INSERT ON node_edges BEGIN
+  DELETE FROM node_roots WHERE node_id = new.child_id;
+END;
+INSERT INTO node_roots (node_id, agent_id, thread_key)
+SELECT n.id, n.agent_id, n.thread_key FROM temporal_nodes n
+WHERE NOT EXISTS (SELECT 1 FROM node_edges e WHERE e.child_id = n.id);
+`;
+
 /** The ordered schema history of lineage.db. */
 export const LINEAGE_MIGRATIONS: readonly LineageMigration[] = [
   { version: 1, name: 'history tables', up: (db) => db.exec(HISTORY_TABLES) },
   { version: 2, name: 'transcript search', up: (db) => db.exec(TRANSCRIPT_SEARCH) },
   { version: 3, name: 'compressed entry bodies', up: (db) => db.exec(ENTRY_BODIES) },
+  { version: 4, name: 'node roots', up: (db) => db.exec(NODE_ROOTS) },
 ];
 
 export const LINEAGE_SCHEMA_VERSION = LINEAGE_MIGRATIONS.length;

@@ -127,8 +127,8 @@ export function neighbourRoots(
     const side = (before: boolean) =>
       db
         .prepare(
-          `SELECT ${NODE_COLUMNS} FROM temporal_nodes n
-           WHERE n.agent_id = @agentId AND n.thread_key = @threadKey AND ${IS_ROOT}
+          `SELECT ${NODE_COLUMNS} FROM node_roots r CROSS JOIN temporal_nodes n ON n.id = r.node_id
+           WHERE r.agent_id = @agentId AND r.thread_key = @threadKey
              AND (n.start_at ${before ? '<' : '>'} @startAt
                OR (n.start_at = @startAt AND n.rowid ${before ? '<' : '>'} @rowid))
            ORDER BY n.start_at ${before ? 'DESC' : 'ASC'}, n.rowid ${before ? 'DESC' : 'ASC'}

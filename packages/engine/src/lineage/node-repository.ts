@@ -106,32 +106,41 @@ export function getNode(db: SqliteDatabase, agentIdRaw: string, nodeId: string):
   return readTransaction(db, 'read a temporal node', () => requireNode(db, agentId, nodeId));
 }
 
+type ValidListFilter = z.output<typeof listNodesSchema>;
+
+/**
+ * The listing's SQL, built from the filters actually given: an unused
+ * filter is left out rather than written `(@x IS NULL OR ...)`, which keeps
+ * SQLite off the thread index. Roots are read from `node_roots`, so listing
+ * a thread's roots reads its few roots, not all its nodes.
+ */
+function listNodesSql(filter: ValidListFilter): string {
+  const from = filter.roots
+    ? 'node_roots r CROSS JOIN temporal_nodes n ON n.id = r.node_id'
+    : 'temporal_nodes n';
+  const table = filter.roots ? 'r' : 'n';
+  const where = [`${table}.agent_id = @agentId`];
+  if (filter.threadKey !== undefined) where.push(`${table}.thread_key = @threadKey`);
+  if (filter.since !== undefined) where.push('n.end_at >= @since');
+  if (filter.kinds) where.push('n.kind IN (SELECT value FROM json_each(@kinds))');
+  if (filter.roots === false) where.push(`NOT ${IS_ROOT}`);
+  const direction = filter.order === 'desc' ? 'DESC' : 'ASC';
+  return `SELECT ${NODE_COLUMNS} FROM ${from}
+    WHERE ${where.join(' AND ')}
+    ORDER BY n.start_at ${direction}, n.rowid ${direction}
+    LIMIT @limit`;
+}
+
 export function listNodes(db: SqliteDatabase, raw: ListNodesFilter): TemporalNode[] {
   const filter = parseInput(listNodesSchema, raw, 'node filter');
-  const roots = filter.roots === undefined ? '' : `AND ${filter.roots ? '' : 'NOT '}${IS_ROOT}`;
-  const direction = filter.order === 'desc' ? 'DESC' : 'ASC';
+  const params: Record<string, unknown> = { agentId: filter.agentId, limit: filter.limit ?? -1 };
+  if (filter.threadKey !== undefined) params.threadKey = filter.threadKey;
+  if (filter.since !== undefined) params.since = filter.since;
+  if (filter.kinds) params.kinds = JSON.stringify(filter.kinds);
   return readTransaction(
     db,
     'list temporal nodes',
-    () =>
-      db
-        .prepare(
-          `SELECT ${NODE_COLUMNS} FROM temporal_nodes n
-           WHERE n.agent_id = @agentId
-             AND (@threadKey IS NULL OR n.thread_key = @threadKey)
-             AND (@since IS NULL OR n.end_at >= @since)
-             AND (@kinds IS NULL OR n.kind IN (SELECT value FROM json_each(@kinds)))
-             ${roots}
-           ORDER BY n.start_at ${direction}, n.rowid ${direction}
-           LIMIT @limit`,
-        )
-        .all({
-          agentId: filter.agentId,
-          threadKey: filter.threadKey ?? null,
-          since: filter.since ?? null,
-          kinds: filter.kinds ? JSON.stringify(filter.kinds) : null,
-          limit: filter.limit ?? -1,
-        }) as TemporalNode[],
+    () => db.prepare(listNodesSql(filter)).all(params) as TemporalNode[],
   );
 }
 
@@ -163,10 +172,11 @@ export function countNodes(db: SqliteDatabase, agentIdRaw: string, threadKeyRaw?
   const row = readTransaction(db, 'count temporal nodes', () =>
     db
       .prepare(
-        `SELECT COUNT(*) AS count FROM temporal_nodes
-         WHERE agent_id = ? AND (? IS NULL OR thread_key = ?)`,
+        threadKey === null
+          ? 'SELECT COUNT(*) AS count FROM temporal_nodes WHERE agent_id = ?'
+          : 'SELECT COUNT(*) AS count FROM temporal_nodes WHERE agent_id = ? AND thread_key = ?',
       )
-      .get(agentId, threadKey, threadKey),
+      .get(agentId, ...(threadKey === null ? [] : [threadKey])),
   ) as { count: number };
   return row.count;
 }

@@ -7,8 +7,11 @@ export const NODE_COLUMNS = `n.id, n.agent_id AS agentId, n.kind, n.thread_key A
   n.session_key AS sessionKey, n.depth, n.start_at AS startAt, n.end_at AS endAt, n.source,
   n.text, n.created_at AS createdAt`;
 
-/** A node is a root while no edge points at it. */
-export const IS_ROOT = 'NOT EXISTS (SELECT 1 FROM node_edges e WHERE e.child_id = n.id)';
+/**
+ * A node is a root while no edge points at it; `node_roots` holds exactly
+ * those (kept by triggers, see lineage-migrations.ts).
+ */
+export const IS_ROOT = 'EXISTS (SELECT 1 FROM node_roots r WHERE r.node_id = n.id)';
 
 export function nodeNotFound(agentId: string, nodeId: string): CairnError {
   return new CairnError('NOT_FOUND', `No temporal node ${nodeId} for agent ${agentId}`, {

@@ -37,6 +37,23 @@ export const HEADS_MIGRATIONS = [
    INSERT INTO injections_by_key SELECT agent_id, session_key, epoch, item_id FROM injections;
    DROP TABLE injections;
    ALTER TABLE injections_by_key RENAME TO injections;`,
+  // A thread's newest facts are read from an index in their order (no sort of
+  // all its facts), and its session count is kept by a trigger, not counted.
+  `CREATE INDEX node_facts_newest ON node_facts (agent_id, thread_key, at, node_id);
+   DROP INDEX node_facts_by_thread;
+   CREATE TABLE thread_sessions (
+     agent_id TEXT NOT NULL, thread_key TEXT NOT NULL, sessions INTEGER NOT NULL,
+     PRIMARY KEY (agent_id, thread_key)) WITHOUT ROWID;
+   INSERT INTO thread_sessions
+     SELECT agent_id, thread_key, count(*) FROM node_facts WHERE session = 1 GROUP BY agent_id, thread_key;
+   CREATE TRIGGER node_facts_session_added AFTER INSERT ON node_facts WHEN new.session = 1 BEGIN
+     INSERT INTO thread_sessions (agent_id, thread_key, sessions) VALUES (new.agent_id, new.thread_key, 1)
+     ON CONFLICT (agent_id, thread_key) DO UPDATE SET sessions = sessions + 1;
+   END;
+   CREATE TRIGGER node_facts_session_removed AFTER DELETE ON node_facts WHEN old.session = 1 BEGIN
+     UPDATE thread_sessions SET sessions = sessions - 1
+     WHERE agent_id = old.agent_id AND thread_key = old.thread_key;
+   END;`,
 ];
 
 export type { LeaseResult, PendingWrite } from './head-leases';

@@ -58,12 +58,11 @@ export class HeadThreads {
   }
 
   sessionCount(agentId: string, threadKey: string): number {
+    // Kept by a trigger on node_facts (heads.db migration 4): one row, not a count.
     const row = this.db
-      .prepare(
-        'SELECT count(*) AS n FROM node_facts WHERE agent_id = ? AND thread_key = ? AND session = 1',
-      )
-      .get(agentId, threadKey) as { n: number };
-    return row.n;
+      .prepare('SELECT sessions FROM thread_sessions WHERE agent_id = ? AND thread_key = ?')
+      .get(agentId, threadKey) as { sessions: number } | undefined;
+    return row?.sessions ?? 0;
   }
 
   getThread(agentId: string, threadKey: string): ThreadHeadState | undefined {
