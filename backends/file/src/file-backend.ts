@@ -4,26 +4,23 @@ import {
   CairnError,
   embedderKey,
   listMemoryFiles,
-  MEMORY_LONG_TERM_FILENAME,
   type MemoryBackend,
   type MemoryBackendCapabilities,
   MemoryBackendError,
-  type MemoryGetOptions,
-  type MemoryGetResult,
-  type MemoryReadResult,
   type MemorySearchOptions,
   type MemorySearchResult,
-  type MemoryWriteResult,
-  makeDirectory,
-  memoryGetOptionsSchema,
-  memoryLongTermPath,
   memorySearchOptionsSchema,
-  memoryWorkspacePath,
   parseInput,
   resolveWorkspaceFile,
-  writeFileAtomic,
 } from '@cairn/core';
-import { queryTerms, scanMarkdown, type WarningSink, warningSink } from '@cairn/index-kit';
+import {
+  DEFAULT_GET_MAX_LINES,
+  queryTerms,
+  scanMarkdown,
+  type WarningSink,
+  warningSink,
+  workspaceStorage,
+} from '@cairn/index-kit';
 import { type HybridSearch, type HybridSearchOptions, hybridSearchOf } from './hybrid-search';
 import type { FileSearchResult } from './search-index';
 import { discardSearchIndex, hasWorkspace, sharedSearchIndex } from './search-index-cache';
@@ -60,70 +57,6 @@ const parseSearchOptions = (input: unknown) =>
   parseInput(memorySearchOptionsSchema, input, 'search options');
 
 const TYPE = 'file';
-
-function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
-
-async function readLongTerm(rootDir: string): Promise<MemoryReadResult> {
-  try {
-    const content = await fsp.readFile(memoryLongTermPath(rootDir), 'utf8');
-    return { content, exists: true, path: MEMORY_LONG_TERM_FILENAME };
-  } catch (error) {
-    if (isMissing(error)) return { content: '', exists: false, path: MEMORY_LONG_TERM_FILENAME };
-    throw new MemoryBackendError('READ_FAILED', TYPE, 'Cannot read .cairn/memory/MEMORY.md', {
-      cause: error,
-    });
-  }
-}
-
-async function writeLongTerm(rootDir: string, content: unknown): Promise<MemoryWriteResult> {
-  if (typeof content !== 'string') {
-    throw new CairnError('INVALID_INPUT', 'Memory content must be a string', {
-      hint: 'pass the new MEMORY.md text as a string; nothing was written',
-    });
-  }
-  try {
-    await makeDirectory(memoryWorkspacePath(rootDir));
-    await writeFileAtomic(memoryLongTermPath(rootDir), content);
-  } catch (error) {
-    throw new MemoryBackendError('WRITE_FAILED', TYPE, 'Cannot write .cairn/memory/MEMORY.md', {
-      cause: error,
-    });
-  }
-  return { path: MEMORY_LONG_TERM_FILENAME, bytes: Buffer.byteLength(content) };
-}
-
-async function getLines(
-  rootDir: string,
-  input: MemoryGetOptions,
-  maxLines: number,
-): Promise<MemoryGetResult> {
-  const options = parseInput(memoryGetOptionsSchema, input, 'get options');
-  const path = await resolveWorkspaceFile(rootDir, options.path);
-  let text: string;
-  try {
-    text = await fsp.readFile(path, 'utf8');
-  } catch (error) {
-    const code = isMissing(error) ? 'NOT_FOUND' : 'READ_FAILED';
-    throw new MemoryBackendError(code, TYPE, `Cannot read .cairn/memory/${options.path}`, {
-      cause: error,
-      details: { path: options.path },
-    });
-  }
-  const lines = text.length === 0 ? [] : text.replace(/\n$/, '').split('\n');
-  const count = Math.min(options.lineCount ?? maxLines, maxLines);
-  const slice = lines.slice(options.startLine - 1, options.startLine - 1 + count);
-  const endLine = options.startLine - 1 + slice.length;
-  return {
-    path: options.path,
-    content: slice.join('\n'),
-    startLine: options.startLine,
-    endLine,
-    totalLines: lines.length,
-    truncated: endLine < lines.length,
-  };
-}
 
 /** The plain scan: every workspace file read and split into paragraphs; no unit metadata. */
 async function scanWorkspace(
@@ -197,7 +130,7 @@ async function searchWorkspace(
  * temp file and a rename so no reader ever sees a torn file.
  */
 export function createFileBackend(options: FileBackendOptions = {}): FileBackend {
-  const maxLines = options.getMaxLines ?? 200;
+  const maxLines = options.getMaxLines ?? DEFAULT_GET_MAX_LINES;
   const useIndex = options.searchIndex !== false;
   const hybrid = hybridSearchOf(options);
   const { warnings, warn } = warningSink(options.onWarning);
@@ -206,15 +139,8 @@ export function createFileBackend(options: FileBackendOptions = {}): FileBackend
     type: TYPE,
     name: 'File (markdown in .cairn/memory/)',
     capabilities: fileCapabilities,
-    read: readLongTerm,
-    write: writeLongTerm,
-    get: (rootDir, getOptions) => getLines(rootDir, getOptions, maxLines),
+    ...workspaceStorage(TYPE, maxLines),
     search: (rootDir, searchOptions) =>
       searchWorkspace(rootDir, searchOptions, useIndex, hybrid, warn),
-    exists: (rootDir) =>
-      fsp.access(memoryLongTermPath(rootDir)).then(
-        () => true,
-        () => false,
-      ),
   };
 }

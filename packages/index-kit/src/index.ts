@@ -9,6 +9,20 @@ export {
   searchWithFileFallback,
 } from './file-storage';
 export {
+  passesIndexFilters,
+  recallIndexFilters,
+  type SplitIndexFilters,
+  searchIndexFilters,
+  splitIndexFilters,
+} from './index-filters';
+export {
+  hitMetadata,
+  POST_FILTER_CANDIDATES,
+  RECALL_SNIPPET_CHARS,
+  recallResultOfHit,
+  searchResultOfHit,
+} from './index-hits';
+export {
   chunkFile,
   folderSource,
   type IndexSource,
@@ -22,6 +36,19 @@ export {
   WORKSPACE_SOURCE,
   workspaceSource,
 } from './index-sources';
+export {
+  type BackendFallback,
+  canFallBackByDefault,
+  createIndexedBackend,
+  type IndexedBackend,
+  indexedBackendCapabilities,
+} from './indexed-backend';
+export {
+  type AdapterFallback,
+  createIndexedRetrievalAdapter,
+  type IndexedRetrievalAdapter,
+  recallCapabilities,
+} from './indexed-retrieval-adapter';
 export { boundSnippet, queryTerms, type ScanHit, scanMarkdown } from './keyword-scan';
 export { type InvalidOption, isEmbedder, optionChecks } from './option-checks';
 export {
@@ -46,3 +73,8 @@ export {
 export type { SearchIndexRefreshStats } from './refresh-stats';
 export { type ReviewStates, reviewStates } from './review-states';
 export { type WarningSink, warningSink } from './warning-sink';
+export {
+  DEFAULT_GET_MAX_LINES,
+  type WorkspaceStorage,
+  workspaceStorage,
+} from './workspace-storage';
