@@ -22,7 +22,7 @@ export const LANCEDB_PUSHED_FILTERS = [
 
 /**
  * A search as LanceDB (DataFusion) predicates: the pools, the caller's
- * agent against each chunk's pool agents, and the filters the generic code
+ * agent against each chunk's pool agents, the tiers asked for, and the filters the generic code
  * pushed down. Values are always quoted, never spliced raw.
  */
 export function queryClauses(query: MemoryIndexQuery): string[] {

@@ -6,6 +6,7 @@ import {
   type MemoryBackend,
   type MemoryBackendCapabilities,
   type MemoryIndex,
+  type MemoryIndexCapabilities,
   type MemoryIndexCommonOptions,
   type MemoryIndexRegistration,
   type MemoryIndexStats,
@@ -59,19 +60,16 @@ export function canFallBackByDefault(error: unknown): boolean {
 const parseSearchOptions = (input: unknown) =>
   parseInput(memorySearchOptionsSchema, input, 'search options');
 
-async function searchIndex<
-  Options extends MemoryIndexCommonOptions,
-  Stats extends MemoryIndexStats,
->(
-  registration: MemoryIndexRegistration<Options, Stats>,
-  index: MemoryIndex<Stats>,
+async function searchIndex(
+  capabilities: MemoryIndexCapabilities,
+  index: MemoryIndex<MemoryIndexStats>,
   rootDir: string,
   parsed: ReturnType<typeof parseSearchOptions>,
   terms: string[],
 ): Promise<MemorySearchResult[]> {
   const target = workspacePoolTarget(rootDir);
   await index.refresh([target]);
-  const split = splitIndexFilters(searchIndexFilters(parsed.filters), registration.capabilities);
+  const split = splitIndexFilters(searchIndexFilters(parsed.filters), capabilities);
   const hits = await index.search({
     text: parsed.query,
     terms,
@@ -106,6 +104,7 @@ export function createIndexedBackend<
   const options = registration.parseOptions(input);
   const { warnings, warn } = warningSink(options.onWarning);
   const canFallBack = registration.canFallBack ?? canFallBackByDefault;
+  const capabilities = registration.capabilitiesFor?.(options) ?? registration.capabilities;
   const file = composition.fallback?.({ getMaxLines: options.getMaxLines, onWarning: warn });
   const indexes = new Map<string, MemoryIndex<Stats>>();
   const indexFor = (rootDir: string) => {
@@ -123,7 +122,7 @@ export function createIndexedBackend<
     if (!existsSync(memoryWorkspacePath(rootDir))) return [];
     const terms = queryTerms(parsed.query);
     try {
-      return await searchIndex(registration, indexFor(rootDir), rootDir, parsed, terms);
+      return await searchIndex(capabilities, indexFor(rootDir), rootDir, parsed, terms);
     } catch (error) {
       if (!file || !canFallBack(error)) throw error;
       const reason = formatError(error);

@@ -3,6 +3,7 @@ import {
   formatError,
   type MemoryAdapterStatus,
   type MemoryIndex,
+  type MemoryIndexCapabilities,
   type MemoryIndexCommonOptions,
   type MemoryIndexRegistration,
   type MemoryIndexStats,
@@ -56,6 +57,14 @@ export function recallCapabilities(
   return { semantic, keyword, graph: false };
 }
 
+/** What the index can do with these options. */
+function capabilitiesOf<Options extends MemoryIndexCommonOptions, Stats extends MemoryIndexStats>(
+  registration: MemoryIndexRegistration<Options, Stats>,
+  options: Options,
+): MemoryIndexCapabilities {
+  return registration.capabilitiesFor?.(options) ?? registration.capabilities;
+}
+
 /** A registered pool as the index sees it; the builtin workspace pool reads the workspace files. */
 function poolTarget(rootDir: string, pool: MemoryPoolDefinition, workspace: boolean): PoolTarget {
   if (workspace) return workspacePoolTarget(rootDir);
@@ -71,17 +80,18 @@ function poolTarget(rootDir: string, pool: MemoryPoolDefinition, workspace: bool
 
 /** The index side of recall: filters pushed down, the rest checked after, best first. */
 async function recallFromIndex(
-  registration: Pick<MemoryIndexRegistration, 'capabilities'>,
+  capabilities: MemoryIndexCapabilities,
   index: MemoryIndex<MemoryIndexStats>,
   targets: PoolTarget[],
   query: NormalizedMemoryQuery,
 ): Promise<MemoryResult[]> {
   const terms = queryTerms(query.query);
-  const split = splitIndexFilters(recallIndexFilters(query.filters), registration.capabilities);
+  const split = splitIndexFilters(recallIndexFilters(query.filters), capabilities);
   const hits = await index.search({
     text: query.query,
     terms,
     pools: targets,
+    tiers: query.tiers,
     agentId: query.agentId,
     filters: split.pushed,
     limit: split.postFiltered ? POST_FILTER_CANDIDATES : query.limit,
@@ -189,6 +199,7 @@ export function createIndexedRetrievalAdapter<
     pools: [workspacePool],
     reconciled: false,
   };
+  const capabilities = capabilitiesOf(registration, options);
   const fallback = composition.fallback?.({ rootDir });
   const canFallBack = registration.canFallBack ?? canFallBackByDefault;
   const fellBack = (error: unknown) => {
@@ -201,7 +212,7 @@ export function createIndexedRetrievalAdapter<
 
   return {
     id: registration.type,
-    capabilities: recallCapabilities(registration),
+    capabilities: recallCapabilities({ capabilities }),
     warnings,
     async init(opts) {
       if (!state.index) state.dataDir = opts.dataDir;
@@ -226,7 +237,7 @@ export function createIndexedRetrievalAdapter<
       if (targets.length === 0 || query.query.trim() === '') return [];
       try {
         await refreshTargets(state, targets);
-        return await recallFromIndex(registration, indexOf(state), targets, query);
+        return await recallFromIndex(capabilities, indexOf(state), targets, query);
       } catch (error) {
         fellBack(error);
         return fallback!.recall(input);

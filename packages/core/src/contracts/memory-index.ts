@@ -75,7 +75,9 @@ export interface MemoryIndexQuery {
   terms: string[];
   /** The pools to search, already checked for eligibility and present on disk. */
   pools: PoolTarget[];
-  /** The caller, for indexes that store each pool's agents. */
+  /** The tiers recall asked for (absent for backend search). */
+  tiers?: MemoryTier[];
+  /** The caller, for indexes that store each pool's agents (absent for backend search). */
   agentId?: string;
   /** Only the filters the index declared it pushes down. */
   filters: MemoryIndexFilters;
@@ -140,8 +142,11 @@ export interface MemoryIndexCapabilities {
   semantic: boolean;
   /** Keyword / full-text matching. */
   keyword: boolean;
-  /** Filters the index applies itself; the generic code checks the others on each hit. */
-  filters: readonly MemoryIndexFilterName[];
+  /**
+   * Filters the index applies itself (`MemoryIndexFilterName`s, or other
+   * metadata keys it stores); the generic code checks the others on each hit.
+   */
+  filters: readonly (MemoryIndexFilterName | (string & {}))[];
 }
 
 /** What an index is created with: one project's. */
@@ -181,6 +186,8 @@ export interface MemoryIndexRegistration<
   capabilities: MemoryIndexCapabilities;
   /** Parses raw options (INVALID_INPUT on a bad one, before anything is created). */
   parseOptions(input: unknown): Options;
+  /** When options change what the index can do (Qdrant without sparse vectors has no keyword arm). */
+  capabilitiesFor?(options: Options): MemoryIndexCapabilities;
   /** False for what the caller must fix (bad input): thrown, not answered by the fallback. */
   canFallBack?(error: unknown): boolean;
   create(context: MemoryIndexContext<Options>): MemoryIndex<Stats>;
