@@ -6,6 +6,7 @@ import {
   type MemoryIndexQuery,
   type MemoryIndexRefreshOptions,
 } from '@cairn/core';
+import { candidateCount } from '@cairn/index-kit';
 import { type RankedHit, searchChunks } from './hybrid-search';
 import type { ResolvedLancedbOptions } from './lancedb-options';
 import { LancedbStore } from './lancedb-store';
@@ -163,13 +164,13 @@ export class LancedbIndex implements MemoryIndex<LancedbRefreshStats> {
         text: query.text,
         terms: query.terms,
         where: sqlAnd(queryClauses(query)),
-        limit: query.limit,
+        limit: candidateCount(query),
         embedder: this.options.embedder,
         rrfK: this.options.rrfK,
         minSimilarity: this.options.minSimilarity,
         mode: this.options.searchMode,
       });
-      return hits.slice(0, query.limit).map(indexHit);
+      return hits.slice(0, candidateCount(query)).map(indexHit);
     });
   }
 

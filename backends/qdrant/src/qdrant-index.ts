@@ -7,6 +7,7 @@ import {
   type MemoryIndexQuery,
   type MemoryIndexRefreshOptions,
 } from '@cairn/core';
+import { candidateCount } from '@cairn/index-kit';
 import { indexFilter, matchOf, partitionConditions, type QdrantFilter } from './qdrant-filters';
 import type { ResolvedQdrantOptions } from './qdrant-options';
 import { type ChunkPayload, DENSE_VECTOR, SPARSE_VECTOR, sparseVectorOf } from './qdrant-payload';
@@ -138,7 +139,8 @@ export class QdrantIndex implements MemoryIndex<QdrantRefreshStats> {
 
   async search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]> {
     const filter = indexFilter(this.partition, query);
-    const hits = await this.searchPoints({ text: query.text, filter, limit: query.limit });
+    const limit = candidateCount(query);
+    const hits = await this.searchPoints({ text: query.text, filter, limit });
     return hits.map(indexHit);
   }
 

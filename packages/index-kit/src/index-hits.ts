@@ -5,8 +5,13 @@ import { boundSnippet } from './keyword-scan';
 
 /** Most characters of a recall snippet. */
 export const RECALL_SNIPPET_CHARS = 320;
-/** Candidates fetched when some filters can only be checked after the query. */
+/** Candidates an index fetches when some filters can only be checked after the query. */
 export const POST_FILTER_CANDIDATES = 1000;
+
+/** How many hits an index asks its engine for: `limit`, or candidates when filters follow. */
+export function candidateCount(query: { limit: number; postFiltered: boolean }): number {
+  return query.postFiltered ? POST_FILTER_CANDIDATES : query.limit;
+}
 
 /** A hit's recall metadata: pool, place, unit fields, scores and the engine's extras. */
 export function hitMetadata(

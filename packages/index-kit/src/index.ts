@@ -16,6 +16,7 @@ export {
   splitIndexFilters,
 } from './index-filters';
 export {
+  candidateCount,
   hitMetadata,
   POST_FILTER_CANDIDATES,
   RECALL_SNIPPET_CHARS,

@@ -18,7 +18,7 @@ import {
 } from '@cairn/core';
 import type { FallbackBackend } from './file-storage';
 import { passesIndexFilters, searchIndexFilters, splitIndexFilters } from './index-filters';
-import { hitMetadata, POST_FILTER_CANDIDATES, searchResultOfHit } from './index-hits';
+import { hitMetadata, searchResultOfHit } from './index-hits';
 import { queryTerms } from './keyword-scan';
 import { workspacePoolTarget } from './pool-sources';
 import { type WarningSink, warningSink } from './warning-sink';
@@ -75,7 +75,8 @@ async function searchIndex(
     terms,
     pools: [target],
     filters: split.pushed,
-    limit: split.postFiltered ? POST_FILTER_CANDIDATES : parsed.limit,
+    limit: parsed.limit,
+    postFiltered: split.postFiltered,
   });
   return hits
     .filter(
@@ -131,12 +132,28 @@ export function createIndexedBackend<
     }
   }
 
+  const storage = workspaceStorage(registration.type, options.getMaxLines);
+  /** The markdown is written and is the truth; an index failure only delays it. */
+  async function write(rootDir: string, content: string) {
+    const written = await storage.write(rootDir, content);
+    const index = indexFor(rootDir);
+    await index.changed?.([workspacePoolTarget(rootDir)]).catch((error) => {
+      if (!canFallBack(error)) throw error;
+      const reason = formatError(error);
+      warn(
+        `${registration.engine} index not updated after a write (the next search retries): ${reason}`,
+      );
+    });
+    return written;
+  }
+
   return {
     warnings,
     type: registration.type,
     name: registration.name,
     capabilities: indexedBackendCapabilities,
-    ...workspaceStorage(registration.type, options.getMaxLines),
+    ...storage,
+    write,
     search,
     refresh: (rootDir) => indexFor(rootDir).refresh([workspacePoolTarget(rootDir)]),
     rebuild: (rootDir) =>

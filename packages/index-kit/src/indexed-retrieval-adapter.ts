@@ -19,7 +19,7 @@ import {
   type RetrievalAdapterFactoryOptions,
 } from '@cairn/core';
 import { passesIndexFilters, recallIndexFilters, splitIndexFilters } from './index-filters';
-import { POST_FILTER_CANDIDATES, recallResultOfHit } from './index-hits';
+import { recallResultOfHit } from './index-hits';
 import { canFallBackByDefault } from './indexed-backend';
 import { queryTerms } from './keyword-scan';
 import {
@@ -94,7 +94,8 @@ async function recallFromIndex(
     tiers: query.tiers,
     agentId: query.agentId,
     filters: split.pushed,
-    limit: split.postFiltered ? POST_FILTER_CANDIDATES : query.limit,
+    limit: query.limit,
+    postFiltered: split.postFiltered,
   });
   const byId = new Map(targets.map((t) => [t.id, t]));
   return hits

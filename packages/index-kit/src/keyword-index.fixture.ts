@@ -9,7 +9,7 @@ import {
   type PoolTarget,
 } from '@cairn/core';
 import { passesIndexFilters } from './index-filters';
-import { hitMetadata } from './index-hits';
+import { candidateCount, hitMetadata } from './index-hits';
 import { chunkFile } from './index-sources';
 
 /** Test index (not part of the package API): chunks in memory, scored by matching terms. */
@@ -67,7 +67,7 @@ function keywordIndex(broken: boolean, probe: KeywordIndexProbe, pools: Map<stri
           }
         }
       }
-      return hits.sort((a, b) => b.score - a.score).slice(0, query.limit);
+      return hits.sort((a, b) => b.score - a.score).slice(0, candidateCount(query));
     },
     async describe() {
       if (broken) throw new CairnError('BACKEND_UNAVAILABLE', 'the keyword engine is missing');

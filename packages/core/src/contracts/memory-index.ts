@@ -81,8 +81,14 @@ export interface MemoryIndexQuery {
   agentId?: string;
   /** Only the filters the index declared it pushes down. */
   filters: MemoryIndexFilters;
-  /** Most hits wanted (the generic code asks for more when it filters after). */
+  /** Most results wanted. */
   limit: number;
+  /**
+   * Whether the generic code checks more filters on the hits afterwards:
+   * then the index returns more candidates than `limit` (index-kit's
+   * `POST_FILTER_CANDIDATES`, or what suits the engine).
+   */
+  postFiltered: boolean;
 }
 
 /** One chunk found: where it sits, its unit fields, its text and score. */
@@ -126,9 +132,15 @@ export interface MemoryIndexDescription {
 }
 
 export interface MemoryIndex<Stats extends MemoryIndexStats = MemoryIndexStats> {
+  /**
+   * Told after the backend wrote the workspace: an index that mirrors on
+   * write updates now (Mem0) or schedules it (qmd). Optional; pull-based
+   * indexes catch up on their next refresh.
+   */
+  changed?(targets: PoolTarget[]): Promise<void>;
   /** Brings the index up to date with the pools' markdown (incremental unless `rebuild`); resolves to counts. */
   refresh(targets: PoolTarget[], options?: MemoryIndexRefreshOptions): Promise<Stats>;
-  /** Best hits first, at most `query.limit`. */
+  /** Best hits first: at most `query.limit`, or more candidates when `query.postFiltered`. */
   search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]>;
   /** Its state (rows, index kinds, location); throws when the engine is unavailable. */
   describe(): Promise<MemoryIndexDescription>;
