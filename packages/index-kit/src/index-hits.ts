@@ -32,7 +32,11 @@ export function searchResultOfHit(
   terms: string[],
   snippetChars: number,
 ): MemorySearchResult {
-  return searchResultOf(hit, hit.score, boundSnippet(hit.text, terms, snippetChars));
+  return searchResultOf(
+    hit,
+    hit.score,
+    boundSnippet(hit.text, hit.highlight ?? terms, snippetChars),
+  );
 }
 
 /** A hit as recall reports it (seed 001): its file under the pool's folder and its metadata. */
@@ -45,7 +49,7 @@ export function recallResultOfHit(
     id: hit.id,
     uri: join(target.base, ...hit.path.split('/')),
     score: hit.score,
-    snippet: boundSnippet(hit.text, terms, RECALL_SNIPPET_CHARS),
+    snippet: boundSnippet(hit.text, hit.highlight ?? terms, RECALL_SNIPPET_CHARS),
     metadata: hitMetadata(hit, target),
   };
 }

@@ -1,14 +1,6 @@
 export { type ChunkPlace, recallMetadata, searchResultOf } from './chunk-place';
 export { embedInBatches } from './embed-batches';
 export {
-  type FallbackBackend,
-  type FileFallback,
-  type FileStorage,
-  fileStorage,
-  type ParsedSearchOptions,
-  searchWithFileFallback,
-} from './file-storage';
-export {
   passesIndexFilters,
   recallIndexFilters,
   type SplitIndexFilters,
@@ -41,6 +33,7 @@ export {
   type BackendFallback,
   canFallBackByDefault,
   createIndexedBackend,
+  type FallbackBackend,
   type IndexedBackend,
   indexedBackendCapabilities,
 } from './indexed-backend';

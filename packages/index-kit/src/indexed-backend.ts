@@ -16,7 +16,6 @@ import {
   memoryWorkspacePath,
   parseInput,
 } from '@cairn/core';
-import type { FallbackBackend } from './file-storage';
 import { passesIndexFilters, searchIndexFilters, splitIndexFilters } from './index-filters';
 import { hitMetadata, searchResultOfHit } from './index-hits';
 import { queryTerms } from './keyword-scan';
@@ -32,6 +31,9 @@ export const indexedBackendCapabilities = {
   hasConflictResolution: false,
   persistent: true,
 } as const satisfies MemoryBackendCapabilities;
+
+/** The file backend as its fallback role needs it: a backend with search. */
+export type FallbackBackend = MemoryBackend & Pick<Required<MemoryBackend>, 'search'>;
 
 /** Builds the file backend standing behind an index, reporting into the same warnings. */
 export type BackendFallback = (options: {

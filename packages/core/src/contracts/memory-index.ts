@@ -108,6 +108,8 @@ export interface MemoryIndexHit {
   createdAt?: string | null;
   /** The chunk text; the generic code bounds it into a snippet. */
   text: string;
+  /** Words to centre the snippet on, when not the query terms (qmd matches stemmed roots). */
+  highlight?: string[];
   score: number;
   /** Cosine similarity of the vector match, when there was one. */
   similarity?: number;
