@@ -45,6 +45,7 @@ export {
 } from './indexed-retrieval-adapter';
 export { boundSnippet, queryTerms, type ScanHit, scanMarkdown } from './keyword-scan';
 export { type InvalidOption, isEmbedder, optionChecks } from './option-checks';
+export { type OptionalModuleSpec, optionalModule } from './optional-module';
 export {
   byScore,
   coversFolder,
