@@ -91,4 +91,30 @@ describe('createIndexedBackend', () => {
     await backend.refresh(root);
     expect(registration.probe.created).toHaveLength(2);
   });
+
+  it('tells the index about writes, and a failing index only warns (the markdown is written)', async () => {
+    const registration = keywordIndexRegistration();
+    const backend = createIndexedBackend(registration);
+    await backend.write(root, 'new note\n');
+    expect(registration.probe.changed).toEqual(['workspace']);
+    const broken = createIndexedBackend(keywordIndexRegistration(), { broken: true });
+    await broken.write(root, 'another note\n');
+    expect((await broken.read(root)).content).toBe('another note\n');
+    expect(broken.warnings).toEqual([
+      'Keyword index not updated after a write (the next search retries): BACKEND_UNAVAILABLE: the keyword engine is missing',
+    ]);
+  });
+
+  it('reads what the index pushes down for these options from capabilitiesFor', async () => {
+    const registration = keywordIndexRegistration();
+    const narrowed = {
+      ...registration,
+      capabilitiesFor: () => ({ ...registration.capabilities, filters: [] }),
+    };
+    await createIndexedBackend(narrowed).search(root, {
+      query: 'pnpm',
+      filters: { kind: ['UNIT'] },
+    });
+    expect(registration.probe.lastFilters()).toEqual({ oneOf: {} });
+  });
 });

@@ -30,6 +30,8 @@ export interface KeywordIndexProbe {
   lastFilters: () => MemoryIndexFilters | undefined;
   /** Contexts the index was created with. */
   created: { rootDir: string; dataDir?: string }[];
+  /** Pools `changed` was told about, in order. */
+  changed: string[];
 }
 
 function keywordIndex(broken: boolean, probe: KeywordIndexProbe, pools: Map<string, Stored>) {
@@ -74,6 +76,10 @@ function keywordIndex(broken: boolean, probe: KeywordIndexProbe, pools: Map<stri
       const chunks = [...pools.values()].reduce((n, p) => n + p.chunks.length, 0);
       return { summary: 'keyword search', details: { chunks } };
     },
+    async changed(targets) {
+      if (broken) throw new CairnError('BACKEND_UNAVAILABLE', 'the keyword engine is missing');
+      probe.changed.push(...targets.map((t) => t.id));
+    },
     async close() {},
   };
   return index;
@@ -84,7 +90,12 @@ export function keywordIndexRegistration(): MemoryIndexRegistration<
   KeywordIndexOptions,
   { chunks: number }
 > & { probe: KeywordIndexProbe } {
-  const probe: KeywordIndexProbe = { pools: () => [], lastFilters: () => undefined, created: [] };
+  const probe: KeywordIndexProbe = {
+    pools: () => [],
+    lastFilters: () => undefined,
+    created: [],
+    changed: [],
+  };
   const pools = new Map<string, Stored>();
   probe.pools = () => [...pools.keys()].sort();
   return {
