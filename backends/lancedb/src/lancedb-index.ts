@@ -158,7 +158,8 @@ export class LancedbIndex implements MemoryIndex<LancedbRefreshStats> {
     });
   }
 
-  search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]> {
+  async search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]> {
+    await this.refresh(query.pools);
     return serialized(this.uri, async () => {
       const hits = await searchChunks(await this.open(), {
         text: query.text,
@@ -187,7 +188,7 @@ export class LancedbIndex implements MemoryIndex<LancedbRefreshStats> {
       vectorIndex: store.indexes.vector,
       vectorIndexThreshold: this.options.vectorIndexThreshold,
     };
-    return { summary: `${this.options.searchMode} search`, details };
+    return { summary: `LanceDB ${this.options.searchMode} search`, details };
   }
 
   async close(): Promise<void> {

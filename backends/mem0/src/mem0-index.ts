@@ -95,6 +95,7 @@ export class Mem0Index implements MemoryIndex<Mem0SyncStats> {
   async search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]> {
     const { pools, where } = conditionsOf(query);
     if (pools.length === 0) return [];
+    await this.refresh(pools);
     const byKey = new Map<string, PoolTarget[]>();
     for (const t of pools) byKey.set(t.source.key, [...(byKey.get(t.source.key) ?? []), t]);
     const hits = await this.project.search({
@@ -110,7 +111,8 @@ export class Mem0Index implements MemoryIndex<Mem0SyncStats> {
 
   async describe(): Promise<MemoryIndexDescription> {
     const { mode, scope } = this.options;
-    return { summary: mode, details: { mode, scope, namespace: this.project.namespace } };
+    const details = { mode, scope, namespace: this.project.namespace };
+    return { summary: `Mem0 ${mode}`, details };
   }
 
   close(): Promise<void> {

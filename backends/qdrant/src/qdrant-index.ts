@@ -138,6 +138,7 @@ export class QdrantIndex implements MemoryIndex<QdrantRefreshStats> {
   }
 
   async search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]> {
+    await this.refresh(query.pools);
     const filter = indexFilter(this.partition, query);
     const limit = candidateCount(query);
     const hits = await this.searchPoints({ text: query.text, filter, limit });
@@ -196,7 +197,8 @@ export class QdrantIndex implements MemoryIndex<QdrantRefreshStats> {
       sparse: this.store.sparse,
       points,
     };
-    return { summary: `${this.store.sparse ? 'hybrid' : 'dense'} recall`, details };
+    const mode = this.store.sparse ? 'hybrid' : 'dense';
+    return { summary: `Qdrant ${mode} recall`, details };
   }
 
   /** Nothing to release (REST); cached file states are dropped. */

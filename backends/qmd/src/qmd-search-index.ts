@@ -142,6 +142,7 @@ export class QmdSearchIndex implements MemoryIndex<QmdRefreshStats> {
 
   async search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]> {
     if (query.terms.length === 0) return [];
+    await this.refresh(query.pools);
     const collections = query.pools.map((t) => this.collectionOf(t));
     const specs = collections.map((c) => c.spec);
     const hits: QmdHit[] = await this.searchCollections(
@@ -170,7 +171,7 @@ export class QmdSearchIndex implements MemoryIndex<QmdRefreshStats> {
   }
 
   async describe(): Promise<MemoryIndexDescription> {
-    return { summary: 'BM25 search', details: { indexDir: this.qmd().dir } };
+    return { summary: 'qmd BM25 search', details: { indexDir: this.qmd().dir } };
   }
 
   /** Runs pending debounced updates now and waits for them. */

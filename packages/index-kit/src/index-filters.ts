@@ -51,7 +51,8 @@ export function splitIndexFilters(
   filters: MemoryIndexFilters,
   capabilities: Pick<MemoryIndexCapabilities, 'filters'>,
 ): SplitIndexFilters {
-  const pushes = new Set<string>(capabilities.filters);
+  const all = capabilities.filters.includes('*');
+  const pushes = { has: (name: string) => all || capabilities.filters.includes(name) };
   const pushed: MemoryIndexFilters = { oneOf: {} };
   const rest: MemoryIndexFilters = { oneOf: {} };
   for (const [key, values] of Object.entries(filters.oneOf ?? {})) {

@@ -26,17 +26,15 @@ export function hitMetadata(
   };
 }
 
-/** A hit as the backend contract reports it (seed 000). */
+/** A hit as the backend contract reports it (seed 000), with the engine's metadata when it has some. */
 export function searchResultOfHit(
   hit: MemoryIndexHit,
   terms: string[],
   snippetChars: number,
-): MemorySearchResult {
-  return searchResultOf(
-    hit,
-    hit.score,
-    boundSnippet(hit.text, hit.highlight ?? terms, snippetChars),
-  );
+): MemorySearchResult & { metadata?: Record<string, unknown> } {
+  const snippet = boundSnippet(hit.text, hit.highlight ?? terms, snippetChars);
+  const result = searchResultOf(hit, hit.score, snippet);
+  return hit.metadata ? { ...result, metadata: hit.metadata } : result;
 }
 
 /** A hit as recall reports it (seed 001): its file under the pool's folder and its metadata. */

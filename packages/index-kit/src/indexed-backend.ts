@@ -70,7 +70,6 @@ async function searchIndex(
   terms: string[],
 ): Promise<MemorySearchResult[]> {
   const target = workspacePoolTarget(rootDir);
-  await index.refresh([target]);
   const split = splitIndexFilters(searchIndexFilters(parsed.filters), capabilities);
   const hits = await index.search({
     text: parsed.query,

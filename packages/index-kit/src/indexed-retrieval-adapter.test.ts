@@ -87,7 +87,7 @@ describe('createIndexedRetrievalAdapter', () => {
     const adapter = createIndexedRetrievalAdapter(keywordIndexRegistration(), { rootDir: root });
     await adapter.rebuild();
     const status = await adapter.status();
-    expect(status).toMatchObject({ ok: true, message: 'Keyword keyword search over 1 pool(s)' });
+    expect(status).toMatchObject({ ok: true, message: 'Keyword search over 1 pool(s)' });
     expect(status.details).toMatchObject({ chunks: 1 });
   });
 });

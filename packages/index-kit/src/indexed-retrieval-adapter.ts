@@ -118,7 +118,7 @@ async function indexStatus(
     const extra = warnings.length > 0 ? { warnings: [...warnings] } : {};
     return {
       ok: true,
-      message: `${engine} ${described.summary} over ${pools.length} pool(s)`,
+      message: `${described.summary} over ${pools.length} pool(s)`,
       details: { ...details, ...described.details, ...extra },
     };
   } catch (error) {
@@ -237,7 +237,8 @@ export function createIndexedRetrievalAdapter<
         .filter((t) => isDirectory(t.base));
       if (targets.length === 0 || query.query.trim() === '') return [];
       try {
-        await refreshTargets(state, targets);
+        // The first recall after registerPools reconciles; the search refreshes what it reads.
+        if (!state.reconciled) await refreshTargets(state, []);
         return await recallFromIndex(capabilities, indexOf(state), targets, query);
       } catch (error) {
         fellBack(error);

@@ -57,6 +57,7 @@ function keywordIndex(broken: boolean, probe: KeywordIndexProbe, pools: Map<stri
       return { chunks: count };
     },
     async search(query) {
+      await index.refresh(query.pools);
       last = query.filters;
       const hits: MemoryIndexHit[] = [];
       for (const target of query.pools) {
@@ -74,7 +75,7 @@ function keywordIndex(broken: boolean, probe: KeywordIndexProbe, pools: Map<stri
     async describe() {
       if (broken) throw new CairnError('BACKEND_UNAVAILABLE', 'the keyword engine is missing');
       const chunks = [...pools.values()].reduce((n, p) => n + p.chunks.length, 0);
-      return { summary: 'keyword search', details: { chunks } };
+      return { summary: 'Keyword search', details: { chunks } };
     },
     async changed(targets) {
       if (broken) throw new CairnError('BACKEND_UNAVAILABLE', 'the keyword engine is missing');

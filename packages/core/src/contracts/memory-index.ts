@@ -115,7 +115,7 @@ export interface MemoryIndexHit {
   similarity?: number;
   /** The keyword match's score, when there was one. */
   keywordScore?: number;
-  /** Engine-specific fields added to recall metadata (point ids, mirror ids, ...). */
+  /** Engine-specific fields added to recall metadata and to search results (point ids, search mode, ...). */
   metadata?: Record<string, unknown>;
 }
 
@@ -128,7 +128,7 @@ export interface MemoryIndexRefreshOptions {
 
 /** What `describe()` reports: a short phrase for status lines and structured details. */
 export interface MemoryIndexDescription {
-  /** e.g. `hybrid search`; status reads `<engine> <summary> over N pool(s)`. */
+  /** e.g. `LanceDB hybrid search`; status reads `<summary> over N pool(s)`. */
   summary: string;
   details: Record<string, unknown>;
 }
@@ -142,7 +142,11 @@ export interface MemoryIndex<Stats extends MemoryIndexStats = MemoryIndexStats> 
   changed?(targets: PoolTarget[]): Promise<void>;
   /** Brings the index up to date with the pools' markdown (incremental unless `rebuild`); resolves to counts. */
   refresh(targets: PoolTarget[], options?: MemoryIndexRefreshOptions): Promise<Stats>;
-  /** Best hits first: at most `query.limit`, or more candidates when `query.postFiltered`. */
+  /**
+   * Best hits first: at most `query.limit`, or more candidates when
+   * `query.postFiltered`. Answers from the markdown as it is now: the index
+   * brings the pools it searches up to date first (incrementally).
+   */
   search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]>;
   /** Its state (rows, index kinds, location); throws when the engine is unavailable. */
   describe(): Promise<MemoryIndexDescription>;
@@ -158,7 +162,8 @@ export interface MemoryIndexCapabilities {
   keyword: boolean;
   /**
    * Filters the index applies itself (`MemoryIndexFilterName`s, or other
-   * metadata keys it stores); the generic code checks the others on each hit.
+   * metadata keys it stores; `*` for every filter); the generic code checks
+   * the others on each hit.
    */
   filters: readonly (MemoryIndexFilterName | (string & {}))[];
 }
