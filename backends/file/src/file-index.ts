@@ -3,7 +3,6 @@ import {
   embedderKey,
   type MemoryIndex,
   type MemoryIndexDescription,
-  type MemoryIndexFilters,
   type MemoryIndexHit,
   type MemoryIndexQuery,
   type MemoryIndexRefreshOptions,
@@ -20,22 +19,14 @@ import {
   type WarningSink,
   WORKSPACE_POOL_ID,
 } from '@cairn/index-kit';
+import { chunkQueryOf } from './chunk-filters';
 import { searchTerms, snippetTerms } from './fts-query';
 import { type HybridSearch, type SearchModeInfo, searchPool } from './hybrid-search';
 import type { IndexDatabase } from './index-database';
-import type { ChunkHit, ChunkQuery, FilterColumn } from './index-query';
+import type { ChunkHit } from './index-query';
 import type { ProjectSearchIndex } from './search-index';
 import { discardSearchIndex, hasWorkspace, sharedSearchIndex } from './search-index-cache';
 import { vectorStoreFor } from './vector-store';
-
-/** Index filter fields the chunk table holds as columns. */
-const COLUMNS: Record<string, FilterColumn> = {
-  path: 'path',
-  kind: 'kind',
-  category: 'category',
-  review: 'review',
-  memoryId: 'memory_id',
-};
 
 const emptyStats = (): SearchIndexRefreshStats => ({
   filesScanned: 0,
@@ -59,24 +50,6 @@ function poolsOf(query: MemoryIndexQuery): PoolTarget[] {
   return query.pools.filter(
     (t) => (!poolId || poolId.includes(t.id)) && (!tier || tier.includes(t.tier)),
   );
-}
-
-/** The filters as a chunk query; what has no column is checked on each hit (`rest`). */
-function chunkQueryOf(filters: MemoryIndexFilters) {
-  const oneOf: [FilterColumn, string[]][] = [];
-  const rest: Record<string, string[]> = {};
-  for (const [key, values] of Object.entries(filters.oneOf ?? {})) {
-    if (COLUMNS[key]) oneOf.push([COLUMNS[key], values]);
-    else if (key !== 'poolId' && key !== 'tier') rest[key] = values;
-  }
-  const query: Omit<ChunkQuery, 'pool' | 'terms' | 'limit'> = {
-    oneOf,
-    ...(filters.excludeDeprecated ? { excludeDeprecated: true } : {}),
-    ...(filters.sinceMs !== undefined ? { sinceMs: filters.sinceMs } : {}),
-    ...(filters.untilMs !== undefined ? { untilMs: filters.untilMs } : {}),
-    ...(filters.pathPrefix ? { pathPrefix: filters.pathPrefix } : {}),
-  };
-  return { query, rest: Object.keys(rest).length > 0 ? { oneOf: rest } : undefined };
 }
 
 function indexHit(target: PoolTarget, hit: ChunkHit, around: string[]): MemoryIndexHit {
