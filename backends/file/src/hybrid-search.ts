@@ -1,5 +1,5 @@
 import { type Embedder, embedderKey, formatError } from '@cairn/core';
-import type { IndexSource } from '@cairn/index-kit';
+import { type IndexSource, POST_FILTER_CANDIDATES } from '@cairn/index-kit';
 import {
   type Candidate,
   DEFAULT_HYBRID_RANKING,
@@ -111,9 +111,6 @@ export interface PoolSearchRequest {
   /** Filters the index cannot apply, checked on each hit; more candidates are fetched for it. */
   postFilter?: (hit: ChunkHit) => boolean;
 }
-
-/** Candidates fetched when some filters can only be checked after the query. */
-export const POST_FILTER_CANDIDATES = 1000;
 
 /**
  * Searches one pool: refreshes it, then keyword only (no embedder), or

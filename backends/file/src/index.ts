@@ -5,7 +5,10 @@ export {
   type FileBackend,
   type FileBackendOptions,
   fileCapabilities,
+  fileIndex,
 } from './file-backend';
+export { FileIndex } from './file-index';
+export { type FileIndexOptions, parseFileOptions } from './file-options';
 export { createFileRetrievalAdapter, fileRetrievalCapabilities } from './file-retrieval-adapter';
 export {
   DEFAULT_HYBRID_RANKING,

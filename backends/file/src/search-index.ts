@@ -12,10 +12,12 @@ import type { SearchIndexRefreshStats } from '@cairn/index-kit';
 import {
   boundSnippet,
   type IndexSource,
+  searchIndexFilters,
   searchResultOf,
   WORKSPACE_SOURCE,
   workspaceSource,
 } from '@cairn/index-kit';
+import { chunkQueryOf } from './chunk-filters';
 import { searchTerms, snippetTerms } from './fts-query';
 import {
   type HybridSearch,
@@ -26,7 +28,6 @@ import {
 } from './hybrid-search';
 import { IndexDatabase, removeDatabaseFiles } from './index-database';
 import type { ChunkHit } from './index-query';
-import { searchFilterQuery } from './search-filters';
 import { vectorStoreFor } from './vector-store';
 
 /** The workspace index, under `.cairn/index/`. */
@@ -134,7 +135,10 @@ export class ProjectSearchIndex implements SearchIndex {
     const { hits, info } = await searchPool(
       this.workspace,
       this.workspaceSource,
-      { query: { ...query, ...searchFilterQuery(options.filters) }, text: options.query },
+      {
+        query: { ...query, ...chunkQueryOf(searchIndexFilters(options.filters)).query },
+        text: options.query,
+      },
       hybrid,
     );
     const around = snippetTerms(terms);

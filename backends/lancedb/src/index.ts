@@ -5,7 +5,9 @@ export {
   createLancedbBackend,
   type LancedbBackend,
   lancedbCapabilities,
+  lancedbIndex,
 } from './lancedb-backend';
+export { LancedbIndex } from './lancedb-index';
 export { lancedbOptionTrust } from './lancedb-option-trust';
 export {
   DEFAULT_MIN_SIMILARITY,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileBackend } from '@cairn/backend-file';
 import { cairnIndexPath, createHashEmbedder } from '@cairn/core';
 import { describeMemoryBackend, expectCode, makeTempProject, snapshotTree } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,7 +23,8 @@ describe('lancedb backend search', () => {
   let cleanup: () => Promise<void>;
   const backends: LancedbBackend[] = [];
   const open = (options: Parameters<typeof createLancedbBackend>[0] = {}) => {
-    const backend = createLancedbBackend(options);
+    // The engine composes the file index as the fallback; so does this test.
+    const backend = createLancedbBackend(options, { fallback: createFileBackend });
     backends.push(backend);
     return backend;
   };

@@ -1,10 +1,20 @@
-import { embedderKey } from '@cairn/core';
-import { type ChunkSearch, type RankedHit, searchChunks } from './hybrid-search';
+import {
+  embedderKey,
+  type MemoryIndex,
+  type MemoryIndexDescription,
+  type MemoryIndexHit,
+  type MemoryIndexQuery,
+  type MemoryIndexRefreshOptions,
+} from '@cairn/core';
+import { candidateCount } from '@cairn/index-kit';
+import { type RankedHit, searchChunks } from './hybrid-search';
 import type { ResolvedLancedbOptions } from './lancedb-options';
 import { LancedbStore } from './lancedb-store';
 import { loadLancedb } from './load-lancedb';
+import { queryClauses } from './query-filters';
 import { type LancedbRefreshStats, type PoolTarget, refreshPool } from './refresh-pool';
-import { sqlString } from './sql';
+import { sqlAnd, sqlString } from './sql';
+import { placeOf } from './table-schema';
 
 /** Operations on one database are serialized in this process; LanceDB arbitrates between processes. */
 const queues = new Map<string, Promise<unknown>>();
@@ -50,11 +60,24 @@ function staleMetaClause(target: PoolTarget): string {
   return `pool = ${sqlString(target.id)} AND (tier <> ${sqlString(target.tier)} OR ${agentsDiffer})`;
 }
 
+/** A row found as the index contract reports it. */
+function indexHit(hit: RankedHit): MemoryIndexHit {
+  return {
+    ...placeOf(hit),
+    id: hit.chunk_id,
+    pool: hit.pool,
+    text: hit.text,
+    score: hit.score,
+    ...(hit.similarity !== undefined ? { similarity: hit.similarity } : {}),
+    ...(hit.keywordScore !== undefined ? { keywordScore: hit.keywordScore } : {}),
+  };
+}
+
 /**
  * One LanceDB database (a local folder or an object-storage URI): opened
  * lazily on first use, refreshed from the markdown before each query.
  */
-export class LancedbIndex {
+export class LancedbIndex implements MemoryIndex<LancedbRefreshStats> {
   private store: Promise<LancedbStore> | undefined;
 
   constructor(
@@ -93,8 +116,13 @@ export class LancedbIndex {
     return store;
   }
 
-  /** Brings these pools up to date (incremental; `full` re-reads and re-embeds every file). */
-  refresh(targets: PoolTarget[], full = false): Promise<LancedbRefreshStats> {
+  /** Brings these pools up to date (incremental; `rebuild` re-reads and re-embeds every file). */
+  async refresh(
+    targets: PoolTarget[],
+    options: MemoryIndexRefreshOptions = {},
+  ): Promise<LancedbRefreshStats> {
+    if (options.keepOnly) await this.reconcile(options.keepOnly);
+    const full = options.rebuild === true;
     return serialized(this.uri, async () => {
       const store = await this.open();
       if (full) await store.reset();
@@ -117,10 +145,10 @@ export class LancedbIndex {
    * Reconciles the table to the registered pools: pools no longer
    * registered are deleted, pools whose tier or agents changed are rewritten.
    */
-  reconcile(targets: PoolTarget[], keep: string[] = []): Promise<void> {
+  private reconcile(targets: PoolTarget[]): Promise<void> {
     return serialized(this.uri, async () => {
       const store = await this.open();
-      const wanted = new Set([...targets.map((t) => t.id), ...keep]);
+      const wanted = new Set(targets.map((t) => t.id));
       for (const pool of await store.pools()) if (!wanted.has(pool)) await store.dropPool(pool);
       for (const target of targets) {
         if ((await store.countRows(staleMetaClause(target))) > 0) {
@@ -130,24 +158,27 @@ export class LancedbIndex {
     });
   }
 
-  search(
-    search: Omit<ChunkSearch, 'embedder' | 'rrfK' | 'minSimilarity' | 'mode'>,
-  ): Promise<RankedHit[]> {
-    return serialized(this.uri, async () =>
-      searchChunks(await this.open(), {
-        ...search,
+  async search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]> {
+    await this.refresh(query.pools);
+    return serialized(this.uri, async () => {
+      const hits = await searchChunks(await this.open(), {
+        text: query.text,
+        terms: query.terms,
+        where: sqlAnd(queryClauses(query)),
+        limit: candidateCount(query),
         embedder: this.options.embedder,
         rrfK: this.options.rrfK,
         minSimilarity: this.options.minSimilarity,
         mode: this.options.searchMode,
-      }),
-    );
+      });
+      return hits.slice(0, candidateCount(query)).map(indexHit);
+    });
   }
 
   /** Row count and index state, for status and diagnostics. */
-  async describe(): Promise<Record<string, unknown>> {
+  async describe(): Promise<MemoryIndexDescription> {
     const store = await this.open();
-    return {
+    const details = {
       uri: this.uri,
       table: this.options.tableName,
       embedder: embedderKey(this.options.embedder),
@@ -157,6 +188,7 @@ export class LancedbIndex {
       vectorIndex: store.indexes.vector,
       vectorIndexThreshold: this.options.vectorIndexThreshold,
     };
+    return { summary: `LanceDB ${this.options.searchMode} search`, details };
   }
 
   async close(): Promise<void> {

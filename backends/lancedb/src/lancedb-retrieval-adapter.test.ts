@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import { memoryWorkspacePath } from '@cairn/core';
 import { describeRetrievalAdapter, expectCode, makeTempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -29,7 +30,10 @@ describe('lancedb retrieval adapter', () => {
   let cleanup: () => Promise<void>;
   const adapters: LancedbRetrievalAdapter[] = [];
   const open = (options: Record<string, unknown> = {}) => {
-    const adapter = createLancedbRetrievalAdapter({ rootDir: root, options });
+    const adapter = createLancedbRetrievalAdapter(
+      { rootDir: root, options },
+      { fallback: createFileRetrievalAdapter },
+    );
     adapters.push(adapter);
     return adapter;
   };

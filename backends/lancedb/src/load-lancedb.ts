@@ -1,4 +1,4 @@
-import { MemoryBackendError } from '@cairn/core';
+import { optionalModule } from '@cairn/index-kit';
 
 export type LancedbModule = typeof import('@lancedb/lancedb');
 export type ArrowModule = typeof import('apache-arrow');
@@ -20,29 +20,17 @@ const importModules: LancedbModuleLoader = async () => {
   return { lancedb, arrow };
 };
 
-let loaded: Promise<LancedbModules> | undefined;
-
 /**
  * Loads @lancedb/lancedb and apache-arrow, or throws BACKEND_UNAVAILABLE
  * naming the packages and the install command. `loader` replaces the import
  * (tests use it to simulate a missing package).
  */
-export async function loadLancedb(loader?: LancedbModuleLoader): Promise<LancedbModules> {
-  if (!loader) loaded ??= importModules();
-  const pending = loader ? loader() : loaded!;
-  try {
-    return await pending;
-  } catch (error) {
-    if (!loader) loaded = undefined;
-    throw new MemoryBackendError(
-      'BACKEND_UNAVAILABLE',
-      'lancedb',
-      'The optional packages @lancedb/lancedb and apache-arrow could not be loaded',
-      {
-        cause: error,
-        hint: `install them with \`${LANCEDB_INSTALL_COMMAND}\` (npm: \`npm i @lancedb/lancedb apache-arrow\`), or set retrievalAdapter / memoryBackendType back to "file"`,
-        details: { packages: ['@lancedb/lancedb', 'apache-arrow'] },
-      },
-    );
-  }
-}
+export const loadLancedb: (loader?: LancedbModuleLoader) => Promise<LancedbModules> =
+  optionalModule(
+    {
+      backend: 'lancedb',
+      packages: ['@lancedb/lancedb', 'apache-arrow'],
+      installCommand: LANCEDB_INSTALL_COMMAND,
+    },
+    importModules,
+  );

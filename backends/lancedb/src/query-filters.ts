@@ -1,29 +1,7 @@
-import type { MemorySearchFilters, MemoryTier, NormalizedMemoryQuery } from '@cairn/core';
-import { reviewStates } from '@cairn/index-kit';
+import type { MemoryIndexFilterName, MemoryIndexQuery } from '@cairn/core';
 import { sqlOneOf, sqlString } from './sql';
 
-const NOT_DEPRECATED = "review IS NULL OR review <> 'deprecated'";
-
-/**
- * The backend search filters as LanceDB predicates, with the file index's
- * rules: an explicit `review` list keeps only units in those states;
- * without one, RAW text and every unit but deprecated ones are kept;
- * `includeDeprecated` adds `deprecated` either way.
- */
-export function searchFilterClauses(pool: string, filters: MemorySearchFilters = {}): string[] {
-  const clauses = [`pool = ${sqlString(pool)}`];
-  if (filters.kind?.length) clauses.push(sqlOneOf('kind', filters.kind));
-  if (filters.category?.length) clauses.push(sqlOneOf('category', filters.category));
-  const reviews = reviewStates(filters);
-  if (reviews.only) clauses.push(sqlOneOf('review', reviews.only));
-  else if (reviews.excludeDeprecated) clauses.push(NOT_DEPRECATED);
-  if (filters.since) clauses.push(`created_ms >= ${Date.parse(filters.since)}`);
-  if (filters.until) clauses.push(`created_ms < ${Date.parse(filters.until)}`);
-  if (filters.path) clauses.push(`starts_with(path, ${sqlString(filters.path)})`);
-  return clauses;
-}
-
-/** Recall filter keys the table holds as columns. */
+/** Index filter fields the table holds as columns. */
 const COLUMNS: Record<string, string> = {
   poolId: 'pool',
   tier: 'tier',
@@ -34,39 +12,37 @@ const COLUMNS: Record<string, string> = {
   memoryId: 'memory_id',
 };
 
-export interface RecallFilters {
-  clauses: string[];
-  /** Filters on other metadata, checked on each hit after the query. */
-  rest: Record<string, string | string[]>;
-}
+/** What LanceDB applies itself: every column, deprecation, dates and path prefixes. */
+export const LANCEDB_PUSHED_FILTERS = [
+  ...(Object.keys(COLUMNS) as MemoryIndexFilterName[]),
+  'deprecated',
+  'created',
+  'pathPrefix',
+] as const satisfies readonly MemoryIndexFilterName[];
 
 /**
- * A recall query as predicates: the eligible pools, the tiers, the
- * caller's agent against each chunk's pool agents, and the metadata
- * filters the table can apply; deprecated units are left out unless a
- * `review` filter decides.
+ * A search as LanceDB (DataFusion) predicates: the pools, the caller's
+ * agent against each chunk's pool agents, the tiers asked for, and the filters the generic code
+ * pushed down. Values are always quoted, never spliced raw.
  */
-export function recallFilterClauses(
-  poolIds: string[],
-  tiers: MemoryTier[],
-  query: NormalizedMemoryQuery,
-): RecallFilters {
+export function queryClauses(query: MemoryIndexQuery): string[] {
   const clauses = [
-    sqlOneOf('pool', poolIds),
-    sqlOneOf('tier', tiers),
-    `agents IS NULL OR array_has(agents, ${sqlString(query.agentId)})`,
+    sqlOneOf(
+      'pool',
+      query.pools.map((pool) => pool.id),
+    ),
   ];
-  const rest: Record<string, string | string[]> = {};
-  let reviewed = false;
-  for (const [key, wanted] of Object.entries(query.filters ?? {})) {
-    const column = COLUMNS[key];
-    if (!column) {
-      rest[key] = wanted;
-      continue;
-    }
-    clauses.push(sqlOneOf(column, Array.isArray(wanted) ? wanted : [wanted]));
-    if (key === 'review') reviewed = true;
+  if (query.agentId !== undefined) {
+    clauses.push(`agents IS NULL OR array_has(agents, ${sqlString(query.agentId)})`);
   }
-  if (!reviewed) clauses.push(NOT_DEPRECATED);
-  return { clauses, rest };
+  const filters = query.filters;
+  for (const [key, values] of Object.entries(filters.oneOf ?? {})) {
+    const column = COLUMNS[key];
+    if (column) clauses.push(sqlOneOf(column, values));
+  }
+  if (filters.excludeDeprecated) clauses.push("review IS NULL OR review <> 'deprecated'");
+  if (filters.sinceMs !== undefined) clauses.push(`created_ms >= ${filters.sinceMs}`);
+  if (filters.untilMs !== undefined) clauses.push(`created_ms < ${filters.untilMs}`);
+  if (filters.pathPrefix) clauses.push(`starts_with(path, ${sqlString(filters.pathPrefix)})`);
+  return clauses;
 }

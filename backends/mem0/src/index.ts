@@ -12,8 +12,9 @@ export {
   createMem0Backend,
   type Mem0Backend,
   mem0Capabilities,
-  searchConditions,
+  mem0Index,
 } from './mem0-backend';
+export { MEM0_PUSHED_FILTERS, Mem0Index } from './mem0-index';
 export { mem0OptionTrust } from './mem0-option-trust';
 export {
   DEFAULT_API_KEY_ENV,
@@ -50,6 +51,7 @@ export {
   chunksOf,
   folderSource,
   type MirrorSource,
+  mirrorSourceOf,
   WORKSPACE_KEY,
   workspaceSource,
 } from './sources';

@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createFileBackend } from '@cairn/backend-file';
 import { createHashEmbedder } from '@cairn/core';
 import { describeMemoryBackend, expectCode, makeTempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,7 +20,8 @@ describe('mem0 backend', () => {
   let cleanup: () => Promise<void>;
   const backends: Mem0Backend[] = [];
   const open = (options: Parameters<typeof createMem0Backend>[0] = {}) => {
-    const backend = createMem0Backend(options);
+    // The engine composes the file index as the fallback; so does this test.
+    const backend = createMem0Backend(options, { fallback: createFileBackend });
     backends.push(backend);
     return backend;
   };

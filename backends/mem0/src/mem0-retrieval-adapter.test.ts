@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import { describeRetrievalAdapter, expectCode, makeTempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -21,7 +22,10 @@ describe('mem0 retrieval adapter', () => {
   let cleanup: () => Promise<void>;
   const adapters: Mem0RetrievalAdapter[] = [];
   const open = (options: Record<string, unknown> = {}) => {
-    const adapter = createMem0RetrievalAdapter({ rootDir: root, options });
+    const adapter = createMem0RetrievalAdapter(
+      { rootDir: root, options },
+      { fallback: createFileRetrievalAdapter },
+    );
     adapters.push(adapter);
     return adapter;
   };

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFileBackend } from '@cairn/backend-file';
 import { expectCode, makeTempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMem0Backend, type Mem0Backend } from './index';
@@ -72,15 +73,18 @@ describe('mem0 platform mode (MemoryClient against a local server)', () => {
     await cleanup();
   });
   const open = (options = {}) => {
-    backend = createMem0Backend({
-      mode: 'platform',
-      host: platform.host,
-      apiKeyEnv: 'CAIRN_TEST_MEM0_KEY',
-      scope: { userId: 'dev', agentId: 'claude' },
-      namespace: 'proj',
-      syncOnWrite: false,
-      ...options,
-    });
+    backend = createMem0Backend(
+      {
+        mode: 'platform',
+        host: platform.host,
+        apiKeyEnv: 'CAIRN_TEST_MEM0_KEY',
+        scope: { userId: 'dev', agentId: 'claude' },
+        namespace: 'proj',
+        syncOnWrite: false,
+        ...options,
+      },
+      { fallback: createFileBackend },
+    );
     return backend;
   };
 

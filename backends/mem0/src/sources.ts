@@ -1,9 +1,9 @@
-import { listMemoryFiles } from '@cairn/core';
+import type { PoolSource } from '@cairn/core';
 import {
   folderPoolSource,
   MAX_FILES_PER_FOLDER,
-  readWorkspaceFile,
   type SourceFile,
+  workspacePoolSource,
 } from '@cairn/index-kit';
 
 // Shared with the file index: a listed file, and the chunker (core's, marker lines and empty chunks dropped).
@@ -18,25 +18,26 @@ export interface MirrorSource {
   read(path: string): Promise<string | undefined>;
 }
 
+/** The workspace's key, as index-kit's workspace pool source names it. */
 export const WORKSPACE_KEY = 'workspace';
 /** A runaway pool folder cannot stall a sync. */
 export const MAX_POOL_FILES = MAX_FILES_PER_FOLDER;
 
+/** A pool's source as the mirror reads it: the same listing, the bytes as text. */
+export function mirrorSourceOf(source: PoolSource): MirrorSource {
+  return {
+    key: source.key,
+    list: async () => source.list(),
+    read: async (path) => (await source.read(path))?.toString('utf8'),
+  };
+}
+
 /** The workspace files (`MEMORY.md`, daily files, `threads/*.md`...), by core's own listing and path rules. */
 export function workspaceSource(rootDir: string): MirrorSource {
-  return {
-    key: WORKSPACE_KEY,
-    list: () => listMemoryFiles(rootDir).catch(() => []),
-    read: async (path) => (await readWorkspaceFile(rootDir, path))?.toString('utf8'),
-  };
+  return mirrorSourceOf(workspacePoolSource(rootDir));
 }
 
 /** Every `*.md` under a pool folder, by the file index's rules: hidden entries, links and temp files skipped. */
 export function folderSource(folder: string): MirrorSource {
-  const files = folderPoolSource(folder);
-  return {
-    key: folder,
-    list: async () => files.list(),
-    read: async (path) => (await files.read(path))?.toString('utf8'),
-  };
+  return mirrorSourceOf(folderPoolSource(folder));
 }

@@ -7,8 +7,14 @@ export {
   type QdrantModuleLoader,
 } from './load-qdrant';
 export { CHUNK_ID_NAMESPACE, pointIdOf, uuidV5 } from './point-id';
-export { createQdrantBackend, type QdrantBackend, qdrantCapabilities } from './qdrant-backend';
+export {
+  createQdrantBackend,
+  type QdrantBackend,
+  qdrantCapabilities,
+  qdrantIndex,
+} from './qdrant-backend';
 export { mapQdrantError } from './qdrant-errors';
+export { QdrantIndex } from './qdrant-index';
 export { qdrantOptionTrust } from './qdrant-option-trust';
 export {
   DEFAULT_COLLECTION_PREFIX,

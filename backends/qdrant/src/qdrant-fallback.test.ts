@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { createFileBackend, createFileRetrievalAdapter } from '@cairn/backend-file';
 import {
   describeMemoryBackend,
   expectCode,
@@ -30,7 +31,7 @@ const missingClient = async () => {
 describeMemoryBackend({
   name: 'qdrant (no server: storage on file, search falls back)',
   capabilities: qdrantCapabilities,
-  create: () => createQdrantBackend({ url: offlineUrl }),
+  create: () => createQdrantBackend({ url: offlineUrl }, { fallback: createFileBackend }),
   processFactory: {
     module: new URL('../dist/index.js', import.meta.url).href,
     exportName: 'createQdrantBackend',
@@ -51,10 +52,10 @@ describe('fail-open', () => {
   afterEach(() => project.cleanup());
 
   it('recall answers from the file adapter when the server is unreachable, and status says why', async () => {
-    const adapter = createQdrantRetrievalAdapter({
-      rootDir: project.root,
-      options: { url: offlineUrl },
-    });
+    const adapter = createQdrantRetrievalAdapter(
+      { rootDir: project.root, options: { url: offlineUrl } },
+      { fallback: createFileRetrievalAdapter },
+    );
     const results = await adapter.recall({ agentId: 'bob', query: 'quokkaflare' });
     expect(results.map((r) => r.metadata?.poolId)).toContain('workspace');
     expect(adapter.warnings.join('\n')).toMatch(/Qdrant recall failed.*BACKEND_UNAVAILABLE/);
@@ -65,10 +66,10 @@ describe('fail-open', () => {
   });
 
   it('recall falls back with a warning naming the package when the client is not installed', async () => {
-    const adapter = createQdrantRetrievalAdapter({
-      rootDir: project.root,
-      options: { url: offlineUrl, loadClient: missingClient },
-    });
+    const adapter = createQdrantRetrievalAdapter(
+      { rootDir: project.root, options: { url: offlineUrl, loadClient: missingClient } },
+      { fallback: createFileRetrievalAdapter },
+    );
     await adapter.indexPaths([]);
     const results = await adapter.recall({ agentId: 'bob', query: 'pnpm' });
     expect(results[0]?.metadata?.memoryId).toBe(unitId(1));
@@ -78,7 +79,10 @@ describe('fail-open', () => {
 
   it('backend search falls back to the file index with a warning', async () => {
     const warnings: string[] = [];
-    const backend = createQdrantBackend({ url: offlineUrl, onWarning: (w) => warnings.push(w) });
+    const backend = createQdrantBackend(
+      { url: offlineUrl, onWarning: (w) => warnings.push(w) },
+      { fallback: createFileBackend },
+    );
     const hits = await backend.search!(project.root, {
       query: 'pnpm',
       filters: { kind: ['UNIT'] },
@@ -95,10 +99,10 @@ describe('fail-open', () => {
     ).toThrow(/Invalid qdrant option: url/);
     expect(() => createQdrantBackend({ namespace: '../x' })).toThrow(/namespace/);
     expect(() => createQdrantBackend({ colour: 'blue' } as never)).toThrow(/unknown option/);
-    const adapter = createQdrantRetrievalAdapter({
-      rootDir: project.root,
-      options: { url: offlineUrl },
-    });
+    const adapter = createQdrantRetrievalAdapter(
+      { rootDir: project.root, options: { url: offlineUrl } },
+      { fallback: createFileRetrievalAdapter },
+    );
     await expectCode(adapter.recall({ agentId: '', query: 'x' }), 'INVALID_INPUT');
     await expectCode(
       adapter.registerPools([{ id: 'a/b', tier: 'hot', path: '.' }]),

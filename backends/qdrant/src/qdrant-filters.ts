@@ -1,5 +1,4 @@
-import type { MemorySearchFilters, MemoryTier, NormalizedMemoryQuery } from '@cairn/core';
-import { reviewStates } from '@cairn/index-kit';
+import type { MemoryIndexQuery } from '@cairn/core';
 
 /** A Qdrant filter condition, as the REST API takes it. */
 export type Condition = Record<string, unknown>;
@@ -49,68 +48,38 @@ const PAYLOAD_KEYS: Record<string, string> = {
   security_scope: 'security_scope',
 };
 
-export interface RecallFilter {
-  filter: QdrantFilter;
-  /** Filters on metadata the payload does not index, checked on each hit. */
-  rest: Record<string, string | string[]>;
-}
+/** What Qdrant applies itself: every payload key above, deprecation and dates (not path prefixes). */
+export const QDRANT_PUSHED_FILTERS = [
+  ...Object.keys(PAYLOAD_KEYS),
+  'deprecated',
+  'created',
+] as const satisfies readonly string[];
 
 /**
- * A recall query as a Qdrant filter: the partition, the eligible pools and
- * tiers, and the metadata filters the payload holds; deprecated units are
- * left out unless a `review` filter decides (the file index's rule).
+ * A search as a Qdrant filter: the partition, the pools (and tiers asked
+ * for), the payload filters pushed down, deprecated units left out unless
+ * a `review` filter decides (the file index's rule), and the creation range.
  */
-export function recallFilter(
-  partition: Partition,
-  poolIds: string[],
-  tiers: MemoryTier[],
-  query: NormalizedMemoryQuery,
-): RecallFilter {
+export function indexFilter(partition: Partition, query: MemoryIndexQuery): QdrantFilter {
   const must = [
     ...partitionConditions(partition),
-    matchOf('pool', poolIds),
-    matchOf('tier', tiers),
+    matchOf(
+      'pool',
+      query.pools.map((pool) => pool.id),
+    ),
   ];
-  const rest: Record<string, string | string[]> = {};
-  let reviewed = false;
-  for (const [key, wanted] of Object.entries(query.filters ?? {})) {
+  if (query.tiers) must.push(matchOf('tier', query.tiers));
+  const { oneOf = {}, excludeDeprecated, sinceMs, untilMs } = query.filters;
+  for (const [key, values] of Object.entries(oneOf)) {
     const payloadKey = PAYLOAD_KEYS[key];
-    if (!payloadKey) {
-      rest[key] = wanted;
-      continue;
-    }
-    must.push(matchOf(payloadKey, wanted));
-    if (key === 'review') reviewed = true;
+    if (payloadKey) must.push(matchOf(payloadKey, values));
   }
-  return { filter: reviewed ? { must } : { must, must_not: [DEPRECATED] }, rest };
-}
-
-/**
- * The backend's search filters (MemorySearchFilters) for the workspace
- * pool. `path` is a prefix, which keyword indexes cannot match: it is
- * returned for a check on each hit.
- */
-export function searchFilter(
-  partition: Partition,
-  pool: string,
-  filters: MemorySearchFilters = {},
-): { filter: QdrantFilter; pathPrefix?: string } {
-  const must = [...partitionConditions(partition), matchOf('pool', pool)];
-  const mustNot: Condition[] = [];
-  if (filters.kind?.length) must.push(matchOf('kind', filters.kind));
-  if (filters.category?.length) must.push(matchOf('category', filters.category));
-  const reviews = reviewStates(filters);
-  if (reviews.only) must.push(matchOf('review_state', reviews.only));
-  else if (reviews.excludeDeprecated) mustNot.push(DEPRECATED);
-  if (filters.since || filters.until) {
+  if (sinceMs !== undefined || untilMs !== undefined) {
     const range = {
-      ...(filters.since ? { gte: new Date(filters.since).toISOString() } : {}),
-      ...(filters.until ? { lt: new Date(filters.until).toISOString() } : {}),
+      ...(sinceMs !== undefined ? { gte: new Date(sinceMs).toISOString() } : {}),
+      ...(untilMs !== undefined ? { lt: new Date(untilMs).toISOString() } : {}),
     };
     must.push({ key: 'created_at', range });
   }
-  return {
-    filter: mustNot.length > 0 ? { must, must_not: mustNot } : { must },
-    ...(filters.path ? { pathPrefix: filters.path } : {}),
-  };
+  return excludeDeprecated ? { must, must_not: [DEPRECATED] } : { must };
 }

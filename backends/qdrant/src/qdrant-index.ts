@@ -1,5 +1,14 @@
-import { compareCodeUnits, embedderKey } from '@cairn/core';
-import { matchOf, partitionConditions, type QdrantFilter } from './qdrant-filters';
+import {
+  compareCodeUnits,
+  embedderKey,
+  type MemoryIndex,
+  type MemoryIndexDescription,
+  type MemoryIndexHit,
+  type MemoryIndexQuery,
+  type MemoryIndexRefreshOptions,
+} from '@cairn/core';
+import { candidateCount } from '@cairn/index-kit';
+import { indexFilter, matchOf, partitionConditions, type QdrantFilter } from './qdrant-filters';
 import type { ResolvedQdrantOptions } from './qdrant-options';
 import { type ChunkPayload, DENSE_VECTOR, SPARSE_VECTOR, sparseVectorOf } from './qdrant-payload';
 import { PoolRefresher, type PoolTarget, type QdrantRefreshStats } from './qdrant-refresh';
@@ -33,12 +42,38 @@ function emptyStats(): QdrantRefreshStats {
   };
 }
 
+/** A point found, as the index contract reports it; Qdrant's own fields go to metadata. */
+function indexHit(hit: ChunkHit): MemoryIndexHit {
+  const p = hit.payload;
+  return {
+    id: p.chunk_id,
+    pool: p.pool,
+    path: p.path,
+    startLine: p.start_line,
+    endLine: p.end_line,
+    kind: p.kind,
+    memoryId: p.memory_id,
+    category: p.category,
+    review: p.review_state,
+    createdAt: p.created_at,
+    text: p.text,
+    score: hit.score,
+    metadata: {
+      pointId: hit.pointId,
+      record_kind: p.record_kind,
+      trust_class: p.trust_class,
+      namespace_id: p.namespace_id,
+      repo: p.repo,
+    },
+  };
+}
+
 /**
  * The Qdrant side of one project: its collection (shared by every repo of
  * the namespace), its partition (namespace + repo), incremental refresh
  * and hybrid search (dense cosine + sparse keywords, fused by Qdrant's RRF).
  */
-export class QdrantIndex {
+export class QdrantIndex implements MemoryIndex<QdrantRefreshStats> {
   readonly store: QdrantStore;
   private readonly refresher: PoolRefresher;
   private readonly key: string;
@@ -68,9 +103,16 @@ export class QdrantIndex {
     return { namespace: this.options.namespace, repo: this.repo, embedder: this.key };
   }
 
-  async refresh(targets: PoolTarget[], full = false): Promise<QdrantRefreshStats> {
+  async refresh(
+    targets: PoolTarget[],
+    options: MemoryIndexRefreshOptions = {},
+  ): Promise<QdrantRefreshStats> {
     await this.store.ensure();
-    if (full) await this.refresher.dropAll();
+    if (options.keepOnly) {
+      await this.keepOnlyPools(options.keepOnly.map((target) => target.id));
+      this.forget();
+    }
+    if (options.rebuild) await this.refresher.dropAll();
     const total = emptyStats();
     for (const target of targets) {
       const stats = await this.refresher.refresh(target);
@@ -82,7 +124,7 @@ export class QdrantIndex {
   }
 
   /** Deletes this project's points of any pool not listed (pools dropped from the registration). */
-  async keepOnlyPools(poolIds: string[]): Promise<void> {
+  private async keepOnlyPools(poolIds: string[]): Promise<void> {
     await this.store.ensure();
     await this.store.deleteWhere({
       must: partitionConditions({ namespace: this.options.namespace, repo: this.repo }),
@@ -95,7 +137,15 @@ export class QdrantIndex {
     this.refresher.reset(poolId);
   }
 
-  async search(search: ChunkSearch): Promise<ChunkHit[]> {
+  async search(query: MemoryIndexQuery): Promise<MemoryIndexHit[]> {
+    await this.refresh(query.pools);
+    const filter = indexFilter(this.partition, query);
+    const limit = candidateCount(query);
+    const hits = await this.searchPoints({ text: query.text, filter, limit });
+    return hits.map(indexHit);
+  }
+
+  private async searchPoints(search: ChunkSearch): Promise<ChunkHit[]> {
     if (search.text.trim() === '') return [];
     await this.store.ensure();
     const [dense] = await this.options.embedder.embed([search.text]);
@@ -132,13 +182,13 @@ export class QdrantIndex {
   }
 
   /** Point count and configuration, for status(). */
-  async describe(): Promise<Record<string, unknown>> {
+  async describe(): Promise<MemoryIndexDescription> {
     await this.store.ensure();
     const { namespace } = this.options;
     const points = await this.store.count({
       must: partitionConditions({ namespace, repo: this.repo }),
     });
-    return {
+    const details = {
       url: this.options.url,
       collection: this.store.collection,
       namespace,
@@ -147,5 +197,12 @@ export class QdrantIndex {
       sparse: this.store.sparse,
       points,
     };
+    const mode = this.store.sparse ? 'hybrid' : 'dense';
+    return { summary: `Qdrant ${mode} recall`, details };
+  }
+
+  /** Nothing to release (REST); cached file states are dropped. */
+  async close(): Promise<void> {
+    this.forget();
   }
 }

@@ -9,6 +9,7 @@ export {
   createQmdBackend,
   type QmdBackend,
   qmdCapabilities,
+  qmdIndex,
 } from './qmd-backend';
 export {
   findBundledQmdEntry,
@@ -47,5 +48,6 @@ export {
   qmdRetrievalCapabilities,
 } from './qmd-retrieval-adapter';
 export { type QmdFailureReason, qmdFailureReason, runQmd } from './qmd-runner';
+export { fetchLimit, type QmdRefreshStats, QmdSearchIndex } from './qmd-search-index';
 
 export const VERSION: string = pkg.version;

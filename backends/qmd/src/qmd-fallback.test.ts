@@ -1,3 +1,4 @@
+import { createFileBackend } from '@cairn/backend-file';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQmdBackend, type QmdBackend, type QmdBackendOptions } from './index';
@@ -8,7 +9,8 @@ describe('qmd backend falls back to the file index', () => {
   let project: TempProject;
   const backends: QmdBackend[] = [];
   const open = (options: QmdBackendOptions) => {
-    const backend = createQmdBackend(options);
+    // The engine composes the file index as the fallback; so does this test.
+    const backend = createQmdBackend(options, { fallback: createFileBackend });
     backends.push(backend);
     return backend;
   };

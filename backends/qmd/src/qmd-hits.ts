@@ -2,10 +2,8 @@ import {
   chunkDocument,
   MemoryBackendError,
   type MemoryChunk,
-  type MemorySearchFilters,
   parseMemoryDocument,
 } from '@cairn/core';
-import { boundSnippet } from '@cairn/index-kit';
 
 /** One entry of `qmd search --json`: a whole document, its best line and a [0, 1) score. */
 export interface QmdHit {
@@ -107,32 +105,6 @@ export function rankChunks(
     (a, b) => Number(b.atLine) - Number(a.atLine) || b.matched - a.matched || a.order - b.order,
   );
   return scored.map((entry) => entry.chunk);
-}
-
-/** The contract's search filters applied to one chunk (RAW text has no date, category or review). */
-export function chunkPassesFilters(chunk: MemoryChunk, filters: MemorySearchFilters = {}): boolean {
-  if (filters.path && !chunk.path.startsWith(filters.path)) return false;
-  if (filters.kind?.length && !filters.kind.includes(chunk.kind)) return false;
-  if (filters.category?.length && !(chunk.category && filters.category.includes(chunk.category))) {
-    return false;
-  }
-  const reviews = filters.review?.length
-    ? [...filters.review, ...(filters.includeDeprecated ? ['deprecated'] : [])]
-    : undefined;
-  if (reviews && !(chunk.review && reviews.includes(chunk.review))) return false;
-  if (!reviews && !filters.includeDeprecated && chunk.review === 'deprecated') return false;
-  if (filters.since || filters.until) {
-    const at = chunk.createdAt ? Date.parse(chunk.createdAt) : Number.NaN;
-    if (Number.isNaN(at)) return false;
-    if (filters.since && at < Date.parse(filters.since)) return false;
-    if (filters.until && at > Date.parse(filters.until)) return false;
-  }
-  return true;
-}
-
-/** A chunk's bounded snippet, centred on the first query term. */
-export function chunkSnippet(chunk: MemoryChunk, roots: string[], maxChars: number): string {
-  return boundSnippet(chunkText(chunk), roots, maxChars);
 }
 
 /** Scores within one document step down slightly so qmd's document order is kept. */

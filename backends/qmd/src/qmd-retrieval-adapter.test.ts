@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import { describeRetrievalAdapter, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -23,7 +24,10 @@ describe('qmd retrieval adapter', () => {
   let project: TempProject;
   const adapters: QmdRetrievalAdapter[] = [];
   const open = (options: Record<string, unknown> = { command }) => {
-    const adapter = createQmdRetrievalAdapter({ rootDir: project.root, options });
+    const adapter = createQmdRetrievalAdapter(
+      { rootDir: project.root, options },
+      { fallback: createFileRetrievalAdapter },
+    );
     adapters.push(adapter);
     return adapter;
   };

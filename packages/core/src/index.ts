@@ -77,6 +77,22 @@ export type {
   MemorySearchResult,
   MemoryWriteResult,
 } from './contracts/memory-backend';
+export type {
+  MemoryIndex,
+  MemoryIndexCapabilities,
+  MemoryIndexCommonOptions,
+  MemoryIndexContext,
+  MemoryIndexDescription,
+  MemoryIndexFilterName,
+  MemoryIndexFilters,
+  MemoryIndexHit,
+  MemoryIndexQuery,
+  MemoryIndexRefreshOptions,
+  MemoryIndexRegistration,
+  PoolSource,
+  PoolTarget,
+  SourceFile,
+} from './contracts/memory-index';
 export {
   DEFAULT_RECALL_LIMIT,
   DEFAULT_RECALL_TIERS,

@@ -4,6 +4,7 @@ import {
   getRetrievalAdapter,
   type MemoryBackend,
   type MemoryBackendCapabilities,
+  type MemoryIndexRegistration,
   type ResolvedSettings,
   type RetrievalAdapterRegistration,
   registerBackendOptionTrust,
@@ -11,6 +12,7 @@ import {
   registerRetrievalAdapter,
   resolveSettings,
 } from '@cairn/core';
+import { registerIndex } from './index-registrations';
 import type { OpenCairnOptions } from './open-options';
 
 type ModuleImporter = (specifier: string) => Promise<unknown>;
@@ -68,10 +70,8 @@ export function pendingOptionalPackages(ids: readonly string[]): string[] {
 }
 
 /**
- * Imports the optional package for `id` and registers what it exports: the
- * factory `create<Id>Backend(options)` with its static `<id>Capabilities`,
- * the retrieval adapter `<id>RetrievalAdapter` (a RetrievalAdapterRegistration),
- * and `<id>OptionTrust`. Never throws: a package that is missing or fails to
+ * Imports the optional package for `id` and registers what it exports (see
+ * `registerModule`) and its `<id>OptionTrust`. Never throws: a package that is missing or fails to
  * load is remembered, and projects fall back to `file` with a warning that
  * names the package and how to install it.
  */
@@ -86,24 +86,50 @@ export function loadOptionalPackage(id: string): Promise<void> {
   return load;
 }
 
+/** A module export that is an index registration (`<id>Index`). */
+function isIndexRegistration(value: unknown, id: string): value is MemoryIndexRegistration {
+  const candidate = value as MemoryIndexRegistration | undefined;
+  return (
+    typeof candidate?.create === 'function' &&
+    typeof candidate.parseOptions === 'function' &&
+    candidate.type === id
+  );
+}
+
+/**
+ * Registers what a package exports: its index (`<id>Index`), from which the
+ * backend and the retrieval adapter are built with the file index as their
+ * fallback; otherwise (third-party plugins) its plain backend factory
+ * `create<Id>Backend(options)` with its static `<id>Capabilities`, and its
+ * `<id>RetrievalAdapter` registration.
+ */
+function registerModule(id: string, mod: Record<string, unknown>): void {
+  const index = mod[`${id}Index`];
+  if (isIndexRegistration(index, id)) {
+    registerIndex(index);
+    return;
+  }
+  const create = mod[`create${pascal(id)}Backend`] as
+    | ((options: Record<string, unknown>) => MemoryBackend)
+    | undefined;
+  const capabilities = mod[`${id}Capabilities`] as MemoryBackendCapabilities | undefined;
+  const adapter = mod[`${id}RetrievalAdapter`] as RetrievalAdapterRegistration | undefined;
+  if (create && capabilities) {
+    registerMemoryBackend({
+      type: id,
+      capabilities,
+      create: ({ options }) => create(options ?? {}),
+    });
+  }
+  if (adapter) registerRetrievalAdapter(adapter);
+}
+
 async function importAndRegister(id: string, name: string): Promise<void> {
   try {
     const mod = (await importModule(name)) as Record<string, unknown>;
-    const create = mod[`create${pascal(id)}Backend`] as
-      | ((options: Record<string, unknown>) => MemoryBackend)
-      | undefined;
-    const capabilities = mod[`${id}Capabilities`] as MemoryBackendCapabilities | undefined;
-    const adapter = mod[`${id}RetrievalAdapter`] as RetrievalAdapterRegistration | undefined;
     const trust = mod[`${id}OptionTrust`] as BackendOptionTrust | undefined;
     if (trust) registerBackendOptionTrust(id, trust);
-    if (create && capabilities) {
-      registerMemoryBackend({
-        type: id,
-        capabilities,
-        create: ({ options }) => create(options ?? {}),
-      });
-    }
-    if (adapter) registerRetrievalAdapter(adapter);
+    registerModule(id, mod);
     failures.delete(name);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -12,14 +12,10 @@ import {
   memoryWorkspacePath,
   parseMemoryDocument,
   resolveWorkspaceFile,
+  type SourceFile,
 } from '@cairn/core';
 
-/** A file as listed: a relative `/`-separated path and its stat. */
-export interface SourceFile {
-  path: string;
-  bytes: number;
-  mtimeMs: number;
-}
+export type { SourceFile } from '@cairn/core';
 
 /** Where a pool's markdown comes from. */
 export interface IndexSource {

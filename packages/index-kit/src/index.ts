@@ -1,13 +1,20 @@
 export { type ChunkPlace, recallMetadata, searchResultOf } from './chunk-place';
 export { embedInBatches } from './embed-batches';
 export {
-  type FallbackBackend,
-  type FileFallback,
-  type FileStorage,
-  fileStorage,
-  type ParsedSearchOptions,
-  searchWithFileFallback,
-} from './file-storage';
+  passesIndexFilters,
+  recallIndexFilters,
+  type SplitIndexFilters,
+  searchIndexFilters,
+  splitIndexFilters,
+} from './index-filters';
+export {
+  candidateCount,
+  hitMetadata,
+  POST_FILTER_CANDIDATES,
+  RECALL_SNIPPET_CHARS,
+  recallResultOfHit,
+  searchResultOfHit,
+} from './index-hits';
 export {
   chunkFile,
   folderSource,
@@ -22,8 +29,23 @@ export {
   WORKSPACE_SOURCE,
   workspaceSource,
 } from './index-sources';
+export {
+  type BackendFallback,
+  canFallBackByDefault,
+  createIndexedBackend,
+  type FallbackBackend,
+  type IndexedBackend,
+  indexedBackendCapabilities,
+} from './indexed-backend';
+export {
+  type AdapterFallback,
+  createIndexedRetrievalAdapter,
+  type IndexedRetrievalAdapter,
+  recallCapabilities,
+} from './indexed-retrieval-adapter';
 export { boundSnippet, queryTerms, type ScanHit, scanMarkdown } from './keyword-scan';
 export { type InvalidOption, isEmbedder, optionChecks } from './option-checks';
+export { type OptionalModuleSpec, optionalModule } from './optional-module';
 export {
   byScore,
   coversFolder,
@@ -46,3 +68,8 @@ export {
 export type { SearchIndexRefreshStats } from './refresh-stats';
 export { type ReviewStates, reviewStates } from './review-states';
 export { type WarningSink, warningSink } from './warning-sink';
+export {
+  DEFAULT_GET_MAX_LINES,
+  type WorkspaceStorage,
+  workspaceStorage,
+} from './workspace-storage';

@@ -9,6 +9,8 @@ export interface ScanHit {
   endLine: number;
   score: number;
   snippet: string;
+  /** The whole block the snippet was cut from. */
+  text: string;
 }
 
 /** Common English function words: they match almost every chunk and rank nothing. */
@@ -101,6 +103,7 @@ export function scanMarkdown(content: string, terms: string[], snippetChars: num
       endLine: block.endLine,
       score: Math.round(score * 1000) / 1000,
       snippet: boundSnippet(block.text, terms, snippetChars),
+      text: block.text,
     });
   }
   return hits;

@@ -1,0 +1,100 @@
+import type {
+  MemoryIndexCapabilities,
+  MemoryIndexFilterName,
+  MemoryIndexFilters,
+  MemorySearchFilters,
+  NormalizedMemoryQuery,
+} from '@cairn/core';
+import { reviewStates } from './review-states';
+
+/**
+ * The backend search filters (seed 000) as index filters, with the file
+ * index's rules: an explicit `review` list keeps only units in those
+ * states; without one, RAW text and every unit but deprecated ones are
+ * kept. Empty lists narrow nothing.
+ */
+export function searchIndexFilters(filters: MemorySearchFilters = {}): MemoryIndexFilters {
+  const oneOf: Record<string, string[]> = {};
+  if (filters.kind?.length) oneOf.kind = [...filters.kind];
+  if (filters.category?.length) oneOf.category = [...filters.category];
+  const reviews = reviewStates(filters);
+  if (reviews.only) oneOf.review = reviews.only;
+  return {
+    oneOf,
+    excludeDeprecated: reviews.excludeDeprecated,
+    ...(filters.since ? { sinceMs: Date.parse(filters.since) } : {}),
+    ...(filters.until ? { untilMs: Date.parse(filters.until) } : {}),
+    ...(filters.path ? { pathPrefix: filters.path } : {}),
+  };
+}
+
+/** Recall metadata filters (seed 001) as index filters; deprecated units only when `review` decides. */
+export function recallIndexFilters(filters: NormalizedMemoryQuery['filters']): MemoryIndexFilters {
+  const oneOf: Record<string, string[]> = {};
+  for (const [key, wanted] of Object.entries(filters ?? {})) {
+    oneOf[key] = Array.isArray(wanted) ? [...wanted] : [wanted];
+  }
+  return { oneOf, excludeDeprecated: !('review' in oneOf) };
+}
+
+export interface SplitIndexFilters {
+  /** What the index applies itself. */
+  pushed: MemoryIndexFilters;
+  /** What the generic code checks on each hit afterwards. */
+  rest: MemoryIndexFilters;
+  /** Whether anything is left for afterwards (then more candidates are fetched). */
+  postFiltered: boolean;
+}
+
+/** Splits filters by what the index declares it pushes down. */
+export function splitIndexFilters(
+  filters: MemoryIndexFilters,
+  capabilities: Pick<MemoryIndexCapabilities, 'filters'>,
+): SplitIndexFilters {
+  const all = capabilities.filters.includes('*');
+  const pushes = { has: (name: string) => all || capabilities.filters.includes(name) };
+  const pushed: MemoryIndexFilters = { oneOf: {} };
+  const rest: MemoryIndexFilters = { oneOf: {} };
+  for (const [key, values] of Object.entries(filters.oneOf ?? {})) {
+    (pushes.has(key) ? pushed : rest).oneOf![key] = values;
+  }
+  const side = (name: MemoryIndexFilterName) => (pushes.has(name) ? pushed : rest);
+  if (filters.excludeDeprecated) side('deprecated').excludeDeprecated = true;
+  if (filters.sinceMs !== undefined) side('created').sinceMs = filters.sinceMs;
+  if (filters.untilMs !== undefined) side('created').untilMs = filters.untilMs;
+  if (filters.pathPrefix) side('pathPrefix').pathPrefix = filters.pathPrefix;
+  const postFiltered =
+    Object.keys(rest.oneOf!).length > 0 ||
+    rest.excludeDeprecated === true ||
+    rest.sinceMs !== undefined ||
+    rest.untilMs !== undefined ||
+    rest.pathPrefix !== undefined;
+  return { pushed, rest, postFiltered };
+}
+
+function createdWithin(createdAt: unknown, filters: MemoryIndexFilters): boolean {
+  if (filters.sinceMs === undefined && filters.untilMs === undefined) return true;
+  const at = typeof createdAt === 'string' ? Date.parse(createdAt) : Number.NaN;
+  if (Number.isNaN(at)) return false;
+  if (filters.sinceMs !== undefined && at < filters.sinceMs) return false;
+  return filters.untilMs === undefined || at < filters.untilMs;
+}
+
+/**
+ * Whether a hit's metadata (recall metadata: poolId, tier, path, kind,
+ * category, review, memoryId, createdAt, and engine extras) passes the
+ * filters, with the file index's rules.
+ */
+export function passesIndexFilters(
+  metadata: Record<string, unknown>,
+  filters: MemoryIndexFilters,
+): boolean {
+  for (const [key, values] of Object.entries(filters.oneOf ?? {})) {
+    if (!values.includes(String(metadata[key] ?? ''))) return false;
+  }
+  if (filters.excludeDeprecated && metadata.review === 'deprecated') return false;
+  if (filters.pathPrefix && !String(metadata.path ?? '').startsWith(filters.pathPrefix)) {
+    return false;
+  }
+  return createdWithin(metadata.createdAt, filters);
+}
