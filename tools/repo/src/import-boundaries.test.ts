@@ -13,22 +13,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-/**
- * Backend files that still import @cairn/backend-file on main: the index
- * contract (issue 13, point 1, another branch) moves what they use into
- * @cairn/index-kit. Delete each line as it goes; nothing may be added.
- */
-const PENDING_BACKEND_IMPORTS = new Set([
-  'backends/lancedb/src/lancedb-backend.ts imports @cairn/backend-file',
-  'backends/lancedb/src/lancedb-retrieval-adapter.ts imports @cairn/backend-file',
-  'backends/mem0/src/mem0-backend.ts imports @cairn/backend-file',
-  'backends/mem0/src/mem0-retrieval-adapter.ts imports @cairn/backend-file',
-  'backends/qdrant/src/qdrant-backend.ts imports @cairn/backend-file',
-  'backends/qdrant/src/qdrant-retrieval-adapter.ts imports @cairn/backend-file',
-  'backends/qmd/src/qmd-backend.ts imports @cairn/backend-file',
-  'backends/qmd/src/qmd-retrieval-adapter.ts imports @cairn/backend-file',
-]);
-
 function folders(group: 'backends' | 'harnesses'): string[] {
   return readdirSync(join(ROOT, group))
     .filter((name) => existsSync(join(ROOT, group, name, 'package.json')))
@@ -118,6 +102,6 @@ describe('import boundaries', () => {
           .map((s) => `${relative(ROOT, file)} imports ${s}`),
       );
     });
-    expect(offenders.filter((offender) => !PENDING_BACKEND_IMPORTS.has(offender))).toEqual([]);
+    expect(offenders).toEqual([]);
   });
 });
