@@ -1,6 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
 import {
-  CairnError,
   type ChunkOptions,
   cairnIndexPath,
   type Embedder,
@@ -8,6 +7,7 @@ import {
   embedderOrDefault,
   functionOption,
   integerOption,
+  invalidBackendOption,
   lazySchema,
   numberOption,
   oneOfOption,
@@ -87,12 +87,7 @@ export interface ResolvedLancedbOptions {
   loadModules: LancedbModuleLoader | undefined;
 }
 
-function invalid(key: string, reason: string): CairnError {
-  return new CairnError('INVALID_INPUT', `Invalid lancedb option: ${key}: ${reason}`, {
-    hint: 'fix the lancedb options (in code or in .cairn/config.json); nothing was changed',
-    details: { key, reason },
-  });
-}
+const invalid = invalidBackendOption('lancedb');
 
 /** LanceDB's options (zod/mini, built on first use); unknown keys are refused. */
 export const lancedbOptionsSchema = lazySchema(() =>

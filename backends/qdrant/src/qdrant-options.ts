@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import {
-  CairnError,
   type ChunkOptions,
   type Embedder,
   embedderOption,
   embedderOrDefault,
   functionOption,
   integerOption,
+  invalidBackendOption,
   lazySchema,
   numberOption,
   parseBackendOptions,
@@ -77,12 +77,7 @@ export interface ResolvedQdrantOptions {
   loadClient: QdrantModuleLoader | undefined;
 }
 
-function invalid(key: string, reason: string): CairnError {
-  return new CairnError('INVALID_INPUT', `Invalid qdrant option: ${key}: ${reason}`, {
-    hint: 'fix the qdrant options (in code or in .cairn/config.json); nothing was changed',
-    details: { key, reason },
-  });
-}
+const invalid = invalidBackendOption('qdrant');
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 const URL_PATTERN = /^https?:\/\/[^\s/]+/;

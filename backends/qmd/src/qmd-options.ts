@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import {
-  CairnError,
   cairnIndexPath,
   functionOption,
   integerOption,
+  invalidBackendOption,
   lazySchema,
   parseBackendOptions,
   stringOption,
@@ -60,12 +60,10 @@ export interface ResolvedQmdOptions {
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-function invalid(key: string, reason: string): CairnError {
-  return new CairnError('INVALID_INPUT', `Invalid qmd option: ${key}: ${reason}`, {
-    hint: 'fix the qmd options (in code or memoryBackendOptions in .cairn/config.json); nothing was changed',
-    details: { key, reason },
-  });
-}
+const invalid = invalidBackendOption(
+  'qmd',
+  'in code or memoryBackendOptions in .cairn/config.json',
+);
 
 const COMMAND_MESSAGE = 'expected a non-empty string or a non-empty list of strings';
 const nonEmpty = () => z.string({ error: COMMAND_MESSAGE }).check(z.minLength(1, COMMAND_MESSAGE));

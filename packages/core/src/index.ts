@@ -5,6 +5,7 @@ export {
   functionOption,
   type InvalidOption,
   integerOption,
+  invalidBackendOption,
   isEmbedder,
   MAX_HASH_DIMENSIONS,
   MIN_HASH_DIMENSIONS,

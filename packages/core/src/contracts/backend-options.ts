@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
-import type { CairnError } from '../errors';
+import { CairnError } from '../errors';
 import type { Embedder } from './embedder';
 import { createHashEmbedder } from './hash-embedder';
 import { describeZodIssue, safeParse } from './schemas';
@@ -15,6 +15,21 @@ import { describeZodIssue, safeParse } from './schemas';
 
 /** The error one backend raises for a bad option: its code, its message, its hint. */
 export type InvalidOption = (key: string, reason: string) => CairnError;
+
+/**
+ * The INVALID_INPUT error of backend `id` for a bad option, saying that
+ * nothing was changed; `where` tells the user where options are set.
+ */
+export function invalidBackendOption(
+  id: string,
+  where = 'in code or in .cairn/config.json',
+): InvalidOption {
+  return (key, reason) =>
+    new CairnError('INVALID_INPUT', `Invalid ${id} option: ${key}: ${reason}`, {
+      hint: `fix the ${id} options (${where}); nothing was changed`,
+      details: { key, reason },
+    });
+}
 
 /** An integer of at least `min` (and at most `max`), `fallback` when absent. */
 export function integerOption(min: number, fallback: number, max?: number) {
