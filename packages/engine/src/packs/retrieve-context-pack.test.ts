@@ -170,7 +170,7 @@ describe('retrieveContextPack', () => {
       { query: 'deploy', agentId: 'claude' },
       {
         ...sources({ failOpen: true }),
-        planeTimeoutMs: 20,
+        planeTimeoutMs: { history: 20 },
         gatherers: {
           planning: () => {
             throw new Error('bd crashed');

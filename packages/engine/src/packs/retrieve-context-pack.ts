@@ -23,8 +23,8 @@ export interface ContextPackSources {
   /** Default: the estimate (no module to load). */
   counter?: TokenCounter;
   env?: NodeJS.ProcessEnv;
-  /** Each plane's time budget; default `PLANE_TIMEOUT_MS`. */
-  planeTimeoutMs?: number;
+  /** The planes' time budget in ms, one for all or per plane; default `PLANE_TIMEOUT_MS`. */
+  planeTimeoutMs?: number | Partial<Record<PackPlane, number>>;
   /** Replaces a plane's gatherer (tests; issue 13's recall). */
   gatherers?: Partial<Record<PackPlane, PlaneGatherer>>;
 }
@@ -124,10 +124,9 @@ export async function retrieveContextPack(
   const wanted = new Set<PackPlane>(request.planes ?? PACK_PLANES);
   const off = planesOff(memory);
   const gatherers = { ...defaultGatherers(request, sources), ...sources.gatherers };
-  const options = {
-    timeoutMs: sources.planeTimeoutMs ?? PLANE_TIMEOUT_MS,
-    failOpen: memory.failOpen,
-  };
+  const timeouts = sources.planeTimeoutMs;
+  const timeoutMs = (plane: PackPlane) =>
+    (typeof timeouts === 'number' ? timeouts : timeouts?.[plane]) ?? PLANE_TIMEOUT_MS;
   const planes: PlaneReport[] = [];
   const candidates: PackInput[] = [];
   const gatheredExclusions: PackExclusion[] = [];
@@ -144,7 +143,10 @@ export async function retrieveContextPack(
       });
       continue;
     }
-    const ran = await runPlane(plane, gather, options);
+    const ran = await runPlane(plane, gather, {
+      timeoutMs: timeoutMs(plane),
+      failOpen: memory.failOpen,
+    });
     planes.push(ran.report);
     candidates.push(...ran.yield.candidates);
     gatheredExclusions.push(...(ran.yield.excluded ?? []));
