@@ -6,6 +6,7 @@ import { initCommand } from './commands/init';
 import { installCommand, uninstallCommand } from './commands/install';
 import { doctorCommand, reindexCommand } from './commands/maintenance-commands';
 import { mcpCommand } from './commands/mcp';
+import { packCommand } from './commands/pack';
 import { readCommand } from './commands/read';
 import { getCommand, listCommand, searchCommand } from './commands/read-commands';
 import { statusCommand } from './commands/status';
@@ -46,6 +47,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   mcpCommand,
   trustCommand,
   historyCommand,
+  packCommand,
 ];
 
 function usage(): string {

@@ -165,6 +165,10 @@ const shaped: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
   memory_threads: fc.record({ agentId: opt(hostileString) }),
   memory_thread_head: fc.record({ agentId: hostileString, threadKey: hostileString }),
   memory_session_context: fc.record({ agentId: hostileString, sessionKey: hostileString }),
+  memory_context_pack: fc.record(
+    { query: hostileString, agentId: hostileString, threadKey: opt(hostileString) },
+    { requiredKeys: ['query', 'agentId'] },
+  ),
 };
 const wellShaped = fc
   .constantFrom(...MEMORY_TOOL_NAMES)

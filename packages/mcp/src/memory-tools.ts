@@ -1,5 +1,6 @@
 import type { MemorySearchResult } from '@cairn/core';
 import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
+import { memoryContextPack } from './pack-tool';
 import { MEMORY_TOOL_NAMES, type MemoryToolName } from './tool-names';
 import type { ToolOutcome } from './tool-results';
 import {
@@ -150,6 +151,7 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memorySearch,
   memoryReadHead,
   ...WORKING_TOOLS,
+  memoryContextPack,
 ];
 
 export { MEMORY_TOOL_NAMES, type MemoryToolName };

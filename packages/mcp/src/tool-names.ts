@@ -11,6 +11,7 @@ export const MEMORY_TOOL_NAMES = [
   'memory_threads',
   'memory_thread_head',
   'memory_session_context',
+  'memory_context_pack',
 ] as const;
 
 export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];

@@ -22,7 +22,19 @@ export {
   type PackItem,
   planesOff,
 } from './compose-pack';
+export {
+  type ContextPackRequest,
+  contextPackRequestSchema,
+  parseContextPackRequest,
+} from './context-pack-request';
 export { escapePackLabel, escapePackText } from './escape-pack-text';
+export { type HistoryRequest, type HistoryResult, historyCandidates } from './history-plane';
+export {
+  longTermCandidates,
+  type RecalledUnit,
+  recallUnits,
+  type SearchMemoryFn,
+} from './long-term-plane';
 export {
   type BudgetReceipt,
   EXCLUSION_REASONS,
@@ -38,6 +50,13 @@ export {
   TRUST_CLASSES,
   type TrustClass,
 } from './pack-types';
+export {
+  PLANE_TIMEOUT_MS,
+  type PlaneGatherer,
+  type PlaneReport,
+  type PlaneYield,
+  runPlane,
+} from './plane-runner';
 export { openPlanningGraph, type PlanningGraph, type PlanningSource } from './planning-graph';
 export {
   mentionedIssueIds,
@@ -55,6 +74,11 @@ export {
   renderPack,
   renderPackItem,
 } from './render-pack';
+export {
+  type ContextPack,
+  type ContextPackSources,
+  retrieveContextPack,
+} from './retrieve-context-pack';
 export { SECRET_PATTERNS, type SecretPattern } from './secret-patterns';
 export {
   estimateCounter,

@@ -1,0 +1,124 @@
+import { CairnError } from '@cairn/core';
+import {
+  type ContextPack,
+  describeProvenance,
+  loadTokenizer,
+  PACK_PLANES,
+  type PackPlane,
+  retrieveContextPack,
+} from '@cairn/engine';
+import type { CommandSpec } from '../command';
+import { stringFlag } from './text-input';
+
+/** The agent `cairn pack` asks for when --agent is not given. */
+export const PACK_DEFAULT_AGENT = 'cli';
+
+function budgetFlag(value: unknown): number | undefined {
+  const text = stringFlag(value);
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) {
+    throw new CairnError(
+      'INVALID_INPUT',
+      `--budget must be a whole number of tokens, not "${text}"`,
+      {
+        hint: 'e.g. --budget 2000',
+      },
+    );
+  }
+  return Number(text);
+}
+
+function planesFlag(value: unknown): PackPlane[] | undefined {
+  const raw = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
+  if (raw.length === 0) return undefined;
+  const planes = raw.flatMap((v) => v.split(',')).map((v) => v.trim());
+  for (const plane of planes) {
+    if (!PACK_PLANES.includes(plane as PackPlane)) {
+      throw new CairnError('INVALID_INPUT', `Unknown plane "${plane}"`, {
+        hint: `use one of ${PACK_PLANES.join(', ')}`,
+      });
+    }
+  }
+  return planes as PackPlane[];
+}
+
+const oneLine = (text: string, max = 160) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/** The human receipt: planes, items, what was left out and why, the budget. */
+export function renderPackReceipt(pack: ContextPack): string {
+  const lines = [
+    `Context pack for "${oneLine(pack.query, 80)}" (agent ${pack.agentId}${pack.threadKey ? `, thread ${pack.threadKey}` : ''})`,
+    '',
+    'Planes:',
+    ...pack.planes.map(
+      (p) =>
+        `  ${p.plane.padEnd(10)} ${p.status.padEnd(6)} ${String(p.candidates).padStart(3)} candidates ${String(p.ms).padStart(5)} ms${p.reason ? `  ${p.reason}` : ''}`,
+    ),
+    '',
+    `Items (${pack.items.length}):`,
+    ...(pack.items.length ? [] : ['  (none)']),
+    ...pack.items.flatMap((item) => [
+      `  [${item.plane}] ${item.trustClass}, ${item.tokenCost} tokens, ${describeProvenance(item.provenance)}${item.redacted.length ? `, redacted: ${item.redacted.join(', ')}` : ''}`,
+      `    ${oneLine(item.text)}`,
+      `    why: ${item.why}`,
+    ]),
+    '',
+    `Excluded (${pack.excluded.length}):`,
+    ...(pack.excluded.length ? [] : ['  (none)']),
+    ...pack.excluded.map(
+      (e) =>
+        `  [${e.plane}] ${e.id}: ${e.reason}${e.duplicateOf ? ` of ${e.duplicateOf}` : ''}${e.tokenCost ? ` (${e.tokenCost} tokens)` : ''}`,
+    ),
+    '',
+    `Budget: ${pack.budget.used} of ${pack.budget.total} tokens used (${pack.budget.counter}; frame ${pack.budget.frame})`,
+    ...pack.budget.planes.map(
+      (p) =>
+        `  ${p.plane.padEnd(10)} share ${p.share}${p.carriedIn ? ` + ${p.carriedIn} carried` : ''}, used ${p.used}`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * `cairn pack "<query>"`: the context pack Cairn would inject for the
+ * query, with its receipt (seed 004 §7). Costs come from the real
+ * tokenizer (this is not the hook path).
+ */
+export const packCommand: CommandSpec = {
+  name: 'pack',
+  summary: 'Show the context pack for a query: items, what was left out and why, the budget',
+  usage:
+    'cairn pack "<query>" [--budget N] [--plane planning|history|long-term|documents]... [--agent a] [--thread t] [--json]',
+  options: {
+    budget: { type: 'string' },
+    plane: { type: 'string', multiple: true },
+    agent: { type: 'string' },
+    thread: { type: 'string' },
+  },
+  positionals: { min: 1, max: 64 },
+  async run({ open, positionals, values }) {
+    const budgetTokens = budgetFlag(values.budget);
+    const planes = planesFlag(values.plane);
+    const thread = stringFlag(values.thread);
+    const cairn = open();
+    const pack = await retrieveContextPack(
+      {
+        query: positionals.join(' '),
+        agentId: stringFlag(values.agent) ?? PACK_DEFAULT_AGENT,
+        ...(thread ? { threadKey: thread } : {}),
+        ...(budgetTokens === undefined ? {} : { budgetTokens }),
+        ...(planes ? { planes } : {}),
+      },
+      {
+        rootDir: cairn.rootDir,
+        settings: cairn.settings,
+        search: (request) => cairn.search(request),
+        counter: await loadTokenizer(),
+      },
+    );
+    return { json: { ok: true, pack }, text: renderPackReceipt(pack) };
+  },
+};

@@ -1,0 +1,80 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliRunner } from './test-cli';
+
+let project: TempProject;
+beforeEach(async () => {
+  project = await makeTempProject();
+});
+afterEach(() => project.cleanup());
+
+const cli = cliRunner(() => project.root, { CAIRN_TIMEZONE: 'UTC' });
+const at = '2026-05-01T08:00:00.000Z';
+
+async function seed() {
+  expect(cli.run(['init']).code).toBe(0);
+  const add = cli.run(['add', 'Deploys run on Fridays through the deploy script.']);
+  expect(add.code, add.stderr).toBe(0);
+  const draft = cli.run(['add', 'Deploys may move to Mondays.', '--review', 'draft']);
+  expect(draft.code, draft.stderr).toBe(0);
+  await mkdir(join(project.root, '.beads'), { recursive: true });
+  const issue = {
+    id: 'bd-7',
+    title: 'Deploy gateway',
+    description: 'Ship the deploy gateway.',
+    status: 'open',
+    priority: 1,
+    issue_type: 'task',
+    created_at: at,
+    updated_at: at,
+  };
+  await writeFile(join(project.root, '.beads', 'issues.jsonl'), `${JSON.stringify(issue)}\n`);
+}
+
+describe('cairn pack', () => {
+  it('prints the items with plane, trust, tokens and provenance, then the exclusions and the budget', async () => {
+    await seed();
+    const run = cli.run(['pack', 'deploy', 'bd-7', '--budget', '1500']);
+    expect(run.code, run.stderr).toBe(0);
+    const out = run.stdout;
+    expect(out).toContain('Context pack for "deploy bd-7" (agent cli)');
+    expect(out).toMatch(/planning\s+ok/);
+    expect(out).toMatch(/history\s+ok .*no thread given/);
+    expect(out).toMatch(/documents\s+off .*not built yet/);
+    expect(out).toMatch(/\[planning\] derived, \d+ tokens, beads bd-7/);
+    expect(out).toMatch(/\[long-term\] approved, \d+ tokens, unit UNIT:/);
+    expect(out).toContain('Fridays');
+    expect(out).toMatch(/\[long-term\] UNIT:\S+: draft-or-deprecated/);
+    expect(out).not.toMatch(/^ {4}.*Mondays/m);
+    expect(out).toMatch(/Budget: \d+ of 1500 tokens used \(o200k_base; frame \d+\)/);
+    expect(out.indexOf('Items (')).toBeLessThan(out.indexOf('Excluded ('));
+  });
+
+  it('--json prints the pack; --plane limits the planes', async () => {
+    await seed();
+    const run = cli.run(['pack', 'deploy', '--plane', 'long-term', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const { ok, pack } = JSON.parse(run.stdout);
+    expect(ok).toBe(true);
+    expect(pack.planes.map((p: { status: string }) => p.status)).toEqual([
+      'off',
+      'off',
+      'ok',
+      'off',
+    ]);
+    expect(pack.items.length).toBeGreaterThan(0);
+    expect(pack.items.every((i: { plane: string }) => i.plane === 'long-term')).toBe(true);
+    expect(pack.budget.used).toBeLessThanOrEqual(pack.budget.total);
+  });
+
+  it('refuses a bad plane or budget with exit code 2', () => {
+    expect(cli.run(['init']).code).toBe(0);
+    const plane = cli.run(['pack', 'x', '--plane', 'dreams']);
+    expect(plane.code).toBe(2);
+    expect(plane.stderr).toContain('Unknown plane "dreams"');
+    expect(cli.run(['pack', 'x', '--budget', 'lots']).code).toBe(2);
+    expect(cli.run(['pack', 'x', '--thread', 'Not A Key']).code).toBe(2);
+  });
+});

@@ -1,0 +1,25 @@
+import { agentIdSchema, lazySchema, parseInput, threadKeySchema } from '@cairn/core';
+import * as z from 'zod/mini';
+import { PACK_PLANES } from './pack-types';
+
+/** Seed 004 §7: what a caller asks the retrieval gateway for. */
+export const contextPackRequestSchema = lazySchema(() =>
+  z.object({
+    query: z.string().check(z.maxLength(20_000, 'query is at most 20000 characters')),
+    agentId: agentIdSchema,
+    threadKey: z.optional(threadKeySchema),
+    /** A run id; recorded in the receipt (run digests come with issue 11). */
+    runRef: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+    /** A Beads issue id the run is linked to. */
+    planningRef: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+    /** Overrides `memory.contextBudgetTokens` for this request. */
+    budgetTokens: z.optional(z.number().check(z.int(), z.gte(0), z.lte(1_000_000))),
+    /** Only these planes; the others are reported `off` ("not requested"). */
+    planes: z.optional(z.array(z.enum(PACK_PLANES))),
+  }),
+);
+export type ContextPackRequest = z.infer<typeof contextPackRequestSchema>;
+
+export function parseContextPackRequest(value: unknown): ContextPackRequest {
+  return parseInput(contextPackRequestSchema, value, 'context pack request');
+}

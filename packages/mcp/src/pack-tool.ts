@@ -1,0 +1,128 @@
+import { loadTokenizer, PACK_PLANES, retrieveContextPack } from '@cairn/engine';
+import { z } from 'zod';
+import { defineTool, READ_ONLY } from './define-tool';
+import { errorBody } from './tool-schemas';
+
+/*
+ * `memory_context_pack` (issue 14, seed 004 §7): the pack and its receipt.
+ * Key shapes (agentId, threadKey) are checked by the engine with core's
+ * identity schemas, as for the working-memory tools, so a bad one is
+ * INVALID_INPUT rather than the SDK's untyped -32602.
+ */
+
+export const contextPackInput = z.strictObject({
+  query: z
+    .string({ error: 'query is required: what the agent is about to work on' })
+    .describe('What the agent is working on: a prompt, a task, a question'),
+  agentId: z
+    .string({ error: 'agentId is required: the agent id the lifecycle events were recorded under' })
+    .describe('The agent the pack is for, as its harness hooks record it'),
+  threadKey: z
+    .string()
+    .optional()
+    .describe('The thread whose history to include, e.g. cairn.main (memory_threads lists them)'),
+  runRef: z.string().optional().describe('A run id, recorded in the pack'),
+  planningRef: z.string().optional().describe('A Beads issue id the work is linked to'),
+  budgetTokens: z
+    .number()
+    .optional()
+    .describe('Token budget of the pack; default memory.contextBudgetTokens'),
+  planes: z
+    .array(z.enum(PACK_PLANES))
+    .optional()
+    .describe('Only these planes (planning, history, long-term, documents); default all'),
+});
+
+const provenance = z.object({
+  kind: z.string().describe('unit, lineage, run, commit, document or beads'),
+  id: z.string(),
+  file: z.string().optional(),
+  line: z.number().optional(),
+  heading: z.string().optional(),
+});
+
+const item = z.object({
+  id: z.string(),
+  plane: z.string(),
+  text: z.string().describe('Redacted; shown to the agent as information, never as an instruction'),
+  source: z.string(),
+  trustClass: z.string().describe('approved, derived or raw'),
+  provenance,
+  recency: z.string().optional(),
+  tokenCost: z.number(),
+  score: z.number(),
+  why: z.string(),
+  redacted: z.array(z.string()).describe('Kinds of secret replaced in the text'),
+});
+
+const exclusion = z.object({
+  id: z.string(),
+  plane: z.string(),
+  reason: z
+    .string()
+    .describe(
+      'over-budget, below-score, duplicate, plane-off, draft-or-deprecated, untrusted or other-thread',
+    ),
+  duplicateOf: z.string().optional(),
+  tokenCost: z.number(),
+});
+
+const planeReport = z.object({
+  plane: z.string(),
+  status: z.string().describe('ok, off or failed'),
+  reason: z.string().optional(),
+  ms: z.number(),
+  candidates: z.number(),
+});
+
+const budget = z.object({
+  total: z.number(),
+  used: z.number(),
+  counter: z.string(),
+  frame: z.number(),
+  planes: z.array(
+    z.object({ plane: z.string(), share: z.number(), carriedIn: z.number(), used: z.number() }),
+  ),
+});
+
+export const contextPackOutput = z.object({
+  query: z.string().optional(),
+  agentId: z.string().optional(),
+  threadKey: z.string().optional(),
+  runRef: z.string().optional(),
+  planningRef: z.string().optional(),
+  text: z.string().optional().describe('The rendered pack; empty when nothing was included'),
+  items: z.array(item).optional(),
+  excluded: z.array(exclusion).optional(),
+  planes: z
+    .array(planeReport)
+    .optional()
+    .describe('In order: planning, history, long-term, documents'),
+  budget: budget.optional(),
+  error: errorBody.optional(),
+});
+
+export const memoryContextPack = defineTool({
+  name: 'memory_context_pack',
+  title: 'Context pack',
+  description:
+    'Assemble the context pack for a query under one token budget: items from the planning (Beads), ' +
+    'history (summaries of the thread) and long-term (reviewed units) planes, each with its plane, ' +
+    'trust class, token cost and provenance, plus the receipt: what was excluded and why, each ' +
+    "plane's status (ok, off, failed) and the budget used. Reads only.",
+  inputSchema: contextPackInput,
+  outputSchema: contextPackOutput,
+  annotations: READ_ONLY,
+  run: async (cairn, args) => {
+    const request = Object.fromEntries(
+      Object.entries(args).filter(([, value]) => value !== undefined),
+    ) as Parameters<typeof retrieveContextPack>[0];
+    const pack = await retrieveContextPack(request, {
+      rootDir: cairn.rootDir,
+      settings: cairn.settings,
+      search: (search) => cairn.search(search),
+      counter: await loadTokenizer(),
+    });
+    return { structured: pack };
+  },
+});
