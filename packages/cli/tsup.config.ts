@@ -89,7 +89,7 @@ export default defineConfig([
     ...cliBundle,
     onSuccess: recordContentHash('main'),
     noExternal: [/^@cairn\/(?!mcp)/, 'zod'],
-    external: ['better-sqlite3', '@cairn/mcp'],
+    external: ['better-sqlite3', '@cairn/mcp', 'gpt-tokenizer'],
   }),
   // `cairn search` alone (search-main.ts), from the workspace's sources.
   // This bundle and the hook bundle carry better-sqlite3's JavaScript (see
@@ -101,7 +101,7 @@ export default defineConfig([
     onSuccess: recordContentHash('search-main'),
     esbuildPlugins: [englishOnlyZodLocales, workspaceSources],
     noExternal: [/^@cairn\//, /^zod(\/|$)/, /^better-sqlite3(\/|$)/],
-    external: ['bindings'],
+    external: ['bindings', 'gpt-tokenizer'],
   }),
   // `cairn hook` and `cairn lifecycle` (hook-main.ts), from the workspace's sources.
   packageBuild({
@@ -110,7 +110,7 @@ export default defineConfig([
     onSuccess: recordContentHash('hook-main'),
     esbuildPlugins: [englishOnlyZodLocales, workspaceSources],
     noExternal: [/^@cairn\//, /^zod(\/|$)/, /^better-sqlite3(\/|$)/],
-    external: ['bindings'],
+    external: ['bindings', 'gpt-tokenizer'],
   }),
   // The same CLI with the MCP server and its SDK bundled in, for `cairn mcp`.
   packageBuild({
@@ -118,6 +118,6 @@ export default defineConfig([
     ...cliBundle,
     onSuccess: recordContentHash('mcp-main'),
     noExternal: [/^@cairn\//, /^zod(\/|$)/, /^@modelcontextprotocol\//, /^ajv/],
-    external: ['better-sqlite3'],
+    external: ['better-sqlite3', 'gpt-tokenizer'],
   }),
 ]);

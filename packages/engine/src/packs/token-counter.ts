@@ -1,4 +1,5 @@
 import { CairnError } from '@cairn/core';
+import { importOptionalModule } from '../optional-packages';
 import { estimateTokenCount } from './token-estimate';
 
 /** Counts the tokens of a text; `name` goes into a pack's receipt. */
@@ -22,7 +23,9 @@ let loading: Promise<TokenCounter> | undefined;
 async function load(): Promise<TokenCounter> {
   let tokenizer: TokenizerModule;
   try {
-    tokenizer = (await import('gpt-tokenizer/encoding/o200k_base')) as TokenizerModule;
+    // Through the host's importer: the CLI's bundles keep the tokenizer out
+    // (2.4 MB of data) and cannot run import() themselves.
+    tokenizer = (await importOptionalModule(TOKENIZER_MODULE)) as TokenizerModule;
   } catch (cause) {
     loading = undefined;
     throw new CairnError('INTERNAL', `Could not load the tokenizer (${TOKENIZER_MODULE})`, {
