@@ -1,5 +1,4 @@
-import { CairnError, type MemoryIndexCommonOptions } from '@cairn/core';
-import { isEmbedder } from '@cairn/index-kit';
+import { CairnError, isEmbedder, type MemoryIndexCommonOptions } from '@cairn/core';
 import type { HybridRanking } from './hybrid-rank';
 import { type HybridSearch, hybridSearchOf } from './hybrid-search';
 

@@ -44,7 +44,6 @@ export {
   recallCapabilities,
 } from './indexed-retrieval-adapter';
 export { boundSnippet, queryTerms, type ScanHit, scanMarkdown } from './keyword-scan';
-export { type InvalidOption, isEmbedder, optionChecks } from './option-checks';
 export { type OptionalModuleSpec, optionalModule } from './optional-module';
 export {
   byScore,
