@@ -1,5 +1,13 @@
 import pkg from '../package.json' with { type: 'json' };
 
+// The harness contract is core's (contracts/harness.ts); install helpers are @cairn/harness-kit's.
+export type {
+  HarnessAdapter,
+  HarnessDelivery,
+  HarnessDeliveryContext,
+  HarnessDeliveryResult,
+  LifecycleApi,
+} from '@cairn/core';
 export { backendOptionsFor, registerBuiltins } from './builtins';
 export {
   type CachedEmbedder,
@@ -16,14 +24,6 @@ export {
   type TransformersEmbedderOptions,
   type TransformersModule,
 } from './embeddings';
-// The harness contract is core's (contracts/harness.ts); install helpers are @cairn/harness-kit's.
-export type {
-  HarnessAdapter,
-  HarnessDelivery,
-  HarnessDeliveryContext,
-  HarnessDeliveryResult,
-  LifecycleApi,
-} from './harness';
 export type { DoctorReport, HeadView, MemoryApi } from './memory-api';
 export {
   type MemorySearch,

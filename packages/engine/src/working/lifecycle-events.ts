@@ -1,6 +1,3 @@
-import { currentHeadRegion } from './head-render';
-import { composeInjection } from './injection';
-import { EMPTY_RESULT, type LifecycleResult } from './lifecycle-context';
 import {
   type CompactionCompleteInput,
   compactionCompleteSchema,
@@ -15,7 +12,10 @@ import {
   toolUseSchema,
   type UserPromptSubmitInput,
   userPromptSubmitSchema,
-} from './lifecycle-inputs';
+} from '@cairn/core';
+import { currentHeadRegion } from './head-render';
+import { composeInjection } from './injection';
+import { EMPTY_RESULT, type LifecycleResult } from './lifecycle-context';
 import type { LifecycleParts } from './lifecycle-parts';
 import { renderThreadHead } from './thread-state';
 import { toolEventText } from './tool-event-text';

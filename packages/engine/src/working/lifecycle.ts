@@ -1,4 +1,3 @@
-import * as events from './lifecycle-events';
 import type {
   CompactionCompleteInput,
   PreCompactionInput,
@@ -6,7 +5,8 @@ import type {
   SessionStartInput,
   ToolUseInput,
   UserPromptSubmitInput,
-} from './lifecycle-inputs';
+} from '@cairn/core';
+import * as events from './lifecycle-events';
 import { createLifecycleParts } from './lifecycle-parts';
 
 export type { LifecycleContext, LifecycleResult } from './lifecycle-context';

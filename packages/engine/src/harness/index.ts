@@ -1,7 +1,0 @@
-export type {
-  HarnessAdapter,
-  HarnessDelivery,
-  HarnessDeliveryContext,
-  HarnessDeliveryResult,
-  LifecycleApi,
-} from './harness-adapter';
