@@ -74,6 +74,18 @@ export function describeMeta(meta: RunMeta): string {
   return `${when}, ${commit}; ${machine}; load average ${meta.loadAverage} at start`;
 }
 
+/** Tables of a QUICK run say so in their first note: shrunk sizes are a smoke test, not results. */
+export function markQuick(tables: Table[], quick: boolean | undefined): Table[] {
+  const first = tables[0];
+  if (quick && first) {
+    first.notes = [
+      'QUICK run: sizes are shrunk; these figures are a smoke test, not results.',
+      ...(first.notes ?? []),
+    ];
+  }
+  return tables;
+}
+
 export const verdict = (pass: boolean): string => (pass ? 'PASS' : 'MISS');
 
 /** Fixed decimals, with thousands separators for big values. */

@@ -7,7 +7,12 @@
  * every machine.
  */
 import type { MemoryCategory, ReviewState } from '@cairn/core';
-import { createRandom, createTextGeneratorFrom, createVocabulary } from '../scale/text-generator';
+import {
+  createRandom,
+  createTextGeneratorFrom,
+  createVocabulary,
+  zipfDraw,
+} from '../scale/text-generator';
 import { type ToolCall, type ToolText, toolCall } from './tool-output';
 
 /** Bump when what the generator produces changes: the cached projects are rebuilt. */
@@ -128,27 +133,6 @@ export function createWorld(seed: number, spec: LivedInSpec): LivedInWorld {
   };
 }
 
-/** A Zipf draw over a word list (rank r has weight 1 / r). */
-function zipf(random: () => number, words: readonly string[]): () => string {
-  const cumulative: number[] = [];
-  let total = 0;
-  for (let rank = 1; rank <= words.length; rank += 1) {
-    total += 1 / rank;
-    cumulative.push(total);
-  }
-  return () => {
-    const target = random() * total;
-    let low = 0;
-    let high = cumulative.length - 1;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (cumulative[mid]! < target) low = mid + 1;
-      else high = mid;
-    }
-    return words[low]!;
-  };
-}
-
 /** The thread a session runs in: feature branches live for a stretch of the year each. */
 function threadFor(random: () => number, dayOfYear: number): string {
   const r = random();
@@ -188,7 +172,7 @@ export function planSession(
 ): PlannedSession {
   const random = createRandom((world.seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
   const text = createTextGeneratorFrom(random, world.vocabulary);
-  const rareDraw = zipf(random, world.transcriptVocabulary);
+  const rareDraw = zipfDraw(random, world.transcriptVocabulary);
   const rareWords = new Set<string>();
   const t: ToolText = {
     text,

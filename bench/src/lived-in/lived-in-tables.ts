@@ -1,4 +1,4 @@
-import { formatNumber as f, type Table, verdict } from '../report';
+import { formatNumber as f, markQuick, type Table, verdict } from '../report';
 import type { Distribution } from '../stats';
 import type { Captured } from './lived-in-build';
 import type { LivedInFigures } from './lived-in-figures';
@@ -206,12 +206,5 @@ export function livedInTables(figures: LivedInFigures): Table[] {
     storageTable(figures),
     losslessTable(figures),
   ];
-  if (figures.quick) {
-    const first = tables[0]!;
-    first.notes = [
-      'QUICK run: sizes are shrunk; these figures are a smoke test, not results.',
-      ...(first.notes ?? []),
-    ];
-  }
-  return tables;
+  return markQuick(tables, figures.quick);
 }

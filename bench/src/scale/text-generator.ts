@@ -79,21 +79,19 @@ export function createTextGenerator(seed: number, vocabularySize = 3000): TextGe
   return createTextGeneratorFrom(random, createVocabulary(random, vocabularySize));
 }
 
-/**
- * A generator over a given vocabulary and uniform source: many independent
- * streams (one per simulated session) can share one vocabulary.
- */
-export function createTextGeneratorFrom(
+/** A Zipf draw over a word list: rank r has weight 1 / r^exponent. */
+export function zipfDraw(
   random: () => number,
-  vocabulary: readonly string[],
-): TextGenerator {
+  words: readonly string[],
+  exponent = 1,
+): () => string {
   const cumulative: number[] = [];
   let total = 0;
-  for (let rank = 1; rank <= vocabulary.length; rank += 1) {
-    total += 1 / rank ** 0.9;
+  for (let rank = 1; rank <= words.length; rank += 1) {
+    total += 1 / rank ** exponent;
     cumulative.push(total);
   }
-  const word = () => {
+  return () => {
     const target = random() * total;
     let low = 0;
     let high = cumulative.length - 1;
@@ -102,8 +100,19 @@ export function createTextGeneratorFrom(
       if (cumulative[mid]! < target) low = mid + 1;
       else high = mid;
     }
-    return vocabulary[low]!;
+    return words[low]!;
   };
+}
+
+/**
+ * A generator over a given vocabulary and uniform source: many independent
+ * streams (one per simulated session) can share one vocabulary.
+ */
+export function createTextGeneratorFrom(
+  random: () => number,
+  vocabulary: readonly string[],
+): TextGenerator {
+  const word = zipfDraw(random, vocabulary, 0.9);
   const sentence = () => {
     const length = 6 + Math.floor(random() * 12);
     const parts: string[] = random() < 0.3 ? [pick(random, OPENERS)] : [];

@@ -1,4 +1,4 @@
-import { formatNumber as f, type Table, verdict } from '../report';
+import { formatNumber as f, markQuick, type Table, verdict } from '../report';
 import type { Distribution } from '../stats';
 import type { WorkingFigures } from './working-figures';
 
@@ -122,12 +122,5 @@ function cliTable(figures: WorkingFigures): Table {
 
 export function workingTables(figures: WorkingFigures): Table[] {
   const tables = [headTable(figures), cliTable(figures)];
-  if (figures.quick) {
-    const first = tables[0]!;
-    first.notes = [
-      'QUICK run: sizes are shrunk; these figures are a smoke test, not results.',
-      ...(first.notes ?? []),
-    ];
-  }
-  return tables;
+  return markQuick(tables, figures.quick);
 }
