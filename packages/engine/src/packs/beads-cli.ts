@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 import * as z from 'zod/mini';
-import { type BeadsIssue, beadsIssueSchema, toBeadsIssue } from './beads-issue';
+import { BEADS_ID, type BeadsIssue, beadsIssueSchema, toBeadsIssue } from './beads-issue';
 
 /** How long one `bd` call may take before the planning plane gives up on it. */
 export const BD_TIMEOUT_MS = 3000;
@@ -107,6 +107,7 @@ export function createBdClient(bin: string, cwd: string, env: NodeJS.ProcessEnv)
   return {
     bin,
     async show(id) {
+      if (!BEADS_ID.test(id)) return { issue: undefined, children: [] };
       const { issues, children } = parseIssues(await runBd(bin, ['show', id, '--json'], cwd, env));
       const issue = issues.find((candidate) => candidate.id === id);
       return { issue, children: children.get(id) ?? [] };

@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
 
+/** What a Beads issue id looks like; anything else (an option such as `--db=…`) never reaches `bd`. */
+export const BEADS_ID = /^[A-Za-z][A-Za-z0-9_.-]*$/;
+
 /**
  * One Beads issue as the planning plane uses it, whichever way it was read
  * (the `.beads/issues.jsonl` export or `bd ... --json`). Field names follow

@@ -1,5 +1,6 @@
 import { agentIdSchema, lazySchema, parseInput, threadKeySchema } from '@cairn/core';
 import * as z from 'zod/mini';
+import { BEADS_ID } from './beads-issue';
 import { PACK_PLANES } from './pack-types';
 
 /** Seed 004 §7: what a caller asks the retrieval gateway for. */
@@ -10,8 +11,15 @@ export const contextPackRequestSchema = lazySchema(() =>
     threadKey: z.optional(threadKeySchema),
     /** A run id; recorded in the receipt (run digests come with issue 11). */
     runRef: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
-    /** A Beads issue id the run is linked to. */
-    planningRef: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+    /** A Beads issue id the run is linked to; never an option for `bd` (it starts with a letter). */
+    planningRef: z.optional(
+      z
+        .string()
+        .check(
+          z.maxLength(256),
+          z.regex(BEADS_ID, 'planningRef is a Beads issue id such as bd-a1b2'),
+        ),
+    ),
     /** Overrides `memory.contextBudgetTokens` for this request. */
     budgetTokens: z.optional(z.number().check(z.int(), z.gte(0), z.lte(1_000_000))),
     /** Only these planes; the others are reported `off` ("not requested"). */

@@ -1,8 +1,8 @@
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findBd } from './beads-cli';
+import { createBdClient, findBd } from './beads-cli';
 import { readBeadsExport } from './beads-export';
 import { mentionedIssueIds, planningCandidates } from './planning-plane';
 
@@ -213,6 +213,17 @@ describe('planning plane through bd on PATH', () => {
       ['beads:bd-1', 'beads (bd)'],
       ['beads:bd-4', 'beads (bd)'],
     ]);
+  });
+
+  it('never hands bd an option for an issue id (a prompt-injected planningRef)', async () => {
+    const tools = join(dir, 'tools');
+    const bin = await writeFakeBd(tools);
+    const log = join(dir, 'bd-args.log');
+    await writeFile(bin, `#!/bin/sh\necho "$@" >> '${log}'\necho '[]'\n`);
+    const client = createBdClient(bin, project, { PATH: '/usr/bin:/bin' });
+    expect(await client.show('--db=/tmp/elsewhere')).toEqual({ issue: undefined, children: [] });
+    await client.show('bd-3');
+    expect((await readFile(log, 'utf8')).trim().split('\n')).toEqual(['show bd-3 --json']);
   });
 
   it('never runs a bd inside the repository, nor one reached through a relative PATH entry', async () => {

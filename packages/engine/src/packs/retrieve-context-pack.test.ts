@@ -212,6 +212,9 @@ describe('retrieveContextPack', () => {
     await expect(
       retrieveContextPack({ query: 'x', agentId: '', threadKey: 'Bad Key' }, sources()),
     ).rejects.toSatisfy((error) => CairnError.isInstance(error) && error.code === 'INVALID_INPUT');
+    await expect(
+      retrieveContextPack({ query: 'x', agentId: 'a', planningRef: '--db=/tmp/x' }, sources()),
+    ).rejects.toSatisfy((error) => CairnError.isInstance(error) && error.code === 'INVALID_INPUT');
   });
 });
 
