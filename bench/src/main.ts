@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { runHarnesses } from './harnesses/run-harnesses';
 import { runLivedIn } from './lived-in/run-lived-in';
 import { runLocomo } from './locomo/run-locomo';
+import { runPacks } from './packs/run-packs';
 import {
   collectMeta,
   renderConsoleTable,
@@ -14,6 +15,7 @@ import {
 } from './report';
 import { runRetrieval } from './retrieval/run-retrieval';
 import { runScale } from './scale/run-scale';
+import { runSignatures } from './signatures/run-signatures';
 import { runWorking } from './working/run-working';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,11 +29,13 @@ const TARGETS = [
   'lived-in',
   'retrieval',
   'locomo',
+  'signatures',
+  'packs',
   'all',
 ] as const;
 type Target = (typeof TARGETS)[number];
 
-const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|all] [--data <file.json>] [--json <out.json>] [--quick]
+const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|signatures|packs|all] [--data <file.json>] [--json <out.json>] [--quick]
 
   scale     index build, refresh and search over a generated 10,000-unit workspace,
             and \`cairn search\` beside bare node
@@ -46,6 +50,10 @@ const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|loc
             10,000 and 100,000 chunks, and \`cairn search\` beside \`qmd search\` on Node 24
   locomo    retrieval quality of every adapter on the LoCoMo development split, beside
             BM25 and qmd's search
+  signatures error signatures over a corpus of real tool failures (bench/fixtures/failures):
+            same-fix pairs joined, different-fix pairs kept apart
+  packs     retrieveContextPack on the lived-in project with a 500-issue Beads export and
+            200 documents (p50/p95, each plane), and 1,000 generated requests' budgets
   all       every one of them (default)
 
   --data <file>   LoCoMo JSON (default: ${DEFAULT_DATA})
@@ -124,6 +132,8 @@ async function main(): Promise<void> {
   if (wanted('locomo')) {
     await run(() => runLocomo({ dataPath: options.dataPath, quick: options.quick }));
   }
+  if (wanted('signatures')) await run(() => runSignatures({ quick: options.quick }));
+  if (wanted('packs')) await run(() => runPacks({ quick: options.quick }));
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(`\nBench time: ${seconds.toFixed(1)} s\n`);
   if (options.jsonPath) {

@@ -3,7 +3,15 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 
-export type SectionName = 'scale' | 'working' | 'harnesses' | 'lived-in' | 'retrieval' | 'locomo';
+export type SectionName =
+  | 'scale'
+  | 'working'
+  | 'harnesses'
+  | 'lived-in'
+  | 'retrieval'
+  | 'locomo'
+  | 'signatures'
+  | 'packs';
 
 /** A table both printed to the terminal and written to markdown. */
 export interface Table {
@@ -154,6 +162,8 @@ const REPRODUCE = [
   'pnpm bench lived-in        # a year of use (built once, cached under bench/.cache/)',
   'pnpm bench retrieval       # backends at 10k and 100k chunks, `cairn search` vs `qmd search`',
   'pnpm bench locomo --data ../shared/bench/locomo/locomo-dev.json',
+  'pnpm bench signatures      # error signatures over the captured failure corpus',
+  'pnpm bench packs           # context pack assembly and the budget check',
   'pnpm bench --json bench.json   # also write every figure as JSON',
   'pnpm bench --quick         # smoke test with small sizes; never writes this file',
   'pnpm packed-install --sizes-only --write-doc   # only the Package tarballs section',
@@ -161,7 +171,16 @@ const REPRODUCE = [
   '',
 ];
 
-const ORDER: SectionName[] = ['scale', 'working', 'harnesses', 'lived-in', 'retrieval', 'locomo'];
+const ORDER: SectionName[] = [
+  'scale',
+  'working',
+  'harnesses',
+  'lived-in',
+  'retrieval',
+  'locomo',
+  'signatures',
+  'packs',
+];
 
 /** Sections other tools write into the same file (tools/repo's packed-install): kept as they are. */
 const FOREIGN_SECTIONS = ['packages:tarballs'];

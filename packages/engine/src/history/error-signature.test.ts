@@ -132,3 +132,92 @@ describe('errorSignature: what does not count', () => {
     expect(errorSignature('').normalized).toBe('generic: (no output)');
   });
 });
+
+describe('errorSignature on outputs from the bench corpus (bench/fixtures/failures)', () => {
+  const sig = (text: string, command: string) => errorSignature(text, { tool: 'Bash', command });
+
+  it('git: the branch, path or revision typed does not count', () => {
+    const a = sig(
+      "error: pathspec 'feature/login' did not match any file(s) known to git",
+      'git checkout feature/login',
+    );
+    const b = sig(
+      "error: pathspec 'fix-cache' did not match any file(s) known to git",
+      'git checkout fix-cache',
+    );
+    expect(a.signature).toBe(b.signature);
+    const up = (branch: string) =>
+      sig(
+        `fatal: The current branch ${branch} has no upstream branch.\nTo push the current branch and set the remote as upstream, use`,
+        'git push',
+      );
+    expect(up('wip/search').signature).toBe(up('topic-42').signature);
+  });
+
+  it('javac: the symbol it could not find tells two fixes apart', () => {
+    const missing = (symbol: string) =>
+      sig(
+        `App.java:4: error: cannot find symbol\n    x;\n    ^\n  symbol:   ${symbol}\n  location: class App\n1 error`,
+        'javac -d out App.java',
+      );
+    expect(missing('variable Config').signature).not.toBe(missing('class List').signature);
+    expect(missing('class List').normalized).toContain('cannot find symbol: class List');
+  });
+
+  it('java: the launcher and parse errors lose the class name and the input', () => {
+    const launcher = (cls: string) =>
+      sig(
+        `Error: Could not find or load main class com.example.${cls}\nCaused by: java.lang.ClassNotFoundException: com.example.${cls}`,
+        'java -cp out x',
+      );
+    expect(launcher('App').signature).toBe(launcher('Main').signature);
+    const parse = (input: string) =>
+      sig(
+        `Exception in thread "main" java.lang.NumberFormatException: For input string: "${input}"\n\tat java.base/java.lang.Integer.parseInt(Integer.java:652)\n\tat App.main(App.java:5)`,
+        'java -cp out App',
+      );
+    expect(parse('x0').signature).toBe(parse('abc').signature);
+  });
+
+  it('shell: a script names itself; set -u and make recipes have their own keys', () => {
+    expect(
+      sig('deploy.sh: line 2: helm: command not found', 'bash deploy.sh').normalized,
+    ).toContain('command not found: helm');
+    expect(
+      sig('scripts/infra.sh: 3: flyctl: not found', 'sh scripts/infra.sh').normalized,
+    ).toContain('command not found: flyctl');
+    expect(
+      sig('release.sh: line 2: DEPLOY_ENV: unbound variable', 'bash release.sh').normalized,
+    ).toContain('unbound variable: DEPLOY_ENV');
+    const make = (program: string) =>
+      sig(
+        `${program} x\nmake: ${program}: No such file or directory\nmake: *** [Makefile:2: gen] Error 127`,
+        'make gen',
+      );
+    expect(make('protoc').signature).not.toBe(make('buf').signature);
+  });
+
+  it('pytest: the test folder does not count; pnpm and docker usage errors are read', () => {
+    const failed = (id: string) =>
+      sig(
+        `=== short test summary info ===\nFAILED ${id} - assert 1 == 2\n=== 1 failed in 0.01s ===`,
+        'pytest -q',
+      );
+    expect(failed('tests/test_math.py::test_add').signature).toBe(
+      failed('test_math.py::test_add').signature,
+    );
+    const pnpm = (name: string) =>
+      sig(
+        `\u2009ERROR\u2009 Expected double-quoted property name in JSON at position 38 while parsing '{ "name": "${name}", }' in /x/package.json`,
+        'pnpm install',
+      );
+    expect(pnpm('shop').signature).toBe(pnpm('web-ui').signature);
+    expect(pnpm('shop').family).toBe('pnpm');
+    expect(
+      sig(
+        "unknown flag: --detached\n\nRun 'docker run --help' for more information",
+        'docker run --detached x',
+      ).family,
+    ).toBe('docker');
+  });
+});

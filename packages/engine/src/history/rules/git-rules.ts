@@ -6,6 +6,34 @@ const FATAL = /^fatal: (.+)$/;
 const GIT_ERROR = /^error: (.+)$/;
 
 /**
+ * Messages whose quoted part is what the user typed (a branch, a path, a
+ * revision): the name goes, the kind of mistake stays, so one fix serves
+ * every branch. `pathspec` covers both `git add x` and `git checkout x`.
+ */
+const TYPED_NAMES: readonly [RegExp, string][] = [
+  [
+    /^(error: )?pathspec '[^']*' did not match any (file\(s\) known to git|files)/,
+    '$1pathspec <name> did not match any $2',
+  ],
+  [
+    /^The current branch \S+ has no upstream branch\./,
+    'The current branch <branch> has no upstream branch.',
+  ],
+  [
+    /^ambiguous argument '[^']*': (unknown revision or path not in the working tree)\./,
+    'ambiguous argument <rev>: $1.',
+  ],
+  [/^A branch named '[^']*' already exists\./, 'A branch named <branch> already exists.'],
+];
+
+function withoutTypedNames(message: string): string {
+  for (const [pattern, replacement] of TYPED_NAMES) {
+    if (pattern.test(message)) return message.replace(pattern, replacement).replace(/\s+$/, '');
+  }
+  return message;
+}
+
+/**
  * git: a rejected push (its reason, not the branch), merge conflicts (their
  * kinds, not the files), else `fatal:`; `error:` lines count only when the
  * command was git (rustc and others print `error:` too).
@@ -20,7 +48,8 @@ export const gitRule: SignatureRule = {
     const isGit = commandFamily?.startsWith('git') || hasLine(lines, /^hint: /);
     const fatal = firstCapture(lines, FATAL);
     if (fatal && (isGit || /\bgit\b|repository|branch|commit|remote/i.test(fatal)))
-      return keyOf(`fatal: ${fatal}`);
-    return isGit ? keyOf(firstCapture(lines, GIT_ERROR)) : undefined;
+      return keyOf(`fatal: ${withoutTypedNames(fatal)}`);
+    const error = firstCapture(lines, GIT_ERROR);
+    return isGit && error ? keyOf(withoutTypedNames(error)) : undefined;
   },
 };

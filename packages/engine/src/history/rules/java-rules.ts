@@ -5,15 +5,43 @@ const JAVA_EXCEPTION =
   /^(?:Exception in thread "[^"]*" |Caused by: )?([a-z][\w$]*\.[\w$.]*(?:Exception|Error))(?::\s?(.*))?$/;
 const JAVA_FRAME = /^\s+at [\w$.<>]+\(/;
 
-/** Java: the root cause (the last `Caused by:`), else the exception at the top of the trace. */
+/** `App.java:12: error: cannot find symbol` and, under it, `  symbol:   variable Config`. */
+const JAVAC_ERROR = /^\S+\.java:\d+: error: (.+)$/;
+const JAVAC_SYMBOL = /^\s+symbol:\s+(.+)$/;
+/** The launcher names the class it did not find: where, not what (the classpath is the fix). */
+const JAVA_LAUNCHER = /^Error: (Could not find or load main class) \S+$/;
+/** Parse errors quote the input: data, not the fix. */
+const QUOTED_INPUT = /^(For input string: )"[^"]*"(.*)$/;
+
+/** javac: each error with the symbol it could not find (a set: the order is the files'). */
+function javacKey(lines: readonly string[]): string[] | undefined {
+  const found = new Set<string>();
+  lines.forEach((line, index) => {
+    const message = JAVAC_ERROR.exec(line)?.[1];
+    if (!message) return;
+    // The symbol line follows the source line and the caret.
+    const symbol = lines
+      .slice(index + 1, index + 5)
+      .map((next) => JAVAC_SYMBOL.exec(next)?.[1])
+      .find(Boolean);
+    found.add(symbol ? `${message}: ${symbol.replace(/\s+/g, ' ')}` : message);
+  });
+  return found.size > 0 ? [...found].sort().slice(0, 3) : undefined;
+}
+
+/** Java: javac's errors, the launcher's, else the root cause of a trace (the last `Caused by:`). */
 export const javaRule: SignatureRule = {
   family: 'java',
   key({ lines }) {
+    const javac = javacKey(lines);
+    if (javac) return javac;
+    const launcher = firstCapture(lines, JAVA_LAUNCHER);
+    if (launcher) return keyOf(launcher, firstCapture(lines, /^Caused by: ([\w.$]+)/));
     if (!hasLine(lines, JAVA_FRAME)) return undefined;
     const causes = lines.filter((line) => line.startsWith('Caused by: '));
     const line = causes.at(-1) ?? lines.find((candidate) => JAVA_EXCEPTION.test(candidate));
     const match = line ? JAVA_EXCEPTION.exec(line) : null;
-    return match ? keyOf(match[1], match[2]) : undefined;
+    return match ? keyOf(match[1], match[2]?.replace(QUOTED_INPUT, '$1<input>$2')) : undefined;
   },
 };
 
@@ -26,9 +54,11 @@ const MAVEN_ERROR = /^\[ERROR\] (\S.*)$/;
 /** Maven: the compiler's first message, the failed goal (plugin and goal, not its version) and its reason. */
 export const mavenRule: SignatureRule = {
   family: 'maven',
-  key({ lines }) {
+  key({ lines, commandFamily }) {
     const goal = lines.map((line) => MAVEN_GOAL.exec(line)).find(Boolean);
-    if (!goal && !hasLine(lines, /^\[INFO\] BUILD FAILURE/)) return undefined;
+    // `mvn -q` prints no BUILD FAILURE banner: its [ERROR] lines are enough when the command was mvn.
+    const quiet = commandFamily?.startsWith('mvn') && hasLine(lines, MAVEN_ERROR);
+    if (!goal && !quiet && !hasLine(lines, /^\[INFO\] BUILD FAILURE/)) return undefined;
     const compile = firstCapture(lines, MAVEN_COMPILE);
     if (goal) return keyOf(`${goal[1]}:${goal[2]}`, compile ?? goal[3]?.replace(MAVEN_HELP, ''));
     return keyOf(compile ?? firstCapture(lines, MAVEN_ERROR));

@@ -32,16 +32,22 @@ export const npmRule: SignatureRule = {
 };
 
 const PNPM_ERROR = /(?:^|\s)(ERR_PNPM_[A-Z0-9_]+)\s+(.*)$/;
+/** pnpm's errors without a code: ` ERROR  Expected ... while parsing '<the file's text>' in <path>`. */
+const PNPM_PLAIN = /^\s?ERROR\s+(\S.*)$/;
+const PARSED_TEXT = " while parsing '";
 
 /** pnpm: `ERR_PNPM_OUTDATED_LOCKFILE  Cannot install with "frozen-lockfile" ...`. */
 export const pnpmRule: SignatureRule = {
   family: 'pnpm',
-  key({ lines }) {
+  key({ lines, commandFamily }) {
     for (const line of lines) {
       const match = PNPM_ERROR.exec(line);
       if (match && !WRAPPER_CODES.has(match[1] ?? '')) return keyOf(match[1], match[2]);
     }
-    return undefined;
+    if (!commandFamily?.startsWith('pnpm')) return undefined;
+    const plain = firstCapture(lines, PNPM_PLAIN);
+    const cut = plain?.indexOf(PARSED_TEXT) ?? -1;
+    return keyOf(cut < 0 ? plain : plain?.slice(0, cut));
   },
 };
 

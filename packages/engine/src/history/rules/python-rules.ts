@@ -14,11 +14,15 @@ const isPytestTally = (line: string) =>
 const PYTEST_FAILED = /^(?:FAILED|ERROR) (\S+)(?: - ([A-Za-z_.]*(?:Error|Exception|Exit)\b))?/;
 const PYTEST_E_LINE = /^E\s+(\S.*)$/;
 
+const TEST_FOLDER = /^((?:FAILED|ERROR) )[^\s:]*\//;
+const withoutTestFolder = (line: string) => line.replace(TEST_FOLDER, '$1');
+
 export const pytestRule: SignatureRule = {
   family: 'pytest',
   key({ lines }) {
     if (!hasLine(lines, PYTEST_SUMMARY) && !lines.some(isPytestTally)) return undefined;
-    const failed = allCaptures(lines, PYTEST_FAILED, 5);
+    // A node id's folder is where the test lives, not what failed: `tests/test_a.py::x` is `test_a.py::x`.
+    const failed = allCaptures(lines.map(withoutTestFolder), PYTEST_FAILED, 5);
     return keyOf(failed, failed.length > 0 ? undefined : firstCapture(lines, PYTEST_E_LINE));
   },
 };

@@ -9,12 +9,19 @@ import { keyOf, type SignatureRule } from '../signature-rule';
 const NOT_FOUND: readonly RegExp[] = [
   /^(?:\S*\/)?(?:ba|z|da|k|)sh: (?:line \d+: )?([^\s:]+): command not found$/,
   /^(?:\S*\/)?(?:ba|z|da|k|)sh: (?:\d+: )?([^\s:]+): not found$/,
+  // A script run by bash or dash names itself instead of the shell.
+  /^\S+: line \d+: ([^\s:]+): command not found$/,
+  /^\S+: \d+: ([^\s:]+): not found$/,
   /^zsh: command not found: (\S+)$/,
   /^fish: Unknown command:? (\S+)$/,
   /^'([^']+)' is not recognized as an internal or external command/,
 ];
 const CANNOT_RUN =
   /^(?:\S*\/)?(?:ba|z|da|k|)sh: (?:line \d+: )?(\S+): (Permission denied|No such file or directory|cannot execute binary file.*)$/;
+/** make runs a recipe's program itself: `make: protoc: No such file or directory`. */
+const MAKE_CANNOT_RUN = /^make(?:\[\d+\])?: ([^\s:*]+): No such file or directory$/;
+/** `set -u`: `deploy.sh: line 3: DEPLOY_ENV: unbound variable` (the script is where, the name is what). */
+const UNBOUND = /^\S+: line \d+: ([A-Za-z_][A-Za-z0-9_]*): unbound variable$/;
 
 /** Only the program's name: paths go, so `./deploy.sh` anywhere is one signature. */
 function programName(word: string): string {
@@ -31,6 +38,10 @@ export const shellRule: SignatureRule = {
       }
       const blocked = CANNOT_RUN.exec(line.trim());
       if (blocked?.[1] && blocked[2]) return keyOf(`${blocked[2]}: ${programName(blocked[1])}`);
+      const recipe = MAKE_CANNOT_RUN.exec(line.trim())?.[1];
+      if (recipe) return keyOf(`command not found: ${programName(recipe)}`);
+      const unbound = UNBOUND.exec(line.trim())?.[1];
+      if (unbound) return keyOf(`unbound variable: ${unbound}`);
     }
     return undefined;
   },

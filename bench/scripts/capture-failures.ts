@@ -1,0 +1,173 @@
+/**
+ * Regenerates the signature corpus: runs every case of ./failures/ with the
+ * real tool in a fresh temp dir (node, tsc, npm, pnpm, python3, pip, pytest,
+ * cargo, rustc, javac, java, mvn, git, bash, sh, make, docker), and writes
+ * what it printed (stdout and stderr, interleaved) to
+ * bench/fixtures/failures/<ecosystem>/<case>-<n>.txt, with one label line
+ * per output in bench/fixtures/failures/labels.jsonl.
+ *
+ *   pnpm --filter @cairn/bench exec tsx scripts/capture-failures.ts [ecosystem...]
+ *
+ * Nothing here touches the network: npm, pnpm and pip run offline, cargo
+ * with --offline, mvn with -o, and docker has no daemon on the machines it
+ * was made on (its "cannot connect" is one of the cases). Each run gets its
+ * own HOME, so no user config leaks in. Go is not installed here: its
+ * outputs are quoted from public build logs (quoted.jsonl, kept as is).
+ * The bench (`pnpm bench signatures`) only reads the fixtures.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FailureCase, FailureLabel, FailureRun } from './failures/failure-case';
+import { GIT_CASES } from './failures/git-cases';
+import { JAVA_CASES } from './failures/java-cases';
+import { NODE_CASES } from './failures/node-cases';
+import { PACKAGE_MANAGER_CASES } from './failures/package-manager-cases';
+import { ALL_PYTHON_CASES } from './failures/python-cases';
+import { RUST_CASES } from './failures/rust-cases';
+import { DOCKER_CASES, SHELL_CASES } from './failures/shell-cases';
+import { TYPESCRIPT_CASES } from './failures/typescript-cases';
+
+const BENCH = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO = resolve(BENCH, '..');
+const OUT = join(BENCH, 'fixtures/failures');
+
+export const ALL_CASES: FailureCase[] = [
+  ...NODE_CASES,
+  ...TYPESCRIPT_CASES,
+  ...PACKAGE_MANAGER_CASES,
+  ...ALL_PYTHON_CASES,
+  ...RUST_CASES,
+  ...JAVA_CASES,
+  ...GIT_CASES,
+  ...SHELL_CASES,
+  ...DOCKER_CASES,
+];
+
+/** A bin dir so that `tsc` in a command is the repository's TypeScript. */
+function toolBin(root: string): string {
+  const bin = join(root, 'bin');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(join(REPO, 'node_modules/typescript/bin/tsc'), join(bin, 'tsc'));
+  return bin;
+}
+
+function environment(home: string, bin: string): NodeJS.ProcessEnv {
+  const pythonBin = process.env.CAPTURE_PYTHON_BIN ?? '/root/.pyenv/versions/3.11.7/bin';
+  return {
+    HOME: home,
+    PATH: [bin, pythonBin, '/root/.cargo/bin', '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    CARGO_HOME: process.env.CARGO_HOME ?? '/root/.cargo',
+    RUSTUP_HOME: process.env.RUSTUP_HOME ?? '/root/.rustup',
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    CI: '1',
+    PIP_NO_INDEX: '1',
+    PIP_DISABLE_PIP_VERSION_CHECK: '1',
+    NPM_CONFIG_UPDATE_NOTIFIER: 'false',
+    NPM_CONFIG_OFFLINE: 'true',
+    PYTHONDONTWRITEBYTECODE: '1',
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
+}
+
+interface Captured {
+  output: string;
+  exitCode: number;
+}
+
+function capture(run: FailureRun, env: NodeJS.ProcessEnv, scratch: string): Captured {
+  // A fresh, randomly named folder per run: the temp path is one of the things that vary.
+  const cwd = mkdtempSync(join(scratch, 'w-'));
+  for (const [path, content] of Object.entries(run.files ?? {})) {
+    mkdirSync(dirname(join(cwd, path)), { recursive: true });
+    writeFileSync(join(cwd, path), content);
+  }
+  if (run.setup) {
+    spawnSync('bash', ['-c', run.setup], { cwd, env, stdio: 'ignore', timeout: 60_000 });
+  }
+  const result = spawnSync('bash', ['-c', `exec 2>&1\n${run.command}`], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+    maxBuffer: 16 << 20,
+  });
+  return { output: result.stdout ?? '', exitCode: result.status ?? 128 };
+}
+
+function captureCase(c: FailureCase, scratch: string, bin: string): FailureLabel[] {
+  const labels: FailureLabel[] = [];
+  c.runs.forEach((run, index) => {
+    const home = mkdtempSync(join(scratch, 'home-'));
+    writeFileSync(
+      join(home, '.gitconfig'),
+      '[user]\n\tname = Capture\n\temail = capture@example.com\n[init]\n\tdefaultBranch = main\n',
+    );
+    const env = environment(home, bin);
+    const got = capture(run, env, scratch);
+    if (got.exitCode === 0) {
+      process.stderr.write(`warning: ${c.ecosystem}/${c.name}-${index + 1} exited 0\n`);
+    }
+    const file = `${c.ecosystem}/${c.name}-${index + 1}.txt`;
+    writeFileSync(join(OUT, file), got.output);
+    labels.push({
+      file,
+      ecosystem: c.ecosystem,
+      case: c.name,
+      fix: c.fix,
+      tool: c.tool,
+      command: run.command,
+      exitCode: got.exitCode,
+      source: 'captured',
+    });
+  });
+  return labels;
+}
+
+function main(): void {
+  const only = new Set(process.argv.slice(2).filter((arg) => arg !== '--'));
+  const cases = ALL_CASES.filter((c) => only.size === 0 || only.has(c.ecosystem));
+  const scratch = mkdtempSync(join(tmpdir(), 'cairn-capture-'));
+  const bin = toolBin(scratch);
+  const labels: FailureLabel[] = [];
+  try {
+    for (const ecosystem of new Set(cases.map((c) => c.ecosystem))) {
+      rmSync(join(OUT, ecosystem), { recursive: true, force: true });
+      mkdirSync(join(OUT, ecosystem), { recursive: true });
+    }
+    for (const c of cases) {
+      process.stdout.write(`${c.ecosystem}/${c.name} (${c.runs.length})\n`);
+      labels.push(...captureCase(c, scratch, bin));
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  writeLabels(labels, new Set(cases.map((c) => c.ecosystem)));
+  process.stdout.write(`${labels.length} outputs captured into ${OUT}\n`);
+}
+
+/** Replaces the label lines of the ecosystems captured now; keeps the others. */
+function writeLabels(fresh: FailureLabel[], ecosystems: Set<string>): void {
+  const path = join(OUT, 'labels.jsonl');
+  let kept: FailureLabel[] = [];
+  try {
+    kept = readLabels(path).filter((label) => !ecosystems.has(label.ecosystem));
+  } catch {
+    kept = [];
+  }
+  const all = [...kept, ...fresh].sort((a, b) => a.file.localeCompare(b.file));
+  writeFileSync(path, `${all.map((label) => JSON.stringify(label)).join('\n')}\n`);
+}
+
+function readLabels(path: string): FailureLabel[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as FailureLabel);
+}
+
+main();

@@ -1,0 +1,120 @@
+import { errorSignature } from '@cairn/engine';
+import { formatNumber, markQuick, type Section, type Table, verdict } from '../report';
+import { type FailureFixture, loadFailureCorpus } from './failure-corpus';
+import { type PairQuality, pairQualityByEcosystem } from './pair-quality';
+
+/** Issue 15 "Done when": both shares at or above this, per ecosystem and overall. */
+export const SIGNATURE_TARGET = 0.95;
+
+export interface SignatureFigures {
+  outputs: number;
+  quoted: number;
+  byEcosystem: { ecosystem: string; quality: PairQuality }[];
+  /** Same-fix outputs that got more than one signature, with the keys they got. */
+  split: { fixKey: string; normalized: string[] }[];
+  /** Signatures shared by outputs of different fixes. */
+  merged: { normalized: string; fixKeys: string[] }[];
+}
+
+const share = (value: number) => (Number.isNaN(value) ? 'n/a' : formatNumber(value, 3));
+
+/** The misses, for the notes: what a rule would have to learn. */
+function misses(signed: (FailureFixture & { signature: string; normalized: string })[]) {
+  const byFix = new Map<string, Set<string>>();
+  const bySignature = new Map<string, { normalized: string; fixKeys: Set<string> }>();
+  for (const f of signed) {
+    byFix.set(f.fixKey, (byFix.get(f.fixKey) ?? new Set()).add(f.normalized));
+    const entry = bySignature.get(f.signature) ?? { normalized: f.normalized, fixKeys: new Set() };
+    entry.fixKeys.add(f.fixKey);
+    bySignature.set(f.signature, entry);
+  }
+  return {
+    split: [...byFix]
+      .filter(([, keys]) => keys.size > 1)
+      .map(([fixKey, keys]) => ({ fixKey, normalized: [...keys].sort() })),
+    merged: [...bySignature.values()]
+      .filter((entry) => entry.fixKeys.size > 1)
+      .map((entry) => ({ normalized: entry.normalized, fixKeys: [...entry.fixKeys].sort() })),
+  };
+}
+
+export async function measureSignatures(): Promise<SignatureFigures> {
+  const corpus = await loadFailureCorpus();
+  const signed = corpus.map((fixture) => ({
+    ...fixture,
+    ...errorSignature(fixture.text, { tool: 'Bash', command: fixture.command }),
+  }));
+  return {
+    outputs: corpus.length,
+    quoted: corpus.filter((fixture) => fixture.source !== 'captured').length,
+    byEcosystem: pairQualityByEcosystem(signed),
+    ...misses(signed),
+  };
+}
+
+function qualityTable(figures: SignatureFigures): Table {
+  const target = formatNumber(SIGNATURE_TARGET, 2);
+  return {
+    title: `Signature quality over every pair of outputs (target >= ${target} both ways)`,
+    columns: [
+      'ecosystem',
+      'outputs',
+      'fixes',
+      'signatures',
+      'same-fix pairs',
+      'given one signature',
+      'different-fix pairs',
+      'kept apart',
+      'verdict',
+    ],
+    rows: figures.byEcosystem.map(({ ecosystem, quality: q }) => [
+      ecosystem,
+      String(q.outputs),
+      String(q.fixes),
+      String(q.signatures),
+      String(q.samePairs),
+      share(q.sameShare),
+      String(q.differentPairs),
+      share(q.apartShare),
+      verdict(!(q.sameShare < SIGNATURE_TARGET) && !(q.apartShare < SIGNATURE_TARGET)),
+    ]),
+    notes: [
+      'A pair is two outputs; "same fix" is the same fix label under the same tool (Cairn learns a fix per command family, issue 15 point 3).',
+      'Each signature is `errorSignature(output, { tool: "Bash", command })` with the command that produced the output.',
+      `The \`all\` row counts every pair, across ecosystems too. ${figures.quoted} of the ${figures.outputs} outputs are quoted from public build logs (Go: not installed here); the rest were captured by running the tools.`,
+    ],
+  };
+}
+
+function missTable(figures: SignatureFigures): Table {
+  const rows = [
+    ...figures.split.map((miss) => [
+      'one fix, several signatures',
+      miss.fixKey,
+      miss.normalized.join(' ≠ '),
+    ]),
+    ...figures.merged.map((miss) => [
+      'several fixes, one signature',
+      miss.fixKeys.join(', '),
+      miss.normalized,
+    ]),
+  ];
+  return {
+    title: 'Signature misses (what the rules do not yet tell apart or join)',
+    columns: ['miss', 'fixes', 'normalized keys'],
+    rows: rows.length > 0 ? rows : [['none', '', '']],
+  };
+}
+
+export async function runSignatures(options: { quick?: boolean } = {}): Promise<Section> {
+  const figures = await measureSignatures();
+  return {
+    name: 'signatures',
+    title: 'Error signatures',
+    intro: [
+      'How well `errorSignature` (issue 15) groups real tool failures: a corpus of outputs captured by running node, tsc, npm, pnpm, python3, pip, pytest, cargo, rustc, javac, java, mvn, git, bash, sh, make and docker in temp dirs (`bench/scripts/capture-failures.ts` regenerates it), each produced two to four times in other settings (temp dirs, file names, line numbers, ports), and each labelled with the fix it needs (`bench/fixtures/failures/labels.jsonl`). Near-misses (another module, another error code, another command family) carry other fix labels. The bench only reads the fixtures.',
+    ],
+    tables: markQuick([qualityTable(figures), missTable(figures)], options.quick),
+    figures,
+  };
+}
