@@ -12,7 +12,9 @@
  * with --offline, mvn with -o, and docker has no daemon on the machines it
  * was made on (its "cannot connect" is one of the cases). Each run gets its
  * own HOME, so no user config leaks in. Go is not installed here: its
- * outputs are quoted from public build logs (quoted.jsonl, kept as is).
+ * outputs are modelled on the formats public build logs show
+ * (failures/go-modelled.ts), written to go/ with their labels in
+ * modelled.jsonl, never mixed with the captured ones.
  * The bench (`pnpm bench signatures`) only reads the fixtures.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,6 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FailureCase, FailureLabel, FailureRun } from './failures/failure-case';
 import { GIT_CASES } from './failures/git-cases';
+import { GO_CASES } from './failures/go-modelled';
 import { JAVA_CASES } from './failures/java-cases';
 import { NODE_CASES } from './failures/node-cases';
 import { PACKAGE_MANAGER_CASES } from './failures/package-manager-cases';
@@ -147,7 +150,34 @@ function main(): void {
     rmSync(scratch, { recursive: true, force: true });
   }
   writeLabels(labels, new Set(cases.map((c) => c.ecosystem)));
+  if (only.size === 0 || only.has('go')) writeModelled();
   process.stdout.write(`${labels.length} outputs captured into ${OUT}\n`);
+}
+
+/** Go's outputs, written from their templates (see failures/go-modelled.ts). */
+function writeModelled(): void {
+  rmSync(join(OUT, 'go'), { recursive: true, force: true });
+  mkdirSync(join(OUT, 'go'), { recursive: true });
+  const labels: FailureLabel[] = [];
+  for (const c of GO_CASES) {
+    c.runs.forEach((run, index) => {
+      const file = `go/${c.name}-${index + 1}.txt`;
+      writeFileSync(join(OUT, file), run.output);
+      const { ecosystem, fix, tool } = c;
+      labels.push({
+        file,
+        ecosystem,
+        case: c.name,
+        fix,
+        tool,
+        command: run.command,
+        source: `modelled on ${c.format}`,
+      });
+    });
+  }
+  const lines = labels.map((label) => JSON.stringify(label)).join('\n');
+  writeFileSync(join(OUT, 'modelled.jsonl'), `${lines}\n`);
+  process.stdout.write(`${labels.length} Go outputs modelled\n`);
 }
 
 /** Replaces the label lines of the ecosystems captured now; keeps the others. */

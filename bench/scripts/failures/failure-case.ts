@@ -24,7 +24,7 @@ export interface FailureCase {
   runs: FailureRun[];
 }
 
-/** One label line of bench/fixtures/failures/labels.jsonl (and quoted.jsonl). */
+/** One label line of bench/fixtures/failures/labels.jsonl (and modelled.jsonl). */
 export interface FailureLabel {
   /** Relative to bench/fixtures/failures/. */
   file: string;
@@ -33,9 +33,9 @@ export interface FailureLabel {
   fix: string;
   tool: string;
   command: string;
-  /** The exit code of the command (undefined for quoted logs). */
+  /** The exit code of the command (undefined for modelled outputs). */
   exitCode?: number;
-  /** `captured` here by scripts/capture-failures.ts, or the public address it was quoted from. */
+  /** `captured` here by scripts/capture-failures.ts, or `modelled on <address of the format>` (Go). */
   source: string;
 }
 

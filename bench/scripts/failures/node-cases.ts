@@ -39,6 +39,13 @@ export const NODE_CASES: FailureCase[] = [
   },
   {
     ecosystem: 'node',
+    name: 'esm-missing-relative-helpers',
+    fix: 'fix-import-path:./helpers.js',
+    tool: 'node',
+    runs: variants(2, (v) => nodeRun(v, "import { h } from './helpers.js';\nconsole.log(h);")),
+  },
+  {
+    ecosystem: 'node',
     name: 'not-a-function',
     fix: 'fix-code:client.connect-not-a-function',
     tool: 'node',
@@ -126,6 +133,18 @@ export const NODE_CASES: FailureCase[] = [
       nodeRun(
         v,
         "import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\nreadFileSync(join(process.cwd(), 'data', 'data.csv'), 'utf8');",
+      ),
+    ),
+  },
+  {
+    ecosystem: 'node',
+    name: 'missing-file-absolute-users',
+    fix: 'create-missing-file:users.csv',
+    tool: 'node',
+    runs: variants(2, (v) =>
+      nodeRun(
+        v,
+        "import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\nreadFileSync(join(process.cwd(), 'data', 'users.csv'), 'utf8');",
       ),
     ),
   },

@@ -49,6 +49,12 @@ export const PYTHON_CASES: FailureCase[] = [
     2,
   ),
   pyCase(
+    'file-not-found-absolute-secrets',
+    'create-missing-file:secrets.toml',
+    () => "import os\nopen(os.path.join(os.getcwd(), 'conf', 'secrets.toml'))",
+    2,
+  ),
+  pyCase(
     'zero-division',
     'fix-code:guard-empty-average',
     (v) => `items = []\nprint(${v} + sum(items) / len(items))`,

@@ -45,6 +45,12 @@ export const RUST_CASES: FailureCase[] = [
     (v) => `fn main() {\n    let n: i32 = "${v}";\n    println!("{}", n);\n}`,
   ),
   rustCase(
+    'e0308-string-from-int',
+    'fix-type:String-from-integer',
+    (v) => `fn main() {\n    let s: String = ${v + 5};\n    println!("{}", s);\n}`,
+    2,
+  ),
+  rustCase(
     'e0425-unresolved',
     'define-or-import:config',
     () => 'fn main() {\n    println!("{}", config);\n}',

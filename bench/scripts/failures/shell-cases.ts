@@ -46,6 +46,16 @@ export const SHELL_CASES: FailureCase[] = [
     command: `./${pick(DIRS, v)}deploy.sh`,
     files: { [`${pick(DIRS, v)}deploy.sh`]: '#!/bin/sh\necho hi\n' },
   })),
+  shellCase(
+    'permission-denied-build',
+    'chmod-executable:build.sh',
+    'bash',
+    (v) => ({
+      command: `./${pick(DIRS, v)}build.sh`,
+      files: { [`${pick(DIRS, v)}build.sh`]: '#!/bin/sh\necho hi\n' },
+    }),
+    2,
+  ),
   shellCase('no-such-script', 'fix-script-path:build.sh', 'bash', (v) => ({
     command: `./${pick(DIRS, v)}build.sh`,
   })),

@@ -3,12 +3,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 
-/** bench/fixtures/failures/: the outputs, `labels.jsonl` (captured here) and `quoted.jsonl` (public logs). */
+/** bench/fixtures/failures/: the outputs, `labels.jsonl` (captured here) and `modelled.jsonl` (Go, modelled on public logs' formats). */
 export const FAILURES_DIR = resolve(
   dirname(fileURLToPath(import.meta.url)),
   '../../fixtures/failures',
 );
-export const LABEL_FILES = ['labels.jsonl', 'quoted.jsonl'] as const;
+export const LABEL_FILES = ['labels.jsonl', 'modelled.jsonl'] as const;
 
 const labelSchema = z.object({
   file: z.string().min(1),

@@ -8,7 +8,9 @@ export const SIGNATURE_TARGET = 0.95;
 
 export interface SignatureFigures {
   outputs: number;
-  quoted: number;
+  /** Outputs written from a tool's known format (Go: not installed here), not captured. */
+  modelled: number;
+  modelledEcosystems: string[];
   byEcosystem: { ecosystem: string; quality: PairQuality }[];
   /** Same-fix outputs that got more than one signature, with the keys they got. */
   split: { fixKey: string; normalized: string[] }[];
@@ -46,7 +48,10 @@ export async function measureSignatures(): Promise<SignatureFigures> {
   }));
   return {
     outputs: corpus.length,
-    quoted: corpus.filter((fixture) => fixture.source !== 'captured').length,
+    modelled: corpus.filter((fixture) => fixture.source !== 'captured').length,
+    modelledEcosystems: [
+      ...new Set(corpus.filter((f) => f.source !== 'captured').map((f) => f.ecosystem)),
+    ].sort(),
     byEcosystem: pairQualityByEcosystem(signed),
     ...misses(signed),
   };
@@ -81,7 +86,7 @@ function qualityTable(figures: SignatureFigures): Table {
     notes: [
       'A pair is two outputs; "same fix" is the same fix label under the same tool (Cairn learns a fix per command family, issue 15 point 3).',
       'Each signature is `errorSignature(output, { tool: "Bash", command })` with the command that produced the output.',
-      `The \`all\` row counts every pair, across ecosystems too. ${figures.quoted} of the ${figures.outputs} outputs are quoted from public build logs (Go: not installed here); the rest were captured by running the tools.`,
+      `The \`all\` row counts every pair, across ecosystems too. ${figures.outputs - figures.modelled} outputs were captured by running the tools; ${figures.modelled} (${figures.modelledEcosystems.join(', ') || 'none'}: not installed here) are modelled on the formats public build logs show, with this corpus's own paths and names (bench/scripts/failures/go-modelled.ts).`,
     ],
   };
 }

@@ -221,3 +221,37 @@ describe('errorSignature on outputs from the bench corpus (bench/fixtures/failur
     ).toBe('docker');
   });
 });
+
+describe('errorSignature: the file a quoted path names, and rustc type labels', () => {
+  const sig = (text: string, command: string) => errorSignature(text, { tool: 'Bash', command });
+
+  it('node and python keep the file name of a quoted path, not its folders', () => {
+    const node = (path: string) =>
+      sig(
+        `node:fs:448\n\nError: ENOENT: no such file or directory, open '${path}'\n    at Object.readFileSync (node:fs:448:20)\n\nNode.js v20.20.2`,
+        'node app.mjs',
+      );
+    expect(node('/tmp/w-1/data/users.csv').signature).toBe(node('/srv/x/data/users.csv').signature);
+    expect(node('/tmp/w-1/data/users.csv').signature).not.toBe(
+      node('/tmp/w-1/data/data.csv').signature,
+    );
+    const python = (path: string) =>
+      sig(
+        `Traceback (most recent call last):\n  File "/x/app.py", line 3, in <module>\nFileNotFoundError: [Errno 2] No such file or directory: '${path}'`,
+        'python3 app.py',
+      );
+    expect(python('/a/conf/settings.toml').signature).not.toBe(
+      python('/a/conf/secrets.toml').signature,
+    );
+  });
+
+  it('rustc: mismatched types keep their expected/found label', () => {
+    const mismatch = (expected: string, found: string) =>
+      sig(
+        `error[E0308]: mismatched types\n --> src/main.rs:3:18\n  |\n3 |     let n: ${expected} = x;\n  |            ---   ^ expected \`${expected}\`, found ${found}\n`,
+        'cargo build',
+      );
+    expect(mismatch('i32', '`&str`').signature).not.toBe(mismatch('String', 'integer').signature);
+    expect(mismatch('i32', '`&str`').normalized).toContain('expected `i32`, found `&str`');
+  });
+});

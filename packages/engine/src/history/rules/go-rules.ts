@@ -18,11 +18,15 @@ export const goTestRule: SignatureRule = {
 const GO_COMPILE = /^\S+\.go:\d+(?::\d+)?: (.+)$/;
 const GO_COMMAND = /^go: (.+)$/;
 
+/** `(imported by example.com/shop); to add:`: which package imports it is where, not what. */
+const IMPORTED_BY = / \(imported by \S+\)(?:; to add:)?$/;
+const withoutImporter = (line: string) => line.replace(IMPORTED_BY, '');
+
 /** Go: compiler messages (a set), the go command's own errors, or a panic. */
 export const goRule: SignatureRule = {
   family: 'go',
   key({ lines }) {
-    const compile = allCaptures(lines, GO_COMPILE);
+    const compile = allCaptures(lines.map(withoutImporter), GO_COMPILE);
     if (compile.length > 0) return compile;
     const command = firstCapture(lines, GO_COMMAND);
     if (command) return keyOf(command);

@@ -1,4 +1,5 @@
 import { firstCapture, hasLine, keyOf, type SignatureRule } from '../signature-rule';
+import { keepQuotedFileName } from './quoted-file-name';
 
 /** `TypeError: x is not a function`, `Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x'`. */
 const JS_ERROR =
@@ -18,7 +19,7 @@ export const nodeRule: SignatureRule = {
     return keyOf(
       match[1],
       code && !match[1]?.includes(code) && !match[2]?.includes(code) ? `code ${code}` : undefined,
-      match[2],
+      match[2] === undefined ? undefined : keepQuotedFileName(match[2]),
     );
   },
 };

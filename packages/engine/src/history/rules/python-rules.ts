@@ -6,6 +6,7 @@ import {
   lastCapture,
   type SignatureRule,
 } from '../signature-rule';
+import { keepQuotedFileName } from './quoted-file-name';
 
 /** pytest: `FAILED tests/test_a.py::test_x - AssertionError: ...` in the short summary. */
 const PYTEST_SUMMARY = /^=+ short test summary info =+$/;
@@ -45,7 +46,8 @@ export const pythonRule: SignatureRule = {
       .map((line) => EXCEPTION.exec(line))
       .filter((match): match is RegExpExecArray => match !== null)
       .at(-1);
-    if (found) return keyOf(found[1], found[2]);
+    if (found)
+      return keyOf(found[1], found[2] === undefined ? undefined : keepQuotedFileName(found[2]));
     return TRACEBACK.test(lines[start] ?? '') ? keyOf(lastCapture(rest, /^(\S.*)$/)) : undefined;
   },
 };

@@ -1,3 +1,4 @@
+import { scrubVolatile } from '../scrub-volatile';
 import { allCaptures, hasLine, keyOf, type SignatureRule } from '../signature-rule';
 
 const CARGO_TEST_FAILED = /^test (\S+) \.\.\. FAILED$/;
@@ -21,6 +22,30 @@ export const cargoTestRule: SignatureRule = {
 };
 
 const RUSTC_CODED = /^error\[(E\d{4})\]: (.+)$/;
+/** The label under the code: `^^^ expected \`i32\`, found \`&str\`` (what the types were). */
+const LABEL_START = /[\^-] expected /;
+
+function expectedFound(line: string): string | undefined {
+  const at = line.search(LABEL_START);
+  if (at < 0) return undefined;
+  const label = line.slice(at + 2);
+  return label.includes(', found ') ? label : undefined;
+}
+
+/** Each coded error with its expected/found label when it has one (a set, sorted). */
+function codedErrors(lines: readonly string[]): string[] {
+  const found = new Set<string>();
+  lines.forEach((line, index) => {
+    const coded = RUSTC_CODED.exec(line);
+    if (!coded) return;
+    const label = lines
+      .slice(index + 1, index + 12)
+      .map(expectedFound)
+      .find(Boolean);
+    found.add(scrubVolatile(`${coded[1]} ${coded[2]}${label ? ` (${label})` : ''}`));
+  });
+  return [...found].sort().slice(0, 3);
+}
 const RUST_ERROR = /^error: (.+)$/;
 const RUST_WRAPPERS = /^(?:could not compile|aborting due to|Compilation failed)/;
 
@@ -28,7 +53,7 @@ const RUST_WRAPPERS = /^(?:could not compile|aborting due to|Compilation failed)
 export const rustRule: SignatureRule = {
   family: 'rust',
   key({ lines, commandFamily }) {
-    const coded = allCaptures(lines, RUSTC_CODED);
+    const coded = codedErrors(lines);
     if (coded.length > 0) return coded;
     const isCargo =
       commandFamily?.startsWith('cargo') ||
