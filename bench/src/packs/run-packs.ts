@@ -37,7 +37,14 @@ export interface BudgetCheck {
   maxRatio: { estimate: number; tokenizer: number };
   /** Requests with budget 0 whose pack was not empty. */
   nonEmptyAtZero: number;
-  examples: { budgetTokens: number; estimate: number; tokenizer: number; planes?: string[] }[];
+  examples: {
+    budgetTokens: number;
+    estimate: number;
+    tokenizer: number;
+    planes?: string[];
+    /** The query's first words and its length. */
+    query: string;
+  }[];
 }
 
 export interface PackFigures {
@@ -124,6 +131,10 @@ async function checkBudgets(
         estimate,
         tokenizer: exact,
         ...(request.planes ? { planes: request.planes } : {}),
+        query:
+          request.query === ''
+            ? '(empty)'
+            : `"${request.query.slice(0, 40)}" (${request.query.length} chars)`,
       });
     }
   }
