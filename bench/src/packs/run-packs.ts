@@ -54,6 +54,8 @@ export interface PackFigures {
   documents: number;
   documentsPlane: string;
   total: Distribution;
+  /** CPU time of the process per pack (user + system): less swayed by other work on the machine. */
+  cpu: Distribution;
   planes: { plane: string; status: string; ms: Distribution; candidates: number }[];
   items: Distribution;
   budget: BudgetCheck[];
@@ -61,19 +63,23 @@ export interface PackFigures {
 
 async function measureLatency(sources: ContextPackSources, queries: string[]) {
   const total: number[] = [];
+  const cpu: number[] = [];
   const items: number[] = [];
   const planeMs = new Map<string, number[]>();
   const planeStatus = new Map<string, Set<string>>();
   const planeCandidates = new Map<string, number>();
   for (const [index, query] of queries.entries()) {
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     const pack = await retrieveContextPack(
       { query, agentId: AGENT, threadKey: MAIN_THREAD, budgetTokens: PACK_BUDGET },
       sources,
     );
     const ms = performance.now() - started;
+    const used = process.cpuUsage(cpuStarted);
     if (index < 5) continue; // warm-up: the first calls load modules and open stores
     total.push(ms);
+    cpu.push((used.user + used.system) / 1000);
     items.push(pack.items.length);
     for (const report of pack.planes) {
       planeMs.set(report.plane, [...(planeMs.get(report.plane) ?? []), report.ms]);
@@ -93,7 +99,7 @@ async function measureLatency(sources: ContextPackSources, queries: string[]) {
     ms: distribution(planeMs.get(plane) ?? []),
     candidates: (planeCandidates.get(plane) ?? 0) / Math.max(total.length, 1),
   }));
-  return { total: distribution(total), items: distribution(items), planes };
+  return { total: distribution(total), cpu: distribution(cpu), items: distribution(items), planes };
 }
 
 async function checkBudgets(
