@@ -1,4 +1,4 @@
-import { escapeMarkers, estimateTokens } from '@cairn/core';
+import { escapeMarkers, estimateTokens, redactSecrets } from '@cairn/core';
 
 /** One block of injected context, in priority order. */
 export interface InjectionSection {
@@ -8,9 +8,10 @@ export interface InjectionSection {
 
 /**
  * Joins sections within a token budget: earlier sections and earlier lines
- * win; a section whose title does not fit is left out whole. Cairn
- * markers in the lines (recalled prompts, tool output, summaries) are
- * escaped, so nothing the agent copies back can break a managed region.
+ * win; a section whose title does not fit is left out whole. Secrets in
+ * the lines (recalled prompts, tool output, summaries, heads) are
+ * redacted, and Cairn markers escaped, so nothing the agent copies back
+ * can break a managed region.
  */
 export function composeInjection(sections: InjectionSection[], budgetTokens: number): string {
   const out: string[] = [];
@@ -22,7 +23,7 @@ export function composeInjection(sections: InjectionSection[], budgetTokens: num
     const kept: string[] = [];
     let cost = titleCost;
     for (const raw of section.lines) {
-      const line = escapeMarkers(raw);
+      const line = escapeMarkers(redactSecrets(raw).text);
       const lineCost = estimateTokens(line) + 1;
       if (used + cost + lineCost > budgetTokens) break;
       kept.push(line);
