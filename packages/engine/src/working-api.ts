@@ -10,7 +10,7 @@ import {
   type LifecycleApi,
 } from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
-import { expandNode, openLineageStore } from './lineage';
+import { expandNode, openLineageStore, redactExpansion } from './lineage';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
 import { createLifecycle, type Lifecycle } from './working/lifecycle';
@@ -54,7 +54,10 @@ export function createWorkingApi(
 
   return {
     lifecycle: lifecycleApi,
-    /** Drill-down: the node, its lineage, siblings, thread, linked units and transcript. Another agent's node is NOT_FOUND. */
+    /**
+     * Drill-down: the node, its lineage, siblings, thread, linked units and transcript,
+     * secrets redacted (the lineage keeps them). Another agent's node is NOT_FOUND.
+     */
     expand(nodeId: string, agentId: string) {
       checkAgentId(agentId);
       // Reading must not create a database in a project that has no history yet.
@@ -65,7 +68,7 @@ export function createWorkingApi(
       }
       const store = openLineageStore(rootDir, { now });
       try {
-        return expandNode(store, nodeId, agentId);
+        return redactExpansion(expandNode(store, nodeId, agentId));
       } finally {
         store.close();
       }
