@@ -49,6 +49,8 @@ const SECRETS: [string, string, string[]][] = [
   ['json secret', '{"client_secret": "a8f9e7d6c5b4", "name": "cairn"}', ['assignment']],
   ['yaml token', 'deploy:\n  apiToken: 9f8e7d6c5b4a', ['assignment']],
   ['camelCase key', 'const secretKey = "Zm9vYmFyYmF6cXV4"', ['assignment']],
+  ['assignment inside a value', 'note: DB_PASSWORD=correct-horse-battery', ['assignment']],
+  ['yaml env line', 'env: "GITHUB_TOKEN=correct-horse-battery"', ['assignment']],
 ];
 
 /** Things that look a little like secrets and must stay. */
@@ -173,6 +175,9 @@ describe('redactSecrets', () => {
       'a://b:'.repeat(size / 6),
       '-----BEGIN RSA PRIVATE KEY-----\n'.repeat(size / 32),
       'password='.repeat(size / 9),
+      'a='.repeat(size / 2),
+      'ab: '.repeat(size / 4),
+      `x=${'b'.repeat(499)} `.repeat(size / 502),
       'Bearer '.repeat(size / 7),
       `"${'k'.repeat(size)}`,
       `a${'\u200B'.repeat(size)}`,

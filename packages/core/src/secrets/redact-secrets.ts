@@ -62,15 +62,31 @@ function redactPatterns(text: string, counts: Counts): string {
   return out;
 }
 
+/**
+ * A kept assignment's value is scanned again (`note: DB_PASSWORD=...`,
+ * `env: TOKEN=...`): the next match starts where the value did. A value is
+ * at most 500 characters, so each character is read a bounded number of
+ * times and the pass stays linear.
+ */
 function redactAssignments(text: string, counts: Counts): string {
-  return text.replace(ASSIGNMENT, (match, _quote: string, name: string, value: string) => {
+  const pattern = new RegExp(ASSIGNMENT.source, 'g');
+  let out = '';
+  let at = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const [whole, , name = '', value = ''] = match;
     const quoted = value.startsWith('"') || value.startsWith("'");
     const bare = quoted ? value.slice(1, -1) : value;
-    if (!isSecretName(name) || isPlaceholder(bare)) return match;
+    const valueAt = match.index + whole.length - value.length;
+    if (!isSecretName(name) || isPlaceholder(bare)) {
+      pattern.lastIndex = quoted ? valueAt + 1 : valueAt;
+      continue;
+    }
     bump(counts, 'assignment');
     const mark = redactionMark('assignment');
-    return `${match.slice(0, match.length - value.length)}${quoted ? `${value[0]}${mark}${value[0]}` : mark}`;
-  });
+    out += text.slice(at, valueAt) + (quoted ? `${value[0]}${mark}${value[0]}` : mark);
+    at = match.index + whole.length;
+  }
+  return out + text.slice(at);
 }
 
 /**
