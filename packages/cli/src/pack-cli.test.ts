@@ -1,11 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  fakeSecrets,
-  leakedFakeSecrets,
-  makeTempProject,
-  type TempProject,
-} from '@cairn/testkit';
+import { fakeSecrets, leakedFakeSecrets, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliRunner } from './test-cli';
 
@@ -64,7 +59,9 @@ describe('cairn pack', () => {
     expect(add.code, add.stderr).toBe(0);
     const run = cli.run(['pack', 'deploy', 'keys']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/\[long-term\] approved, .*, redacted: aws-access-key, github-token/);
+    expect(run.stdout).toMatch(
+      /\[long-term\] approved, .*, redacted: aws-access-key, github-token/,
+    );
     expect(run.stdout).toContain('[REDACTED:aws-access-key]');
     expect(leakedFakeSecrets(run.stdout)).toEqual([]);
     const json = cli.run(['pack', 'deploy', 'keys', '--json']);
