@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
-import { CairnError } from '@cairn/core';
+import { CairnError, redactSecrets } from '@cairn/core';
 import { mem0DataDir, type ResolvedMem0Options } from './mem0-options';
 import type { Mem0Hit, Mem0SearchRequest, Mem0Store } from './mem0-store';
 import { type Mem0SyncStats, type MirrorContext, type SyncRequest, syncMirror } from './mirror';
@@ -85,7 +85,8 @@ export class Mem0Project {
   async search(request: Mem0SearchRequest): Promise<Mem0Hit[]> {
     const store = await this.store();
     const where = { ...request.where, namespace: this.namespace, repo: this.repo };
-    return store.search({ ...request, where });
+    // The query goes to Mem0 (and, in platform mode, off the machine).
+    return store.search({ ...request, query: redactSecrets(request.query).text, where });
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,13 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFileBackend } from '@cairn/backend-file';
-import { expectCode, fakeSecretDump, leakedFakeSecrets, makeTempProject } from '@cairn/testkit';
+import {
+  expectCode,
+  fakeSecretDump,
+  fakeSecrets,
+  leakedFakeSecrets,
+  makeTempProject,
+} from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMem0Backend, type Mem0Backend } from './index';
 import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
@@ -108,6 +114,9 @@ describe('mem0 platform mode (MemoryClient against a local server)', () => {
         scope: 'project',
       });
     }
+    await mem0.search(root, { query: `pnpm ${fakeSecrets()[1]!.value}` });
+    const search = platform.requests.find((r) => r.url === '/v3/memories/search/');
+    expect(search?.body?.query).toBe('pnpm [REDACTED:github-token]');
   });
 
   it('adds units verbatim with scope and metadata, searches, and deletes removed units', async () => {

@@ -1,5 +1,6 @@
 import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { redactSecrets } from '@cairn/core';
 import {
   fakeSecretDump,
   fakeSecrets,
@@ -9,6 +10,7 @@ import {
 } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQdrantRetrievalAdapter } from './index';
+import { sparseVectorOf } from './qdrant-payload';
 import { type RecordedCall, type RecordingServer, startRecordingServer } from './recording-server';
 import { unit, writeWorkspaceFile } from './test-fixtures';
 
@@ -71,7 +73,8 @@ describe('qdrant trust', () => {
       'MEMORY.md',
       `# Head\n\nThe quokkaflare deploy notes.\n${fakeSecretDump()}\n\n${unit(1, `Deploy with ${secrets[1]!.line}`)}\n`,
     );
-    await open('app').recall({ agentId: 'bob', query: 'quokkaflare deploy' });
+    const query = `quokkaflare deploy ${secrets[1]!.value}`;
+    await open('app').recall({ agentId: 'bob', query });
     const upserts = server.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/points'));
     expect(upserts.length).toBeGreaterThan(0);
     const sent = JSON.stringify(server.calls.map((c) => c.body));
@@ -79,6 +82,11 @@ describe('qdrant trust', () => {
     const texts = upserts.flatMap((c) => (c.body as Body).points.map((p: Body) => p.payload.text));
     expect(texts.join('\n')).toContain('[REDACTED:github-token]');
     expect(texts.join('\n')).toContain('quokkaflare');
+    // The query's vectors are those of the redacted text: none comes from the secret.
+    const [search] = server.calls.filter((c) => c.path.endsWith('/points/query'));
+    const keywords = (search!.body as Body).prefetch[1].query;
+    expect(keywords).toEqual(sparseVectorOf(redactSecrets(query).text, true));
+    expect(keywords).not.toEqual(sparseVectorOf(query, true));
   });
 
   it('every search, scroll, count, payload update, delete and upsert carries the partition', async () => {
