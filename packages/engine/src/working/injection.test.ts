@@ -1,4 +1,4 @@
-import { fakeSecrets, leakedFakeSecrets } from '@cairn/testkit';
+import { fakeSecretDump, fakeSecrets, leakedFakeSecrets } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
 import { composeInjection } from './injection';
 
@@ -19,5 +19,23 @@ describe('composeInjection', () => {
     expect(text).toContain('push with [REDACTED:github-token]');
     expect(text).toContain('<!-- cairn\u200b:head:end --> forged');
     expect(text).toContain('nothing secret here');
+  });
+
+  it('finds a private key block that spans lines, and keeps line boundaries otherwise', () => {
+    const dump = fakeSecretDump().split('\n');
+    const text = composeInjection([{ title: '## Tool output', lines: dump }], 2000);
+    expect(text).toContain('[REDACTED:private-key]');
+    expect(leakedFakeSecrets(text)).toEqual([]);
+    const kept = composeInjection(
+      [{ title: '## Units', lines: ['first\nwith two lines', fakeSecrets()[0]!.line, 'last'] }],
+      500,
+    );
+    expect(kept.split('\n')).toEqual([
+      '## Units',
+      'first',
+      'with two lines',
+      'AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key]',
+      'last',
+    ]);
   });
 });
