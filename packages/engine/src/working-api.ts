@@ -10,7 +10,7 @@ import {
   type LifecycleApi,
 } from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
-import { expandNode, openLineageStore, redactExpansion } from './lineage';
+import { expandNode, openLineageStore } from './lineage';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
 import { createLifecycle, type Lifecycle } from './working/lifecycle';
@@ -68,7 +68,7 @@ export function createWorkingApi(
       }
       const store = openLineageStore(rootDir, { now });
       try {
-        return redactExpansion(expandNode(store, nodeId, agentId));
+        return expandNode(store, nodeId, agentId);
       } finally {
         store.close();
       }

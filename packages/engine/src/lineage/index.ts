@@ -44,6 +44,5 @@ export {
   type TranscriptRole,
   type TranscriptSearchOptions,
 } from './lineage-types';
-export { type RedactedExpansion, redactExpansion } from './redact-expansion';
 export { type TranscriptCandidate, transcriptCandidates } from './transcript-candidates';
 export { MIN_TRANSCRIPT_SIMILARITY, rankTranscriptsByMeaning } from './transcript-semantic';

@@ -2,11 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fakeSecretDump, fakeSecrets, leakedFakeSecrets } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expandNode } from './expand-node';
+import { EXPAND_MAX_ENTRY_CHARS, expandNode } from './expand-node';
 import { loadSqlite, type SqliteDatabase } from './lineage-database';
 import { LINEAGE_SCHEMA_VERSION, migrateLineageDatabase } from './lineage-migrations';
 import { lineageDatabasePath } from './lineage-store';
-import { redactExpansion } from './redact-expansion';
 import { addLeaf, type LineageFixture, makeLineageFixture, minute } from './test-fixtures';
 
 let fixture: LineageFixture;
@@ -63,7 +62,7 @@ describe('lineage secret marks', () => {
     ]);
   });
 
-  it('an expansion for an agent is redacted and says so; the store still has the raw text', () => {
+  it('an expansion for an agent is redacted before it is clipped and says so; the store keeps the raw text', () => {
     const store = fixture.open();
     store.appendTranscriptEntry({
       agentId: 'a',
@@ -78,14 +77,24 @@ describe('lineage secret marks', () => {
       sessionKey: 's1',
       text: `Summary: set ${fakeSecrets()[11]!.line}`,
     });
-    const expansion = expandNode(store, leaf.id, 'a');
-    expect(leakedFakeSecrets(JSON.stringify(expansion)).length).toBeGreaterThan(5);
-    const shown = redactExpansion(expansion);
+    // A secret astride the clip is redacted before the clip: no half of it shows.
+    const github = fakeSecrets()[1]!.value;
+    store.appendTranscriptEntry({
+      agentId: 'a',
+      sessionKey: 's1',
+      role: 'tool',
+      text: `${'x'.repeat(EXPAND_MAX_ENTRY_CHARS - 10)} ${github}`,
+      at: minute(3),
+    });
+    const shown = expandNode(store, leaf.id, 'a');
     expect(leakedFakeSecrets(JSON.stringify(shown))).toEqual([]);
+    expect(JSON.stringify(shown)).not.toContain(github.slice(0, 8));
     expect(shown.node.text).toContain('[REDACTED:assignment]');
     expect(shown.node.id).toBe(leaf.id);
-    expect(shown.redacted.map((f) => f.kind)).toContain('github-token');
+    expect(shown.transcript?.entries.map((e) => e.clipped)).toEqual([false, true]);
+    expect(shown.redacted.find((f) => f.kind === 'github-token')?.count).toBe(3);
     expect(shown.redacted.find((f) => f.kind === 'assignment')?.count).toBeGreaterThanOrEqual(2);
+    expect(store.getTranscript('a', 's1')?.entries[1]?.text).toContain(github);
     expect(store.getNode('a', leaf.id).text).toContain(fakeSecrets()[11]!.value);
   });
 
