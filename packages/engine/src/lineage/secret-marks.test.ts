@@ -98,6 +98,22 @@ describe('lineage secret marks', () => {
     expect(store.getNode('a', leaf.id).text).toContain(fakeSecrets()[11]!.value);
   });
 
+  it('a transcript search snippet is cut from redacted text: no part of a secret shows', () => {
+    const store = fixture.open();
+    const github = fakeSecrets()[1]!.value;
+    store.appendTranscriptEntry({
+      agentId: 'a',
+      sessionKey: 's1',
+      role: 'tool',
+      text: `${'filler words '.repeat(40)}${github} deploy gateway ${'more words '.repeat(40)}`,
+      at: minute(1),
+    });
+    const [hit] = store.searchTranscripts('a', 'deploy gateway');
+    expect(hit?.snippet).toContain('deploy gateway');
+    expect(hit?.snippet).not.toContain(github.slice(-12));
+    expect(store.getTranscript('a', 's1')?.entries[0]?.text).toContain(github);
+  });
+
   it('migrates a schema 4 database: old rows stay unmarked (NULL), new rows are marked', () => {
     const db = rawDatabase();
     expect(migrateLineageDatabase(db, 4)).toEqual({ from: 0, to: 4, applied: [1, 2, 3, 4] });

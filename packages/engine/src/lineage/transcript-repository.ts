@@ -1,4 +1,4 @@
-import { parseInput, secretKinds } from '@cairn/core';
+import { parseInput, redactSecrets, secretKinds } from '@cairn/core';
 import type { z } from 'zod';
 import { readEntryText, storeEntryText } from './entry-body';
 import { readTransaction, type SqliteDatabase, writeTransaction } from './lineage-database';
@@ -277,7 +277,9 @@ export function searchTranscripts(
     return keep(heads).map((head) => {
       const { score, ...hit } = head;
       const row = textOf.get(ids.get(head)) as { text: string; body: Uint8Array | null };
-      return { ...hit, snippet: buildSnippet(readEntryText(row), terms), score };
+      // Redacted before the window is cut: a snippet never shows part of a secret.
+      const text = redactSecrets(readEntryText(row)).text;
+      return { ...hit, snippet: buildSnippet(text, terms), score };
     });
   });
 }
