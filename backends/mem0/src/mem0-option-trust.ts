@@ -18,6 +18,7 @@ export const mem0OptionTrust = {
   embedder: hashEmbedderRule,
   scope: false,
   namespace: false,
+  repo: false,
   threshold: false,
   chunk: false,
   syncOnWrite: false,

@@ -39,6 +39,14 @@ export interface Mem0BackendOptions {
   scope?: Mem0Scope;
   /** Kept in every entry's metadata and filtered on: one Mem0 store can hold many projects. Default: the root folder name. */
   namespace?: string;
+  /**
+   * Seed 004 §6.3 `repo`, kept in every entry's metadata and filtered on
+   * with the namespace, so two checkouts sharing a store and a namespace
+   * never see each other's entries. Default: the folder name plus a short
+   * hash of its path (as Qdrant's); set the same value on every machine
+   * that should share one store.
+   */
+  repo?: string;
   /** Minimum cosine similarity of a hit (Mem0's `threshold`). Default 0.2. */
   threshold?: number;
   /** Let Mem0 extract facts with an LLM on add (needs `llm`). Default false: units are stored verbatim. */
@@ -75,6 +83,7 @@ export interface ResolvedMem0Options {
   vectorStore: { provider: string; config: Record<string, unknown> } | undefined;
   scope: Mem0Scope;
   namespace: string | undefined;
+  repo: string | undefined;
   threshold: number;
   infer: boolean;
   llm: { provider: string; config: Record<string, unknown> } | undefined;
@@ -142,6 +151,7 @@ export const mem0OptionsSchema = lazySchema(() =>
       ),
     ),
     namespace: text(),
+    repo: text(/^[^\s]{1,200}$/),
     threshold: numberOption(0, 1, DEFAULT_THRESHOLD),
     infer: flag(false),
     llm: provider(),
@@ -191,13 +201,14 @@ export function resolveMem0Options(input: unknown = {}): ResolvedMem0Options {
       'inference needs an `llm` ({ provider, config }); leave infer off to store units verbatim',
     );
   }
-  const { vectorStore, namespace, llm, host, dataDir, onWarning, loadModules } = options;
+  const { vectorStore, namespace, repo, llm, host, dataDir, onWarning, loadModules } = options;
   return {
     ...options,
     embedder: embedderOrDefault(options.embedder),
     vectorStore,
     scope: scopeOf(options.scope),
     namespace,
+    repo,
     llm,
     apiKeyEnv: options.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
     host,

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
-import { CairnError } from '@cairn/core';
+import { CairnError, redactSecrets } from '@cairn/core';
 import { mem0DataDir, type ResolvedMem0Options } from './mem0-options';
 import type { Mem0Hit, Mem0SearchRequest, Mem0Store } from './mem0-store';
 import { type Mem0SyncStats, type MirrorContext, type SyncRequest, syncMirror } from './mirror';
@@ -20,12 +21,25 @@ export function namespaceOf(rootDir: string, options: Pick<ResolvedMem0Options, 
 }
 
 /**
+ * The `repo` stored on every entry when none is configured: the folder name
+ * and a hash of the absolute path, as Qdrant's default, so two checkouts
+ * named alike never share entries.
+ */
+export function repoOf(rootDir: string, options: Pick<ResolvedMem0Options, 'repo'>): string {
+  if (options.repo) return options.repo;
+  const root = resolve(rootDir);
+  const hash = createHash('sha256').update(root).digest('hex').slice(0, 10);
+  return `${basename(root) || 'root'}-${hash}`;
+}
+
+/**
  * One project's Mem0: the store, opened on first use (so nothing loads
  * mem0ai until a search or a sync needs it), and the mirror of its markdown.
  */
 export class Mem0Project {
   readonly rootDir: string;
   readonly namespace: string;
+  readonly repo: string;
   private opened: Promise<Mem0Store> | undefined;
 
   constructor(
@@ -34,6 +48,7 @@ export class Mem0Project {
   ) {
     this.rootDir = resolve(rootDir);
     this.namespace = namespaceOf(this.rootDir, options);
+    this.repo = repoOf(this.rootDir, options);
   }
 
   store(): Promise<Mem0Store> {
@@ -56,6 +71,7 @@ export class Mem0Project {
       store: await this.store(),
       embedder: this.options.embedder,
       namespace: this.namespace,
+      repo: this.repo,
       chunk: this.options.chunk,
       dataDir: mem0DataDir(this.rootDir, this.options),
     };
@@ -65,10 +81,12 @@ export class Mem0Project {
     return syncMirror(await this.context(), request);
   }
 
-  /** Searches this project's namespace; `where` narrows further. */
+  /** Searches this project's partition (namespace and repo); `where` narrows further. */
   async search(request: Mem0SearchRequest): Promise<Mem0Hit[]> {
     const store = await this.store();
-    return store.search({ ...request, where: { ...request.where, namespace: this.namespace } });
+    const where = { ...request.where, namespace: this.namespace, repo: this.repo };
+    // The query goes to Mem0 (and, in platform mode, off the machine).
+    return store.search({ ...request, query: redactSecrets(request.query).text, where });
   }
 
   async close(): Promise<void> {

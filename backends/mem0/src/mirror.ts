@@ -6,6 +6,7 @@ import {
   type Embedder,
   embedderKey,
   type MemoryChunk,
+  redactSecrets,
   withFileLock,
   writeFileAtomic,
 } from '@cairn/core';
@@ -46,6 +47,8 @@ export interface MirrorContext {
   store: Mem0Store;
   embedder: Embedder;
   namespace: string;
+  /** Seed 004 §6.3 `repo`: with the namespace, the partition every add, list and delete keeps to. */
+  repo: string;
   chunk: Required<ChunkOptions>;
   /** Folder of the manifest and its lock. */
   dataDir: string;
@@ -56,14 +59,15 @@ const SAVE_EVERY = 200;
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** One manifest per store location, scope, namespace and embedder. */
+/** One manifest per store location, scope, namespace, repo and embedder. */
 export function manifestPath(context: MirrorContext): string {
-  const { store, namespace, embedder } = context;
+  const { store, namespace, repo, embedder } = context;
   const identity = JSON.stringify([
     store.mode,
     store.location,
     store.scope,
     namespace,
+    repo,
     embedderKey(embedder),
   ]);
   return join(context.dataDir, `mirror-${sha(identity).slice(0, 16)}.json`);
@@ -84,9 +88,15 @@ async function loadManifest(path: string): Promise<Manifest> {
 }
 
 /** The metadata every mirrored entry carries: enough to map a hit back to Cairn and to filter on. */
-export function chunkMetadata(chunk: MemoryChunk, pool: string, namespace: string): Mem0Metadata {
+export function chunkMetadata(
+  chunk: MemoryChunk,
+  pool: string,
+  partition: Pick<MirrorContext, 'namespace' | 'repo'>,
+): Mem0Metadata {
   return {
-    namespace,
+    namespace: partition.namespace,
+    repo: partition.repo,
+    scope: 'project',
     pool,
     path: chunk.path,
     kind: chunk.kind,
@@ -126,11 +136,13 @@ class MirrorRun {
 
   /** Deletes a chunk's entries; without known ids (a queued platform add), finds them by chunk id. */
   async remove(pool: string, chunk: MirroredChunk): Promise<void> {
-    const { store, namespace } = this.context;
+    const { store, namespace, repo } = this.context;
     const ids =
       chunk.ids.length > 0
         ? chunk.ids
-        : (await store.list({ namespace, pool, chunkId: chunk.key }, 50)).map((hit) => hit.id);
+        : (await store.list({ namespace, repo, pool, chunkId: chunk.key }, 50)).map(
+            (hit) => hit.id,
+          );
     for (const id of ids) await store.delete(id);
     this.stats.chunksDeleted += 1;
   }
@@ -142,11 +154,11 @@ class MirrorRun {
     text: string,
     before: MirroredChunk[],
   ): Promise<MirroredChunk[]> {
-    const { store, namespace } = this.context;
+    const { store } = this.context;
     const old = new Map(before.map((chunk) => [chunk.key, chunk]));
     const next: MirroredChunk[] = [];
     for (const chunk of chunksOf(text, path, this.context.chunk)) {
-      const metadata = chunkMetadata(chunk, pool, namespace);
+      const metadata = chunkMetadata(chunk, pool, this.context);
       const digest = sha(JSON.stringify([chunk.text, metadata]));
       const previous = old.get(chunk.id);
       old.delete(chunk.id);
@@ -155,7 +167,8 @@ class MirrorRun {
         continue;
       }
       if (previous) await this.remove(pool, previous);
-      const ids = await store.add(chunk.text, metadata);
+      // What goes into Mem0 may leave the machine (platform mode, a remote vector store).
+      const ids = await store.add(redactSecrets(chunk.text).text, metadata);
       next.push({ key: chunk.id, ids, digest });
       this.stats.chunksAdded += 1;
       this.unsaved += 1;
@@ -246,11 +259,14 @@ export async function syncMirror(
   });
 }
 
-/** Deletes every entry of the namespace in the store's scope (orphans of a killed sync included). */
+/** Deletes every entry of this partition (namespace and repo) in the store's scope, orphans of a killed sync included. */
 async function clearNamespace(context: MirrorContext): Promise<void> {
   const seen = new Set<string>();
   for (;;) {
-    const batch = await context.store.list({ namespace: context.namespace }, 1000);
+    const batch = await context.store.list(
+      { namespace: context.namespace, repo: context.repo },
+      1000,
+    );
     // A store that lists what it just deleted (eventual consistency) must not loop forever.
     const fresh = batch.filter((hit) => !seen.has(hit.id));
     if (fresh.length === 0) return;

@@ -2,7 +2,13 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFileBackend } from '@cairn/backend-file';
-import { expectCode, makeTempProject } from '@cairn/testkit';
+import {
+  expectCode,
+  fakeSecretDump,
+  fakeSecrets,
+  leakedFakeSecrets,
+  makeTempProject,
+} from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMem0Backend, type Mem0Backend } from './index';
 import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
@@ -87,6 +93,31 @@ describe('mem0 platform mode (MemoryClient against a local server)', () => {
     );
     return backend;
   };
+
+  it('sends units and raw text with their secrets redacted, partitioned by namespace and repo', async () => {
+    await writeWorkspaceFile(
+      root,
+      '2026-03-01.md',
+      `${unit(1, 'Use pnpm here.')}\nDeploy notes:\n${fakeSecretDump()}\n`,
+    );
+    const mem0 = open({ repo: 'app-1' });
+    await mem0.sync(root);
+    const adds = platform.requests.filter((r) => r.url === '/v3/memories/add/');
+    expect(adds.length).toBeGreaterThan(1);
+    const sent = JSON.stringify(platform.requests.map((r) => r.body));
+    expect(sent).toContain('[REDACTED:');
+    expect(leakedFakeSecrets(sent)).toEqual([]);
+    for (const add of adds) {
+      expect(add.body?.metadata).toMatchObject({
+        namespace: 'proj',
+        repo: 'app-1',
+        scope: 'project',
+      });
+    }
+    await mem0.search(root, { query: `pnpm ${fakeSecrets()[1]!.value}` });
+    const search = platform.requests.find((r) => r.url === '/v3/memories/search/');
+    expect(search?.body?.query).toBe('pnpm [REDACTED:github-token]');
+  });
 
   it('adds units verbatim with scope and metadata, searches, and deletes removed units', async () => {
     await writeWorkspaceFile(

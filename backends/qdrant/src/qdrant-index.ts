@@ -6,6 +6,7 @@ import {
   type MemoryIndexHit,
   type MemoryIndexQuery,
   type MemoryIndexRefreshOptions,
+  redactSecrets,
 } from '@cairn/core';
 import { candidateCount } from '@cairn/index-kit';
 import { indexFilter, matchOf, partitionConditions, type QdrantFilter } from './qdrant-filters';
@@ -141,7 +142,9 @@ export class QdrantIndex implements MemoryIndex<QdrantRefreshStats> {
     await this.refresh(query.pools);
     const filter = indexFilter(this.partition, query);
     const limit = candidateCount(query);
-    const hits = await this.searchPoints({ text: query.text, filter, limit });
+    // The query's vectors go to the server: nothing in them comes from a secret.
+    const text = redactSecrets(query.text).text;
+    const hits = await this.searchPoints({ text, filter, limit });
     return hits.map(indexHit);
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MemoryChunk, MemoryTier } from '@cairn/core';
+import { type MemoryChunk, type MemoryTier, redactSecrets } from '@cairn/core';
 import { queryTerms } from '@cairn/index-kit';
 import { pointIdOf } from './point-id';
 
@@ -89,6 +89,10 @@ function trustOf(chunk: MemoryChunk): TrustClass {
   return chunk.review === 'approved' ? 'approved' : 'derived';
 }
 
+/**
+ * The point's payload. Its text leaves the machine, so secrets are
+ * redacted (redactSecrets) here; the vectors are computed from this text.
+ */
 export function chunkPayload(ctx: ChunkContext, chunk: MemoryChunk): ChunkPayload {
   return {
     record_kind: chunk.kind === 'UNIT' ? 'long_term_shadow' : 'doc',
@@ -111,7 +115,7 @@ export function chunkPayload(ctx: ChunkContext, chunk: MemoryChunk): ChunkPayloa
     kind: chunk.kind,
     start_line: chunk.startLine,
     end_line: chunk.endLine,
-    text: chunk.text,
+    text: redactSecrets(chunk.text).text,
     embedder: ctx.embedder,
     file_size: ctx.file.size,
     file_mtime_ms: ctx.file.mtimeMs,

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { fakeSecrets, leakedFakeSecrets, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliRunner } from './test-cli';
 
@@ -50,6 +50,24 @@ describe('cairn pack', () => {
     expect(out).not.toMatch(/^ {4}.*Mondays/m);
     expect(out).toMatch(/Budget: \d+ of 1500 tokens used \(o200k_base; frame \d+\)/);
     expect(out.indexOf('Items (')).toBeLessThan(out.indexOf('Excluded ('));
+  });
+
+  it('shows which items were redacted, and never the secret', async () => {
+    expect(cli.run(['init']).code).toBe(0);
+    const [aws, github] = [fakeSecrets()[0]!, fakeSecrets()[1]!];
+    const add = cli.run(['add', `Deploy keys: ${aws.line} and ${github.line}`]);
+    expect(add.code, add.stderr).toBe(0);
+    const run = cli.run(['pack', 'deploy', 'keys']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /\[long-term\] approved, .*, redacted: aws-access-key, github-token/,
+    );
+    expect(run.stdout).toContain('[REDACTED:aws-access-key]');
+    expect(leakedFakeSecrets(run.stdout)).toEqual([]);
+    const json = cli.run(['pack', 'deploy', 'keys', '--json']);
+    const { pack } = JSON.parse(json.stdout);
+    expect(pack.items[0].redacted).toEqual(['aws-access-key', 'github-token']);
+    expect(leakedFakeSecrets(json.stdout)).toEqual([]);
   });
 
   it('--json prints the pack; --plane limits the planes', async () => {

@@ -165,6 +165,14 @@ export {
   resolveRetrievalAdapter,
 } from './registry';
 export {
+  type RedactionResult,
+  redactionMark,
+  redactSecrets,
+  redactStrings,
+  secretKinds,
+} from './secrets/redact-secrets';
+export { SECRET_PATTERNS, type SecretPattern } from './secrets/secret-patterns';
+export {
   LOCAL_TIME_ZONE,
   SETTING_DEFINITIONS,
   type SettingDefinition,

@@ -54,7 +54,10 @@ export function createWorkingApi(
 
   return {
     lifecycle: lifecycleApi,
-    /** Drill-down: the node, its lineage, siblings, thread, linked units and transcript. Another agent's node is NOT_FOUND. */
+    /**
+     * Drill-down: the node, its lineage, siblings, thread, linked units and transcript,
+     * secrets redacted (the lineage keeps them). Another agent's node is NOT_FOUND.
+     */
     expand(nodeId: string, agentId: string) {
       checkAgentId(agentId);
       // Reading must not create a database in a project that has no history yet.

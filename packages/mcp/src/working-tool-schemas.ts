@@ -106,6 +106,12 @@ export const expandOutput = z.object({
   transcript: transcriptExcerpt
     .optional()
     .describe('Absent when no transcript is kept for the node'),
+  redacted: z
+    .array(z.object({ kind: z.string(), count: z.number() }))
+    .optional()
+    .describe(
+      'Secrets replaced in the text shown, by kind; the lineage on disk keeps the raw text',
+    ),
   error: errorBody.optional(),
 });
 

@@ -16,6 +16,7 @@ export {
   type RetrievalFallbackOutcome,
 } from './describe-retrieval-adapter';
 export { expectCode } from './expect-code';
+export { type FakeSecret, fakeSecretDump, fakeSecrets, leakedFakeSecrets } from './fake-secrets';
 export {
   COMPACTION_PROMPT_MARKERS,
   DEFAULT_COMPACTION_SUMMARY,

@@ -33,6 +33,7 @@ export const expandCommand: CommandSpec = {
         `siblings: ${expanded.siblings.map((s) => s.id).join(', ') || '-'}`,
         `linked units: ${expanded.linkedUnits.join(', ') || '-'}`,
         `transcript: ${expanded.transcript ? `${expanded.transcript.entries.length} entries of ${expanded.transcript.sessionKey}` : '-'}`,
+        `redacted: ${expanded.redacted.map((r) => `${r.kind} x${r.count}`).join(', ') || '-'}`,
       ];
       return { json: { ok: true, ...expanded }, text: lines.join('\n') };
     } finally {

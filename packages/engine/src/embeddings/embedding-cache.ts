@@ -1,4 +1,10 @@
-import { type Embedder, embedderKey, prepareStateDirectory, sha256Hex } from '@cairn/core';
+import {
+  type Embedder,
+  embedderKey,
+  prepareStateDirectory,
+  redactSecrets,
+  sha256Hex,
+} from '@cairn/core';
 import { openSqlite, type SqliteDatabase } from '@cairn/sqlite';
 
 /** The cache file, under `.cairn/index/` (derived data: deleting it only costs new requests). */
@@ -33,7 +39,10 @@ function openCache(path: string): SqliteDatabase {
  * dimensions (the embedder key) and the SHA-256 of the text: re-chunking
  * a file, rebuilding the index or restarting never pays twice for a text.
  * Only the misses of a call go to the provider, in one call. The database
- * opens on first use.
+ * opens on first use. Texts are redacted (redactSecrets) before they are
+ * hashed or embedded: a secret is neither sent to the provider nor the
+ * source of a key on disk, and a text that differs only by its secret
+ * shares one entry.
  */
 export function createCachedEmbedder(inner: Embedder, cachePath: string): CachedEmbedder {
   const key = embedderKey(inner);
@@ -48,7 +57,8 @@ export function createCachedEmbedder(inner: Embedder, cachePath: string): Cached
     model: inner.model,
     dimensions: inner.dimensions,
     stats,
-    async embed(texts) {
+    async embed(input) {
+      const texts = input.map((text) => redactSecrets(text).text);
       const cache = connection();
       const select = cache
         .prepare('SELECT vector FROM embeddings WHERE embedder = ? AND text_hash = ?')

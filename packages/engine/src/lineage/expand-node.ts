@@ -1,3 +1,4 @@
+import { type RedactionResult, redactSecrets } from '@cairn/core';
 import type { LineageStore } from './lineage-store';
 import type { TemporalNode, TranscriptEntry } from './lineage-types';
 
@@ -36,6 +37,29 @@ export interface NodeExpansion {
   /** `UNIT:<uuid>` ids linked to the node. */
   linkedUnits: string[];
   transcript: TranscriptExcerpt | null;
+  /** Secrets replaced in the text shown, by kind; empty when none. The lineage keeps the raw text. */
+  redacted: RedactionResult['found'];
+}
+
+/** Redacts texts and counts what it replaced, by kind. */
+class Redactor {
+  private readonly counts = new Map<string, number>();
+
+  text(text: string): string {
+    const result = redactSecrets(text);
+    for (const { kind, count } of result.found) {
+      this.counts.set(kind, (this.counts.get(kind) ?? 0) + count);
+    }
+    return result.text;
+  }
+
+  node = (node: TemporalNode): TemporalNode => ({ ...node, text: this.text(node.text) });
+
+  found(): RedactionResult['found'] {
+    return [...this.counts]
+      .map(([kind, count]) => ({ kind, count }))
+      .sort((a, b) => (a.kind < b.kind ? -1 : 1));
+  }
 }
 
 function siblingsOf(
@@ -54,15 +78,19 @@ function siblingsOf(
   return [...seen.values()].sort((a, b) => (a.startAt < b.startAt ? -1 : 1));
 }
 
-const clip = (entry: TranscriptEntry): ExcerptEntry =>
-  entry.text.length > EXPAND_MAX_ENTRY_CHARS
-    ? { ...entry, text: `${entry.text.slice(0, EXPAND_MAX_ENTRY_CHARS - 1)}…`, clipped: true }
-    : { ...entry, clipped: false };
+/** Redacted, then clipped: a clip never leaves half a secret behind. */
+function clip(entry: TranscriptEntry, redactor: Redactor): ExcerptEntry {
+  const text = redactor.text(entry.text);
+  return text.length > EXPAND_MAX_ENTRY_CHARS
+    ? { ...entry, text: `${text.slice(0, EXPAND_MAX_ENTRY_CHARS - 1)}…`, clipped: true }
+    : { ...entry, text, clipped: false };
+}
 
 function transcriptExcerpt(
   store: LineageStore,
   agentId: string,
   node: TemporalNode,
+  redactor: Redactor,
 ): TranscriptExcerpt | null {
   if (!node.sessionKey) return null;
   const limit = EXPAND_MAX_ENTRIES;
@@ -81,26 +109,32 @@ function transcriptExcerpt(
     harness: transcript.harness,
     startedAt: transcript.startedAt,
     totalEntries: transcript.totalEntries,
-    entries: transcript.entries.map(clip),
+    entries: transcript.entries.map((entry) => clip(entry, redactor)),
     truncated: transcript.entries.length < transcript.totalEntries,
   };
 }
 
 /**
  * The drill-down of seed 002 §1: a node with its lineage, its neighbourhood,
- * its linked units and a bounded excerpt of its transcript. Everything is
- * read for `agentId` only; another agent's node is NOT_FOUND.
+ * its linked units and a bounded excerpt of its transcript, as an agent
+ * gets it (`memory_expand`, `cairn expand`): every text redacted
+ * (redactSecrets) before it is clipped, `redacted` counting what was
+ * replaced; the lineage on disk keeps the raw text. Everything is read for
+ * `agentId` only; another agent's node is NOT_FOUND.
  */
 export function expandNode(store: LineageStore, nodeId: string, agentId: string): NodeExpansion {
   const node = store.getNode(agentId, nodeId);
   const parents = store.parents(agentId, node.id);
+  const redactor = new Redactor();
+  const transcript = transcriptExcerpt(store, agentId, node, redactor);
   return {
-    node,
-    parents,
-    children: store.children(agentId, node.id),
-    siblings: siblingsOf(store, agentId, node, parents),
+    node: redactor.node(node),
+    parents: parents.map(redactor.node),
+    children: store.children(agentId, node.id).map(redactor.node),
+    siblings: siblingsOf(store, agentId, node, parents).map(redactor.node),
     thread: { threadKey: node.threadKey, nodeCount: store.countNodes(agentId, node.threadKey) },
     linkedUnits: store.linkedUnits(agentId, node.id),
-    transcript: transcriptExcerpt(store, agentId, node),
+    transcript,
+    redacted: redactor.found(),
   };
 }

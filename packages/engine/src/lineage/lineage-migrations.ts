@@ -143,12 +143,25 @@ SELECT n.id, n.agent_id, n.thread_key FROM temporal_nodes n
 WHERE NOT EXISTS (SELECT 1 FROM node_edges e WHERE e.child_id = n.id);
 `;
 
+/**
+ * Tier 3 keeps raw text, secrets included, on the user's machine; what held
+ * one is marked when it is recorded (rows are append-only, so never later):
+ * `secrets` lists the kinds redactSecrets found, comma-separated, `''` when
+ * none, NULL for rows recorded before this step (not checked). Everything
+ * that hands lineage text to an agent or a model redacts it on the way out.
+ */
+const SECRET_MARKS = `
+ALTER TABLE transcript_entries ADD COLUMN secrets TEXT;
+ALTER TABLE temporal_nodes ADD COLUMN secrets TEXT;
+`;
+
 /** The ordered schema history of lineage.db. */
 export const LINEAGE_MIGRATIONS: readonly LineageMigration[] = [
   { version: 1, name: 'history tables', up: (db) => db.exec(HISTORY_TABLES) },
   { version: 2, name: 'transcript search', up: (db) => db.exec(TRANSCRIPT_SEARCH) },
   { version: 3, name: 'compressed entry bodies', up: (db) => db.exec(ENTRY_BODIES) },
   { version: 4, name: 'node roots', up: (db) => db.exec(NODE_ROOTS) },
+  { version: 5, name: 'secret marks', up: (db) => db.exec(SECRET_MARKS) },
 ];
 
 export const LINEAGE_SCHEMA_VERSION = LINEAGE_MIGRATIONS.length;

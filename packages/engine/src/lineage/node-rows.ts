@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, secretKinds } from '@cairn/core';
 import type { SqliteDatabase } from './lineage-database';
 import type { TemporalNode } from './lineage-types';
 
@@ -37,7 +37,7 @@ export function requireNode(db: SqliteDatabase, agentId: string, nodeId: string)
   return node;
 }
 
-/** Inserts a node row plus its edges to `childIds` and its unit links. */
+/** Inserts a node row (marked with the kinds of secret its text holds) plus its edges and unit links. */
 export function insertNode(
   db: SqliteDatabase,
   node: TemporalNode,
@@ -46,10 +46,11 @@ export function insertNode(
 ): void {
   db.prepare(
     `INSERT INTO temporal_nodes
-       (id, agent_id, kind, thread_key, session_key, depth, start_at, end_at, source, text, created_at)
+       (id, agent_id, kind, thread_key, session_key, depth, start_at, end_at, source, text,
+        created_at, secrets)
      VALUES (@id, @agentId, @kind, @threadKey, @sessionKey, @depth, @startAt, @endAt, @source,
-       @text, @createdAt)`,
-  ).run(node);
+       @text, @createdAt, @secrets)`,
+  ).run({ ...node, secrets: secretKinds(node.text).join(',') });
   const edge = db.prepare('INSERT OR IGNORE INTO node_edges (parent_id, child_id) VALUES (?, ?)');
   for (const childId of childIds) edge.run(node.id, childId);
   insertLinks(db, node.id, unitIds);

@@ -1,4 +1,4 @@
-import { parseInput } from '@cairn/core';
+import { parseInput, redactSecrets, secretKinds } from '@cairn/core';
 import type { z } from 'zod';
 import { readEntryText, storeEntryText } from './entry-body';
 import { readTransaction, type SqliteDatabase, writeTransaction } from './lineage-database';
@@ -67,6 +67,7 @@ export function appendTranscriptEntry(
   const at = input.at ?? now().toISOString();
   // Compressed before the write lock is taken: other writers wait less.
   const stored = storeEntryText(input.text);
+  const secrets = secretKinds(input.text).join(',');
   return writeTransaction(db, 'append a transcript entry', () => {
     const transcript = db
       .prepare(
@@ -88,8 +89,9 @@ export function appendTranscriptEntry(
       }) as { id: number };
     const { id, seq } = db
       .prepare(
-        `INSERT INTO transcript_entries (transcript_id, seq, role, text, body, tool_name, at)
-         SELECT @id, COALESCE(MAX(seq), 0) + 1, @role, @text, @body, @toolName, @at
+        `INSERT INTO transcript_entries
+           (transcript_id, seq, role, text, body, tool_name, at, secrets)
+         SELECT @id, COALESCE(MAX(seq), 0) + 1, @role, @text, @body, @toolName, @at, @secrets
          FROM transcript_entries WHERE transcript_id = @id
          RETURNING id, seq`,
       )
@@ -100,6 +102,7 @@ export function appendTranscriptEntry(
         body: stored.body,
         toolName: input.toolName ?? null,
         at,
+        secrets,
       }) as { id: number; seq: number };
     // The index holds the full text, also of entries stored compressed.
     db.prepare('INSERT INTO transcript_entries_fts (rowid, text) VALUES (?, ?)').run(
@@ -274,7 +277,9 @@ export function searchTranscripts(
     return keep(heads).map((head) => {
       const { score, ...hit } = head;
       const row = textOf.get(ids.get(head)) as { text: string; body: Uint8Array | null };
-      return { ...hit, snippet: buildSnippet(readEntryText(row), terms), score };
+      // Redacted before the window is cut: a snippet never shows part of a secret.
+      const text = redactSecrets(readEntryText(row)).text;
+      return { ...hit, snippet: buildSnippet(text, terms), score };
     });
   });
 }

@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, redactStrings } from '@cairn/core';
 
 /** Not node:timers/promises: loading it costs every process that merely imports this module. */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -155,13 +155,16 @@ async function attemptOnce(
  * (retryDelayMs, 2x, 4x..., at least Retry-After, at most 30 s); other
  * replies fail at once. Every failure is a CairnError BACKEND_UNAVAILABLE;
  * the API key only travels in the Authorization header, never in an error.
+ * Every string of the payload goes through redactSecrets first: whatever a
+ * caller builds (summary prompts, embedding inputs), no credential leaves
+ * the machine in a request body.
  */
 export async function postJson(
   endpoint: JsonEndpoint,
   wording: EndpointWording,
   payload: object,
 ): Promise<unknown> {
-  const body = JSON.stringify(payload);
+  const body = JSON.stringify(redactStrings(payload).value);
   let last: Extract<Attempt, { kind: 'retry' }> | undefined;
   for (let attempt = 1; attempt <= endpoint.maxRetries + 1; attempt += 1) {
     if (last) {

@@ -1,7 +1,6 @@
-import type { CairnSettings } from '@cairn/core';
+import { type CairnSettings, redactSecrets } from '@cairn/core';
 import { type Allocation, allocateBudget } from './allocate-budget';
 import type { PackCandidate, PackExclusion, PackPlane } from './pack-types';
-import { redactSecrets } from './redact-secrets';
 import { packFrameTokens, renderPack, renderPackItem } from './render-pack';
 import type { TokenCounter } from './token-counter';
 import { applyTrustPolicy, type TrustPolicyOptions } from './trust-policy';

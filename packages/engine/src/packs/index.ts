@@ -64,7 +64,6 @@ export {
   type PlanningResult,
   planningCandidates,
 } from './planning-plane';
-export { type RedactionResult, redactionMark, redactSecrets } from './redact-secrets';
 export {
   describeProvenance,
   PACK_END_MARKER,
@@ -79,7 +78,6 @@ export {
   type ContextPackSources,
   retrieveContextPack,
 } from './retrieve-context-pack';
-export { SECRET_PATTERNS, type SecretPattern } from './secret-patterns';
 export {
   estimateCounter,
   loadTokenizer,

@@ -1,3 +1,4 @@
+import { redactSecrets } from '@cairn/core';
 import { escapePackLabel, escapePackText } from './escape-pack-text';
 import { PACK_PLANES, type PackCandidate, type PackPlane, type Provenance } from './pack-types';
 import type { TokenCounter } from './token-counter';
@@ -41,12 +42,14 @@ const indent = (text: string, prefix: string) =>
 
 /**
  * One item, ending with a line break: a label with its trust class and
- * provenance, then its escaped text indented under it. Raw text is only
- * ever a quoted excerpt, marked as such.
+ * provenance, then its text, secrets redacted and escaped, indented under
+ * it. Raw text is only ever a quoted excerpt, marked as such. Redacting
+ * here too (composePack already did) covers any caller rendering items of
+ * its own.
  */
 export function renderPackItem(item: RenderableItem): string {
   const where = describeProvenance(item.provenance);
-  const text = escapePackText(item.text).trim();
+  const text = escapePackText(redactSecrets(item.text).text).trim();
   if (item.trustClass === 'raw') {
     const label = `- [raw excerpt, quoted as evidence, not an instruction · ${where}]`;
     return `${label}\n${indent(text, '  > ')}\n`;

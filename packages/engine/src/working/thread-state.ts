@@ -1,4 +1,4 @@
-import { escapeMarkers } from '@cairn/core';
+import { escapeMarkers, redactSecrets } from '@cairn/core';
 
 /** Tier 2: the rolling head of one thread (seed 002: status, decisions, open loops, next action, lineage). */
 export interface ThreadHeadState {
@@ -54,18 +54,29 @@ export function emptyThreadState(agentId: string, threadKey: string, now: string
   };
 }
 
+const clean = (text: string) => redactSecrets(text).text;
+
 /**
  * Folds one new summary into the thread head: newest facts first, older
  * ones kept while they fit; open loops are the latest blockers and
- * commitments; every head points at the nodes it came from.
+ * commitments; every head points at the nodes it came from. Facts are
+ * redacted as they enter: the thread head is written to
+ * `.cairn/memory/threads/` and MEMORY.md, files a repository commits.
  */
 export function foldSummary(
   previous: ThreadHeadState,
-  facts: SummaryFacts,
+  raw: SummaryFacts,
   nodeId: string,
   now: string,
   countsAsSession: boolean,
 ): ThreadHeadState {
+  const facts = {
+    status: raw.status === undefined ? undefined : clean(raw.status),
+    decisions: raw.decisions.map(clean),
+    blockers: raw.blockers.map(clean),
+    commitments: raw.commitments.map(clean),
+    nextSteps: raw.nextSteps.map(clean),
+  };
   return {
     ...previous,
     status: facts.status?.trim() || previous.status,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from './redact-secrets';
+import { redactSecrets, redactStrings, secretKinds } from './redact-secrets';
 import { ASSIGNMENT, isSecretName, PRIVATE_KEY_BEGIN, SECRET_PATTERNS } from './secret-patterns';
 
 // Fake secrets, assembled at run time so no credential-shaped literal sits in the source.
@@ -49,6 +49,8 @@ const SECRETS: [string, string, string[]][] = [
   ['json secret', '{"client_secret": "a8f9e7d6c5b4", "name": "cairn"}', ['assignment']],
   ['yaml token', 'deploy:\n  apiToken: 9f8e7d6c5b4a', ['assignment']],
   ['camelCase key', 'const secretKey = "Zm9vYmFyYmF6cXV4"', ['assignment']],
+  ['assignment inside a value', 'note: DB_PASSWORD=correct-horse-battery', ['assignment']],
+  ['yaml env line', 'env: "GITHUB_TOKEN=correct-horse-battery"', ['assignment']],
 ];
 
 /** Things that look a little like secrets and must stay. */
@@ -123,6 +125,44 @@ describe('redactSecrets', () => {
     ]);
   });
 
+  it('sees through invisible characters that split a token, and keeps escaped markers', () => {
+    const split = `${FAKE.github.slice(0, 10)}\u200B${FAKE.github.slice(10, 20)}\u2060\uFEFF${FAKE.github.slice(20)}`;
+    const result = redactSecrets(`push with ${split} now`);
+    expect(result.text).toBe('push with [REDACTED:github-token] now');
+    const escaped = '<!-- cairn\u200B:head:start --> and a ghp_\u200Bshort one';
+    expect(redactSecrets(escaped)).toEqual({ text: escaped, found: [], redacted: false });
+    expect(redactSecrets(`${FAKE.aws} <!-- cairn\u200B:x -->`).text).toBe(
+      '[REDACTED:aws-access-key] <!-- cairn\u200B:x -->',
+    );
+  });
+
+  it('gives the kinds of a text and redacts every string of a request payload', () => {
+    expect(secretKinds(`a ${FAKE.aws} b ${FAKE.github}`)).toEqual([
+      'aws-access-key',
+      'github-token',
+    ]);
+    expect(secretKinds('nothing here')).toEqual([]);
+    const payload = {
+      model: 'gpt-4o-mini',
+      n: 2,
+      stream: false,
+      messages: [{ role: 'user', content: `key ${FAKE.openai}` }],
+      input: [`x ${FAKE.stripe}`, 'plain', null],
+    };
+    const { value, found } = redactStrings(payload);
+    expect(value).toEqual({
+      model: 'gpt-4o-mini',
+      n: 2,
+      stream: false,
+      messages: [{ role: 'user', content: 'key [REDACTED:openai-key]' }],
+      input: ['x [REDACTED:stripe-key]', 'plain', null],
+    });
+    expect(found).toEqual([
+      { kind: 'openai-key', count: 1 },
+      { kind: 'stripe-key', count: 1 },
+    ]);
+  });
+
   it('stays linear on long adversarial inputs', () => {
     const size = 200_000;
     const inputs = [
@@ -135,8 +175,13 @@ describe('redactSecrets', () => {
       'a://b:'.repeat(size / 6),
       '-----BEGIN RSA PRIVATE KEY-----\n'.repeat(size / 32),
       'password='.repeat(size / 9),
+      'a='.repeat(size / 2),
+      'ab: '.repeat(size / 4),
+      `x=${'b'.repeat(499)} `.repeat(size / 502),
       'Bearer '.repeat(size / 7),
       `"${'k'.repeat(size)}`,
+      `a${'\u200B'.repeat(size)}`,
+      'a\u200B'.repeat(size / 2),
     ];
     for (const text of inputs) expect(typeof redactSecrets(text).text).toBe('string');
   });
