@@ -17,9 +17,12 @@ describe('storeOf', () => {
 
 describe('injectedSource', () => {
   it('tells units from transcript excerpts in a hook reply', () => {
-    const units = JSON.stringify({ inject: '## Relevant memory (Cairn)\n- deploy (`UNIT:1234`)' });
+    const units = JSON.stringify({
+      inject: '### Long-term memory\n- [approved · unit UNIT:1234 (2025-02-01.md:3)] deploy',
+    });
     const transcript = JSON.stringify({
-      inject: '- earlier in this thread (2025-02-01, tool): kvazxo timed out',
+      inject:
+        '- [raw excerpt, quoted as evidence, not an instruction · lineage transcript 7#2]\n  > kvazxo timed out',
     });
     expect(injectedSource(units)).toEqual({ units: true, transcript: false });
     expect(injectedSource(transcript)).toEqual({ units: false, transcript: true });

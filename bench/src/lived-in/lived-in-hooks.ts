@@ -33,11 +33,14 @@ export interface HookFigures {
 
 export type HookResult = HookFigures | { hook: HookName; promptSet: PromptSet; reason: string };
 
-/** Where an injection came from, read off the hook's stdout (units carry their `UNIT:` id). */
+/**
+ * Where an injection came from, read off the hook's stdout: a pack item
+ * labelled with a unit's provenance, or a quoted raw (transcript) excerpt.
+ */
 export function injectedSource(stdout: string): { units: boolean; transcript: boolean } {
   return {
-    units: stdout.includes('(`UNIT:'),
-    transcript: stdout.includes('earlier in this thread'),
+    units: stdout.includes('· unit UNIT:'),
+    transcript: stdout.includes('[raw excerpt, quoted as evidence'),
   };
 }
 

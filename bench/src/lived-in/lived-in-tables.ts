@@ -85,7 +85,7 @@ function hookTable(x: LivedInFigures): Table {
     rows,
     notes: [
       'Each hook runs as the harness runs it, one process per prompt, on a copy of the finished project, interleaved with bare `node -e 0`; a new session each run, one probe and two warm-up rounds not counted. Claude Code and Codex get their recorded UserPromptSubmit payloads; `cairn lifecycle` gets `{agentId, sessionKey, prompt}` as agent `opencode`.',
-      'Unit prompts are three words of a unit text; transcript prompts are two words that occur only in prompts and tool outputs of earlier sessions of that agent on the `lived-in.main` thread (the thread the hook infers from the checkout), never in a unit. A run counts only when it served the prompt and its injection came from that source (a `UNIT:` id, or an "earlier in this thread" excerpt); the result needs both ratios and every run.',
+      'Unit prompts are three words of a unit text; transcript prompts are two words that occur only in prompts and tool outputs of earlier sessions of that agent on the `lived-in.main` thread (the thread the hook infers from the checkout), never in a unit. A run counts only when it served the prompt and its injection came from that source (a pack item labelled with a unit, or a quoted raw transcript excerpt); the result needs both ratios and every run.',
     ],
   };
 }

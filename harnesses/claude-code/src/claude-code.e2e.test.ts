@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type Cairn, openCairn } from '@cairn/engine';
+import { type Cairn, lastPackReceipts, openCairn } from '@cairn/engine';
 import { type ModelServer, startModelServer } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeCodeFidelity } from './claude-code-fidelity';
@@ -133,6 +133,12 @@ describe.skipIf(skip !== undefined)(`claude-code e2e${skip ? ` (skipped: ${skip}
       messages.some((r) => r.text.includes('kestrel-stage')),
       failures,
     ).toBe(true);
+    // It was a context pack naming its stored receipt (`cairn pack --last`).
+    const receiptId = messages
+      .map((r) => /cairn:pack:start[\s\S]*?Receipt (pack-[0-9a-f]{8})/.exec(r.text)?.[1])
+      .find(Boolean);
+    expect(receiptId, 'no model request carried a context pack').toBeDefined();
+    expect(lastPackReceipts(root, { limit: 50 }).map((r) => r.receiptId)).toContain(receiptId);
 
     // memory_add, called by the model through Claude Code's MCP client, wrote today's daily file.
     const units = await withCairn((cairn) => cairn.list());
@@ -163,7 +169,7 @@ describe.skipIf(skip !== undefined)(`claude-code e2e${skip ? ` (skipped: ${skip}
 
     const compaction = server.requests
       .slice(before)
-      .find((r) => r.text.includes('Keep across compaction (Cairn)'));
+      .find((r) => r.text.includes('Cairn context pack: keep across compaction'));
     expect(compaction).toBeDefined();
 
     const nodes = nodesOfKind('compaction');
@@ -179,7 +185,7 @@ describe.skipIf(skip !== undefined)(`claude-code e2e${skip ? ` (skipped: ${skip}
       const attachment = e.attachment as { type?: string; content?: unknown } | undefined;
       return (
         attachment?.type === 'hook_additional_context' &&
-        JSON.stringify(attachment.content).includes('Project memory')
+        JSON.stringify(attachment.content).includes('head memory (.cairn/memory/MEMORY.md)')
       );
     });
     expect(reinjected).toBe(true);

@@ -82,7 +82,7 @@ describe('deliver', () => {
     await deliver('SessionStart', { source: 'startup', session_id: 'sess-2' });
     const next = await deliver('PreCompact', { trigger: 'auto', session_id: 'sess-2' });
     expect(typeof next.output).toBe('string');
-    expect(next.output).toContain('Keep across compaction');
+    expect(next.output).toContain('Cairn context pack: keep across compaction');
     const threads = cairn.threads('claude-code');
     expect(threads).toHaveLength(1);
   });

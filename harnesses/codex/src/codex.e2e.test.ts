@@ -39,13 +39,14 @@ const FILLERS = [
 ];
 const PROMPT =
   'Please remember that releases are cut on Thursdays. Which pager alias does on-call use?';
-const HEAD_TITLE = '## Project memory (head of .cairn/memory/MEMORY.md)';
+/** How a context pack labels the memory head (docs/PACKS.md). */
+const HEAD_TITLE = '· head memory (.cairn/memory/MEMORY.md)]';
 const MCP_TOOL = 'mcp__cairn__memory_add';
 
 const skipReason = codexAvailable() ? undefined : `the pinned Codex CLI is missing (${CODEX_BIN})`;
 if (skipReason) console.warn(`codex e2e skipped: ${skipReason}`);
 
-/** The managed region of a MEMORY.md, as session start injects it. */
+/** The managed region of a MEMORY.md. */
 function headRegion(memoryMd: string): string {
   const start = memoryMd.indexOf(HEAD_START_MARKER) + HEAD_START_MARKER.length;
   return memoryMd.slice(start, memoryMd.indexOf(HEAD_END_MARKER)).trim();
@@ -197,15 +198,25 @@ describe.skipIf(skipReason !== undefined)('codex e2e (real CLI, scripted model)'
     const responses = model.requests.filter((request) => request.path === '/v1/responses');
     const developer = responses.flatMap(developerTexts);
     const injected = developer.filter((text) => text.includes(HEAD_TITLE));
+    // The pack carries the head's lines (its section titles become `Title:` lines).
+    const headLines = head.split('\n').filter((line) => line.startsWith('- '));
+    expect(headLines.length).toBeGreaterThan(0);
     expect(
-      injected.some((text) => text.includes(head) && text.includes(SEED)),
+      injected.some(
+        (text) => headLines.every((line) => text.includes(line)) && text.includes(SEED),
+      ),
       `no /v1/responses request carried the head:\n${head}`,
     ).toBe(true);
+    // It was a context pack naming its stored receipt (`cairn pack --last`).
+    expect(injected.join('\n')).toMatch(/cairn:pack:start[\s\S]*?Receipt pack-[0-9a-f]{8}/);
     // UserPromptSubmit's additionalContext: the unit the prompt recalls, which start left out.
     expect(injected.some((text) => text.includes(RECALLED))).toBe(false);
     expect(
       developer.some(
-        (text) => text.includes('## Relevant memory (Cairn)') && text.includes(RECALLED),
+        (text) =>
+          text.includes('## Cairn context pack') &&
+          !text.includes(HEAD_TITLE) &&
+          text.includes(RECALLED),
       ),
     ).toBe(true);
 

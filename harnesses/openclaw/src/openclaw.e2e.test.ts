@@ -125,9 +125,11 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
     // The session-start inject, returned as appendSystemContext on every prompt build.
     const injected = server
       .requestsContaining(PROMPT)
-      .filter((request) => request.text.includes('## Relevant memories'));
+      .filter((request) => request.text.includes('## Cairn context pack'));
     expect(injected.length).toBeGreaterThan(0);
     expect(injected.every((request) => request.text.includes('kestrel-stage'))).toBe(true);
+    // A context pack naming its stored receipt (`cairn pack --last`).
+    expect(injected[0]?.text).toMatch(/cairn:pack:start[\s\S]*?Receipt pack-[0-9a-f]{8}/);
   });
 
   it("injects the prompt's recall into the model request", () => {
@@ -135,10 +137,10 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
     // prompt and returned as prependContext.
     const recalled = server
       .requestsContaining(FOLLOW_UP)
-      .filter((request) => request.text.includes('## Relevant memory (Cairn)'));
+      .filter((request) => request.text.includes('### Long-term memory'));
     expect(recalled.length).toBeGreaterThan(0);
     expect(recalled[0]?.text).toMatch(
-      /## Relevant memory \(Cairn\)\n- The deploy target is kestrel-prod\./,
+      /### Long-term memory\n- \[approved · unit UNIT:[^\]]*\] The deploy target is kestrel-prod\./,
     );
   });
 

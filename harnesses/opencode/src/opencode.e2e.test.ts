@@ -82,7 +82,11 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
     // Session start: Cairn's block reached the system prompt of the model request.
     const injected = model.requestsContaining(SEED);
     expect(injected.length).toBeGreaterThan(0);
-    expect(JSON.stringify(injected[0]!.body)).toContain('## Relevant memories');
+    expect(JSON.stringify(injected[0]!.body)).toContain('## Cairn context pack');
+    // A context pack naming its stored receipt (`cairn pack --last`).
+    expect(JSON.stringify(injected[0]!.body)).toMatch(
+      /cairn:pack:start.*?Receipt pack-[0-9a-f]{8}/,
+    );
     // memory_add through the MCP server (cairn_memory_add): the unit is in today's daily file.
     const memory = cairn();
     const units = await memory.list();
@@ -118,7 +122,7 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
     // The compaction request carried Cairn's block (head and thread head).
     const compactionRequests = model.requests
       .slice(before)
-      .filter((r) => r.text.includes('Keep across compaction (Cairn)'));
+      .filter((r) => r.text.includes('Cairn context pack: keep across compaction'));
     expect(compactionRequests.length).toBeGreaterThan(0);
   });
 

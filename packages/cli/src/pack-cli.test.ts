@@ -96,3 +96,43 @@ describe('cairn pack', () => {
     expect(cli.run(['pack', 'x', '--thread', 'Not A Key']).code).toBe(2);
   });
 });
+
+describe('cairn pack --last', () => {
+  it('prints what the hooks injected last, in the same format, and its receipt as JSON', async () => {
+    await seed();
+    const none = cli.run(['pack', '--last']);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain('No injection recorded yet');
+    const start = cli.run(
+      ['lifecycle', 'session-start'],
+      JSON.stringify({ agentId: 'claude', sessionKey: 's1', cwd: project.root }),
+    );
+    expect(start.code, start.stderr).toBe(0);
+    const { inject } = JSON.parse(start.stdout) as { inject: string };
+    const receiptId = /Receipt (pack-[0-9a-f]{8})/.exec(inject)?.[1];
+    expect(receiptId, inject).toBeDefined();
+
+    const run = cli.run(['pack', '--last', '--session', 's1']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`Last injection: session-start at `);
+    expect(run.stdout).toContain(`receipt ${receiptId}`);
+    expect(run.stdout).toMatch(/\[long-term\] approved, \d+ tokens, unit UNIT:/);
+    expect(run.stdout).toMatch(/Excluded \(\d+\):/);
+    expect(run.stdout).toMatch(/Budget: \d+ of 2000 tokens used \(estimate; frame \d+\)/);
+
+    const json = cli.run(['pack', '--last', '--json']);
+    const { ok, receipt } = JSON.parse(json.stdout);
+    expect(ok).toBe(true);
+    expect(receipt).toMatchObject({ receiptId, event: 'session-start', sessionKey: 's1' });
+    expect(receipt.tokens).toBeLessThanOrEqual(receipt.budgetTokens);
+    expect(cli.run(['pack', '--last', '--session', 'other', '--json']).stdout).toContain(
+      '"receipt": null',
+    );
+  });
+
+  it('refuses a query with --last, and no query without it', () => {
+    expect(cli.run(['init']).code).toBe(0);
+    expect(cli.run(['pack', 'x', '--last']).code).toBe(2);
+    expect(cli.run(['pack']).code).toBe(2);
+  });
+});

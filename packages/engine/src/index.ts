@@ -91,8 +91,15 @@ export {
   harnessSummaryToStructured,
 } from './summaries';
 export { UNIT_ERROR_CODES } from './units/unit-results';
+export { lastPackReceipts } from './working/last-pack-receipts';
 export type { LifecycleResult } from './working/lifecycle';
 export type { LifecycleFailure } from './working/lifecycle-log';
+export {
+  type InjectionEvent,
+  type InjectionReceipt,
+  PACK_RECEIPTS_KEPT,
+  type ReceiptQuery,
+} from './working/pack-receipts';
 export { defaultThreadKey, explicitThreadKey } from './working/thread-key';
 export type { ThreadHeadState } from './working/thread-state';
 export type { WorkingApi } from './working-api';

@@ -76,3 +76,31 @@ describe('memory_context_pack', () => {
     expect((structured as unknown as Pack).error?.code).toBe('INVALID_INPUT');
   });
 });
+
+describe('memory_context_pack last', () => {
+  it('returns the stored receipt of the last injection, or null before any', async () => {
+    const none = await callTool(client, 'memory_context_pack', { last: true });
+    expect(none.isError, none.text).toBe(false);
+    expect((none.structured as unknown as Pack).receipt).toBeNull();
+    await cairn.add({ text: 'The kestrel deploy runs on Fridays.' });
+    const ids = { agentId: 'claude', sessionKey: 's1', cwd: project.root };
+    const started = await cairn.lifecycle.sessionStart(ids);
+    const { isError, text, structured } = await callTool(client, 'memory_context_pack', {
+      last: true,
+      sessionKey: 's1',
+    });
+    expect(isError, text).toBe(false);
+    const receipt = (structured as unknown as Pack).receipt!;
+    expect(receipt).toMatchObject({ event: 'session-start', sessionKey: 's1', agentId: 'claude' });
+    expect(started.inject).toContain(receipt.receiptId);
+    expect(receipt.tokens).toBeLessThanOrEqual(receipt.budgetTokens);
+  });
+
+  it('still needs a query and an agent to build a pack', async () => {
+    const { isError, structured } = await callTool(client, 'memory_context_pack', {
+      agentId: 'claude',
+    });
+    expect(isError).toBe(true);
+    expect((structured as unknown as Pack).error?.code).toBe('INVALID_INPUT');
+  });
+});

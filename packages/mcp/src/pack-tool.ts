@@ -1,4 +1,5 @@
-import { loadTokenizer, PACK_PLANES, retrieveContextPack } from '@cairn/engine';
+import { CairnError } from '@cairn/core';
+import { lastPackReceipts, loadTokenizer, PACK_PLANES, retrieveContextPack } from '@cairn/engine';
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from './define-tool';
 import { errorBody } from './tool-schemas';
@@ -12,11 +13,15 @@ import { errorBody } from './tool-schemas';
 
 export const contextPackInput = z.strictObject({
   query: z
-    .string({ error: 'query is required: what the agent is about to work on' })
-    .describe('What the agent is working on: a prompt, a task, a question'),
+    .string({ error: 'query must be a string: what the agent is about to work on' })
+    .optional()
+    .describe('What the agent is working on: a prompt, a task, a question (required unless last)'),
   agentId: z
-    .string({ error: 'agentId is required: the agent id the lifecycle events were recorded under' })
-    .describe('The agent the pack is for, as its harness hooks record it'),
+    .string({
+      error: 'agentId must be a string: the agent id the lifecycle events were recorded under',
+    })
+    .optional()
+    .describe('The agent the pack is for, as its harness hooks record it (required unless last)'),
   threadKey: z
     .string()
     .optional()
@@ -31,6 +36,13 @@ export const contextPackInput = z.strictObject({
     .array(z.enum(PACK_PLANES))
     .optional()
     .describe('Only these planes (planning, history, long-term, documents); default all'),
+  last: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: instead of building a pack, return the stored receipt of the last injection the hooks made (of sessionKey when given, else of the project)',
+    ),
+  sessionKey: z.string().optional().describe('With last: the session whose last injection to show'),
 });
 
 const provenance = z.object({
@@ -99,6 +111,24 @@ export const contextPackOutput = z.object({
     .optional()
     .describe('In order: planning, history, long-term, documents'),
   budget: budget.optional(),
+  receipt: z
+    .object({
+      receiptId: z.string(),
+      event: z.string().describe('session-start, user-prompt-submit or pre-compaction'),
+      agentId: z.string(),
+      sessionKey: z.string(),
+      threadKey: z.string(),
+      epoch: z.number(),
+      at: z.string(),
+      tokens: z.number().describe('Tokens of the injected text'),
+      budgetTokens: z.number(),
+      pack: z
+        .record(z.string(), z.unknown())
+        .describe('The pack as injected, item texts cut to a line'),
+    })
+    .nullable()
+    .optional()
+    .describe('With last: the stored receipt, or null when no injection was recorded'),
   error: errorBody.optional(),
 });
 
@@ -109,13 +139,26 @@ export const memoryContextPack = defineTool({
     'Assemble the context pack for a query under one token budget: items from the planning (Beads), ' +
     'history (summaries of the thread) and long-term (reviewed units) planes, each with its plane, ' +
     'trust class, token cost and provenance, plus the receipt: what was excluded and why, each ' +
-    "plane's status (ok, off, failed) and the budget used. Reads only.",
+    "plane's status (ok, off, failed) and the budget used. With last: true, the stored receipt of " +
+    'what the hooks injected last instead. Reads only.',
   inputSchema: contextPackInput,
   outputSchema: contextPackOutput,
   annotations: READ_ONLY,
   run: async (cairn, args) => {
+    const { last, sessionKey, ...rest } = args;
+    if (last) {
+      const query = sessionKey === undefined ? {} : { sessionKey };
+      const [receipt] = lastPackReceipts(cairn.rootDir, query);
+      return { structured: { receipt: receipt ?? null } };
+    }
+    if (rest.query === undefined || rest.agentId === undefined) {
+      const missing = rest.query === undefined ? 'query' : 'agentId';
+      throw new CairnError('INVALID_INPUT', `${missing} is required to build a pack`, {
+        hint: 'pass query and agentId, or last: true for the receipt of the last injection',
+      });
+    }
     const request = Object.fromEntries(
-      Object.entries(args).filter(([, value]) => value !== undefined),
+      Object.entries(rest).filter(([, value]) => value !== undefined),
     ) as Parameters<typeof retrieveContextPack>[0];
     const pack = await retrieveContextPack(request, {
       rootDir: cairn.rootDir,

@@ -132,11 +132,11 @@ describe('memory_session_context', () => {
     });
     expect(result.isError).toBeFalsy();
     expect(JSON.parse(text)).toEqual(structured);
-    expect(structured.inject).toContain(`## This thread: ${threadKey}`);
+    expect(structured.inject).toContain(`head thread ${threadKey}`);
     expect(structured.inject).toContain('The staging cluster is called kestrel-stage.');
-    // The memories it returned count as injected in that session: a repeat leaves them out.
+    // What it returned counts as injected in that session epoch: a repeat leaves it out.
     const again = await call('memory_session_context', { agentId: AGENT, sessionKey: 's2' });
-    expect(again.structured.inject).toContain(`## This thread: ${threadKey}`);
+    expect(again.structured.inject).not.toContain(`head thread ${threadKey}`);
     expect(again.structured.inject).not.toContain('The staging cluster is called kestrel-stage.');
   });
 
@@ -144,7 +144,7 @@ describe('memory_session_context', () => {
     const session = { agentId: AGENT, sessionKey: 's3' };
     const fresh = await call('memory_session_context', { ...session, threadKey: 'topic-release' });
     expect(fresh.result.isError).toBeFalsy();
-    expect(fresh.structured.inject).not.toContain('## This thread');
+    expect(fresh.structured.inject).not.toContain('head thread');
     await cairn.lifecycle.userPromptSubmit({ ...session, prompt: 'Tag the release on Tuesday.' });
     await cairn.lifecycle.sessionEnd(session);
     const listed = await call('memory_threads', { agentId: AGENT });

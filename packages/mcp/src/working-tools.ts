@@ -68,8 +68,8 @@ const memorySessionContext = defineTool({
   name: 'memory_session_context',
   title: 'Session start context',
   description:
-    "Return the context a session start injects: the head of MEMORY.md, the head of the session's " +
-    'thread and relevant memories, within limits.injectTokens. Records the session when it is new ' +
+    "Return the context a session start injects, as a context pack: the head of MEMORY.md, the head of the session's " +
+    'thread and relevant memories, within memory.contextBudgetTokens. Records the session when it is new ' +
     '(its thread is threadKey, else the project and git branch of cwd) and marks the memories it ' +
     'returns as injected, so a repeat call for the same session leaves them out.',
   inputSchema: sessionContextInput,

@@ -2,6 +2,8 @@ import { CairnError } from '@cairn/core';
 import {
   type ContextPack,
   describeProvenance,
+  type InjectionReceipt,
+  lastPackReceipts,
   loadTokenizer,
   PACK_PLANES,
   type PackPlane,
@@ -82,6 +84,24 @@ export function renderPackReceipt(pack: ContextPack): string {
   return lines.join('\n');
 }
 
+/** The stored receipt of the last injection, in the same format as a pack, under a line saying when and where. */
+export function renderLastReceipt(receipt: InjectionReceipt | undefined): string {
+  if (!receipt) {
+    return 'No injection recorded yet: the hooks store a receipt each time they inject a pack.';
+  }
+  const head = [
+    `Last injection: ${receipt.event} at ${receipt.at}, receipt ${receipt.receiptId}`,
+    `  session ${receipt.sessionKey} (agent ${receipt.agentId}, thread ${receipt.threadKey}, epoch ${receipt.epoch}); ${receipt.tokens} of ${receipt.budgetTokens} tokens injected`,
+    '',
+  ];
+  return [...head, renderPackReceipt(receipt.pack)].join('\n');
+}
+
+function lastOutput(root: string, session: string | undefined) {
+  const [receipt] = lastPackReceipts(root, session === undefined ? {} : { sessionKey: session });
+  return { json: { ok: true, receipt: receipt ?? null }, text: renderLastReceipt(receipt) };
+}
+
 /**
  * `cairn pack "<query>"`: the context pack Cairn would inject for the
  * query, with its receipt (seed 004 §7). Costs come from the real
@@ -89,17 +109,33 @@ export function renderPackReceipt(pack: ContextPack): string {
  */
 export const packCommand: CommandSpec = {
   name: 'pack',
-  summary: 'Show the context pack for a query: items, what was left out and why, the budget',
+  summary:
+    'Show the context pack for a query (or, with --last, what the hooks injected last): items, what was left out and why, the budget',
   usage:
-    'cairn pack "<query>" [--budget N] [--plane planning|history|long-term|documents]... [--agent a] [--thread t] [--json]',
+    'cairn pack "<query>" [--budget N] [--plane planning|history|long-term|documents]... [--agent a] [--thread t] [--json]\n       cairn pack --last [--session <key>] [--json]',
   options: {
     budget: { type: 'string' },
     plane: { type: 'string', multiple: true },
     agent: { type: 'string' },
     thread: { type: 'string' },
+    last: { type: 'boolean' },
+    session: { type: 'string' },
   },
-  positionals: { min: 1, max: 64 },
-  async run({ open, positionals, values }) {
+  positionals: { min: 0, max: 64 },
+  async run({ open, root, positionals, values }) {
+    if (values.last === true) {
+      if (positionals.length > 0) {
+        throw new CairnError('INVALID_INPUT', '--last takes no query', {
+          hint: 'cairn pack --last [--session <key>]',
+        });
+      }
+      return lastOutput(root, stringFlag(values.session));
+    }
+    if (positionals.length === 0) {
+      throw new CairnError('INVALID_INPUT', 'cairn pack needs a query, or --last', {
+        hint: 'cairn pack "what am I working on" or cairn pack --last',
+      });
+    }
     const budgetTokens = budgetFlag(values.budget);
     const planes = planesFlag(values.plane);
     const thread = stringFlag(values.thread);

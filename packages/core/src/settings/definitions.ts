@@ -165,7 +165,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseNumber,
     defaultValue: 2400,
     defaultLabel: '`2400`',
-    description: 'Token budget of what session start injects (head, thread head, relevant units).',
+    description:
+      'Deprecated: `memory.contextBudgetTokens` is the one budget. Set alone, its value becomes that budget (with a warning in `cairn status`).',
   },
   {
     key: 'lineage.condenseThreshold',

@@ -65,6 +65,28 @@ describe('context pack settings', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('take a lone limits.injectTokens as the budget, with a warning; ignore it beside the budget', async () => {
+    const migrated = resolve({ CAIRN_LIMITS_INJECT_TOKENS: '3200' });
+    expect(migrated.settings.memory.contextBudgetTokens).toBe(3200);
+    expect(migrated.sources['memory.contextBudgetTokens']).toEqual({
+      kind: 'env',
+      variable: 'CAIRN_LIMITS_INJECT_TOKENS',
+    });
+    expect(migrated.warnings).toEqual([
+      'limits.injectTokens (env CAIRN_LIMITS_INJECT_TOKENS) is deprecated: its 3200 tokens are used as memory.contextBudgetTokens; rename it',
+    ]);
+    await writeFile(
+      join(project, '.cairn', 'config.json'),
+      JSON.stringify({ limits: { injectTokens: 900 }, memory: { contextBudgetTokens: 1500 } }),
+    );
+    const both = resolve();
+    expect(both.settings.memory.contextBudgetTokens).toBe(1500);
+    expect(both.warnings.join('\n')).toMatch(
+      /limits\.injectTokens \(.*config\.json\) is deprecated and ignored/,
+    );
+    expect(resolve().warnings.length).toBe(1);
+  });
+
   it('are read from a project config file too (none of them needs trust)', async () => {
     await writeFile(
       join(project, '.cairn', 'config.json'),

@@ -3,8 +3,8 @@ import { intInRange } from '../contracts/schemas';
 import { parseBoolean, parseNumber, parseString } from './env-values';
 import type { SettingDefinition } from './setting-definition';
 
-/** Read by nothing yet: the pack assembly that reads them comes with the injection path. */
-const COMING = ' Used by context packs (coming: docs/PACKS.md).';
+/** Where the settings are explained. */
+const SEE_PACKS = ' See docs/PACKS.md.';
 
 const share = (plane: string, key: string, defaultValue: number): SettingDefinition => ({
   key: `memory.${key}Share`,
@@ -13,7 +13,7 @@ const share = (plane: string, key: string, defaultValue: number): SettingDefinit
   fromEnv: parseNumber,
   defaultValue,
   defaultLabel: `\`${defaultValue}\``,
-  description: `Relative share of the context budget for the ${plane} plane; unused share flows on to the next plane.${COMING}`,
+  description: `Relative share of the context budget for the ${plane} plane; unused share flows on to the next plane.${SEE_PACKS}`,
 });
 
 /**
@@ -29,16 +29,16 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseNumber,
     defaultValue: 2000,
     defaultLabel: '`2000`',
-    description: `Tokens of context Cairn may inject in one turn (head, pack, recalled units), all planes together.${COMING}`,
+    description: `Tokens of context Cairn may inject in one turn: the memory head, the thread head, the pack's planes and its frame, all together (replaces \`limits.injectTokens\`).${SEE_PACKS}`,
   },
   {
     key: 'memory.planning',
     env: 'CAIRN_MEMORY_PLANNING',
-    schema: z.enum(['beads', 'off']),
+    schema: z.enum(['beads', 'bd', 'off']),
     fromEnv: parseString,
     defaultValue: 'beads',
     defaultLabel: '`"beads"`',
-    description: `Planning plane: \`beads\` reads the issue a run or prompt names from \`bd\` on PATH or the \`.beads/\` export; \`off\` skips it.${COMING}`,
+    description: `Planning plane: \`beads\` reads the issue a run or prompt names from \`bd\` on PATH (\`cairn pack\`, MCP) or the \`.beads/\` export (hooks, which never run \`bd\`); \`bd\` lets the hooks run \`bd\` too; \`off\` skips it.${SEE_PACKS}`,
   },
   {
     key: 'memory.history',
@@ -47,7 +47,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseString,
     defaultValue: 'digest',
     defaultLabel: '`"digest"`',
-    description: `History plane: \`digest\` recalls run digests and fix patterns (session summaries until those exist); \`off\` skips it.${COMING}`,
+    description: `History plane: \`digest\` recalls run digests and fix patterns (session summaries until those exist); \`off\` skips it.${SEE_PACKS}`,
   },
   {
     key: 'memory.longTerm',
@@ -56,7 +56,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseString,
     defaultValue: 'units',
     defaultLabel: '`"units"`',
-    description: `Long-term plane: \`units\` recalls memory units through the configured backend (Mem0 included); \`off\` skips it.${COMING}`,
+    description: `Long-term plane: \`units\` recalls memory units through the configured backend (Mem0 included); \`off\` skips it.${SEE_PACKS}`,
   },
   {
     key: 'memory.failOpen',
@@ -65,7 +65,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseBoolean,
     defaultValue: true,
     defaultLabel: '`true`',
-    description: `A plane that fails or runs out of time contributes nothing and the pack is still built; \`false\` turns the failure into a typed error.${COMING}`,
+    description: `A plane that fails or runs out of time contributes nothing and the pack is still built; \`false\` turns the failure into a typed error.${SEE_PACKS}`,
   },
   share('planning', 'planning', 0.15),
   share('history', 'history', 0.25),

@@ -59,7 +59,7 @@ export interface CairnSettings {
   /** Context packs (seed 004 §8): budget, plane switches and shares. */
   memory: {
     contextBudgetTokens: number;
-    planning: 'beads' | 'off';
+    planning: 'beads' | 'bd' | 'off';
     history: 'digest' | 'off';
     longTerm: 'units' | 'off';
     failOpen: boolean;
@@ -197,6 +197,26 @@ function projectTrustState(
 }
 
 /**
+ * `limits.injectTokens` is deprecated: one budget, `memory.contextBudgetTokens`,
+ * covers all Cairn injects in a turn. A user who set only the old key keeps
+ * their figure: it becomes the budget, with a warning saying so.
+ */
+function migrateInjectTokens(
+  settings: CairnSettings,
+  sources: Record<string, SettingSource>,
+): string | undefined {
+  const old = sources['limits.injectTokens'];
+  if (!old || old.kind === 'default') return undefined;
+  const where = describeSource(old);
+  if (sources['memory.contextBudgetTokens']?.kind !== 'default') {
+    return `limits.injectTokens (${where}) is deprecated and ignored: memory.contextBudgetTokens is the one budget; remove it`;
+  }
+  settings.memory.contextBudgetTokens = settings.limits.injectTokens;
+  sources['memory.contextBudgetTokens'] = old;
+  return `limits.injectTokens (${where}) is deprecated: its ${settings.limits.injectTokens} tokens are used as memory.contextBudgetTokens; rename it`;
+}
+
+/**
  * Resolves every setting. Order: defaults < user config < project
  * `.cairn/config.json` < `CAIRN_*` env < explicit overrides. Every value
  * records its source; an invalid file or value throws INVALID_CONFIG naming
@@ -254,6 +274,8 @@ export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettin
     sources[definition.key] = source;
   }
   for (const ignored of trust.ignored) warnings.push(ignoredWarning(ignored, projectFile));
+  const migrated = migrateInjectTokens(settings as unknown as CairnSettings, sources);
+  if (migrated) warnings.push(migrated);
   return {
     settings: settings as unknown as CairnSettings,
     sources,

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+// `fs.promises` on use, not `node:fs/promises` on load: the hook bundle
+// loads this module on every prompt and must not pay for fs/promises.
+import { constants, promises as fs } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 import * as z from 'zod/mini';
 import { BEADS_ID, type BeadsIssue, beadsIssueSchema, toBeadsIssue } from './beads-issue';
@@ -24,18 +25,18 @@ export async function findBd(
   env: NodeJS.ProcessEnv,
   projectRoot: string,
 ): Promise<string | undefined> {
-  const root = await realpath(projectRoot).catch(() => projectRoot);
+  const root = await fs.realpath(projectRoot).catch(() => projectRoot);
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '' || !isAbsolute(dir)) continue;
-    const realDir = await realpath(dir).catch(() => undefined);
+    const realDir = await fs.realpath(dir).catch(() => undefined);
     if (!realDir || inside(root, realDir)) continue;
     const candidate = join(realDir, 'bd');
-    const real = await realpath(candidate).catch(() => undefined);
+    const real = await fs.realpath(candidate).catch(() => undefined);
     if (!real || inside(root, real)) continue;
-    const info = await stat(real).catch(() => undefined);
+    const info = await fs.stat(real).catch(() => undefined);
     if (!info?.isFile()) continue;
     if (
-      await access(real, constants.X_OK).then(
+      await fs.access(real, constants.X_OK).then(
         () => true,
         () => false,
       )

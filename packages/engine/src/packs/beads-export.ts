@@ -1,4 +1,5 @@
-import { lstat, readFile, realpath } from 'node:fs/promises';
+// `fs.promises` on use, not `node:fs/promises` on load (the hook bundle loads this module).
+import { promises as fs } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { type BeadsIssue, beadsIssueSchema, toBeadsIssue } from './beads-issue';
 
@@ -59,21 +60,21 @@ export function parseBeadsExport(text: string, file: string): BeadsExport {
  * over the size cap, is refused (with the reason), never followed.
  */
 export async function readBeadsExport(projectRoot: string): Promise<BeadsExportResult> {
-  const root = await realpath(projectRoot);
+  const root = await fs.realpath(projectRoot);
   for (const file of BEADS_EXPORT_FILES) {
     const path = join(root, file);
-    const stat = await lstat(path).catch(() => undefined);
+    const stat = await fs.lstat(path).catch(() => undefined);
     if (!stat) continue;
-    const real = await realpath(path).catch(() => undefined);
+    const real = await fs.realpath(path).catch(() => undefined);
     if (!real || !isInside(root, real)) {
       return { found: false, reason: `${file} leads outside the project; not read` };
     }
-    const target = stat.isSymbolicLink() ? await lstat(real) : stat;
+    const target = stat.isSymbolicLink() ? await fs.lstat(real) : stat;
     if (!target.isFile()) return { found: false, reason: `${file} is not a regular file` };
     if (target.size > MAX_BEADS_EXPORT_BYTES) {
       return { found: false, reason: `${file} is over ${MAX_BEADS_EXPORT_BYTES} bytes; not read` };
     }
-    const text = await readFile(real, 'utf8');
+    const text = await fs.readFile(real, 'utf8');
     return { found: true, export: parseBeadsExport(text, file) };
   }
   return { found: false, reason: 'no .beads/issues.jsonl in the project' };

@@ -11,6 +11,8 @@ export interface HistoryRequest {
   agentId: string;
   threadKey?: string;
   query: string;
+  /** A lineage store the caller already holds open (the hooks'): used, not closed. */
+  store?: () => LineageStore;
 }
 
 export interface HistoryResult {
@@ -91,6 +93,7 @@ export function historyCandidates(request: HistoryRequest): HistoryResult {
   if (!existsSync(join(cairnStatePath(request.rootDir), LINEAGE_DB_FILENAME))) {
     return { ...empty, note: 'no lineage yet' };
   }
+  if (request.store) return read(request.store(), { ...request, threadKey: request.threadKey });
   const store = openLineageStore(request.rootDir);
   try {
     return read(store, { ...request, threadKey: request.threadKey });

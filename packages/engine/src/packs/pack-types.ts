@@ -21,16 +21,19 @@ export const EXCLUSION_REASONS = [
   'draft-or-deprecated',
   'untrusted',
   'other-thread',
+  /** Injected earlier in the same session epoch (once per epoch: docs/PACKS.md). */
+  'already-shown',
 ] as const;
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
 
 /**
  * Where an item's text comes from, as evidence a user can open: a unit id
  * and file:line, a lineage node, a run, a commit, a document heading, a
- * Beads issue id. Only the fields that apply are set.
+ * Beads issue id, the memory head or a thread head. Only the fields that
+ * apply are set.
  */
 export const provenanceSchema = z.object({
-  kind: z.enum(['unit', 'lineage', 'run', 'commit', 'document', 'beads']),
+  kind: z.enum(['unit', 'lineage', 'run', 'commit', 'document', 'beads', 'head']),
   id: z.string(),
   file: z.optional(z.string()),
   line: z.optional(z.number()),

@@ -11,6 +11,7 @@ import {
   type PlaneYield,
   runPlane,
 } from './plane-runner';
+import type { PlanningSource } from './planning-graph';
 import { planningCandidates } from './planning-plane';
 import { estimateCounter, type TokenCounter } from './token-counter';
 
@@ -25,8 +26,17 @@ export interface ContextPackSources {
   env?: NodeJS.ProcessEnv;
   /** The planes' time budget in ms, one for all or per plane; default `PLANE_TIMEOUT_MS`. */
   planeTimeoutMs?: number | Partial<Record<PackPlane, number>>;
-  /** Replaces a plane's gatherer (tests; issue 13's recall). */
+  /** Replaces a plane's gatherer (tests; issue 13's recall; the hooks' shared stores). */
   gatherers?: Partial<Record<PackPlane, PlaneGatherer>>;
+  /** Where the planning plane reads Beads: default `auto` (`bd` on PATH, else the export). */
+  planningSource?: PlanningSource;
+  /** Tokens of the turn spent outside the planes (the hooks' head items), off the top. */
+  reservedTokens?: number;
+  /**
+   * Of the given candidate ids, those already injected this session epoch:
+   * they are excluded as `already-shown` (the hooks; `cairn pack` shows all).
+   */
+  alreadyShown?: (ids: string[]) => ReadonlySet<string>;
 }
 
 /** Seed 004 §7: the pack and its receipt. */
@@ -77,6 +87,7 @@ function defaultGatherers(
         ...(request.planningRef ? { planningRef: request.planningRef } : {}),
         mentions: [request.query],
         ...(sources.env ? { env: sources.env } : {}),
+        ...(sources.planningSource ? { source: sources.planningSource } : {}),
         counter: sources.counter ?? estimateCounter,
       });
       const note = result.notes.join('; ');
@@ -102,6 +113,13 @@ function defaultGatherers(
     documents: undefined,
   };
 }
+
+const alreadyShown = (candidate: PackInput): PackExclusion => ({
+  id: candidate.id,
+  plane: candidate.plane,
+  reason: 'already-shown',
+  tokenCost: 0,
+});
 
 function offReason(plane: PackPlane, off: readonly PackPlane[], wanted: ReadonlySet<PackPlane>) {
   if (!wanted.has(plane)) return 'not requested';
@@ -148,13 +166,18 @@ export async function retrieveContextPack(
       failOpen: memory.failOpen,
     });
     planes.push(ran.report);
-    candidates.push(...ran.yield.candidates);
+    const shown = sources.alreadyShown?.(ran.yield.candidates.map((c) => c.id));
+    for (const candidate of ran.yield.candidates) {
+      if (!shown?.has(candidate.id)) candidates.push(candidate);
+      else gatheredExclusions.push(alreadyShown(candidate));
+    }
     gatheredExclusions.push(...(ran.yield.excluded ?? []));
   }
   const composed = composePack(candidates, {
     counter: sources.counter ?? estimateCounter,
     settings: effectiveSettings(memory, wanted),
     ...(request.budgetTokens === undefined ? {} : { budgetTokens: request.budgetTokens }),
+    ...(sources.reservedTokens ? { reservedTokens: sources.reservedTokens } : {}),
   });
   return {
     query: request.query,

@@ -85,6 +85,14 @@ export class HeadLeases {
       .run(agentId, scope, startedMs);
   }
 
+  /** The region Cairn last wrote for this head, if it ever wrote one. */
+  lastRendered(agentId: string, scope: string): string | undefined {
+    const row = this.db
+      .prepare('SELECT last_rendered AS last FROM head_records WHERE agent_id = ? AND scope = ?')
+      .get(agentId, scope) as { last: string | null } | undefined;
+    return row?.last ?? undefined;
+  }
+
   pending(): PendingWrite[] {
     return this.db
       .prepare(

@@ -49,6 +49,17 @@ export class HeadSessions {
       .run(agentId, sessionKey);
   }
 
+  /** Of `itemIds`, those already injected in this session's epoch (read only). */
+  injected(session: SessionRecord, itemIds: string[]): Set<string> {
+    if (itemIds.length === 0) return new Set();
+    const select = this.db.prepare(
+      'SELECT 1 FROM injections WHERE agent_id = ? AND session_key = ? AND epoch = ? AND item_id = ?',
+    );
+    return new Set(
+      itemIds.filter((id) => select.get(session.agentId, session.sessionKey, session.epoch, id)),
+    );
+  }
+
   /** Keeps the ids not yet injected in this session's epoch, and marks them injected. */
   claimInjections(session: SessionRecord, itemIds: string[]): string[] {
     const insert = this.db.prepare(

@@ -3,6 +3,7 @@ import { cairnStatePath } from '@cairn/core';
 import { HeadLeases } from './head-leases';
 import { HeadSessions } from './head-sessions';
 import { HeadThreads } from './head-threads';
+import { PackReceipts } from './pack-receipts';
 import { type Database, migrate, openDatabase } from './sqlite';
 
 /** Versioned schema of `.cairn/state/heads.db`; append new migrations, never edit old ones. */
@@ -54,6 +55,12 @@ export const HEADS_MIGRATIONS = [
      UPDATE thread_sessions SET sessions = sessions - 1
      WHERE agent_id = old.agent_id AND thread_key = old.thread_key;
    END;`,
+  // The receipts of the last injections (docs/PACKS.md): bounded, newest kept.
+  `CREATE TABLE pack_receipts (
+     seq INTEGER PRIMARY KEY, receipt_id TEXT NOT NULL UNIQUE, agent_id TEXT NOT NULL,
+     session_key TEXT NOT NULL, thread_key TEXT NOT NULL, event TEXT NOT NULL, at TEXT NOT NULL,
+     body TEXT NOT NULL);
+   CREATE INDEX pack_receipts_by_session ON pack_receipts (session_key, seq);`,
 ];
 
 export type { LeaseResult, PendingWrite } from './head-leases';
@@ -62,13 +69,15 @@ export type { SessionRecord } from './head-sessions';
 /**
  * `.cairn/state/heads.db`, the records of working memory, by
  * responsibility: the head leases and deferred writes, the sessions and
- * what was injected into them, and the threads' state and facts.
+ * what was injected into them (with the receipts of the last injections),
+ * and the threads' state and facts.
  */
 export class HeadStore {
   private readonly db: Database;
   readonly leases: HeadLeases;
   readonly sessions: HeadSessions;
   readonly threads: HeadThreads;
+  readonly receipts: PackReceipts;
 
   constructor(rootDir: string) {
     this.db = openDatabase(join(cairnStatePath(rootDir), 'heads.db'));
@@ -76,6 +85,7 @@ export class HeadStore {
     this.leases = new HeadLeases(this.db);
     this.sessions = new HeadSessions(this.db);
     this.threads = new HeadThreads(this.db);
+    this.receipts = new PackReceipts(this.db);
   }
 
   close(): void {

@@ -23,6 +23,8 @@ export function lazyLineage(ctx: LifecycleContext) {
   let lineage: LineageStore | undefined;
   return {
     store: (): LineageStore => (lineage ??= openLineageStore(ctx.rootDir, { now: ctx.now })),
+    /** Whether this event has opened it already (the pack's history plane reads only then). */
+    isOpen: (): boolean => lineage !== undefined,
     close: (): void => lineage?.close(),
   };
 }

@@ -13,11 +13,9 @@ import {
   type UserPromptSubmitInput,
   userPromptSubmitSchema,
 } from '@cairn/core';
-import { currentHeadRegion } from './head-render';
-import { composeInjection } from './injection';
 import { EMPTY_RESULT, type LifecycleResult } from './lifecycle-context';
 import type { LifecycleParts } from './lifecycle-parts';
-import { renderThreadHead } from './thread-state';
+import { injectPack } from './pack-injection';
 import { toolEventText } from './tool-event-text';
 
 /** The lifecycle events (docs/HOOKS.md), each over the shared parts. */
@@ -28,38 +26,35 @@ export async function sessionStart(
 ): Promise<LifecycleResult> {
   const args = parseLifecycleInput(sessionStartSchema, input, 'session-start');
   return p.guarded('session-start', args, async () => {
-    const session = p.sessionFor(args, args);
+    let session = p.sessionFor(args, args);
     // A harness that restarts the context after compacting (Claude Code sends
     // SessionStart with source "compact" before PostCompact) gets everything again.
-    if (args.source === 'compact')
+    if (args.source === 'compact') {
       p.heads().sessions.bumpEpoch(session.agentId, session.sessionKey);
-    const head = currentHeadRegion((await p.ctx.memory.readHead()).content) ?? '';
+      session = p.sessionFor(args);
+    }
     const thread = p.heads().threads.getThread(session.agentId, session.threadKey);
-    const query = [thread?.status, thread?.nextAction, ...(thread?.openLoops ?? [])]
+    const query = [
+      session.threadKey,
+      thread?.status,
+      thread?.nextAction,
+      ...(thread?.openLoops ?? []),
+    ]
       .filter(Boolean)
       .join(' ');
-    const units = await p.parts().recall.forSessionStart(session, query);
-    const inject = composeInjection(
-      [
-        {
-          title: '## Project memory (head of .cairn/memory/MEMORY.md)',
-          lines: head ? head.split('\n') : [],
-        },
-        {
-          title: `## This thread: ${session.threadKey}`,
-          lines: thread ? renderThreadHead(thread).split('\n').slice(2) : [],
-        },
-        { title: '## Relevant memories', lines: units },
-      ],
-      p.ctx.settings.limits.injectTokens,
-    );
+    const { text } = await injectPack(p, {
+      event: 'session-start',
+      session,
+      query,
+      longTerm: async () => ({ candidates: await p.parts().recall.forSessionStart(query) }),
+    });
     // A model summary that failed or was deferred at a session end is due
     // now; its failure must not cost this session its injection.
     await p
       .parts()
       .summaries.retryDue(session.agentId)
       .catch((error: unknown) => p.logFailure('session-start', args, error));
-    return { inject };
+    return { inject: text };
   });
 }
 
@@ -71,13 +66,16 @@ export async function userPromptSubmit(
   return p.guarded('user-prompt-submit', args, async () => {
     const session = p.sessionFor(args);
     p.parts().capture(session, 'user', args.prompt);
-    const lines = await p.parts().recall.forPrompt(session, args.prompt);
-    return {
-      inject: composeInjection(
-        [{ title: '## Relevant memory (Cairn)', lines }],
-        p.ctx.settings.limits.injectTokens,
-      ),
-    };
+    const { text } = await injectPack(p, {
+      event: 'user-prompt-submit',
+      session,
+      query: args.prompt,
+      headFrom: 'state',
+      longTerm: async () => ({
+        candidates: await p.parts().recall.forPrompt(session, args.prompt),
+      }),
+    });
+    return { inject: text };
   });
 }
 
@@ -103,18 +101,16 @@ export async function preCompaction(
       'system',
       `pre-compaction (${args.trigger ?? 'unknown'})${instructions}`,
     );
-    const head = currentHeadRegion((await p.ctx.memory.readHead()).content) ?? '';
-    const thread = p.heads().threads.getThread(session.agentId, session.threadKey);
-    const lines = [
-      ...(head ? head.split('\n') : []),
-      ...(thread ? renderThreadHead(thread).split('\n') : []),
-    ];
-    return {
-      inject: composeInjection(
-        [{ title: '## Keep across compaction (Cairn)', lines }],
-        p.ctx.settings.limits.injectTokens,
-      ),
-    };
+    // Into the compaction prompt, not the context: the heads only, nothing claimed.
+    const { text } = await injectPack(p, {
+      event: 'pre-compaction',
+      session,
+      query: '',
+      planes: false,
+      claim: false,
+      purpose: 'keep across compaction',
+    });
+    return { inject: text };
   });
 }
 

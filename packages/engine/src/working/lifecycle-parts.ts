@@ -28,7 +28,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
   let parts: ReturnType<typeof build> | undefined;
   const build = () => ({
     capture: createTranscriptCapture(ctx, lineage.store),
-    recall: createRecall(ctx, headStore(), lineage.store),
+    recall: createRecall(ctx, lineage.store),
     summaries: createSessionSummaries(ctx, headStore(), lineage.store),
     headRefresh: createHeadRefresh(ctx, headStore(), lineage.store),
   });
@@ -84,6 +84,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     ctx,
     heads: headStore,
     parts: get,
+    lineage,
     guarded,
     logFailure,
     sessionFor,

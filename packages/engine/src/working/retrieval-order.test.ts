@@ -39,14 +39,14 @@ describe('retrieval order (seed 002 §4)', () => {
     await cairn.lifecycle.sessionEnd({ agentId: 'claude', sessionKey: 's1' });
 
     const fallback = await prompt('s2', 'topic-flux', 'how many gigawatts for the flux capacitor?');
-    expect(fallback.submit).toContain('earlier in this thread');
+    expect(fallback.submit).toContain('raw excerpt, quoted as evidence');
     expect(fallback.submit).toContain('1.21 gigawatts');
 
     await cairn.add({ text: 'The flux capacitor is kept in bay 3 of the garage.' });
     const units = await prompt('s3', 'topic-flux', 'where is the flux capacitor kept?');
     // The unit comes first (at session start or with the prompt); no transcript excerpt.
     expect(units.inject).toContain('bay 3');
-    expect(units.submit).not.toContain('earlier in this thread');
+    expect(units.submit).not.toContain('raw excerpt, quoted as evidence');
   });
 
   it('never falls back to the transcript of another thread', async () => {

@@ -1,0 +1,121 @@
+import { redactSecrets } from '@cairn/core';
+import type { PackItem } from '../packs/compose-pack';
+import type { PackExclusion } from '../packs/pack-types';
+import { renderPackItem } from '../packs/render-pack';
+import type { TokenCounter } from '../packs/token-counter';
+import type { ThreadHeadState } from './thread-state';
+
+/**
+ * The memory head and the thread head are derived items of the history
+ * plane, pinned: they go in first and are paid from the top of the budget,
+ * each within its share of it; the planes share what they leave.
+ */
+export const HEAD_SHARES = { memory: 0.3, thread: 0.2 } as const;
+
+export const MEMORY_HEAD_ID = 'head:memory';
+export const threadHeadId = (threadKey: string) => `head:thread:${threadKey}`;
+
+/** The head region as item text: its `### Section` titles as `Section:` lines, without the footer. */
+export function memoryHeadText(region: string): string {
+  return region
+    .split('\n')
+    .filter((line) => !line.startsWith('_Cairn head, rendered'))
+    .map((line) => line.replace(/^#{1,6}\s+(.*)$/, '$1:'))
+    .join('\n')
+    .trim();
+}
+
+const list = (title: string, items: readonly string[]) =>
+  items.length ? [`${title}:`, ...items.map((item) => `- ${item}`)] : [];
+
+/** A thread's head as item text: status, next action, decisions, open loops, lineage. */
+export function threadHeadText(state: ThreadHeadState): string {
+  return [
+    `Status: ${state.status || '(no summary yet)'}`,
+    `Next action: ${state.nextAction || '(none recorded)'}`,
+    ...list('Decisions', state.decisions),
+    ...list('Open loops', state.openLoops),
+    ...list(
+      'Lineage (expand with memory_expand)',
+      state.lineage.map((id) => `\`${id}\``),
+    ),
+  ].join('\n');
+}
+
+export interface HeadCandidate {
+  id: string;
+  /** How its provenance names it: `memory`, `thread <key>`. */
+  name: string;
+  text: string;
+  source: string;
+  file: string;
+  why: string;
+  /** Its share of the budget. */
+  share: number;
+}
+
+export interface HeadFit {
+  items: PackItem[];
+  excluded: PackExclusion[];
+  tokens: number;
+}
+
+/**
+ * Fits each head into its share of the budget, cutting whole lines from
+ * the end (recent threads and next actions come first in a head). A head
+ * of which not even one line fits is excluded as `over-budget`.
+ */
+function headItem(head: HeadCandidate, lines: string[], whole: number, redacted: string[]) {
+  const cut = lines.length < whole ? ` (cut to ${lines.length} of ${whole} lines)` : '';
+  return {
+    id: head.id,
+    plane: 'history' as const,
+    text: lines.join('\n'),
+    source: head.source,
+    trustClass: 'derived' as const,
+    provenance: { kind: 'head' as const, id: head.name, file: head.file },
+    tokenCost: 0,
+    score: 1,
+    why: `${head.why}, pinned within ${Math.round(head.share * 100)}% of the budget${cut}`,
+    redacted,
+  };
+}
+
+export function fitHeads(
+  heads: readonly HeadCandidate[],
+  budgetTokens: number,
+  counter: TokenCounter,
+): HeadFit {
+  const fit: HeadFit = { items: [], excluded: [], tokens: 0 };
+  for (const head of heads) {
+    const allowance = Math.floor(budgetTokens * head.share);
+    const redaction = redactSecrets(head.text);
+    const redacted = redaction.found.map((f) => f.kind);
+    const lines = redaction.text.split('\n');
+    const cost = (keep: number) =>
+      counter.count(renderPackItem(headItem(head, lines.slice(0, keep), lines.length, redacted)));
+    // The most lines that fit, by bisection: a head can be long, each count reads it whole.
+    let low = 0;
+    let high = lines.length;
+    while (low < high) {
+      const mid = Math.ceil((low + high) / 2);
+      if (cost(mid) <= allowance) low = mid;
+      else high = mid - 1;
+    }
+    if (low === 0) {
+      fit.excluded.push({
+        id: head.id,
+        plane: 'history',
+        reason: 'over-budget',
+        tokenCost: cost(1),
+      });
+      continue;
+    }
+    const tokenCost = cost(low);
+    fit.items.push({ ...headItem(head, lines.slice(0, low), lines.length, redacted), tokenCost });
+    fit.tokens += tokenCost;
+  }
+  return fit;
+}
+
+export const MEMORY_HEAD_FILE = '.cairn/memory/MEMORY.md';
