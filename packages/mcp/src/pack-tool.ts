@@ -97,6 +97,20 @@ const budget = z.object({
   ),
 });
 
+/** A pack as a receipt stores it (`last: true`). */
+const storedPack = z.object({
+  query: z.string(),
+  agentId: z.string(),
+  threadKey: z.string().optional(),
+  runRef: z.string().optional(),
+  planningRef: z.string().optional(),
+  text: z.string(),
+  items: z.array(item),
+  excluded: z.array(exclusion),
+  planes: z.array(planeReport),
+  budget,
+});
+
 export const contextPackOutput = z.object({
   query: z.string().optional(),
   agentId: z.string().optional(),
@@ -122,9 +136,7 @@ export const contextPackOutput = z.object({
       at: z.string(),
       tokens: z.number().describe('Tokens of the injected text'),
       budgetTokens: z.number(),
-      pack: z
-        .record(z.string(), z.unknown())
-        .describe('The pack as injected, item texts cut to a line'),
+      pack: storedPack.describe('The pack as injected, item texts cut to a line, text empty'),
     })
     .nullable()
     .optional()

@@ -149,11 +149,12 @@ function renderWithin(
   budget: number,
   frame: PackFrameOptions,
 ): { text: string; dropped: PackExclusion[] } {
+  const pinned = [...heads];
   const kept = [...items];
   const dropped: PackExclusion[] = [];
-  let text = renderPack([...heads, ...kept], frame);
+  let text = renderPack([...pinned, ...kept], frame);
   while (text && estimateCounter.count(text) > budget) {
-    const last = kept.pop() ?? heads.pop();
+    const last = kept.pop() ?? pinned.pop();
     if (!last) break;
     dropped.push({
       id: last.id,
@@ -161,7 +162,7 @@ function renderWithin(
       reason: 'over-budget',
       tokenCost: last.tokenCost,
     });
-    text = renderPack([...heads, ...kept], frame);
+    text = renderPack([...pinned, ...kept], frame);
   }
   return { text, dropped };
 }
