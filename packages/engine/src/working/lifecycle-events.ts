@@ -16,9 +16,19 @@ import {
 import { EMPTY_RESULT, type LifecycleResult } from './lifecycle-context';
 import type { LifecycleParts } from './lifecycle-parts';
 import { injectPack } from './pack-injection';
+import { gitBranch } from './thread-key';
 import { toolEventText } from './tool-event-text';
 
 /** The lifecycle events (docs/HOOKS.md), each over the shared parts. */
+
+/** Branch names that say nothing about the work (the default branch, no branch). */
+const GENERIC_BRANCHES = new Set(['main', 'master', 'trunk', 'develop', 'detached', 'none']);
+
+/** The branch, as words for a query (`feat/bd-12-login`), unless it is a generic one. */
+function branchTopic(cwd: string): string {
+  const branch = gitBranch(cwd);
+  return GENERIC_BRANCHES.has(branch) ? '' : branch;
+}
 
 export async function sessionStart(
   p: LifecycleParts,
@@ -35,7 +45,7 @@ export async function sessionStart(
     }
     const thread = p.heads().threads.getThread(session.agentId, session.threadKey);
     const query = [
-      session.threadKey,
+      branchTopic(session.cwd || p.ctx.rootDir),
       thread?.status,
       thread?.nextAction,
       ...(thread?.openLoops ?? []),
