@@ -13,6 +13,10 @@ export interface HistoryRequest {
   query: string;
   /** A lineage store the caller already holds open (the hooks'): used, not closed. */
   store?: () => LineageStore;
+  /** The newest nodes of the thread considered; default 20 (the hooks read fewer). */
+  maxNodes?: number;
+  /** false: other threads are not looked up for the receipt (the hooks skip that read). */
+  otherThreads?: boolean;
 }
 
 export interface HistoryResult {
@@ -64,12 +68,15 @@ function read(store: LineageStore, request: HistoryRequest & { threadKey: string
     threadKey: request.threadKey,
     kinds: KINDS,
     order: 'desc',
-    limit: MAX_NODES,
+    limit: request.maxNodes ?? MAX_NODES,
   });
-  const others = store
-    .listNodes({ agentId: request.agentId, kinds: KINDS, order: 'desc', limit: MAX_NODES })
-    .filter((node) => node.threadKey !== request.threadKey)
-    .slice(0, MAX_OTHER);
+  const others =
+    request.otherThreads === false
+      ? []
+      : store
+          .listNodes({ agentId: request.agentId, kinds: KINDS, order: 'desc', limit: MAX_NODES })
+          .filter((node) => node.threadKey !== request.threadKey)
+          .slice(0, MAX_OTHER);
   return {
     candidates: own.map((node, rank) => toCandidate(node, rank, query)),
     otherThreads: others.map((node) => ({

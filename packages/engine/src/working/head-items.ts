@@ -10,7 +10,7 @@ import type { ThreadHeadState } from './thread-state';
  * plane, pinned: they go in first and are paid from the top of the budget,
  * each within its share of it; the planes share what they leave.
  */
-export const HEAD_SHARES = { memory: 0.3, thread: 0.2 } as const;
+export const HEAD_SHARES = { memory: 0.4, thread: 0.2 } as const;
 
 export const MEMORY_HEAD_ID = 'head:memory';
 export const threadHeadId = (threadKey: string) => `head:thread:${threadKey}`;
@@ -94,13 +94,18 @@ export function fitHeads(
     const lines = redaction.text.split('\n');
     const cost = (keep: number) =>
       counter.count(renderPackItem(headItem(head, lines.slice(0, keep), lines.length, redacted)));
-    // The most lines that fit, by bisection: a head can be long, each count reads it whole.
-    let low = 0;
-    let high = lines.length;
-    while (low < high) {
-      const mid = Math.ceil((low + high) / 2);
-      if (cost(mid) <= allowance) low = mid;
-      else high = mid - 1;
+    // One pass: each line's cost (plus its indent) gives the cut; one count of
+    // the whole checks it, and lines come off while the estimate disagrees.
+    let low = lines.length;
+    if (cost(low) > allowance) {
+      let sum = cost(0);
+      low = 0;
+      for (const line of lines) {
+        sum += counter.count(line) + 2;
+        if (sum > allowance) break;
+        low += 1;
+      }
+      while (low > 0 && cost(low) > allowance) low -= 1;
     }
     if (low === 0) {
       fit.excluded.push({

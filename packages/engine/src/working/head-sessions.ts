@@ -1,3 +1,4 @@
+import type { SqliteStatement } from '@cairn/sqlite';
 import type { Database } from './sqlite';
 
 export interface SessionRecord {
@@ -13,6 +14,8 @@ export interface SessionRecord {
 
 /** Sessions (their thread and epoch) and what was injected into each. */
 export class HeadSessions {
+  private injectedQuery: SqliteStatement | undefined;
+
   constructor(private readonly db: Database) {}
 
   /** Records a session (first start wins its thread; later starts keep it). */
@@ -52,9 +55,11 @@ export class HeadSessions {
   /** Of `itemIds`, those already injected in this session's epoch (read only). */
   injected(session: SessionRecord, itemIds: string[]): Set<string> {
     if (itemIds.length === 0) return new Set();
-    const select = this.db.prepare(
+    // Asked on every prompt: the statement is prepared once per store.
+    this.injectedQuery ??= this.db.prepare(
       'SELECT 1 FROM injections WHERE agent_id = ? AND session_key = ? AND epoch = ? AND item_id = ?',
     );
+    const select = this.injectedQuery;
     return new Set(
       itemIds.filter((id) => select.get(session.agentId, session.sessionKey, session.epoch, id)),
     );

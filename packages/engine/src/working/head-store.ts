@@ -88,6 +88,11 @@ export class HeadStore {
     this.receipts = new PackReceipts(this.db);
   }
 
+  /** Runs `work` in one write transaction (the stores' own transactions nest in it). */
+  transaction(work: () => void): void {
+    this.db.transaction(work).immediate();
+  }
+
   close(): void {
     this.db.close();
   }

@@ -127,10 +127,21 @@ describe('hook injection as a context pack', () => {
     expect(start.inject).toContain(started!.receiptId);
     expect(started!.pack.items.map((item) => item.id)).toContain(unit.memoryId);
 
-    const prompt = await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: 'kestrel-stage?' });
-    expect(prompt.inject).toBe('');
+    const again = await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: 'kestrel-stage?' });
+    expect(again.inject).toBe('');
+    // Nothing shown, nothing stored: the last receipt is still session start's.
+    expect(lastPackReceipts(project.root)[0]!.receiptId).toBe(started!.receiptId);
+
+    await cairn.add({ text: 'The kestrel-stage cluster is rebuilt on Mondays.' });
+    const prompt = await cairn.lifecycle.userPromptSubmit({
+      ...ids,
+      prompt: 'kestrel-stage when?',
+    });
+    expect(prompt.inject).toContain('rebuilt on Mondays');
+    expect(prompt.inject).not.toContain('is called kestrel-stage');
     const [prompted] = lastPackReceipts(project.root, { sessionKey: 's1' });
     expect(prompted).toMatchObject({ event: 'user-prompt-submit', sessionKey: 's1' });
+    expect(prompt.inject).toContain(prompted!.receiptId);
     expect(prompted!.pack.excluded).toContainEqual(
       expect.objectContaining({ id: unit.memoryId, reason: 'already-shown' }),
     );

@@ -25,6 +25,13 @@ import { GLOBAL_HEAD } from './head-writer';
 import type { LifecycleParts } from './lifecycle-parts';
 import type { InjectionEvent, InjectionReceipt } from './pack-receipts';
 
+/**
+ * The newest summaries of the thread a hook's history plane considers
+ * (`cairn pack` reads 20): each prompt reads and costs them anew, and
+ * what was shown is left out until the next epoch.
+ */
+const HOOK_HISTORY_NODES = 6;
+
 /** The request's query is capped by its schema; a long prompt is cut to it. */
 const MAX_QUERY_CHARS = 20_000;
 
@@ -129,6 +136,8 @@ function gatherers(p: LifecycleParts, session: SessionRecord, request: PackInjec
         threadKey: session.threadKey,
         query: request.query,
         store: p.lineage.store,
+        maxNodes: HOOK_HISTORY_NODES,
+        otherThreads: false,
       });
       return {
         candidates: result.candidates,
@@ -221,11 +230,7 @@ export async function injectPack(
   const rendered = renderWithin(heads.items, pack.items, budget, frame);
   const droppedIds = new Set(rendered.dropped.map((d) => d.id));
   const items = [...heads.items, ...pack.items].filter((item) => !droppedIds.has(item.id));
-  if (claim && items.length)
-    p.heads().sessions.claimInjections(
-      session,
-      items.map((i) => i.id),
-    );
+  const store = p.heads();
   const full: ContextPack = {
     ...pack,
     text: rendered.text,
@@ -249,6 +254,16 @@ export async function injectPack(
     budgetTokens: budget,
     pack: full,
   };
-  if (rendered.text || full.excluded.length) p.heads().receipts.record(receipt);
+  // One write for the marks and the receipt, and none when nothing was shown.
+  if (rendered.text) {
+    store.transaction(() => {
+      if (claim)
+        store.sessions.claimInjections(
+          session,
+          items.map((i) => i.id),
+        );
+      store.receipts.record(receipt);
+    });
+  }
   return { text: rendered.text, receipt };
 }

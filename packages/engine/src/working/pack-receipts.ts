@@ -1,4 +1,5 @@
 import { redactSecrets } from '@cairn/core';
+import type { SqliteStatement } from '@cairn/sqlite';
 import type { ContextPack } from '../packs/retrieve-context-pack';
 import type { Database } from './sqlite';
 
@@ -56,30 +57,33 @@ export function receiptBody(receipt: InjectionReceipt): InjectionReceipt {
 
 /** The receipts of the last injections, in `.cairn/state/heads.db`. */
 export class PackReceipts {
+  private statements: { insert: SqliteStatement; prune: SqliteStatement } | undefined;
+
   constructor(private readonly db: Database) {}
 
   /** Stores a receipt and drops those beyond the newest `PACK_RECEIPTS_KEPT`. */
   record(receipt: InjectionReceipt): void {
     const body = JSON.stringify(receiptBody(receipt));
+    this.statements ??= {
+      insert: this.db.prepare(
+        `INSERT INTO pack_receipts (receipt_id, agent_id, session_key, thread_key, event, at, body)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      prune: this.db.prepare('DELETE FROM pack_receipts WHERE seq <= ?'),
+    };
+    const { insert, prune } = this.statements;
     this.db
       .transaction(() => {
-        const { lastInsertRowid } = this.db
-          .prepare(
-            `INSERT INTO pack_receipts (receipt_id, agent_id, session_key, thread_key, event, at, body)
-             VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            receipt.receiptId,
-            receipt.agentId,
-            receipt.sessionKey,
-            receipt.threadKey,
-            receipt.event,
-            receipt.at,
-            body,
-          );
-        this.db
-          .prepare('DELETE FROM pack_receipts WHERE seq <= ?')
-          .run(Number(lastInsertRowid) - PACK_RECEIPTS_KEPT);
+        const { lastInsertRowid } = insert.run(
+          receipt.receiptId,
+          receipt.agentId,
+          receipt.sessionKey,
+          receipt.threadKey,
+          receipt.event,
+          receipt.at,
+          body,
+        );
+        prune.run(Number(lastInsertRowid) - PACK_RECEIPTS_KEPT);
       })
       .immediate();
   }
