@@ -55,14 +55,18 @@ export class HeadSessions {
   /** Of `itemIds`, those already injected in this session's epoch (read only). */
   injected(session: SessionRecord, itemIds: string[]): Set<string> {
     if (itemIds.length === 0) return new Set();
-    // Asked on every prompt: the statement is prepared once per store.
+    // Asked on every prompt: one statement, prepared once per store, for all the ids.
     this.injectedQuery ??= this.db.prepare(
-      'SELECT 1 FROM injections WHERE agent_id = ? AND session_key = ? AND epoch = ? AND item_id = ?',
+      `SELECT item_id AS id FROM injections
+       WHERE agent_id = ? AND session_key = ? AND epoch = ? AND item_id IN (SELECT value FROM json_each(?))`,
     );
-    const select = this.injectedQuery;
-    return new Set(
-      itemIds.filter((id) => select.get(session.agentId, session.sessionKey, session.epoch, id)),
-    );
+    const rows = this.injectedQuery.all(
+      session.agentId,
+      session.sessionKey,
+      session.epoch,
+      JSON.stringify(itemIds),
+    ) as { id: string }[];
+    return new Set(rows.map((row) => row.id));
   }
 
   /** Keeps the ids not yet injected in this session's epoch, and marks them injected. */

@@ -130,6 +130,16 @@ function gatherers(p: LifecycleParts, session: SessionRecord, request: PackInjec
           note: 'lineage not opened by this event; the thread head stands for it',
         };
       }
+      // The thread head names its newest nodes: none, or all shown this epoch, and
+      // there is nothing new to read (the common case after a session's first prompt).
+      const newest = p.heads().threads.getThread(session.agentId, session.threadKey)?.lineage ?? [];
+      const recent = newest.slice(0, HOOK_HISTORY_NODES);
+      if (
+        recent.length === 0 ||
+        p.heads().sessions.injected(session, recent).size === recent.length
+      ) {
+        return { candidates: [], note: 'nothing new in this thread since it was shown' };
+      }
       const result = historyCandidates({
         rootDir: p.ctx.rootDir,
         agentId: session.agentId,
