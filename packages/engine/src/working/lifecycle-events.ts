@@ -85,8 +85,11 @@ export async function toolUse(p: LifecycleParts, input: ToolUseInput): Promise<L
   const args = parseLifecycleInput(toolUseSchema, input, 'tool-use');
   return p.guarded('tool-use', args, async () => {
     const session = p.sessionFor(args);
-    p.parts().capture(session, 'tool', toolEventText(args.input, args.output), args.toolName);
-    return EMPTY_RESULT;
+    const text = toolEventText(args.input, args.output);
+    const entry = p.parts().capture(session, 'tool', text, args.toolName);
+    // Task history: a failure is recorded, and answered with a known fix if there is one.
+    const inject = p.parts().history.record(session, entry, args);
+    return inject ? { inject } : EMPTY_RESULT;
   });
 }
 
@@ -144,6 +147,7 @@ export async function sessionEnd(
     const nodeId = await p.parts().summaries.summarize(session, 'session_summary', {
       deferModel: args.deferSummary === true,
     });
+    p.parts().history.endSession(session);
     await p.parts().headRefresh.refresh(session);
     return { ...EMPTY_RESULT, nodeId };
   });
