@@ -7,6 +7,11 @@ export interface SessionState {
   head: string;
   /** Set by an end event; cleared by any later activity, so an end is never summarised twice. */
   ended: boolean;
+  /**
+   * A known fix for an error a tool met (after_tool_call cannot inject):
+   * the next prompt build carries it, once.
+   */
+  knownFix?: string;
 }
 
 /**
@@ -71,6 +76,11 @@ export function openclawSessions(state: OpenclawDeliverState) {
     /** The session's state, once its start (possibly still running) is done. */
     async current(ids: Ids): Promise<SessionState | undefined> {
       return sessions.get(key(ids)) ?? (await starting.get(key(ids)));
+    },
+    /** Keeps a known fix for the session's next prompt build. */
+    pendFix(ids: Ids, text: string): void {
+      const session = sessions.get(key(ids));
+      if (session && text) session.knownFix = text;
     },
     touch(ids: Ids): void {
       const session = sessions.get(key(ids));
