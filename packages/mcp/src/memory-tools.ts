@@ -1,5 +1,6 @@
 import type { MemorySearchResult } from '@cairn/core';
 import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
+import { HISTORY_TOOLS } from './history-tools';
 import { memoryContextPack } from './pack-tool';
 import { redactedOutcome, refuseRedactedOverwrite } from './redact-output';
 import { MEMORY_TOOL_NAMES, type MemoryToolName } from './tool-names';
@@ -164,6 +165,7 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memoryReadHead,
   ...WORKING_TOOLS,
   memoryContextPack,
+  ...HISTORY_TOOLS,
 ];
 
 export { MEMORY_TOOL_NAMES, type MemoryToolName };
