@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+// node:crypto is loaded on first use: a hook process that hashes nothing never loads it.
+import { sha256Hex } from '@cairn/core';
 import type { Database } from '../working/sqlite';
 import {
   addRun,
@@ -20,7 +21,7 @@ export function fixPatternId(
   scope: Pick<FixPattern, 'repo' | 'namespace' | 'signature' | 'stepsKey'>,
 ) {
   const key = [scope.repo, scope.namespace, scope.signature, scope.stepsKey].join('\u0000');
-  return `FIX-${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+  return `FIX-${sha256Hex(key).slice(0, 12)}`;
 }
 
 /** Best first: verified before candidate, then by net successes, then the newest. */

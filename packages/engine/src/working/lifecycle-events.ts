@@ -88,7 +88,13 @@ export async function toolUse(p: LifecycleParts, input: ToolUseInput): Promise<L
     const text = toolEventText(args.input, args.output);
     const entry = p.parts().capture(session, 'tool', text, args.toolName);
     // Task history: a failure is recorded, and answered with a known fix if there is one.
-    const inject = p.parts().history.record(session, entry, args);
+    // Its trouble is logged and costs the event nothing else: the capture above stands.
+    let inject = '';
+    try {
+      inject = p.parts().history.record(session, entry, args);
+    } catch (error) {
+      p.logFailure('tool-use', args, error);
+    }
     return inject ? { inject } : EMPTY_RESULT;
   });
 }
