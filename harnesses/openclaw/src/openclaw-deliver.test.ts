@@ -137,6 +137,14 @@ describe('openclaw deliver', () => {
     await exec('s-1', 'jq length users.json', '42', 0);
     await build('s-2', 'count the admins');
     await exec('s-2', 'jq length admins.json', missing, 127);
+    // The run ends (agent_end) before the next prompt: the fix still waits for it.
+    await deliver(
+      {
+        hookEvent: 'agent_end',
+        payload: { event: { success: false }, ctx: { ...ctx, sessionId: 's-2' } },
+      },
+      context,
+    );
     const next = await build('s-2', 'try again');
     const prepend = (next.output as { prependContext?: string }).prependContext ?? '';
     expect(prepend).toContain('Known fix for this error');

@@ -98,7 +98,8 @@ export function openclawSessions(state: OpenclawDeliverState) {
       const session = sessions.get(key(ids));
       if (session?.ended) return { ids, calls: [] };
       await lifecycle.sessionEnd({ ...ids, reason, deferSummary: true });
-      sessions.set(key(ids), { head: session?.head ?? '', ended: true });
+      // A known fix still waiting survives the end of a run: the session's next prompt carries it.
+      sessions.set(key(ids), { ...session, head: session?.head ?? '', ended: true });
       return { ids, calls: ['session-end'] };
     },
   };
