@@ -91,7 +91,7 @@ export async function toolUse(p: LifecycleParts, input: ToolUseInput): Promise<L
     // Its trouble is logged and costs the event nothing else: the capture above stands.
     let inject = '';
     try {
-      inject = p.parts().history.record(session, entry, args);
+      inject = await p.parts().history.record(session, entry, args);
     } catch (error) {
       p.logFailure('tool-use', args, error);
     }
@@ -153,7 +153,7 @@ export async function sessionEnd(
     const nodeId = await p.parts().summaries.summarize(session, 'session_summary', {
       deferModel: args.deferSummary === true,
     });
-    p.parts().history.endSession(session);
+    await p.parts().history.endSession(session);
     await p.parts().headRefresh.refresh(session);
     return { ...EMPTY_RESULT, nodeId };
   });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HISTORY_MIGRATIONS, historyDatabasePath, listFixPatterns } from '../history';
 import { openHistoryDatabase } from '../history/history-database';
 import { type Cairn, openCairn } from '../index';
-import { KNOWN_FIX_TITLE } from './lifecycle-history';
+import { KNOWN_FIX_TITLE } from './tool-history-recorder';
 
 let project: TempProject;
 let cairn: Cairn;

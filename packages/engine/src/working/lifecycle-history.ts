@@ -1,51 +1,46 @@
 import { basename } from 'node:path';
-import { renderFixPattern } from '../history/fix-pattern-render';
-import { openHistoryDatabase } from '../history/history-database';
-import {
-  endSessionFailures,
-  type HistoryAccess,
-  recordToolOutcome,
-} from '../history/tool-outcome-recorder';
+import { hasOpenFailureFlag } from '../history/open-failure-flag';
+import { detectToolFailure, toolEventFromRecorded } from '../history/tool-failure';
 import type { AppendedEntry } from '../lineage/lineage-types';
-import { redactSecrets } from '../packs/redact-secrets';
 import type { SessionRecord } from './head-store';
-import { composeInjection } from './injection';
 import type { LifecycleContext } from './lifecycle-context';
-import type { Database } from './sqlite';
 import { slugify } from './thread-key';
+import type { HistoryRecorder } from './tool-history-recorder';
 
 /** Until namespaces exist (seed 004 §1), every pattern of a project lives in this one. */
 export const DEFAULT_HISTORY_NAMESPACE = 'default';
 
-/** The title of the text that follows a failing tool event with a known fix. */
-export const KNOWN_FIX_TITLE =
-  '## Known fix for this error (Cairn task history: derived from earlier runs, check it before following)';
-
 /**
- * The tool-event branch of task history (issue 15): each tool event's
- * failure or success goes to history.db (history/tool-outcome-recorder.ts),
- * which stays closed for a successful event in a session with no open
- * failure. A failure with a known signature is answered with its best
- * fix pattern, for the harness to inject after the tool.
+ * The tool-event branch of task history (issue 15). A successful event in a
+ * session with no open failure costs the failure check and one stat of the
+ * session's flag (history/open-failure-flag.ts): history.db stays closed
+ * and the recorder (tool-history-recorder.ts) is not even loaded. Otherwise
+ * the event goes to history.db, and a failure with a known signature is
+ * answered with its best fix pattern, for the harness to inject.
  */
 export function createToolHistory(ctx: LifecycleContext) {
-  let db: Database | undefined;
-  const access: HistoryAccess = {
-    rootDir: ctx.rootDir,
-    db: () => (db ??= openHistoryDatabase(ctx.rootDir)),
-    redact: (text) => redactSecrets(text).text,
+  let recorder: HistoryRecorder | undefined;
+  const load = async (): Promise<HistoryRecorder> => {
+    if (recorder) return recorder;
+    const { createHistoryRecorder } = await import('./tool-history-recorder');
+    recorder ??= createHistoryRecorder(ctx.rootDir, ctx.settings.limits.injectTokens);
+    return recorder;
   };
   const repo = slugify(basename(ctx.rootDir), 80);
   return {
-    /** Records the event; returns the injection (empty unless a known fix applies). */
-    record(
+    /** Records the event; resolves to the injection (empty unless a known fix applies). */
+    async record(
       session: SessionRecord,
       entry: AppendedEntry,
       event: { toolName: string; input?: unknown; output?: unknown },
-    ): string {
-      const outcome = recordToolOutcome(access, {
-        agentId: session.agentId,
-        sessionKey: session.sessionKey,
+    ): Promise<string> {
+      const tool = toolEventFromRecorded(event.toolName, event.input, event.output);
+      const { agentId, sessionKey } = session;
+      if (!detectToolFailure(tool).failed && !hasOpenFailureFlag(ctx.rootDir, agentId, sessionKey))
+        return '';
+      return (await load()).record({
+        agentId,
+        sessionKey,
         threadKey: session.threadKey,
         repo,
         namespace: DEFAULT_HISTORY_NAMESPACE,
@@ -55,18 +50,14 @@ export function createToolHistory(ctx: LifecycleContext) {
         output: event.output,
         at: ctx.now().toISOString(),
       });
-      if (!outcome.pattern) return '';
-      return composeInjection(
-        [{ title: KNOWN_FIX_TITLE, lines: renderFixPattern(outcome.pattern) }],
-        ctx.settings.limits.injectTokens,
-      );
     },
     /** A session that ends leaves its unresolved failures abandoned. */
-    endSession(session: SessionRecord): void {
-      endSessionFailures(access, session, ctx.now().toISOString());
+    async endSession(session: SessionRecord): Promise<void> {
+      if (!hasOpenFailureFlag(ctx.rootDir, session.agentId, session.sessionKey)) return;
+      (await load()).endSession(session, ctx.now().toISOString());
     },
     close(): void {
-      db?.close();
+      recorder?.close();
     },
   };
 }
