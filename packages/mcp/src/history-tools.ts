@@ -33,7 +33,7 @@ const pattern = z.object({
   stepsKey: z.string(),
   steps: z.array(step),
   state: z.string().describe('candidate, verified or deprecated'),
-  reason: z.string().nullable(),
+  reason: z.string().optional().describe('Why it was approved or deprecated, when said'),
   applied: z.number(),
   succeeded: z.number(),
   failed: z.number(),
@@ -48,11 +48,19 @@ const run = z.object({
   sessionKey: z.string(),
   role: z.string().describe('origin, succeeded or failed'),
   failureEventId: z.string(),
-  successEventId: z.string().nullable(),
+  successEventId: z.string().optional(),
   at: z.string(),
 });
 
 const detail = pattern.extend({ runs: z.array(run) });
+
+/**
+ * The engine's nulls (no reason, no success event) become absent fields:
+ * output schemas keep one `type` per property, which every client maps.
+ */
+function withoutNulls<T extends object>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (_key, field) => (field === null ? undefined : field)));
+}
 const idInput = z.strictObject({
   id: z.string().describe('A fix pattern id, FIX-<12 hex digits> (memory_fix_patterns lists them)'),
 });
@@ -84,10 +92,12 @@ const memoryFixPatterns = defineTool({
   annotations: READ_ONLY,
   run: async (cairn, args) => ({
     structured: {
-      patterns: listFixPatterns(cairn.rootDir, {
-        ...(args.state ? { state: args.state } : {}),
-        ...(args.limit ? { limit: args.limit } : {}),
-      }),
+      patterns: withoutNulls(
+        listFixPatterns(cairn.rootDir, {
+          ...(args.state ? { state: args.state } : {}),
+          ...(args.limit ? { limit: args.limit } : {}),
+        }),
+      ),
     },
   }),
 });
@@ -101,7 +111,9 @@ const memoryFixPattern = defineTool({
   inputSchema: idInput,
   outputSchema: detailOutput,
   annotations: READ_ONLY,
-  run: async (cairn, args) => ({ structured: { pattern: getFixPattern(cairn.rootDir, args.id) } }),
+  run: async (cairn, args) => ({
+    structured: { pattern: withoutNulls(getFixPattern(cairn.rootDir, args.id)) },
+  }),
 });
 
 const memoryFixPatternApprove = defineTool({
@@ -115,10 +127,8 @@ const memoryFixPatternApprove = defineTool({
   annotations: JUDGE,
   run: async (cairn, args) => ({
     structured: {
-      pattern: approveFixPattern(
-        cairn.rootDir,
-        args.id,
-        args.reason ? { reason: args.reason } : {},
+      pattern: withoutNulls(
+        approveFixPattern(cairn.rootDir, args.id, args.reason ? { reason: args.reason } : {}),
       ),
     },
   }),
@@ -135,10 +145,8 @@ const memoryFixPatternDeprecate = defineTool({
   annotations: JUDGE,
   run: async (cairn, args) => ({
     structured: {
-      pattern: deprecateFixPattern(
-        cairn.rootDir,
-        args.id,
-        args.reason ? { reason: args.reason } : {},
+      pattern: withoutNulls(
+        deprecateFixPattern(cairn.rootDir, args.id, args.reason ? { reason: args.reason } : {}),
       ),
     },
   }),
