@@ -1,4 +1,10 @@
 export { type ChunkPlace, recallMetadata, searchResultOf } from './chunk-place';
+export {
+  DOCUMENTS_POOL_ID,
+  type DocumentSourceOptions,
+  documentPoolSource,
+  listDocuments,
+} from './document-source';
 export { embedInBatches } from './embed-batches';
 export {
   passesIndexFilters,
@@ -14,6 +20,7 @@ export {
   RECALL_SNIPPET_CHARS,
   recallResultOfHit,
   searchResultOfHit,
+  searchResultOfRecall,
 } from './index-hits';
 export {
   chunkFile,
@@ -37,14 +44,18 @@ export {
   type IndexedBackend,
   indexedBackendCapabilities,
 } from './indexed-backend';
+export { WORKSPACE_TIERS, wantedTiers, workspaceTierOf } from './indexed-recall';
 export {
   type AdapterFallback,
   createIndexedRetrievalAdapter,
+  type IndexedAdapterComposition,
   type IndexedRetrievalAdapter,
   recallCapabilities,
+  type SourcePool,
 } from './indexed-retrieval-adapter';
 export { boundSnippet, queryTerms, type ScanHit, scanMarkdown } from './keyword-scan';
 export { type OptionalModuleSpec, optionalModule } from './optional-module';
+export { gitignoreMatcher, globMatcher } from './path-globs';
 export {
   byScore,
   coversFolder,
