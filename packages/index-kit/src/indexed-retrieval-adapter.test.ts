@@ -121,7 +121,12 @@ describe('createIndexedRetrievalAdapter', () => {
     const registration = keywordIndexRegistration();
     let closed = 0;
     const shared = registration.create({ rootDir: root, options: {}, warn: () => undefined });
-    const index = { ...shared, close: async () => void (closed += 1) };
+    const index = {
+      ...shared,
+      close: async () => {
+        closed += 1;
+      },
+    };
     const adapter = createIndexedRetrievalAdapter(registration, { rootDir: root }, { index });
     expect(await adapter.recall({ agentId: 'a', query: 'quokka' })).toHaveLength(1);
     await adapter.close();
