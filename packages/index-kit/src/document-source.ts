@@ -135,8 +135,9 @@ const isBinary = (bytes: Buffer) => bytes.subarray(0, 8192).includes(0);
  * It only lists and reads: nothing under the root is ever written.
  */
 export function documentPoolSource(rootDir: string, options: DocumentSourceOptions): PoolSource {
-  const realRoot = realRootOf(rootDir);
-  const matchers = options.globs.map(globMatcher);
+  // Built on first read: opening a project costs no syscall for a pool it may never recall.
+  let realRoot: string | undefined;
+  let matchers: RegExp[] | undefined;
   return {
     key: DOCUMENTS_POOL_ID,
     list: () => listDocuments(rootDir, options),
@@ -144,6 +145,8 @@ export function documentPoolSource(rootDir: string, options: DocumentSourceOptio
       if (path.split('/').some((part) => part === '..' || part === '') || isAbsolute(path)) {
         return undefined;
       }
+      matchers ??= options.globs.map(globMatcher);
+      realRoot ??= realRootOf(rootDir);
       if (!matchers.some((matcher) => matcher.test(path))) return undefined;
       const full = join(rootDir, ...path.split('/'));
       const info = statInside(full, realRoot);

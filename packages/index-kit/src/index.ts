@@ -8,6 +8,8 @@ export {
 export { embedInBatches } from './embed-batches';
 export {
   passesIndexFilters,
+  RECALL_FILTER_KEYS,
+  recallFiltersOfSearch,
   recallIndexFilters,
   type SplitIndexFilters,
   searchIndexFilters,

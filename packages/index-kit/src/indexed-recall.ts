@@ -86,7 +86,8 @@ export async function recallFromIndex(
       results.push(result);
     }
   }
-  return results.sort(byScore).slice(0, query.limit);
+  // One pool keeps the index's ranking (hybrid re-ranking included); several are merged by score.
+  return (targets.length > 1 ? results.sort(byScore) : results).slice(0, query.limit);
 }
 
 /** The adapter's status: the index's description over its pools, or why recall falls back. */

@@ -211,7 +211,8 @@ export function createIndexedRetrievalAdapter<
     ...{ registration, rootDir, options, warn, workspacePool },
     sources: new Map(sourcePools.map((pool) => [pool.definition, pool.source])),
     pools: withSourcePools([workspacePool], sourcePools),
-    reconciled: false,
+    // Nothing registered yet, nothing to reconcile: stale pools of another run only cost disk space.
+    reconciled: true,
     ...(composition.index ? { index: composition.index } : {}),
   };
   const capabilities = capabilitiesOf(registration, options);
