@@ -37,12 +37,12 @@ async function documentItem(result: MemoryResult): Promise<PackInput> {
     source: path,
     // The repository's own text, not reviewed memory: quoted, and only when nothing better answers.
     trustClass: 'raw',
+    // `path#heading` names the section; file:line places the chunk (rendered `document a.md#Setup (a.md:3)`).
     provenance: {
       kind: 'document',
       id: heading ? `${path}#${heading}` : path,
       file: path,
       line: startLine,
-      ...(heading ? { heading } : {}),
     },
     score: result.score ?? 0,
     why: `project document match (${heading ? `${path}, ${heading}` : path})`,

@@ -149,7 +149,7 @@ describe('pools and tiers', () => {
     expect(item).toMatchObject({
       plane: 'documents',
       trustClass: 'raw',
-      provenance: { kind: 'document', id: 'docs/adr/0001-osprey.md#Decision', heading: 'Decision' },
+      provenance: { kind: 'document', id: 'docs/adr/0001-osprey.md#Decision', line: 3 },
     });
     expect(pack.planes.find((p) => p.plane === 'documents')?.status).toBe('ok');
   });
