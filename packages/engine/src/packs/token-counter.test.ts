@@ -67,6 +67,16 @@ describe('token counting', () => {
     }
   });
 
+  it('gives the same count for a text seen again, after many other texts too', () => {
+    const first = SAMPLES.map((text) => estimateCounter.count(text));
+    // About 2M characters of other texts: more than the counts kept.
+    for (let i = 0; i < 400; i += 1) estimateCounter.count(`${i} ${'lorem ipsum '.repeat(400)}`);
+    expect(SAMPLES.map((text) => estimateCounter.count(text))).toEqual(first);
+    expect(
+      SAMPLES.map((text) => Math.ceil(estimateTokenCount(text) * ESTIMATE_SAFETY_FACTOR)),
+    ).toEqual(first);
+  });
+
   it('stays linear on adversarial inputs (every piece is consumed or fails within a bounded look)', () => {
     const size = 200_000;
     for (const text of [

@@ -25,10 +25,31 @@ export const ESTIMATE_SAFETY_FACTOR = 1.2;
  * stays within its budget by the real tokenizer's count too.
  * `estimateTokenCount` is the plain estimate.
  */
-export const estimateCounter: TokenCounter = {
-  name: 'estimate',
-  count: (text) => Math.ceil(estimateTokenCount(text) * ESTIMATE_SAFETY_FACTOR),
-};
+export const estimateCounter: TokenCounter = { name: 'estimate', count: countWithMargin };
+
+/**
+ * Counts kept for texts seen lately: a long-lived process (the MCP server)
+ * costs the same items (a thread's summaries, the pack's frame) on every
+ * pack. Oldest out first, about 1M characters of keys at most.
+ */
+const remembered = new Map<string, number>();
+const REMEMBER_CHARS = 1_000_000;
+let rememberedChars = 0;
+
+function countWithMargin(text: string): number {
+  const known = remembered.get(text);
+  if (known !== undefined) return known;
+  const count = Math.ceil(estimateTokenCount(text) * ESTIMATE_SAFETY_FACTOR);
+  if (text.length > REMEMBER_CHARS / 64) return count;
+  remembered.set(text, count);
+  rememberedChars += text.length;
+  for (const oldest of remembered.keys()) {
+    if (rememberedChars <= REMEMBER_CHARS) break;
+    remembered.delete(oldest);
+    rememberedChars -= oldest.length;
+  }
+  return count;
+}
 
 /** The tokenizer module Cairn pins (`gpt-tokenizer`, o200k_base encoding). */
 export const TOKENIZER_MODULE = 'gpt-tokenizer/encoding/o200k_base';
