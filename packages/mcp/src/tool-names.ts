@@ -1,4 +1,4 @@
-/** The tools every Cairn MCP server lists, in this order: project memory, then working memory. */
+/** The tools every Cairn MCP server lists, in this order: project memory, working memory, packs, task history. */
 export const MEMORY_TOOL_NAMES = [
   'memory_add',
   'memory_replace',
@@ -12,6 +12,10 @@ export const MEMORY_TOOL_NAMES = [
   'memory_thread_head',
   'memory_session_context',
   'memory_context_pack',
+  'memory_fix_patterns',
+  'memory_fix_pattern',
+  'memory_fix_pattern_approve',
+  'memory_fix_pattern_deprecate',
 ] as const;
 
 export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];

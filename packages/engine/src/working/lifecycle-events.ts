@@ -56,7 +56,9 @@ export async function sessionStart(
       event: 'session-start',
       session,
       query,
-      longTerm: async () => ({ candidates: await p.parts().recall.forSessionStart(query) }),
+      longTerm: async () => ({
+        candidates: await p.parts().recall.forSessionStart(session, query),
+      }),
     });
     // A model summary that failed or was deferred at a session end is due
     // now; its failure must not cost this session its injection.
@@ -93,8 +95,17 @@ export async function toolUse(p: LifecycleParts, input: ToolUseInput): Promise<L
   const args = parseLifecycleInput(toolUseSchema, input, 'tool-use');
   return p.guarded('tool-use', args, async () => {
     const session = p.sessionFor(args);
-    p.parts().capture(session, 'tool', toolEventText(args.input, args.output), args.toolName);
-    return EMPTY_RESULT;
+    const text = toolEventText(args.input, args.output);
+    const entry = p.parts().capture(session, 'tool', text, args.toolName);
+    // Task history: a failure is recorded, and answered with a known fix if there is one.
+    // Its trouble is logged and costs the event nothing else: the capture above stands.
+    let inject = '';
+    try {
+      inject = await p.parts().history.record(session, entry, args);
+    } catch (error) {
+      p.logFailure('tool-use', args, error);
+    }
+    return inject ? { inject } : EMPTY_RESULT;
   });
 }
 
@@ -150,6 +161,7 @@ export async function sessionEnd(
     const nodeId = await p.parts().summaries.summarize(session, 'session_summary', {
       deferModel: args.deferSummary === true,
     });
+    await p.parts().history.endSession(session);
     await p.parts().headRefresh.refresh(session);
     return { ...EMPTY_RESULT, nodeId };
   });

@@ -7,6 +7,7 @@ import {
   type LifecycleResult,
   lazyLineage,
 } from './lifecycle-context';
+import { createToolHistory } from './lifecycle-history';
 import { logLifecycleFailure } from './lifecycle-log';
 import { createRecall } from './recall';
 import { createSessionSummaries } from './session-summaries';
@@ -31,6 +32,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     recall: createRecall(ctx, lineage.store),
     summaries: createSessionSummaries(ctx, headStore(), lineage.store),
     headRefresh: createHeadRefresh(ctx, headStore(), lineage.store),
+    history: createToolHistory(ctx),
   });
   const get = () => (parts ??= build());
 
@@ -90,6 +92,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     sessionFor,
     close(): void {
       parts?.recall.close();
+      parts?.history.close();
       lineage.close();
       heads?.close();
     },

@@ -1,6 +1,7 @@
-import type { MemorySearchResult } from '@cairn/core';
-import type { LineageStore, TranscriptHit } from '../lineage';
+import type { MemoryResult, MemorySearchResult } from '@cairn/core';
+import type { LineageStore } from '../lineage';
 import type { PackInput } from '../packs/compose-pack';
+import { TRANSCRIPTS_POOL_ID } from '../recall/engine-pool';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 import { createTranscriptRecall } from './transcript-recall';
@@ -29,17 +30,22 @@ const unitCandidate = (
 });
 
 /** Raw transcript text: only ever injected as a quoted, marked excerpt (the pack's trust policy). */
-const transcriptCandidate = (hit: TranscriptHit, rank: number): PackInput => ({
-  id: `T:${hit.transcriptId}:${hit.seq}`,
-  plane: 'long-term',
-  text: hit.snippet,
-  source: `transcript of session ${hit.sessionKey} (${hit.role})`,
-  trustClass: 'raw',
-  provenance: { kind: 'lineage', id: `transcript ${hit.transcriptId}#${hit.seq}` },
-  recency: hit.at,
-  score: -rank,
-  why: `earlier in this thread (${hit.at.slice(0, 10)}, ${hit.role}); no unit answers the prompt`,
-});
+const transcriptCandidate = (hit: MemoryResult, rank: number): PackInput => {
+  const m = hit.metadata ?? {};
+  const at = String(m.at ?? '');
+  return {
+    // `T:<transcript>:<seq>`, the injection key.
+    id: hit.id,
+    plane: 'long-term',
+    text: hit.snippet ?? '',
+    source: `transcript of session ${String(m.sessionKey)} (${String(m.role)})`,
+    trustClass: 'raw',
+    provenance: { kind: 'lineage', id: `transcript ${String(m.transcriptId)}#${String(m.seq)}` },
+    ...(at ? { recency: at } : {}),
+    score: -rank,
+    why: `earlier in this thread (${at.slice(0, 10)}, ${String(m.role)}); no unit answers the prompt`,
+  };
+};
 
 /**
  * What the lifecycle recalls for the long-term plane of its packs, in the
@@ -50,13 +56,35 @@ const transcriptCandidate = (hit: TranscriptHit, rank: number): PackInput => ({
 export function createRecall(ctx: LifecycleContext, store: () => LineageStore) {
   const transcripts = createTranscriptRecall(ctx, store);
 
-  const searchUnits = (query: string) =>
-    ctx.memory.search({ query, limit: RECALL_LIMIT, filters: { kind: ['UNIT'] } }).catch(() => []);
+  // Units are the hot tier's: the prompt path recalls no warm pool (no lineage, no notes).
+  const searchUnits = (session: SessionRecord, query: string) =>
+    ctx.memory
+      .search({
+        query,
+        limit: RECALL_LIMIT,
+        filters: { kind: ['UNIT'], review: ['approved'] },
+        tiers: ['hot'],
+        agentId: session.agentId,
+      })
+      .catch(() => []);
+  /** Other sessions of this thread (the cold transcripts pool), through the lifecycle's lineage. */
+  const searchTranscripts = (session: SessionRecord, prompt: string) =>
+    ctx.memory.recall(
+      {
+        agentId: session.agentId,
+        query: prompt,
+        limit: TRANSCRIPT_FALLBACK_LIMIT,
+        tiers: ['cold'],
+        poolIds: [TRANSCRIPTS_POOL_ID],
+        filters: { threadKey: session.threadKey, excludeSessionKey: session.sessionKey },
+      },
+      { lineage: store, transcripts: transcripts.lookup },
+    );
 
   /** Candidates for a prompt: matching units, else quoted transcript excerpts. */
   async function forPrompt(session: SessionRecord, prompt: string): Promise<PackInput[]> {
     if (!prompt.trim()) return [];
-    const hits = (await searchUnits(prompt)).filter((hit) => hit.memoryId);
+    const hits = (await searchUnits(session, prompt)).filter((hit) => hit.memoryId);
     if (hits.length > 0) {
       return hits.map((hit) =>
         unitCandidate(
@@ -65,13 +93,15 @@ export function createRecall(ctx: LifecycleContext, store: () => LineageStore) {
         ),
       );
     }
-    const transcript = await transcripts.find(session, prompt, TRANSCRIPT_FALLBACK_LIMIT);
+    const transcript = await searchTranscripts(session, prompt);
     return transcript.map(transcriptCandidate);
   }
 
   /** Candidates for session start: units relevant to the thread's state, or the latest approved ones. */
-  async function forSessionStart(query: string): Promise<PackInput[]> {
-    const hits = query.trim() ? (await searchUnits(query)).filter((hit) => hit.memoryId) : [];
+  async function forSessionStart(session: SessionRecord, query: string): Promise<PackInput[]> {
+    const hits = query.trim()
+      ? (await searchUnits(session, query)).filter((hit) => hit.memoryId)
+      : [];
     if (hits.length) {
       return hits.map((hit) =>
         unitCandidate(

@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import { type Cairn, type FixPattern, type FixPatternDetail, openCairn } from '@cairn/engine';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callTool, connectInMemory } from './test-client';
+
+let project: TempProject;
+let cairn: Cairn;
+let client: Client;
+
+beforeEach(async () => {
+  project = await makeTempProject();
+  const home = join(project.root, 'home');
+  cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  await cairn.init();
+  client = await connectInMemory(cairn);
+});
+afterEach(async () => {
+  await client.close();
+  cairn.closeWorking();
+  await project.cleanup();
+});
+
+type HistoryStructured = {
+  patterns?: FixPattern[];
+  pattern?: FixPatternDetail;
+  error?: { code: string; message: string };
+};
+const call = async (name: string, args?: Record<string, unknown>) => {
+  const result = await callTool(client, name, args);
+  return { ...result, history: result.structured as unknown as HistoryStructured };
+};
+
+/** One session: `go build` fails on a missing module, `go get` fixes it, the build passes. */
+async function learnedPattern(): Promise<string> {
+  // Codex's shell output: the exit code heads the text.
+  const bash = (command: string, exitCode: number, text: string) =>
+    cairn.lifecycle.toolUse({
+      agentId: 'codex',
+      sessionKey: 's1',
+      toolName: 'shell',
+      input: { command },
+      output: `Exit code: ${exitCode}\n${text}`,
+    });
+  await bash(
+    'go build ./...',
+    1,
+    'main.go:4:2: no required module provides package github.com/google/uuid; to add it:\n\tgo get github.com/google/uuid',
+  );
+  await bash('go get github.com/google/uuid', 0, 'go: added github.com/google/uuid v1.6.0');
+  await bash('go build ./...', 0, '');
+  const listed = await call('memory_fix_patterns');
+  expect(listed.history.patterns).toHaveLength(1);
+  return listed.history.patterns![0]!.id;
+}
+
+describe('the fix pattern tools', () => {
+  it('list, show, approve and deprecate a pattern learned from the lifecycle', async () => {
+    const id = await learnedPattern();
+    const shown = await call('memory_fix_pattern', { id });
+    expect(shown.isError).toBe(false);
+    expect(shown.history.pattern).toMatchObject({
+      id,
+      state: 'candidate',
+      commandFamily: 'go build',
+      steps: [{ kind: 'run', key: 'run:go get' }],
+      runs: [{ role: 'origin', sessionKey: 's1' }],
+    });
+    const approved = await call('memory_fix_pattern_approve', { id });
+    expect(approved.history.pattern).toMatchObject({ state: 'verified' });
+    expect(
+      (await call('memory_fix_patterns', { state: 'verified' })).history.patterns,
+    ).toHaveLength(1);
+    const deprecated = await call('memory_fix_pattern_deprecate', { id, reason: 'vendored now' });
+    expect(deprecated.history.pattern).toMatchObject({
+      state: 'deprecated',
+      reason: 'vendored now',
+    });
+    expect((await call('memory_fix_patterns', { state: 'verified' })).history.patterns).toEqual([]);
+  });
+
+  it('answers an unknown id with NOT_FOUND and a malformed one with INVALID_INPUT, changing nothing', async () => {
+    const id = await learnedPattern();
+    const unknown = await call('memory_fix_pattern_approve', { id: 'FIX-000000000000' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.history.error).toMatchObject({ code: 'NOT_FOUND' });
+    const malformed = await call('memory_fix_pattern_deprecate', { id: '../x' });
+    expect(malformed.history.error).toMatchObject({ code: 'INVALID_INPUT' });
+    const badState = await call('memory_fix_patterns', { state: 'gold' });
+    expect(badState.isError).toBe(true);
+    expect((await call('memory_fix_pattern', { id })).history.pattern?.state).toBe('candidate');
+  });
+});
