@@ -93,7 +93,13 @@ export async function createSandbox(): Promise<Sandbox> {
   // `cairn` on PATH, as after `npm i -g @cairn/cli`: the committed plugin loader finds it there.
   await symlink(cairnBinary(), join(bin, 'cairn'));
   const env = await createHome(home, [bin]);
-  return { home, project, bin, env, cleanup: () => rm(base, { recursive: true, force: true }) };
+  return {
+    home,
+    project,
+    bin,
+    env, // A detached child (deferred summary, code cache) may still be writing: retry ENOTEMPTY.
+    cleanup: () => rm(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+  };
 }
 
 /**
