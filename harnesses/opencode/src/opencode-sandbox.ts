@@ -97,7 +97,8 @@ export async function createSandbox(): Promise<Sandbox> {
     home,
     project,
     bin,
-    env, // A detached child (deferred summary, code cache) may still be writing: retry ENOTEMPTY.
+    env,
+    // A detached child (deferred summary, code cache) may still be writing: retry ENOTEMPTY.
     cleanup: () => rm(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
   };
 }
