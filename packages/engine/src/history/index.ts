@@ -1,3 +1,5 @@
+// Run digests (issue 15 point 1).
+export { buildRunDigest, type RunDigestInput } from './build-run-digest';
 export { commandFamily, toolFamily } from './command-family';
 export {
   type ErrorSignature,
@@ -6,7 +8,25 @@ export {
   type SignatureContext,
 } from './error-signature';
 export { type FailureSignature, failureSignature } from './failure-signature';
+export { renderRunDigest, renderRunDigestBrief } from './render-run-digest';
+export {
+  decodeRunDigest,
+  encodeRunDigest,
+  getRunDigest,
+  type ListRunDigestsOptions,
+  listRunDigests,
+  recordRunDigest,
+} from './run-digest-store';
+export {
+  type Gotcha,
+  RUN_OUTCOMES,
+  type RunDigest,
+  type RunOutcome,
+  type StoredRunDigest,
+} from './run-digest-types';
+export { createGitReader, findGit, GIT_TIMEOUT_MS, type GitReader } from './safe-git';
 export { scrubVolatile } from './scrub-volatile';
+export { type DigestSession, digestSession, type SessionDigestContext } from './session-digest';
 export type { RuleInput, SignatureRule } from './signature-rule';
 export {
   detectToolFailure,
