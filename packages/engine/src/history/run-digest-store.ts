@@ -129,7 +129,8 @@ export function recordRunDigest(
   if (previous && sameRecord(previous.digest, digest)) {
     return { nodeId: previous.nodeId, written: false };
   }
-  const endAt = digest.endedAt < digest.startedAt ? digest.startedAt : digest.endedAt;
+  // ISO instants sort as text: the later of the two.
+  const endAt = [digest.startedAt, digest.endedAt].sort()[1]!;
   const node = store.addNode({
     agentId: digest.agentId,
     kind: 'run_digest',

@@ -24,6 +24,11 @@ afterEach(async () => {
   await project.cleanup();
 });
 
+function tick(): Date {
+  clock += 1000;
+  return new Date(clock);
+}
+
 function open(summarizer?: { baseUrl: string }): Cairn {
   const cairn = openCairn(project.root, {
     env: { PATH: process.env.PATH ?? '', HOME: join(project.root, 'home') },
@@ -41,7 +46,7 @@ function open(summarizer?: { baseUrl: string }): Cairn {
           }
         : {}),
     },
-    now: () => new Date((clock += 1000)),
+    now: tick,
   });
   cairns.push(cairn);
   return cairn;
@@ -203,7 +208,7 @@ describe('run digest at session end', () => {
       env: {},
       homeDir: join(project.root, 'home'),
       overrides: { timezone: 'UTC' },
-      now: () => new Date((clock += 1000)),
+      now: tick,
     });
     cairns.push(cairn);
     await scriptedRun(cairn);
