@@ -1,6 +1,12 @@
 import { CairnError } from '@cairn/core';
 import { errorSignature } from '@cairn/engine';
 import type { CommandSpec } from '../command';
+import {
+  DIGEST_OPTIONS,
+  DIGEST_USAGE,
+  isDigestSubcommand,
+  runDigestSubcommand,
+} from './history-digests';
 import { stringFlag } from './text-input';
 
 /** What `cairn history signature` reads from stdin at most: 1 MiB (an error, not a whole log). */
@@ -16,14 +22,16 @@ const SUBCOMMANDS = ['signature'] as const;
 export const historyCommand: CommandSpec = {
   name: 'history',
   summary: 'Task history; `history signature` prints the error signature of stdin as JSON',
-  usage: 'cairn history signature [--tool <name>] [--command <cmd>] < error.txt',
-  options: { tool: { type: 'string' }, command: { type: 'string' } },
-  positionals: { min: 1, max: 1 },
-  async run({ io, positionals, values }) {
+  usage: `cairn history signature [--tool <name>] [--command <cmd>] < error.txt | ${DIGEST_USAGE}`,
+  options: { tool: { type: 'string' }, command: { type: 'string' }, ...DIGEST_OPTIONS },
+  positionals: { min: 1, max: 2 },
+  async run(context) {
+    const { io, positionals, values } = context;
     const sub = positionals[0];
+    if (isDigestSubcommand(sub)) return runDigestSubcommand(context);
     if (!SUBCOMMANDS.includes(sub as (typeof SUBCOMMANDS)[number])) {
       throw new CairnError('INVALID_INPUT', `Unknown history command "${sub}"`, {
-        hint: `use one of ${SUBCOMMANDS.join(', ')}`,
+        hint: `use one of ${SUBCOMMANDS.join(', ')}, show, runs`,
       });
     }
     const text = await io.readStdin({ maxBytes: SIGNATURE_STDIN_MAX_BYTES });

@@ -1,0 +1,81 @@
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliRunner } from './test-cli';
+
+let project: TempProject;
+beforeEach(async () => {
+  project = await makeTempProject();
+});
+afterEach(() => project.cleanup());
+
+const cli = cliRunner(() => project.root);
+const ids = { agentId: 'codex', sessionKey: 'run-42' };
+
+function event(name: string, payload: object) {
+  const run = cli.run(['lifecycle', name], JSON.stringify({ ...ids, ...payload }));
+  expect(run.code, run.stderr).toBe(0);
+  expect(JSON.parse(run.stdout).failed).toBeUndefined();
+}
+
+function recordRun() {
+  expect(cli.run(['init']).code).toBe(0);
+  event('session-start', { cwd: project.root, harness: 'codex' });
+  event('user-prompt-submit', { prompt: 'Make the build green' });
+  event('tool-use', {
+    toolName: 'shell',
+    input: { command: 'pnpm build' },
+    output:
+      'Exit code: 1\nsrc/a.ts(1,7): error TS2322: Type "string" is not assignable to type "number".',
+  });
+  event('tool-use', {
+    toolName: 'shell',
+    input: { command: 'pnpm build' },
+    output: 'Exit code: 0\ndone',
+  });
+  event('session-end', { deferSummary: true });
+}
+
+describe('cairn history runs / show', () => {
+  it('lists the run and renders its digest as markdown and JSON', () => {
+    recordRun();
+    const runs = cli.run(['history', 'runs', '--json']);
+    expect(runs.code, runs.stderr).toBe(0);
+    const listed = JSON.parse(runs.stdout).runs;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({
+      runId: 'run-42',
+      agentId: 'codex',
+      outcome: 'succeeded',
+      intent: 'Make the build green',
+      gotchas: 1,
+    });
+
+    const show = cli.run(['history', 'show', 'run-42']);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toContain('# Run run-42 (succeeded)');
+    expect(show.stdout).toContain('## Gotchas');
+    expect(show.stdout).toMatch(/typescript: .*TS2322.*resolved by \d+:3/);
+
+    const json = JSON.parse(cli.run(['history', 'show', listed[0].nodeId, '--json']).stdout);
+    expect(json.digest.runId).toBe('run-42');
+    expect(json.digest.gotchas[0].status).toBe('resolved');
+  });
+
+  it('says NOT_FOUND for an unknown run and validates --limit', () => {
+    recordRun();
+    const missing = cli.run(['history', 'show', 'nope', '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout).error.code).toBe('NOT_FOUND');
+    const bad = cli.run(['history', 'runs', '--limit', 'x']);
+    expect(bad.code).toBe(2);
+    expect(cli.run(['history', 'runs', '--agent', 'other']).stdout).toContain(
+      '(no run digests yet)',
+    );
+  });
+
+  it('has nothing to list in a project without a lineage, and creates none', () => {
+    expect(cli.run(['init']).code).toBe(0);
+    const runs = cli.run(['history', 'runs', '--json']);
+    expect(JSON.parse(runs.stdout)).toEqual({ ok: true, runs: [] });
+  });
+});
