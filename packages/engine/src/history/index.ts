@@ -9,6 +9,16 @@ export {
   type SignatureContext,
 } from './error-signature';
 export { type FailureSignature, failureSignature } from './failure-signature';
+export {
+  PROMOTION_SOURCE,
+  type PromotionMemory,
+  type PromotionResult,
+  promoteFixPattern,
+  promoteRecurringFromRun,
+  promoteRecurringGotcha,
+  type RecurringGotcha,
+  recurringGotchas,
+} from './promote';
 export { renderRunDigest, renderRunDigestBrief } from './render-run-digest';
 export {
   decodeRunDigest,

@@ -2,7 +2,8 @@ import type { LineageStore } from '../lineage';
 import type { TranscriptEntry } from '../lineage/lineage-types';
 import { createExtractiveSummarizer, harnessSummaryToStructured } from '../summaries';
 import { buildRunDigest, type RunDigestInput } from './build-run-digest';
-import { recordRunDigest } from './run-digest-store';
+import { type PromotionMemory, type PromotionResult, promoteRecurringFromRun } from './promote';
+import { listRunDigests, recordRunDigest } from './run-digest-store';
 import type { RunDigest } from './run-digest-types';
 import { createGitReader, findGit } from './safe-git';
 
@@ -22,6 +23,8 @@ export interface SessionDigestContext {
   /** Where git is looked up (PATH); default process.env. */
   env?: Record<string, string | undefined>;
   store: () => LineageStore;
+  /** The project's memory: recurring gotchas are promoted to draft units in it. */
+  memory?: PromotionMemory;
   /**
    * The decisions and next steps the summarizer gave for a summary node
    * (the head store keeps them per node); the node's text is parsed when
@@ -176,8 +179,20 @@ export function createSessionDigests(
   sessionOf: (agentId: string, sessionKey: string) => DigestSession | undefined,
 ) {
   return {
-    atSessionEnd: (session: DigestSession, summaryNodeId?: string) =>
-      digestSession(ctx, session, summaryNodeId),
+    async atSessionEnd(session: DigestSession, summaryNodeId?: string) {
+      const result = await digestSession(ctx, session, summaryNodeId);
+      let promoted: PromotionResult[] = [];
+      if (ctx.memory && result.written && result.digest.gotchas.length > 0) {
+        const digests = listRunDigests(ctx.store(), { agentId: session.agentId, limit: 50 });
+        const run = {
+          nodeId: result.nodeId,
+          createdAt: result.digest.endedAt,
+          digest: result.digest,
+        };
+        promoted = await promoteRecurringFromRun(ctx.memory, run, digests);
+      }
+      return { ...result, promoted };
+    },
     async afterSummaryRetries(agentId: string, summaryNodeIds: readonly string[]) {
       const written: string[] = [];
       for (const nodeId of summaryNodeIds) {
