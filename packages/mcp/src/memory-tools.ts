@@ -1,5 +1,6 @@
 import type { MemorySearchResult } from '@cairn/core';
 import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
+import { HISTORY_TOOLS } from './history-tools';
 import { memoryContextPack } from './pack-tool';
 import { MEMORY_TOOL_NAMES, type MemoryToolName } from './tool-names';
 import type { ToolOutcome } from './tool-results';
@@ -152,6 +153,7 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memoryReadHead,
   ...WORKING_TOOLS,
   memoryContextPack,
+  ...HISTORY_TOOLS,
 ];
 
 export { MEMORY_TOOL_NAMES, type MemoryToolName };

@@ -88,7 +88,7 @@ export const errorBody = z.object({
   hint: z.string().optional(),
 });
 
-const memoryRecord = z.object({
+export const memoryRecord = z.object({
   memoryId: z.string(),
   kind,
   path: z.string(),

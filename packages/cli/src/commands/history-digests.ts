@@ -29,7 +29,7 @@ export const isDigestSubcommand = (sub: string | undefined): boolean =>
 
 /** The agents to look in: --agent, else every agent with a thread. */
 function agentsOf(cairn: Cairn, agent: string | undefined): string[] {
-  if (agent) return [agent];
+  if (agent !== undefined) return [agent];
   return [...new Set(cairn.threads().map((thread) => thread.agentId))];
 }
 

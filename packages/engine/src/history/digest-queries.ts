@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { CairnError } from '@cairn/core';
+import { CairnError, checkAgentId, checkThreadKey } from '@cairn/core';
 import { lineageDatabasePath, openLineageStore } from '../lineage';
 import { getRunDigest, listRunDigests } from './run-digest-store';
 import type { StoredRunDigest } from './run-digest-types';
@@ -35,8 +35,10 @@ function withStore<T>(
 /** The latest digest of each run of these agents, most recently ended first. */
 export function recentRunDigests(rootDir: string, query: DigestQuery): StoredRunDigest[] {
   const limit = Math.min(Math.max(1, query.limit ?? 20), 500);
+  const agentIds = query.agentIds.map((id) => checkAgentId(id));
+  if (query.threadKey !== undefined) checkThreadKey(query.threadKey);
   return withStore(rootDir, [], (store) =>
-    query.agentIds
+    agentIds
       .flatMap((agentId) =>
         listRunDigests(store, {
           agentId,
@@ -55,6 +57,7 @@ export function findRunDigest(
   run: string,
   agentIds: readonly string[],
 ): StoredRunDigest {
+  for (const id of agentIds) checkAgentId(id);
   const found = withStore<StoredRunDigest | undefined>(rootDir, undefined, (store) => {
     for (const agentId of agentIds) {
       try {
