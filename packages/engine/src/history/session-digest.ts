@@ -1,3 +1,4 @@
+import { CairnError } from '@cairn/core';
 import type { LineageStore } from '../lineage';
 import type { TranscriptEntry } from '../lineage/lineage-types';
 import { createExtractiveSummarizer, harnessSummaryToStructured } from '../summaries';
@@ -189,7 +190,11 @@ export function createSessionDigests(
           createdAt: result.digest.endedAt,
           digest: result.digest,
         };
-        promoted = await promoteRecurringFromRun(ctx.memory, run, digests);
+        // A read-only backend keeps the digest and promotes nothing.
+        promoted = await promoteRecurringFromRun(ctx.memory, run, digests).catch((error) => {
+          if (CairnError.isInstance(error) && error.code === 'READ_ONLY') return [];
+          throw error;
+        });
       }
       return { ...result, promoted };
     },
