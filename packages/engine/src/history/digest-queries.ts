@@ -46,7 +46,9 @@ export function recentRunDigests(rootDir: string, query: DigestQuery): StoredRun
           ...(query.threadKey ? { threadKey: query.threadKey } : {}),
         }),
       )
-      .sort((a, b) => (a.digest.endedAt < b.digest.endedAt ? 1 : -1))
+      .sort((a, b) =>
+        a.digest.endedAt < b.digest.endedAt ? 1 : a.digest.endedAt > b.digest.endedAt ? -1 : 0,
+      )
       .slice(0, limit),
   );
 }

@@ -42,11 +42,19 @@ function stored(node: TemporalNode): StoredRunDigest | undefined {
   return digest ? { nodeId: node.id, createdAt: node.createdAt, digest } : undefined;
 }
 
-/** Newest first, one per run (the newest node of each). */
-function latestPerRun(nodes: readonly TemporalNode[]): StoredRunDigest[] {
+/** For a sort, newest first; ties keep the scan order (its rowid, newest first). */
+const descending = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+
+/**
+ * Newest first, one per run (the newest node of each), at most `limit`. A
+ * run's older nodes are skipped by session key before any JSON is parsed.
+ */
+function latestPerRun(nodes: readonly TemporalNode[], limit: number): StoredRunDigest[] {
   const seen = new Set<string>();
   const out: StoredRunDigest[] = [];
   for (const node of nodes) {
+    if (out.length >= limit) break;
+    if (node.sessionKey !== null && seen.has(node.sessionKey)) continue;
     const entry = stored(node);
     if (!entry || seen.has(entry.digest.runId)) continue;
     seen.add(entry.digest.runId);
@@ -76,11 +84,9 @@ export function listRunDigests(
   });
   // Versions of one run share its start, so the scan order puts the newest version first.
   const sorted = [...nodes].sort(
-    (a, b) =>
-      (a.startAt < b.startAt ? 1 : a.startAt > b.startAt ? -1 : 0) ||
-      (a.createdAt < b.createdAt ? 1 : -1),
+    (a, b) => descending(a.startAt, b.startAt) || descending(a.createdAt, b.createdAt),
   );
-  return latestPerRun(sorted).slice(0, options.limit ?? 20);
+  return latestPerRun(sorted, options.limit ?? 20);
 }
 
 /** A run's latest digest by run id (its session key) or by a digest node id; NOT_FOUND otherwise. */
@@ -121,11 +127,19 @@ export function recordRunDigest(
   store: LineageStore,
   digest: RunDigest,
 ): { nodeId: string; written: boolean } {
-  const previous = listRunDigests(store, {
-    agentId: digest.agentId,
-    threadKey: digest.threadKey,
-    limit: SCAN_LIMIT,
-  }).find((entry) => entry.digest.runId === digest.runId);
+  const versions = store
+    .listNodes({
+      agentId: digest.agentId,
+      threadKey: digest.threadKey,
+      kinds: ['run_digest'],
+      order: 'desc',
+      limit: SCAN_LIMIT,
+    })
+    .filter((node) => node.sessionKey === digest.runId);
+  const previous = latestPerRun(
+    versions.sort((a, b) => descending(a.createdAt, b.createdAt)),
+    1,
+  ).find((entry) => entry.digest.runId === digest.runId);
   if (previous && sameRecord(previous.digest, digest)) {
     return { nodeId: previous.nodeId, written: false };
   }

@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 
 /**
@@ -50,21 +48,34 @@ export async function findGit(
   env: Record<string, string | undefined>,
   projectRoot: string,
 ): Promise<string | undefined> {
-  const root = await realpath(projectRoot).catch(() => projectRoot);
+  // Synchronous on purpose: hook processes never load node:fs/promises (hook-bundle.test.ts).
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  };
+  const root = real(projectRoot) ?? projectRoot;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '' || !isAbsolute(dir)) continue;
-    const realDir = await realpath(dir).catch(() => undefined);
+    const realDir = real(dir);
     if (!realDir || inside(root, realDir)) continue;
-    const real = await realpath(join(realDir, 'git')).catch(() => undefined);
-    if (!real || inside(root, real)) continue;
-    if (!(await stat(real).catch(() => undefined))?.isFile()) continue;
-    const runnable = await access(real, constants.X_OK).then(
-      () => true,
-      () => false,
-    );
-    if (runnable) return real;
+    const bin = real(join(realDir, 'git'));
+    if (!bin || inside(root, bin) || !isExecutableFile(bin)) continue;
+    return bin;
   }
   return undefined;
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The caller's environment without GIT_* (GIT_DIR, GIT_EXTERNAL_DIFF, GIT_PAGER...). */
@@ -102,7 +113,9 @@ export interface DiffStat {
   deletions: number;
 }
 
-function run(bin: string, cwd: string, env: Record<string, string>, args: string[]) {
+async function run(bin: string, cwd: string, env: Record<string, string>, args: string[]) {
+  // Loaded on first use: a prompt hook never runs git.
+  const { execFile } = await import('node:child_process');
   return new Promise<string>((resolve, reject) => {
     execFile(
       bin,
