@@ -39,18 +39,66 @@ const runSummary = z.object({
   endedAt: z.string(),
 });
 
+const gotcha = z.object({
+  signature: z.string(),
+  family: z.string(),
+  normalized: z.string(),
+  command: z.string().optional(),
+  eventId: z.string().describe('The first failing tool event, <transcriptId>:<seq>'),
+  count: z.number(),
+  status: z.enum(['resolved', 'unresolved']),
+  resolvedBy: z.string().optional().describe('The later tool event that succeeded'),
+});
+
+/** The engine's runDigestSchema, spelled out for clients. */
+const digestShape = z.object({
+  version: z.number(),
+  runId: z.string(),
+  agentId: z.string(),
+  threadKey: z.string(),
+  harness: z.string().optional(),
+  repo: z.string().optional(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  intent: z.string(),
+  outcome: z.enum(['succeeded', 'failed', 'abandoned']),
+  outcomeReason: z.string(),
+  changes: z.object({
+    commits: z.array(z.object({ sha: z.string(), subject: z.string(), at: z.string() })),
+    diffstat: z
+      .object({
+        from: z.string(),
+        to: z.string(),
+        files: z.number(),
+        insertions: z.number(),
+        deletions: z.number(),
+        paths: z.array(z.string()),
+      })
+      .optional(),
+    editedFiles: z.array(z.string()),
+    gitNote: z.string().optional(),
+  }),
+  decisions: z.array(z.string()),
+  gotchas: z.array(gotcha),
+  nextSteps: z.array(z.string()),
+  narrativeSource: z.string(),
+  evidence: z.object({
+    sessionKey: z.string(),
+    transcriptId: z.number().optional(),
+    entries: z.number(),
+    summaryNodeId: z.string().optional(),
+    commits: z.array(z.string()),
+    toolEventIds: z.array(z.string()),
+  }),
+});
+
 export const runDigestOutput = z.object({
   runs: z
     .array(runSummary)
     .optional()
     .describe('Without `run`: the latest digest of each run, newest first'),
   nodeId: z.string().optional(),
-  digest: z
-    .looseObject({ runId: z.string(), outcome: z.string() })
-    .optional()
-    .describe(
-      'intent, outcome, outcomeReason, changes (commits, diffstat, editedFiles), decisions, gotchas (signature, status, resolvedBy), nextSteps, evidence',
-    ),
+  digest: digestShape.optional().describe('The digest as `cairn history show --json` gives it'),
   markdown: z.string().optional().describe('The digest as `cairn history show` prints it'),
   error: errorBody.optional(),
 });
