@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliRunner } from './test-cli';
@@ -59,6 +62,45 @@ describe('cairn history runs / show', () => {
     const json = JSON.parse(cli.run(['history', 'show', listed[0].nodeId, '--json']).stdout);
     expect(json.digest.runId).toBe('run-42');
     expect(json.digest.gotchas[0].status).toBe('resolved');
+  });
+
+  it('reads the commits of the session with git from the CLI bundle, and no hostile config runs', () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], {
+        cwd: project.root,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: join(project.root, 'home'),
+          GIT_CONFIG_NOSYSTEM: '1',
+          // Only the commit made before the session is dated: an hour ago.
+          ...(args.includes('before')
+            ? { GIT_COMMITTER_DATE: new Date(Date.now() - 3_600_000).toISOString() }
+            : {}),
+        },
+      });
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'before');
+    expect(cli.run(['init']).code).toBe(0);
+    event('session-start', { cwd: project.root, harness: 'codex' });
+    event('user-prompt-submit', { prompt: 'Add the notes file' });
+    writeFileSync(join(project.root, 'notes.txt'), 'one\ntwo\n');
+    git('add', 'notes.txt');
+    git('commit', '-q', '-m', 'docs: notes');
+    const marker = join(project.root, 'marker');
+    git('config', 'core.fsmonitor', `touch ${marker}; false`);
+    git('config', 'diff.external', `touch ${marker}; false`);
+    event('session-end', { deferSummary: true });
+    const { digest } = JSON.parse(cli.run(['history', 'show', 'run-42', '--json']).stdout);
+    expect(digest.changes.gitNote).toBeUndefined();
+    expect(digest.changes.commits.map((c: { subject: string }) => c.subject)).toEqual([
+      'docs: notes',
+    ]);
+    expect(digest.changes.diffstat).toMatchObject({
+      files: 1,
+      insertions: 2,
+      paths: ['notes.txt'],
+    });
+    expect(() => execFileSync('test', ['-e', marker])).toThrow();
   });
 
   it('says NOT_FOUND for an unknown run and validates --limit', () => {

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 
@@ -113,9 +114,7 @@ export interface DiffStat {
   deletions: number;
 }
 
-async function run(bin: string, cwd: string, env: Record<string, string>, args: string[]) {
-  // Loaded on first use: a prompt hook never runs git.
-  const { execFile } = await import('node:child_process');
+function run(bin: string, cwd: string, env: Record<string, string>, args: string[]) {
   return new Promise<string>((resolve, reject) => {
     execFile(
       bin,
