@@ -248,7 +248,8 @@ describe('run digest with a model summarizer', () => {
   it('writes an extractive digest at a short session end and the model version at the next session start', async () => {
     const cairn = open(server);
     await scriptedRun(cairn, { defer: true });
-    expect(digests()[0]!.digest.narrativeSource).toBe('extractive');
+    const first = digests()[0]!.digest;
+    expect(first.narrativeSource).toBe('extractive');
     expect(server.requests).toHaveLength(0);
     await cairn.lifecycle.sessionStart({
       agentId: 'claude',
@@ -259,5 +260,8 @@ describe('run digest with a model summarizer', () => {
     expect(latest.runId).toBe('run-1');
     expect(latest.narrativeSource).toBe('openai:digest-model');
     expect(latest.decisions).toContain('Keep sum pure; no rounding');
+    // The new version keeps the run's end and its commits.
+    expect(latest.endedAt).toBe(first.endedAt);
+    expect(latest.changes.commits).toEqual(first.changes.commits);
   });
 });

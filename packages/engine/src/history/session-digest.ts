@@ -141,10 +141,12 @@ export async function digestSession(
   ctx: SessionDigestContext,
   session: DigestSession,
   summaryNodeId?: string,
+  /** When the run ended; default now (a later version keeps the first one's end). */
+  endedAtRaw?: string,
 ): Promise<{ nodeId: string; written: boolean; digest: RunDigest }> {
   const store = ctx.store();
   const { entries, total, transcriptId } = readEntries(store, session);
-  const endedAt = ctx.now().toISOString();
+  const endedAt = endedAtRaw ?? ctx.now().toISOString();
   const startedAt = entries[0]?.at ?? session.startedAt;
   const narrative = await narrativeOf(ctx, store, session, entries, summaryNodeId);
   const changes = await gitChanges(
@@ -204,7 +206,13 @@ export function createSessionDigests(
         const node = ctx.store().getNode(agentId, nodeId);
         const session = node.sessionKey ? sessionOf(agentId, node.sessionKey) : undefined;
         if (!session) continue;
-        const result = await digestSession(ctx, session, nodeId);
+        // The run ended at its session end, not now: commits made since are not its own.
+        const ended = listRunDigests(ctx.store(), {
+          agentId,
+          threadKey: session.threadKey,
+          limit: 500,
+        }).find((entry) => entry.digest.runId === session.sessionKey)?.digest.endedAt;
+        const result = await digestSession(ctx, session, nodeId, ended);
         if (result.written) written.push(result.nodeId);
       }
       return written;
