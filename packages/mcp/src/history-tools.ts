@@ -100,6 +100,10 @@ export const runDigestOutput = z.object({
   nodeId: z.string().optional(),
   digest: digestShape.optional().describe('The digest as `cairn history show --json` gives it'),
   markdown: z.string().optional().describe('The digest as `cairn history show` prints it'),
+  redacted: z
+    .array(z.object({ kind: z.string(), count: z.number() }))
+    .optional()
+    .describe('Secrets replaced in the texts, by kind; the lineage keeps the raw digest'),
   error: errorBody.optional(),
 });
 
@@ -124,6 +128,7 @@ const memoryRunDigest = defineTool({
           nodeId: stored.nodeId,
           digest: stored.digest,
           markdown: renderRunDigest(stored.digest),
+          redacted: stored.redacted,
         },
       };
     }

@@ -68,7 +68,7 @@ export async function runDigestSubcommand(context: CommandContext): Promise<Comm
       }
       const stored = findRunDigest(root, run, agentsOf(cairn, agent));
       return {
-        json: { ok: true, nodeId: stored.nodeId, digest: stored.digest },
+        json: { ok: true, nodeId: stored.nodeId, digest: stored.digest, redacted: stored.redacted },
         text: renderRunDigest(stored.digest),
       };
     }

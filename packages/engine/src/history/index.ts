@@ -1,7 +1,13 @@
 // Run digests (issue 15 point 1).
 export { buildRunDigest, type RunDigestInput } from './build-run-digest';
 export { commandFamily, toolFamily } from './command-family';
-export { type DigestQuery, findRunDigest, recentRunDigests } from './digest-queries';
+export {
+  type DigestQuery,
+  findRunDigest,
+  type ReadRunDigest,
+  recentRunDigests,
+  redactRunDigest,
+} from './digest-queries';
 export {
   type ErrorSignature,
   errorSignature,

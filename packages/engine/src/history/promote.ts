@@ -1,3 +1,4 @@
+import { redactSecrets } from '@cairn/core';
 import type { AddUnitInput } from '../units/unit-input';
 import type { AddUnitResult, MemoryRecord } from '../units/unit-results';
 import type { Gotcha, StoredRunDigest } from './run-digest-types';
@@ -84,11 +85,12 @@ async function promote(
   if (await alreadyPromoted(memory, input.signature)) {
     return { action: 'skipped', signature: input.signature, reason: 'already promoted' };
   }
+  // Units live in files a team commits: no secret from an error message goes there.
   const result = await memory.add({
-    text: input.text,
+    text: redactSecrets(input.text).text,
     category: input.category,
     review: 'draft',
-    source: input.source,
+    source: redactSecrets(input.source).text,
   });
   if (result.action === 'created') {
     return { action: 'promoted', memoryId: result.memoryId, signature: input.signature };

@@ -1,0 +1,48 @@
+import { fakeSecrets, leakedFakeSecrets, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Cairn } from '../index';
+import { closeTestProject, openTestProject } from '../test-project.fixture';
+import { findRunDigest, recentRunDigests } from './digest-queries';
+
+let project: TempProject;
+let cairn: Cairn;
+beforeEach(async () => {
+  ({ project, cairn } = await openTestProject());
+});
+afterEach(() => closeTestProject(project, cairn));
+
+const secret = () => fakeSecrets().find((s) => s.kind.includes('github')) ?? fakeSecrets()[0]!;
+
+async function run(sessionKey: string) {
+  const ids = { agentId: 'claude', sessionKey };
+  const { line } = secret();
+  await cairn.lifecycle.sessionStart({ ...ids, cwd: project.root });
+  await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: `Deploy with ${line}` });
+  await cairn.lifecycle.toolUse({
+    ...ids,
+    toolName: 'Bash',
+    input: { command: 'deploy' },
+    output: { stdout: '', stderr: `Error: token rejected: ${line}` },
+  });
+  await cairn.lifecycle.sessionEnd({ ...ids, deferSummary: true });
+}
+
+describe('run digests hand out no secret', () => {
+  it('redacts what the CLI and MCP read, and counts what it replaced', async () => {
+    await run('s1');
+    const one = findRunDigest(project.root, 's1', ['claude']);
+    expect(leakedFakeSecrets(JSON.stringify(one.digest))).toEqual([]);
+    expect(one.redacted.length).toBeGreaterThan(0);
+    expect(one.digest.intent).toContain('[REDACTED:');
+    const [listed] = recentRunDigests(project.root, { agentIds: ['claude'] });
+    expect(leakedFakeSecrets(listed!.digest.intent)).toEqual([]);
+  });
+
+  it('promotes a recurring error without its secret into the memory files', async () => {
+    await run('s1');
+    await run('s2');
+    const drafts = await cairn.list({ review: 'draft' });
+    expect(drafts).toHaveLength(1);
+    expect(leakedFakeSecrets(`${drafts[0]!.text} ${drafts[0]!.source}`)).toEqual([]);
+  });
+});
