@@ -1,6 +1,8 @@
+import { redactSecrets } from '@cairn/core';
 import { fakeSecrets, leakedFakeSecrets, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cairn } from '../index';
+import { openLineageStore } from '../lineage';
 import { closeTestProject, openTestProject } from '../test-project.fixture';
 import { findRunDigest, recentRunDigests } from './digest-queries';
 
@@ -36,6 +38,25 @@ describe('run digests hand out no secret', () => {
     expect(one.digest.intent).toContain('[REDACTED:');
     const [listed] = recentRunDigests(project.root, { agentIds: ['claude'] });
     expect(leakedFakeSecrets(listed!.digest.intent)).toEqual([]);
+  });
+
+  it('stores a digest whose own fields never read as a secret (threadKey, sessionKey)', async () => {
+    const ids = { agentId: 'claude', sessionKey: 'plain', threadKey: 'topic-keys' };
+    await cairn.lifecycle.sessionStart({ ...ids, cwd: project.root });
+    await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: 'Tidy the README' });
+    await cairn.lifecycle.sessionEnd({ ...ids, deferSummary: true });
+    const store = openLineageStore(project.root);
+    try {
+      const [node] = store.listNodes({ agentId: 'claude', kinds: ['run_digest'] });
+      expect(node!.text).toContain('<!-- cairn:run-digest {');
+      expect(redactSecrets(node!.text).found).toEqual([]);
+    } finally {
+      store.close();
+    }
+    expect(findRunDigest(project.root, 'plain', ['claude'])).toMatchObject({
+      redacted: [],
+      digest: { threadKey: 'topic-keys', evidence: { sessionKey: 'plain' } },
+    });
   });
 
   it('promotes a recurring error without its secret into the memory files', async () => {

