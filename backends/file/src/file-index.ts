@@ -63,6 +63,26 @@ function indexHit(target: PoolTarget, hit: ChunkHit, around: string[]): MemoryIn
 }
 
 /**
+ * A pool's source as the SQLite index reads it: a folder's markdown, or a
+ * source of its own (the project's documents), which must list synchronously.
+ */
+function indexSourceOf(target: PoolTarget): IndexSource {
+  const { source } = target;
+  if (source.key === target.base) return folderSource(target.base);
+  return {
+    pool: source.key,
+    list: () => {
+      const listed = source.list();
+      if (Array.isArray(listed)) return listed;
+      throw new CairnError('UNSUPPORTED', `pool "${target.id}" lists its files asynchronously`, {
+        hint: 'the file index reads sources whose list() returns an array',
+      });
+    },
+    read: (path) => source.read(path),
+  };
+}
+
+/**
  * The file index as a MemoryIndex: SQLite FTS5 (bm25) over the workspace
  * in `.cairn/index/search.sqlite` and registered pool folders in
  * `pools.sqlite`, hybrid bm25 + vector search when an embedder is given,
@@ -88,7 +108,7 @@ export class FileIndex implements MemoryIndex<SearchIndexRefreshStats> {
   private databaseOf(index: ProjectSearchIndex, target: PoolTarget) {
     const workspace = target.source.key === WORKSPACE_POOL_ID;
     const database: IndexDatabase = workspace ? index.workspace : index.folders();
-    const source: IndexSource = workspace ? index.workspaceSource : folderSource(target.base);
+    const source: IndexSource = workspace ? index.workspaceSource : indexSourceOf(target);
     return { database, source };
   }
 
@@ -113,7 +133,9 @@ export class FileIndex implements MemoryIndex<SearchIndexRefreshStats> {
   /** Forgets indexed pool folders no longer registered; stale pools only cost disk space. */
   private prune(index: ProjectSearchIndex, keep: PoolTarget[]): void {
     try {
-      const folders = keep.filter((t) => t.source.key !== WORKSPACE_POOL_ID).map((t) => t.base);
+      const folders = keep
+        .filter((t) => t.source.key !== WORKSPACE_POOL_ID)
+        .map((t) => t.source.key);
       index.pruneFolders(folders);
     } catch (error) {
       this.warn(`could not prune the pool index: ${String(error)}`);

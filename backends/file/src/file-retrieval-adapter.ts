@@ -1,9 +1,11 @@
-import type {
-  MemoryRetrievalAdapter,
-  RetrievalAdapterCapabilities,
-  RetrievalAdapterFactoryOptions,
-} from '@cairn/core';
-import { createIndexedRetrievalAdapter, recallCapabilities } from '@cairn/index-kit';
+import type { RetrievalAdapterCapabilities, RetrievalAdapterFactoryOptions } from '@cairn/core';
+import {
+  createIndexedRetrievalAdapter,
+  type IndexedAdapterComposition,
+  type IndexedRetrievalAdapter,
+  recallCapabilities,
+  type SearchIndexRefreshStats,
+} from '@cairn/index-kit';
 import { fileIndex } from './file-backend';
 
 export const fileRetrievalCapabilities = recallCapabilities(
@@ -19,6 +21,7 @@ export const fileRetrievalCapabilities = recallCapabilities(
  */
 export function createFileRetrievalAdapter(
   options: RetrievalAdapterFactoryOptions,
-): MemoryRetrievalAdapter {
-  return createIndexedRetrievalAdapter(fileIndex, options);
+  composition: Omit<IndexedAdapterComposition<SearchIndexRefreshStats>, 'fallback'> = {},
+): IndexedRetrievalAdapter<SearchIndexRefreshStats> {
+  return createIndexedRetrievalAdapter(fileIndex, options, composition);
 }

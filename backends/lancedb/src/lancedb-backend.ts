@@ -8,6 +8,7 @@ import {
 import { LancedbIndex } from './lancedb-index';
 import {
   databaseUri,
+  defaultRepo,
   type LancedbBackendOptions,
   type ResolvedLancedbOptions,
   resolveLancedbOptions,
@@ -31,7 +32,12 @@ export const lancedbIndex: MemoryIndexRegistration<ResolvedLancedbOptions, Lance
   capabilities: { semantic: true, keyword: true, filters: LANCEDB_PUSHED_FILTERS },
   parseOptions: resolveLancedbOptions,
   create: ({ rootDir, dataDir, options, warn }) =>
-    new LancedbIndex(databaseUri(rootDir, options.uri, dataDir), options, warn),
+    new LancedbIndex(
+      databaseUri(rootDir, options.uri, dataDir),
+      options.repo ?? defaultRepo(rootDir),
+      options,
+      warn,
+    ),
 };
 
 /** The LanceDB backend: refresh and rebuild report LanceDB's counts. */

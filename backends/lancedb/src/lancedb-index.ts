@@ -8,7 +8,7 @@ import {
 } from '@cairn/core';
 import { candidateCount } from '@cairn/index-kit';
 import { type RankedHit, searchChunks } from './hybrid-search';
-import type { ResolvedLancedbOptions } from './lancedb-options';
+import { isRemoteUri, type ResolvedLancedbOptions } from './lancedb-options';
 import { LancedbStore } from './lancedb-store';
 import { loadLancedb } from './load-lancedb';
 import { queryClauses } from './query-filters';
@@ -82,6 +82,8 @@ export class LancedbIndex implements MemoryIndex<LancedbRefreshStats> {
 
   constructor(
     readonly uri: string,
+    /** This project's partition of the table (`repo`). */
+    readonly project: string,
     readonly options: ResolvedLancedbOptions,
     private readonly warn: (message: string) => void,
   ) {}
@@ -105,6 +107,8 @@ export class LancedbIndex implements MemoryIndex<LancedbRefreshStats> {
       uri: this.uri,
       storageOptions: this.options.storageOptions,
       tableName: this.options.tableName,
+      project: this.project,
+      redactText: isRemoteUri(this.uri),
       dimensions: this.options.embedder.dimensions,
       embedderKey: embedderKey(this.options.embedder),
       chunkKey: JSON.stringify(this.options.chunk),
@@ -181,6 +185,8 @@ export class LancedbIndex implements MemoryIndex<LancedbRefreshStats> {
     const details = {
       uri: this.uri,
       table: this.options.tableName,
+      repo: this.project,
+      redactsText: isRemoteUri(this.uri),
       embedder: embedderKey(this.options.embedder),
       searchMode: this.options.searchMode,
       rows: await store.countRows(),

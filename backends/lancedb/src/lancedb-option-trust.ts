@@ -10,6 +10,7 @@ export const lancedbOptionTrust = {
   uri: localPathRule,
   storageOptions: 'network',
   tableName: false,
+  repo: false,
   embedder: hashEmbedderRule,
   searchMode: false,
   vectorIndexThreshold: false,

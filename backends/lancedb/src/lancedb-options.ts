@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, isAbsolute, resolve } from 'node:path';
 import {
   type ChunkOptions,
   cairnIndexPath,
@@ -43,6 +44,12 @@ export interface LancedbBackendOptions {
   /** Chunk table name; the file-state table is `<tableName>_files`. Default `cairn_chunks`. */
   tableName?: string;
   /**
+   * The project's partition of the table: every row carries it and every
+   * search, refresh and delete filters on it, so projects can share one
+   * table. Default: the project folder name plus a short hash of its path.
+   */
+  repo?: string;
+  /**
    * The embedder, or `{ id: 'hash', dimensions }` from JSON settings.
    * Default: the offline hash embedder (256 dimensions).
    */
@@ -74,6 +81,7 @@ export interface ResolvedLancedbOptions {
   uri: string | undefined;
   storageOptions: Record<string, string> | undefined;
   tableName: string;
+  repo: string | undefined;
   embedder: Embedder;
   searchMode: LancedbSearchMode;
   vectorIndexThreshold: number;
@@ -95,6 +103,7 @@ export const lancedbOptionsSchema = lazySchema(() =>
     uri: stringOption(),
     storageOptions: stringRecordOption(),
     tableName: z._default(stringOption(/^[A-Za-z][A-Za-z0-9_]{0,62}$/), DEFAULT_TABLE_NAME),
+    repo: stringOption(/^[^\s]{1,200}$/),
     embedder: embedderOption(),
     searchMode: oneOfOption(['hybrid', 'vector', 'keyword'], 'hybrid'),
     vectorIndexThreshold: integerOption(MIN_VECTOR_INDEX_THRESHOLD, DEFAULT_VECTOR_INDEX_THRESHOLD),
@@ -118,10 +127,11 @@ export const lancedbOptionsSchema = lazySchema(() =>
 /** Validates options (from code or JSON settings); unknown keys and bad values throw INVALID_INPUT. */
 export function resolveLancedbOptions(input: unknown = {}): ResolvedLancedbOptions {
   const options = parseBackendOptions(lancedbOptionsSchema, input, invalid);
-  const { uri, storageOptions, onWarning, loadModules } = options;
+  const { uri, storageOptions, repo, onWarning, loadModules } = options;
   return {
     ...options,
     uri,
+    repo,
     storageOptions,
     tableName: options.tableName ?? DEFAULT_TABLE_NAME,
     embedder: embedderOrDefault(options.embedder),
@@ -133,6 +143,13 @@ export function resolveLancedbOptions(input: unknown = {}): ResolvedLancedbOptio
 /** A URI with a scheme (`s3://`, `gs://`, `az://`, `db://`, `memory://`) is used as-is. */
 export function isRemoteUri(uri: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
+}
+
+/** The default `repo`: the folder name and a hash of the absolute path (two checkouts never collide). */
+export function defaultRepo(rootDir: string): string {
+  const root = resolve(rootDir);
+  const hash = createHash('sha256').update(root).digest('hex').slice(0, 10);
+  return `${basename(root) || 'root'}-${hash}`;
 }
 
 /** The database URI for a project: the configured one, or `<root>/.cairn/index/lancedb`. */

@@ -21,6 +21,10 @@ export interface StoreOpenOptions extends TableMetadata {
   uri: string;
   storageOptions: Record<string, string> | undefined;
   tableName: string;
+  /** This project's partition of a table other projects may share. */
+  project: string;
+  /** Store text redacted (object storage: the text leaves the machine). */
+  redactText: boolean;
   dimensions: number;
   onEmbedderChange: 'rebuild' | 'error';
   readConsistencyInterval: number;
@@ -61,6 +65,10 @@ export class LancedbStore {
   /** Which indexes exist, as last checked by ensureIndexes. */
   indexes = { fts: false, vector: false, rows: 0 };
 
+  /** Every row this store reads, writes or deletes is the project's. */
+  readonly project: string;
+  readonly redactsText: boolean;
+
   private constructor(
     readonly options: StoreOpenOptions,
     private readonly db: Connection,
@@ -68,7 +76,18 @@ export class LancedbStore {
     private files: Table,
     /** Set when the tables were dropped on open (embedder, chunking or format change). */
     readonly rebuiltBecause: string | undefined,
-  ) {}
+  ) {
+    this.project = options.project;
+    this.redactsText = options.redactText;
+  }
+
+  /** `where` limited to this project's rows. */
+  private scoped(...clauses: (string | undefined)[]): string {
+    return sqlAnd([
+      `project = ${sqlString(this.project)}`,
+      ...clauses.filter((c) => c !== undefined),
+    ])!;
+  }
 
   static async open(options: StoreOpenOptions): Promise<LancedbStore> {
     const db = await options.modules.lancedb.connect(options.uri, {
@@ -114,36 +133,25 @@ export class LancedbStore {
     return new LancedbStore(options, db, chunks, files, reason);
   }
 
-  /** Drops both tables and starts empty (a rebuild). */
+  /** Deletes this project's rows (a rebuild); other projects on the table keep theirs. */
   async reset(): Promise<void> {
-    const { arrow } = this.options.modules;
-    const overwrite = { mode: 'overwrite' as const, existOk: true };
-    this.chunks.close();
-    this.files.close();
-    this.indexes = { fts: false, vector: false, rows: 0 };
-    this.chunks = await this.db.createEmptyTable(
-      this.options.tableName,
-      chunkSchema(arrow, this.options.dimensions, this.options),
-      overwrite,
-    );
-    this.files = await this.db.createEmptyTable(
-      `${this.options.tableName}_files`,
-      fileSchema(arrow, this.options),
-      overwrite,
-    );
+    await this.chunks.delete(this.scoped());
+    await this.files.delete(this.scoped());
   }
 
   async filesOf(pool: string): Promise<Map<string, FileRow>> {
     const rows = (await this.files
       .query()
-      .where(`pool = ${sqlString(pool)}`)
+      .where(this.scoped(`pool = ${sqlString(pool)}`))
       .toArray()) as FileRow[];
     return new Map(rows.map((row) => [row.path, { ...row }]));
   }
 
-  /** Every pool id that has indexed files. */
+  /** Every pool id that has indexed files in this project. */
   async pools(): Promise<Set<string>> {
-    const rows = (await this.files.query().select(['pool']).toArray()) as { pool: string }[];
+    const rows = (await this.files.query().where(this.scoped()).select(['pool']).toArray()) as {
+      pool: string;
+    }[];
     return new Set(rows.map((row) => row.pool));
   }
 
@@ -152,7 +160,7 @@ export class LancedbStore {
     for (const group of batches(paths, IN_BATCH)) {
       const rows = await this.chunks
         .query()
-        .where(sqlAnd([`pool = ${sqlString(pool)}`, sqlOneOf('path', group)])!)
+        .where(this.scoped(`pool = ${sqlString(pool)}`, sqlOneOf('path', group)))
         .select(['chunk_id', 'fingerprint', 'text_hash', 'vector'])
         .toArray();
       for (const row of rows) {
@@ -175,7 +183,7 @@ export class LancedbStore {
         schema,
       });
       await this.chunks
-        .mergeInsert('chunk_id')
+        .mergeInsert(['project', 'chunk_id'])
         .whenMatchedUpdateAll()
         .whenNotMatchedInsertAll()
         .execute(data);
@@ -184,12 +192,12 @@ export class LancedbStore {
 
   async deleteChunkIds(ids: string[]): Promise<void> {
     for (const group of batches(ids, IN_BATCH))
-      await this.chunks.delete(sqlOneOf('chunk_id', group));
+      await this.chunks.delete(this.scoped(sqlOneOf('chunk_id', group)));
   }
 
   async deletePaths(pool: string, paths: string[]): Promise<void> {
     for (const group of batches(paths, IN_BATCH)) {
-      const where = sqlAnd([`pool = ${sqlString(pool)}`, sqlOneOf('path', group)])!;
+      const where = this.scoped(`pool = ${sqlString(pool)}`, sqlOneOf('path', group));
       await this.chunks.delete(where);
       await this.files.delete(where);
     }
@@ -202,21 +210,21 @@ export class LancedbStore {
       schema: fileSchema(arrow, this.options),
     });
     await this.files
-      .mergeInsert('file_key')
+      .mergeInsert(['project', 'file_key'])
       .whenMatchedUpdateAll()
       .whenNotMatchedInsertAll()
       .execute(data);
   }
 
   async dropPool(pool: string): Promise<void> {
-    await this.chunks.delete(`pool = ${sqlString(pool)}`);
-    await this.files.delete(`pool = ${sqlString(pool)}`);
+    await this.chunks.delete(this.scoped(`pool = ${sqlString(pool)}`));
+    await this.files.delete(this.scoped(`pool = ${sqlString(pool)}`));
   }
 
   /** Rewrites the pool-level columns of a pool whose tier or agents changed. */
   async setPoolMeta(pool: string, tier: string, agents: string[] | undefined): Promise<void> {
     await this.chunks.update({
-      where: `pool = ${sqlString(pool)}`,
+      where: this.scoped(`pool = ${sqlString(pool)}`),
       valuesSql: {
         tier: sqlString(tier),
         agents: agents ? `make_array(${agents.map(sqlString).join(', ')})` : 'NULL',
@@ -224,8 +232,9 @@ export class LancedbStore {
     });
   }
 
+  /** This project's rows (matching `where`). */
   countRows(where?: string): Promise<number> {
-    return this.chunks.countRows(where);
+    return this.chunks.countRows(this.scoped(where));
   }
 
   /**
@@ -264,7 +273,7 @@ export class LancedbStore {
     let query = this.chunks.query().nearestTo(vector).distanceType('cosine');
     if (this.indexes.vector)
       query = query.nprobes(VECTOR_NPROBES).refineFactor(VECTOR_REFINE_FACTOR);
-    if (where) query = query.where(where);
+    query = query.where(this.scoped(where));
     return (await query
       .select([...RESULT_COLUMNS, '_distance'])
       .limit(limit)
@@ -274,7 +283,7 @@ export class LancedbStore {
   async keywordSearch(text: string, where: string | undefined, limit: number) {
     if (!this.indexes.fts) return [];
     let query = this.chunks.query().fullTextSearch(text, { columns: 'text' });
-    if (where) query = query.where(where);
+    query = query.where(this.scoped(where));
     return (await query
       .select([...RESULT_COLUMNS, '_score'])
       .limit(limit)

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { type ChunkOptions, type Embedder, embedderKey, type MemoryChunk } from '@cairn/core';
+import {
+  type ChunkOptions,
+  type Embedder,
+  embedderKey,
+  type MemoryChunk,
+  redactSecrets,
+} from '@cairn/core';
 import {
   chunkFile,
   embedInBatches,
@@ -32,9 +38,20 @@ interface FileUpdate {
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
-function chunkRow(target: PoolTarget, chunk: MemoryChunk, key: string): Omit<ChunkRow, 'vector'> {
+/**
+ * One chunk as stored. In object storage the text leaves the machine, so
+ * it is redacted first (and the vector is made from the redacted text).
+ */
+function chunkRow(
+  store: LancedbStore,
+  target: PoolTarget,
+  chunk: MemoryChunk,
+  key: string,
+): Omit<ChunkRow, 'vector'> {
+  const text = store.redactsText ? redactSecrets(chunk.text).text : chunk.text;
   const row = {
     chunk_id: `${target.id}:${chunk.id}`,
+    project: store.project,
     pool: target.id,
     tier: target.tier,
     agents: target.agents ?? null,
@@ -49,8 +66,8 @@ function chunkRow(target: PoolTarget, chunk: MemoryChunk, key: string): Omit<Chu
     updated_at: chunk.updatedAt ?? null,
     start_line: chunk.startLine,
     end_line: chunk.endLine,
-    text: chunk.text,
-    text_hash: sha256(chunk.text),
+    text,
+    text_hash: sha256(text),
     embedder: key,
   };
   return { ...row, fingerprint: sha256(JSON.stringify(row)) };
@@ -85,6 +102,7 @@ async function planChanges(store: LancedbStore, target: PoolTarget, ctx: Refresh
     read += 1;
     const file: FileRow = {
       file_key: `${target.id}:${entry.path}`,
+      project: store.project,
       pool: target.id,
       source: target.source.key,
       path: entry.path,
@@ -115,7 +133,7 @@ async function rowsToWrite(
   const rows: ChunkRow[] = [];
   const pending: Omit<ChunkRow, 'vector'>[] = [];
   for (const chunk of updates.flatMap((u) => u.chunks)) {
-    const row = chunkRow(target, chunk, key);
+    const row = chunkRow(store, target, chunk, key);
     keep.add(row.chunk_id);
     const before = stored.get(row.chunk_id);
     if (before?.fingerprint === row.fingerprint) continue;

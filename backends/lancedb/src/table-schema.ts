@@ -1,8 +1,11 @@
 import type { ChunkPlace } from '@cairn/index-kit';
 import type { ArrowModule } from './load-lancedb';
 
-/** Bumped when the row layout changes: an older table is rebuilt from the markdown. */
-export const INDEX_FORMAT = '1';
+/**
+ * Bumped when the row layout changes: an older table is rebuilt from the
+ * markdown (with a warning). 2 added the `project` partition.
+ */
+export const INDEX_FORMAT = '2';
 
 /** Schema metadata keys: what the stored vectors and chunks were made with. */
 export const META_FORMAT = 'cairn.format';
@@ -13,6 +16,8 @@ export const META_CHUNK = 'cairn.chunk';
 export interface ChunkRow {
   /** `<poolId>:<core chunk id>`: the merge key. */
   chunk_id: string;
+  /** The project's partition (`repo`): every read, write and delete filters on it. */
+  project: string;
   pool: string;
   tier: string;
   /** Agents of the pool; null means every agent. */
@@ -42,6 +47,7 @@ export interface ChunkRow {
 export interface FileRow {
   /** `<poolId>:<path>`: the merge key. */
   file_key: string;
+  project: string;
   pool: string;
   /** The pool's folder when it was indexed; a pool moved elsewhere is reindexed. */
   source: string;
@@ -70,6 +76,7 @@ export function chunkSchema(arrow: ArrowModule, dimensions: number, meta: TableM
   return new Schema(
     [
       text('chunk_id'),
+      text('project'),
       text('pool'),
       text('tier'),
       new Field('agents', new List(new Field('item', new Utf8(), true)), true),
@@ -103,6 +110,7 @@ export function fileSchema(arrow: ArrowModule, meta: TableMetadata) {
   return new Schema(
     [
       new Field('file_key', new Utf8(), false),
+      new Field('project', new Utf8(), false),
       new Field('pool', new Utf8(), false),
       new Field('source', new Utf8(), false),
       new Field('path', new Utf8(), false),

@@ -1,3 +1,4 @@
+import { ESTIMATE_SAFETY_FACTOR } from '@cairn/engine';
 import { formatNumber, markQuick, type Table, verdict } from '../report';
 import type { PackFigures } from './run-packs';
 import { PACK_P95_TARGET_MS } from './run-packs';
@@ -67,7 +68,7 @@ function budgetTable(f: PackFigures): Table {
     ]),
     notes: [
       'Budgets drawn equally from 0-20, 20-200, 200-2,000 and 2,000-20,000 tokens; planes a random subset (or all); queries empty, a few words, a named Beads issue, or 1,000-20,000 characters.',
-      'The hook path costs items with the estimate, `cairn pack` with the tokenizer; the verdict asks that neither count of the rendered text exceeds the budget. The lived-in text is made of invented words, which the estimate undercounts (see docs/PACKS.md), so packs costed with the estimate can run over when counted with o200k_base.',
+      `The hook path costs items with the estimate raised by its safety factor (${ESTIMATE_SAFETY_FACTOR}), \`cairn pack\` with the tokenizer; the verdict asks that neither count of the rendered text exceeds the budget. The lived-in text is made of invented words, which the plain estimate undercounts (see docs/PACKS.md): the factor is what keeps those packs within the o200k_base count.`,
       ...overExamples(f),
     ],
   };

@@ -19,8 +19,8 @@ export const claudeCodeFidelity = {
     userPromptSubmit: { level: 'full', via: ['UserPromptSubmit'] },
     toolUse: {
       level: 'full',
-      via: ['PostToolUse'],
-      note: 'successful tool calls; failed ones (PostToolUseFailure) are not recorded',
+      via: ['PostToolUse', 'PostToolUseFailure'],
+      note: 'successful tool calls (PostToolUse) and failed ones (PostToolUseFailure, its error text)',
     },
     preCompaction: {
       level: 'full',
@@ -43,6 +43,11 @@ export const claudeCodeFidelity = {
     'additionalContext of the SessionStart and UserPromptSubmit hooks; PreCompact output joins the compaction instructions',
   tools:
     'MCP server "cairn" (stdio, `cairn mcp`): tools mcp__cairn__memory_*, pre-allowed by the permission rule mcp__cairn',
+  afterToolInjection: {
+    level: 'full',
+    via: ['PostToolUse', 'PostToolUseFailure'],
+    note: 'additionalContext of the hook that follows the tool call; a failed Bash call fires PostToolUseFailure',
+  },
   limits: [
     'SessionEnd hooks are killed after 1.5 s unless CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS is raised, so the model summary of a session is written at the next session start',
     'project scope: Claude Code reads the approval of the .mcp.json server (enabledMcpjsonServers in .claude/settings.local.json) only in a trusted workspace; accept the trust prompt of `claude` once in the project',

@@ -10,6 +10,7 @@ const EVENTS = [
   'SessionStart',
   'UserPromptSubmit',
   'PostToolUse',
+  'PostToolUseFailure',
   'PreCompact',
   'PostCompact',
   'SessionEnd',

@@ -87,6 +87,44 @@ describe('deliver', () => {
     expect(threads).toHaveLength(1);
   });
 
+  it('records a failed call (PostToolUseFailure) and answers a known error with its fix pattern', async () => {
+    const failing = (session: string, dir: string) =>
+      deliver('PostToolUseFailure', {
+        session_id: session,
+        tool_name: 'Bash',
+        tool_input: { command: 'node main.js' },
+        tool_use_id: 't-1',
+        error: `Exit code 1\nError: Cannot find module './lib/greet'\nRequire stack:\n- ${dir}/main.js\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1228:15)`,
+      });
+    const first = await failing('sess-1', '/w/one');
+    expect(first).toMatchObject({ calls: ['tool-use'] });
+    expect(first.output).toBeUndefined();
+    await deliver('PostToolUse', {
+      tool_name: 'Write',
+      tool_input: { file_path: '/w/one/lib/greet.js', content: 'x' },
+      tool_response: { type: 'create' },
+    });
+    await deliver('PostToolUse', {
+      tool_name: 'Bash',
+      tool_input: { command: 'node main.js' },
+      tool_response: { stdout: 'hello', stderr: '' },
+    });
+    const again = await failing('sess-2', '/w/two');
+    const output = again.output as { hookSpecificOutput: Record<string, string> };
+    expect(output.hookSpecificOutput.hookEventName).toBe('PostToolUseFailure');
+    expect(output.hookSpecificOutput.additionalContext).toContain('candidate, seen once');
+    expect(output.hookSpecificOutput.additionalContext).toContain('edited /w/one/lib/greet.js');
+    // The user stopping a call is not a failure of the tool.
+    const stopped = await deliver('PostToolUseFailure', {
+      session_id: 'sess-3',
+      tool_name: 'Bash',
+      tool_input: { command: 'node main.js' },
+      error: 'Interrupted by user',
+      is_interrupt: true,
+    });
+    expect(stopped.output).toBeUndefined();
+  });
+
   it('uses CAIRN_AGENT_ID when set', async () => {
     const result = await deliver(
       'SessionStart',

@@ -30,7 +30,11 @@ type Handlers = {
   ) => Promise<Mapped>;
 };
 
-/** The reply Claude Code reads from a SessionStart or UserPromptSubmit hook's stdout. */
+/**
+ * The reply Claude Code reads from a SessionStart, UserPromptSubmit,
+ * PostToolUse or PostToolUseFailure hook's stdout (after a tool: a known
+ * fix for the error the tool just met).
+ */
 function additionalContext(hookEventName: string, inject: string) {
   return inject.trim() === ''
     ? undefined
@@ -63,7 +67,22 @@ const HANDLERS: Handlers = {
       input: payload.tool_input,
       output: payload.tool_response,
     });
-    return { call: 'tool-use', result };
+    return { call: 'tool-use', result, output: additionalContext('PostToolUse', result.inject) };
+  },
+  // A failed call: its error text is the tool's output, so task history records the failure.
+  async PostToolUseFailure(payload, ids, lifecycle) {
+    const error = typeof payload.error === 'string' ? payload.error : JSON.stringify(payload.error);
+    const result = await lifecycle.toolUse({
+      ...ids,
+      toolName: payload.tool_name,
+      input: payload.tool_input,
+      output: payload.is_interrupt ? { interrupted: true } : { error: error ?? 'failed' },
+    });
+    return {
+      call: 'tool-use',
+      result,
+      output: additionalContext('PostToolUseFailure', result.inject),
+    };
   },
   // Claude Code appends a PreCompact hook's plain stdout to the compaction instructions.
   async PreCompact(payload, ids, lifecycle) {

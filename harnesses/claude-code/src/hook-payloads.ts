@@ -45,6 +45,19 @@ export const postToolUsePayload = lazySchema(() =>
   }),
 );
 
+/** A tool call that failed (Bash with a non-zero exit, a tool that threw): `error` is its text. */
+export const postToolUseFailurePayload = lazySchema(() =>
+  z.looseObject({
+    ...base(),
+    hook_event_name: z.literal('PostToolUseFailure'),
+    tool_name: text(200, 1),
+    tool_input: z.unknown(),
+    error: z.optional(z.unknown()),
+    /** The user stopped the call: not a failure of the tool. */
+    is_interrupt: z.optional(z.nullable(z.boolean())),
+  }),
+);
+
 export const preCompactPayload = lazySchema(() =>
   z.looseObject({
     ...base(),
@@ -75,6 +88,7 @@ export const CLAUDE_CODE_PAYLOADS = {
   SessionStart: sessionStartPayload,
   UserPromptSubmit: userPromptSubmitPayload,
   PostToolUse: postToolUsePayload,
+  PostToolUseFailure: postToolUseFailurePayload,
   PreCompact: preCompactPayload,
   PostCompact: postCompactPayload,
   SessionEnd: sessionEndPayload,

@@ -46,6 +46,11 @@ export const codexFidelity = {
     '`additionalContext` of SessionStart and UserPromptSubmit hook output, which Codex adds as developer messages',
   tools:
     'stdio MCP server `[mcp_servers.cairn]` in config.toml; the model sees the `mcp__cairn` namespace',
+  afterToolInjection: {
+    level: 'full',
+    via: ['PostToolUse'],
+    note: 'additionalContext of PostToolUse (PostToolUseHookSpecificOutputWire in 0.169.0)',
+  },
   limits: [
     'Codex runs hooks only once trusted: `cairn install codex` writes `[hooks.state."<hooks.json>:<event>:<group>:<handler>"] trusted_hash` for its own hooks into $CODEX_HOME/config.toml; run `cairn install codex` again in a moved or newly cloned project (the key holds the path of hooks.json, the hash covers the command)',
     'Project scope (.codex/hooks.json and .codex/config.toml) is read only in a project Codex trusts: accept Codex\'s trust prompt once, run `codex exec --trust ...`, or add `[projects."<root>"] trust_level = "trusted"` to $CODEX_HOME/config.toml',

@@ -60,6 +60,32 @@ describe('deliver', () => {
     expect(result).toMatchObject({ calls: ['tool-use'], output: undefined });
   });
 
+  it('PostToolUse answers a shell failure met before with its fix pattern as additionalContext', async () => {
+    const { payload } = await fixture('03-post-tool-use.json');
+    const shell = (session: string, command: string, output: string) =>
+      deliver('PostToolUse', {
+        ...payload,
+        session_id: session,
+        tool_name: 'Bash',
+        tool_input: { command },
+        tool_response: output,
+      });
+    const failure = (dir: string) =>
+      `Exit code: 1\nTraceback (most recent call last):\n  File "${dir}/app.py", line 3, in <module>\n    import requests\nModuleNotFoundError: No module named 'requests'`;
+    expect((await shell('s-1', 'python app.py', failure('/w/one'))).output).toBeUndefined();
+    await shell(
+      's-1',
+      'pip install requests',
+      'Exit code: 0\nSuccessfully installed requests-2.32.0',
+    );
+    await shell('s-1', 'python app.py', 'Exit code: 0\nok');
+    const again = await shell('s-2', 'python3 app.py', failure('/srv/two'));
+    expect(again.output).toMatchObject({ hookSpecificOutput: { hookEventName: 'PostToolUse' } });
+    const context = (again.output as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    expect(context).toContain('ran `pip install requests`');
+  });
+
   it('SessionEnd writes the session summary node within the hook (deferred model summary)', async () => {
     const start = await fixture('01-session-start.json');
     await deliver('SessionStart', { ...start.payload, cwd: temp.root });

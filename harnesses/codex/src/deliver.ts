@@ -22,7 +22,11 @@ interface Ids {
   sessionKey: string;
 }
 
-/** What Codex reads back from SessionStart and UserPromptSubmit: added as a developer message. */
+/**
+ * What Codex reads back from SessionStart and UserPromptSubmit (added as a
+ * developer message) and from PostToolUse (a known fix for the error the
+ * tool just met; PostToolUseHookSpecificOutputWire takes additionalContext).
+ */
 function injection(event: CodexHookEvent, text: string): unknown {
   if (!text) return undefined;
   return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
@@ -49,13 +53,13 @@ const MAPPERS: { [E in CodexHookEvent]: Mapper<E> } = {
     return { output: injection('UserPromptSubmit', result.inject), call: 'user-prompt-submit' };
   },
   async PostToolUse(payload, ids, lifecycle) {
-    await lifecycle.toolUse({
+    const result = await lifecycle.toolUse({
       ...ids,
       toolName: payload.tool_name,
       input: payload.tool_input,
       output: payload.tool_response,
     });
-    return { call: 'tool-use' };
+    return { output: injection('PostToolUse', result.inject), call: 'tool-use' };
   },
   async PreCompact(payload, ids, lifecycle) {
     // Codex takes no context from PreCompact; the call records the boundary.

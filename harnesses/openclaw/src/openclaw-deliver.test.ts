@@ -104,6 +104,57 @@ describe('openclaw deliver', () => {
     expect((await deliver(sessionEnd, context)).calls).toEqual([]);
   });
 
+  it('carries a known fix for a failing tool into the next prompt build, once', async () => {
+    const deliver = createOpenclawDeliver();
+    const context = { lifecycle: cairn.lifecycle, env: {} };
+    const build = (sessionId: string, prompt: string) =>
+      deliver(
+        {
+          hookEvent: 'before_prompt_build',
+          payload: { event: { prompt }, ctx: { ...ctx, sessionId, runId: sessionId } },
+        },
+        context,
+      );
+    const exec = (sessionId: string, command: string, text: string, exitCode: number) =>
+      deliver(
+        {
+          hookEvent: 'after_tool_call',
+          payload: {
+            event: {
+              toolName: 'exec',
+              params: { command },
+              result: { content: [{ type: 'text', text }], details: { exitCode } },
+            },
+            ctx: { sessionId, runId: sessionId },
+          },
+        },
+        context,
+      );
+    const missing = 'bash: line 1: jq: command not found';
+    await build('s-1', 'count the users');
+    await exec('s-1', 'jq length users.json', missing, 127);
+    await exec('s-1', 'apt-get install -y jq', 'Setting up jq (1.7.1-3) ...', 0);
+    await exec('s-1', 'jq length users.json', '42', 0);
+    await build('s-2', 'count the admins');
+    await exec('s-2', 'jq length admins.json', missing, 127);
+    // The run ends (agent_end) before the next prompt: the fix still waits for it.
+    await deliver(
+      {
+        hookEvent: 'agent_end',
+        payload: { event: { success: false }, ctx: { ...ctx, sessionId: 's-2' } },
+      },
+      context,
+    );
+    const next = await build('s-2', 'try again');
+    const prepend = (next.output as { prependContext?: string }).prependContext ?? '';
+    expect(prepend).toContain('Known fix for this error');
+    expect(prepend).toContain('ran `apt-get install -y jq`');
+    const after = await build('s-2', 'and now?');
+    expect(
+      (after.output as { prependContext?: string } | undefined)?.prependContext ?? '',
+    ).not.toContain('Known fix');
+  });
+
   it('refuses unknown hooks and payloads without a session with INVALID_INPUT', async () => {
     const deliver = createOpenclawDeliver();
     const context = { lifecycle: cairn.lifecycle, env: {} };

@@ -71,8 +71,10 @@ function sessionHandlers(
       const prompt = event.currentUserMessage || event.prompt;
       const recall = await lifecycle.userPromptSubmit({ ...ids, prompt });
       calls.push('user-prompt-submit');
+      const prepend = [state.knownFix, recall.inject].filter(Boolean).join('\n\n');
+      state.knownFix = undefined;
       const output: OpenclawPromptBuildOutput = {
-        ...(recall.inject ? { prependContext: recall.inject } : {}),
+        ...(prepend ? { prependContext: prepend } : {}),
         ...(state.head ? { appendSystemContext: state.head } : {}),
       };
       return { ids, calls, ...(Object.keys(output).length > 0 ? { output } : {}) };
@@ -96,12 +98,14 @@ function activityHandlers(
     async after_tool_call({ event, ctx }, lifecycle, agentId) {
       const ids = { agentId, sessionKey: s.sessionOf('after_tool_call', ctx) };
       s.touch(ids);
-      await lifecycle.toolUse({
+      const result = await lifecycle.toolUse({
         ...ids,
         toolName: event.toolName,
         input: event.params,
         output: event.error === undefined ? event.result : { error: event.error },
       });
+      // after_tool_call injects nothing: a known fix waits for the next prompt build.
+      s.pendFix(ids, result.inject);
       return { ids, calls: ['tool-use'] };
     },
     async before_compaction({ ctx }, lifecycle, agentId) {

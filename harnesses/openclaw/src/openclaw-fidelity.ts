@@ -42,6 +42,12 @@ export const openclawFidelity = {
     'before_prompt_build: the session-start head as appendSystemContext, prompt recall as prependContext',
   tools:
     'MCP: `cairn mcp` registered as mcp.servers.cairn in openclaw.json (visible to `openclaw mcp probe cairn`)',
+  afterToolInjection: {
+    level: 'degraded',
+    via: ['after_tool_call', 'before_prompt_build'],
+    fallback:
+      "after_tool_call returns nothing to the model: the known fix is recorded there and prepended to the session's next prompt build (prependContext), once",
+  },
   limits: [
     "OpenClaw needs Node >= 24.16; the plugin loads better-sqlite3 built for that Node (CAIRN_SQLITE_BINDING or the plugin config sqliteBinding), compiled without the env cleanup hooks of Node 24's ObjectWrap: a stock better-sqlite3 12 build can abort the gateway when it garbage-collects a statement",
     'conversation hooks need plugins.entries.cairn.hooks.allowConversationAccess (install sets it)',

@@ -7,6 +7,11 @@ export interface SessionState {
   head: string;
   /** Set by an end event; cleared by any later activity, so an end is never summarised twice. */
   ended: boolean;
+  /**
+   * A known fix for an error a tool met (after_tool_call cannot inject):
+   * the next prompt build carries it, once.
+   */
+  knownFix?: string;
 }
 
 /**
@@ -72,6 +77,11 @@ export function openclawSessions(state: OpenclawDeliverState) {
     async current(ids: Ids): Promise<SessionState | undefined> {
       return sessions.get(key(ids)) ?? (await starting.get(key(ids)));
     },
+    /** Keeps a known fix for the session's next prompt build. */
+    pendFix(ids: Ids, text: string): void {
+      const session = sessions.get(key(ids));
+      if (session && text) session.knownFix = text;
+    },
     touch(ids: Ids): void {
       const session = sessions.get(key(ids));
       if (session) session.ended = false;
@@ -88,7 +98,8 @@ export function openclawSessions(state: OpenclawDeliverState) {
       const session = sessions.get(key(ids));
       if (session?.ended) return { ids, calls: [] };
       await lifecycle.sessionEnd({ ...ids, reason, deferSummary: true });
-      sessions.set(key(ids), { head: session?.head ?? '', ended: true });
+      // A known fix still waiting survives the end of a run: the session's next prompt carries it.
+      sessions.set(key(ids), { ...session, head: session?.head ?? '', ended: true });
       return { ids, calls: ['session-end'] };
     },
   };

@@ -112,14 +112,16 @@ async function promptSubmit(payload: unknown, lifecycle: LifecycleApi, agentId: 
 
 async function toolUse(payload: unknown, lifecycle: LifecycleApi, agentId: string) {
   const { input, output } = parseInput(toolExecuteAfterSchema, payload, what('tool.execute.after'));
-  await lifecycle.toolUse({
+  const result = await lifecycle.toolUse({
     agentId,
     sessionKey: input.sessionID,
     toolName: input.tool,
     input: input.args,
     output: toolOutputText(output),
   });
-  return { sessionKey: input.sessionID, calls: ['tool-use'] };
+  // A known fix for the error the tool met: the session's next model request carries it.
+  const reply: OpencodeOutput = { system: lines(result.inject) };
+  return { sessionKey: input.sessionID, output: reply, calls: ['tool-use'] };
 }
 
 async function preCompaction(payload: unknown, lifecycle: LifecycleApi, agentId: string) {

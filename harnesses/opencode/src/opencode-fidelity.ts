@@ -37,6 +37,11 @@ export const opencodeFidelity = {
     "experimental.chat.system.transform: the session-start block and the latest prompt recall are added to the system prompt of every model request of that session; experimental.session.compacting adds Cairn's head to the compaction prompt (output.context)",
   tools:
     'MCP: `cairn mcp` registered as the local server "cairn" in opencode.json (tools reach the model as cairn_<tool>)',
+  afterToolInjection: {
+    level: 'full',
+    via: ['tool.execute.after', 'experimental.chat.system.transform'],
+    note: "the fix joins the session's system lines, so the model request that follows the tool result carries it",
+  },
   limits: [
     "runs inside OpenCode's Bun runtime, where SQLite goes through bun:sqlite instead of better-sqlite3",
     'experimental.* hooks may change between OpenCode releases; re-check on upgrade',

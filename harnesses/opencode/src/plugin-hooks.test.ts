@@ -115,6 +115,40 @@ describe('the OpenCode plugin hooks', () => {
     }
   });
 
+  it('puts a known fix into the next model request of the session after a failing tool', async () => {
+    const { project, hooks, logs } = await setup();
+    const bash = (sessionID: string, command: string, output: string) =>
+      hooks['tool.execute.after']!({ tool: 'bash', sessionID, callID: 'c', args: { command } }, {
+        title: command,
+        output,
+        metadata: {},
+      } as never);
+    const failure = (dir: string) =>
+      `${dir}/src/db.ts(4,7): error TS2322: Type 'string' is not assignable to type 'number'.`;
+    try {
+      for (const sessionID of ['ses_one', 'ses_two']) {
+        await hooks['chat.message']!({ sessionID }, {
+          parts: [{ type: 'text', text: 'build it' }],
+        } as never);
+      }
+      await bash('ses_one', 'pnpm tsc', failure('/w/one'));
+      await hooks['tool.execute.after']!(
+        { tool: 'edit', sessionID: 'ses_one', callID: 'c', args: { filePath: '/w/one/src/db.ts' } },
+        { title: 'edit', output: 'Edit applied successfully.', metadata: {} } as never,
+      );
+      await bash('ses_one', 'pnpm tsc', '');
+      await bash('ses_two', 'pnpm tsc', failure('/w/two'));
+      const system = { system: [] as string[] };
+      await hooks['experimental.chat.system.transform']!({ sessionID: 'ses_two' }, system);
+      expect(system.system.join('\n')).toContain('Known fix for this error');
+      expect(system.system.join('\n')).toContain('edited /w/one/src/db.ts');
+      await hooks.dispose!();
+      expect(logs).toEqual([]);
+    } finally {
+      await project.cleanup();
+    }
+  });
+
   it('does nothing in a folder without .cairn/', async () => {
     const project = await makeTempProject('cairn-opencode-plugin-');
     try {

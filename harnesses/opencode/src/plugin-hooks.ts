@@ -146,7 +146,8 @@ export function createCairnHooks(
     }),
     'tool.execute.after': failOpen('tool.execute.after', async (hookInput, output) => {
       sessions.touched(hookInput.sessionID);
-      await queue.deliver('tool.execute.after', { input: hookInput, output });
+      const result = await queue.deliver('tool.execute.after', { input: hookInput, output });
+      sessions.afterTool(hookInput.sessionID, outputOf(result).system ?? []);
     }),
     'experimental.chat.system.transform': failOpen(
       'system.transform',

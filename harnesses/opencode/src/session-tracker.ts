@@ -45,6 +45,13 @@ export class SessionTracker {
     state.active = true;
   }
 
+  /** A known fix after a failing tool: joins the prompt's lines until the next prompt replaces them. */
+  afterTool(sessionId: string, system: string[]): void {
+    const state = this.sessions.get(sessionId);
+    if (!state || system.length === 0) return;
+    state.prompt = [...state.prompt.filter((line) => !system.includes(line)), ...system];
+  }
+
   touched(sessionId: string): void {
     const state = this.sessions.get(sessionId);
     if (state) state.active = true;

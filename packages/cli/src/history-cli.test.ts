@@ -62,3 +62,89 @@ describe('cairn history signature', () => {
     expect(run.stderr).toContain('Unknown history command "digest"');
   });
 });
+
+describe('cairn history patterns, pattern, approve, deprecate', () => {
+  /** Claude Code's hook payloads, through the hook bundle as Claude Code runs it. */
+  const hook = (event: string, session: string, fields: Record<string, unknown>) =>
+    cli.run(
+      ['hook', 'claude-code', event],
+      JSON.stringify({
+        session_id: session,
+        transcript_path: `${project.root}/t.jsonl`,
+        cwd: project.root,
+        hook_event_name: event,
+        ...fields,
+      }),
+    );
+  const failing = (session: string, dir: string) =>
+    hook('PostToolUseFailure', session, {
+      tool_name: 'Bash',
+      tool_input: { command: 'python manage.py migrate' },
+      tool_use_id: 't',
+      error: `Exit code 1\n${traceback(dir, 12)}`,
+    });
+
+  async function learn(): Promise<string> {
+    expect(cli.run(['init']).code).toBe(0);
+    expect(failing('s-1', '/home/a/shop').code).toBe(0);
+    hook('PostToolUse', 's-1', {
+      tool_name: 'Bash',
+      tool_input: { command: 'pip install django' },
+      tool_response: { stdout: 'Successfully installed django-5.1', stderr: '' },
+    });
+    hook('PostToolUse', 's-1', {
+      tool_name: 'Bash',
+      tool_input: { command: 'python manage.py migrate' },
+      tool_response: { stdout: 'No migrations to apply.', stderr: '' },
+    });
+    const list = JSON.parse(cli.run(['history', 'patterns', '--json']).stdout);
+    expect(list.patterns).toHaveLength(1);
+    return list.patterns[0].id;
+  }
+
+  it('learns a pattern from the hooks, shows it after the same failure, and lists and shows it', async () => {
+    const id = await learn();
+    const again = failing('s-2', '/srv/other');
+    const reply = JSON.parse(again.stdout);
+    expect(reply.hookSpecificOutput.hookEventName).toBe('PostToolUseFailure');
+    expect(reply.hookSpecificOutput.additionalContext).toContain(`Fix pattern ${id}`);
+    expect(reply.hookSpecificOutput.additionalContext).toContain('ran `pip install django`');
+    const listed = cli.run(['history', 'patterns', '--state', 'candidate']);
+    expect(listed.stdout).toContain(`${id}  candidate  applied 1, succeeded 1, failed 0`);
+    const shown = cli.run(['history', 'pattern', id]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Evidence runs:');
+    expect(shown.stdout).toContain('origin    claude-code/s-1');
+  });
+
+  it('approves and deprecates by id; an unknown id, a bad id or a bad state changes nothing', async () => {
+    const id = await learn();
+    const before = cli.run(['history', 'patterns', '--json']).stdout;
+    const missing = cli.run(['history', 'approve', 'FIX-000000000000', '--json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout).error.code).toBe('NOT_FOUND');
+    expect(cli.run(['history', 'deprecate', 'nope']).stderr).toContain('INVALID_INPUT');
+    expect(cli.run(['history', 'patterns', '--state', 'gold']).stderr).toContain('INVALID_INPUT');
+    expect(cli.run(['history', 'approve']).stderr).toContain('needs a fix pattern id');
+    expect(cli.run(['history', 'patterns', '--json']).stdout).toBe(before);
+
+    const approved = JSON.parse(cli.run(['history', 'approve', id, '--json']).stdout);
+    expect(approved.pattern).toMatchObject({
+      id,
+      state: 'verified',
+      reason: 'approved by a person',
+    });
+    const deprecated = cli.run(['history', 'deprecate', id, '--reason', 'Django is vendored now']);
+    expect(deprecated.stdout).toContain('deprecated: Django is vendored now');
+    // A deprecated pattern is not shown after the failure any more.
+    expect(failing('s-3', '/x').stdout).toBe('');
+  });
+
+  it('lists nothing, and creates no database, in a project that has met no failure', () => {
+    expect(cli.run(['init']).code).toBe(0);
+    const run = cli.run(['history', 'patterns']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('No fix patterns yet');
+    expect(cli.run(['history', 'pattern', 'FIX-000000000000']).code).toBe(1);
+  });
+});

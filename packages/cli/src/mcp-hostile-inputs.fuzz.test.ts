@@ -169,6 +169,10 @@ const shaped: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     { query: hostileString, agentId: hostileString, threadKey: opt(hostileString) },
     { requiredKeys: ['query', 'agentId'] },
   ),
+  memory_fix_patterns: fc.record({ state: opt(hostileString) }),
+  memory_fix_pattern: fc.record({ id: hostileString }),
+  memory_fix_pattern_approve: fc.record({ id: hostileString, reason: opt(hostileString) }),
+  memory_fix_pattern_deprecate: fc.record({ id: hostileString, reason: opt(hostileString) }),
 };
 const wellShaped = fc
   .constantFrom(...MEMORY_TOOL_NAMES)

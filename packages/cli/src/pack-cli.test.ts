@@ -14,6 +14,10 @@ const cli = cliRunner(() => project.root, { CAIRN_TIMEZONE: 'UTC' });
 const at = '2026-05-01T08:00:00.000Z';
 
 async function seed() {
+  await writeFile(
+    join(project.root, 'README.md'),
+    '# Deploy\n\nThe deploy script tags a release.\n',
+  );
   expect(cli.run(['init']).code).toBe(0);
   const add = cli.run(['add', 'Deploys run on Fridays through the deploy script.']);
   expect(add.code, add.stderr).toBe(0);
@@ -42,7 +46,10 @@ describe('cairn pack', () => {
     expect(out).toContain('Context pack for "deploy bd-7" (agent cli)');
     expect(out).toMatch(/planning\s+ok/);
     expect(out).toMatch(/history\s+ok .*no thread given/);
-    expect(out).toMatch(/documents\s+off .*not built yet/);
+    expect(out).toMatch(/documents\s+ok/);
+    expect(out).toMatch(
+      /\[documents\] raw, \d+ tokens, document README\.md#Deploy \(README\.md:1\)/,
+    );
     expect(out).toMatch(/\[planning\] derived, \d+ tokens, beads bd-7/);
     expect(out).toMatch(/\[long-term\] approved, \d+ tokens, unit UNIT:/);
     expect(out).toContain('Fridays');

@@ -25,11 +25,17 @@ function seed(): string {
   return added.memoryId;
 }
 
-/** Every file of the project except `.cairn/state/` (lineage and head records are state). */
+/**
+ * Every file of the project except `.cairn/state/` (lineage and head
+ * records are state) and `.cairn/index/` (derived: prompt recall reads the
+ * file index, which deleting loses nothing of).
+ */
 async function memoryFiles(): Promise<Record<string, string>> {
   const tree = await snapshotTree(project.root);
   return Object.fromEntries(
-    Object.entries(tree).filter(([path]) => !path.startsWith('.cairn/state')),
+    Object.entries(tree).filter(
+      ([path]) => !path.startsWith('.cairn/state') && !path.startsWith('.cairn/index'),
+    ),
   );
 }
 

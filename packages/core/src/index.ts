@@ -148,6 +148,7 @@ export { nodeCrypto, randomUuid, sha256Hex } from './node-crypto';
 export {
   DEFAULT_MEMORY_BACKEND,
   DEFAULT_RETRIEVAL_ADAPTER,
+  FOLLOW_BACKEND_ADAPTER,
   getMemoryBackend,
   getRetrievalAdapter,
   listMemoryBackendTypes,
@@ -160,6 +161,7 @@ export {
   type RetrievalAdapterRegistration,
   registerMemoryBackend,
   registerRetrievalAdapter,
+  requestedRetrievalAdapter,
   resolveMemoryBackend,
   resolveMemoryBackendDetailed,
   resolveRetrievalAdapter,

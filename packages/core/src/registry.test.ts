@@ -7,6 +7,7 @@ import {
   type MemoryBackendFactoryOptions,
   registerMemoryBackend,
   registerRetrievalAdapter,
+  requestedRetrievalAdapter,
   resolveMemoryBackend,
   resolveMemoryBackendDetailed,
   resolveRetrievalAdapter,
@@ -82,5 +83,31 @@ describe('registries', () => {
     const fallback = resolveRetrievalAdapter({ retrievalAdapter: 'lancedb' });
     expect(fallback.value).toBe(registration);
     expect(fallback.warning).toMatch(/lancedb/);
+  });
+
+  it('follows memoryBackendType by default (auto), readonly recalling through file', () => {
+    const adapter = (id: string) => ({
+      id,
+      capabilities: { semantic: true, keyword: true },
+      create: () => {
+        throw new Error('not created in this test');
+      },
+    });
+    registerRetrievalAdapter(adapter('file'));
+    registerRetrievalAdapter(adapter('lancedb'));
+    expect(requestedRetrievalAdapter({ memoryBackendType: 'lancedb' })).toBe('lancedb');
+    expect(requestedRetrievalAdapter({ memoryBackendType: 'readonly' })).toBe('file');
+    expect(requestedRetrievalAdapter({})).toBe('file');
+    expect(
+      requestedRetrievalAdapter({ memoryBackendType: 'lancedb', retrievalAdapter: 'file' }),
+    ).toBe('file');
+    expect(resolveRetrievalAdapter({ memoryBackendType: 'lancedb' }).resolved).toBe('lancedb');
+    // Following a backend nothing registered: the backend's warning says it, once.
+    const followed = resolveRetrievalAdapter({
+      memoryBackendType: 'qmd',
+      retrievalAdapter: 'auto',
+    });
+    expect(followed).toMatchObject({ requested: 'qmd', resolved: 'file' });
+    expect(followed.warning).toBeUndefined();
   });
 });

@@ -14,8 +14,14 @@ import { MemoryBackendError } from './errors';
 
 /** The default backend: the embedded `file` backend needs no external runtime. */
 export const DEFAULT_MEMORY_BACKEND = 'file';
-/** The default retrieval adapter: the builtin `file` index. */
+/** The builtin retrieval adapter (the `file` index): what every fallback ends at. */
 export const DEFAULT_RETRIEVAL_ADAPTER = 'file';
+/**
+ * The `retrievalAdapter` setting's default: recall through the index of the
+ * configured backend (`readonly` reads the file index), so a project that
+ * names only `memoryBackendType: "lancedb"` recalls through LanceDB.
+ */
+export const FOLLOW_BACKEND_ADAPTER = 'auto';
 
 export const MEMORY_BACKEND_SETTINGS_KEYS = {
   MEMORY_BACKEND_TYPE: 'memoryBackendType',
@@ -147,10 +153,33 @@ export function listRetrievalAdapterIds(): string[] {
   return [...adapters.keys()].sort();
 }
 
-/** Same chain as backends: the configured adapter if registered, else `file`. */
+/** The adapter id the settings ask for: `retrievalAdapter`, or the backend's when it is `auto` (the default). */
+export function requestedRetrievalAdapter(
+  settings: { retrievalAdapter?: string; memoryBackendType?: string } = {},
+): string {
+  const configured = settings.retrievalAdapter ?? FOLLOW_BACKEND_ADAPTER;
+  if (configured !== FOLLOW_BACKEND_ADAPTER) return configured;
+  const backend = settings.memoryBackendType ?? DEFAULT_MEMORY_BACKEND;
+  return backend === 'readonly' ? DEFAULT_RETRIEVAL_ADAPTER : backend;
+}
+
+/**
+ * Same chain as backends: the requested adapter if registered, else `file`.
+ * Following a backend that is not registered says nothing more: the
+ * backend's own warning already names it.
+ */
 export function resolveRetrievalAdapter(
-  settings: { retrievalAdapter?: string } = {},
+  settings: { retrievalAdapter?: string; memoryBackendType?: string } = {},
 ): Resolution<RetrievalAdapterRegistration> {
-  const requested = settings.retrievalAdapter ?? DEFAULT_RETRIEVAL_ADAPTER;
-  return resolveFrom(adapters, requested, DEFAULT_RETRIEVAL_ADAPTER, 'retrieval adapter');
+  const requested = requestedRetrievalAdapter(settings);
+  const resolution = resolveFrom(
+    adapters,
+    requested,
+    DEFAULT_RETRIEVAL_ADAPTER,
+    'retrieval adapter',
+  );
+  const follows = (settings.retrievalAdapter ?? FOLLOW_BACKEND_ADAPTER) === FOLLOW_BACKEND_ADAPTER;
+  if (!follows || !resolution.warning) return resolution;
+  const { warning: _warning, ...quiet } = resolution;
+  return quiet;
 }

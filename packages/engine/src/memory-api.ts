@@ -6,14 +6,15 @@ import {
   HEAD_END_MARKER,
   HEAD_START_MARKER,
   type MemoryBackend,
-  type MemorySearchResult,
+  type MemoryQuery,
   type ReviewState,
 } from '@cairn/core';
 import { databaseFindings } from './doctor/database-checks';
 import { type DoctorFinding, needsUser } from './doctor/doctor-finding';
 import { type StoreSize, storeSizes } from './doctor/store-sizes';
 import { workspaceFindings } from './doctor/workspace-checks';
-import { type SearchRequest, searchMemory } from './memory-search';
+import { type RecallFn, type SearchHit, type SearchRequest, searchMemory } from './memory-search';
+import type { RecallContext } from './recall/engine-pool';
 import type { AddUnitInput } from './units/unit-input';
 import { createUnitLister, getMemory } from './units/unit-queries';
 import type { MemoryRecord } from './units/unit-results';
@@ -63,6 +64,7 @@ export function createMemoryApi(
   rootDir: string,
   settings: CairnSettings,
   backend: MemoryBackend,
+  recall: RecallFn,
   now?: () => Date,
 ) {
   const writer = createWorkspaceWriter(rootDir, backend);
@@ -83,8 +85,11 @@ export function createMemoryApi(
     get: (memoryId: string): Promise<MemoryRecord> => getMemory(rootDir, store.scan, memoryId),
     list: async (filter?: ListUnitsFilter): Promise<MemoryRecord[]> =>
       listUnits(await store.scan(), filter),
-    search: (request: SearchRequest): Promise<MemorySearchResult[]> =>
-      searchMemory(rootDir, settings, backend, request),
+    /** The workspace's units and notes in seed 000's search shape, through `recall`. */
+    search: (request: SearchRequest, context?: RecallContext): Promise<SearchHit[]> =>
+      searchMemory(settings, recall, request, context),
+    /** Seed 001 recall over every pool the query is eligible for (see ResolvedProject.recall). */
+    recall: (query: MemoryQuery, context?: RecallContext) => recall(query, context),
     async readHead(): Promise<HeadView> {
       const { content, exists } = await backend.read(rootDir);
       return { head: extractHead(content), content, exists };

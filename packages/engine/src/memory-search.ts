@@ -1,41 +1,34 @@
+import type { CairnSettings, MemoryBackend } from '@cairn/core';
+import type { RecallContext } from './recall/engine-pool';
+import type { ProjectRecall } from './recall/project-recall';
 import {
-  CairnError,
-  type CairnSettings,
-  type MemoryBackend,
-  type MemorySearchFilters,
-  type MemorySearchResult,
-  rawMemoryId,
-} from '@cairn/core';
+  recallQueryOfSearch,
+  type SearchHit,
+  type SearchRequest,
+  searchHitsOfRecall,
+} from './recall/recall-search';
 import { type OpenCairnOptions, resolveProject } from './resolve-project';
 
-export interface SearchRequest {
-  query: string;
-  limit?: number;
-  snippetChars?: number;
-  filters?: MemorySearchFilters;
-}
+export type { SearchHit, SearchRequest };
 
-/** Searches a project's memory through its backend, with the limits its settings give. */
+/** What a search recalls through: the project's recall (`ResolvedProject.recall`). */
+export type RecallFn = ProjectRecall['recall'];
+
+/**
+ * Searches a project's memory (the workspace: units and notes, hot and
+ * warm by default) through its recall, i.e. the retrieval adapter the
+ * settings resolve to, with the limits its settings give; hits come back
+ * in seed 000's search shape.
+ */
 export async function searchMemory(
-  rootDir: string,
   settings: CairnSettings,
-  backend: MemoryBackend,
+  recall: RecallFn,
   request: SearchRequest,
-): Promise<MemorySearchResult[]> {
-  if (!backend.search) {
-    throw new CairnError('UNSUPPORTED', `The "${backend.type}" backend has no search`, {
-      hint: 'switch memoryBackendType to "file" for local search',
-    });
-  }
-  const results = await backend.search(rootDir, {
-    limit: settings.limits.searchLimit,
-    snippetChars: settings.limits.snippetChars,
-    ...request,
-  });
-  // Every hit gets an id `get` accepts: RAW hits are addressed by line range.
-  return results.map((hit) =>
-    hit.memoryId ? hit : { ...hit, memoryId: rawMemoryId(hit), kind: hit.kind ?? 'RAW' },
-  );
+  context?: RecallContext,
+): Promise<SearchHit[]> {
+  const { query, snippetChars } = recallQueryOfSearch(settings, request);
+  const results = await recall(query, context);
+  return searchHitsOfRecall(results, query.query, snippetChars);
 }
 
 /** The search of one project, without the rest of `Cairn`. */
@@ -45,18 +38,21 @@ export interface MemorySearch {
   readonly backend: MemoryBackend;
   /** Config findings and backend/adapter fallbacks the user should see. */
   readonly warnings: string[];
-  search(request: SearchRequest): Promise<MemorySearchResult[]>;
+  search(request: SearchRequest): Promise<SearchHit[]>;
+  /** Seed 001 recall over every pool (`cairn recall`-like callers; the pack's documents plane). */
+  recall: RecallFn;
+  close(): Promise<void>;
 }
 
 /**
- * Opens just the search of a project: the same settings, backend and
+ * Opens just the search of a project: the same settings, recall and
  * answers as `openCairn(rootDir).search`, without loading the unit store,
  * the lineage or the working memory. `cairn search` starts a process per
  * call, and this keeps what that process loads small.
  */
 export function openMemorySearch(rootDir: string, options: OpenCairnOptions = {}): MemorySearch {
   const project = resolveProject(rootDir, options);
-  const { settings, backend } = project;
+  const { settings, backend, recall } = project;
   return {
     rootDir,
     settings,
@@ -64,6 +60,8 @@ export function openMemorySearch(rootDir: string, options: OpenCairnOptions = {}
     get warnings() {
       return project.currentWarnings();
     },
-    search: (request) => searchMemory(rootDir, settings, backend, request),
+    search: (request) => searchMemory(settings, recall.recall, request),
+    recall: (query, context) => recall.recall(query, context),
+    close: () => recall.close(),
   };
 }

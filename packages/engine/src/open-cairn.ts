@@ -11,6 +11,7 @@ import {
   ensureMemoryWorkspace,
   listMemoryFiles,
   MEMORY_WORKSPACE_PATH,
+  type MemoryAdapterStatus,
   type MemoryBackend,
   type MemoryReadResult,
   type MemoryWriteResult,
@@ -22,6 +23,7 @@ import {
 } from '@cairn/core';
 import { settingsFindings } from './doctor/settings-checks';
 import { createMemoryApi, type MemoryApi } from './memory-api';
+import { createLineageAccess } from './recall/lineage-pools';
 import { type OpenCairnOptions, resolveProject } from './resolve-project';
 import { createWorkingApi, type WorkingApi } from './working-api';
 
@@ -47,6 +49,8 @@ export interface CairnStatus {
     requested: string;
     resolved: string;
     capabilities: RetrievalAdapterRegistration['capabilities'];
+    /** The adapter's own status (`ok`, its index and pools), or its fallback and why. */
+    status?: MemoryAdapterStatus;
   };
   settings: ResolvedSettings;
   files: WorkspaceFileInfo[];
@@ -120,16 +124,23 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
   const { settings, backend } = project;
   const currentWarnings = project.currentWarnings;
 
-  const memory = createMemoryApi(rootDir, settings, backend, now);
+  project.recall.useLineage(createLineageAccess(rootDir));
+  const memory = createMemoryApi(rootDir, settings, backend, project.recall.recall, now);
+  const working = createWorkingApi(
+    rootDir,
+    settings,
+    memory,
+    now ?? (() => new Date()),
+    settingsOptions.env ?? process.env,
+  );
   return {
     ...memory,
-    ...createWorkingApi(
-      rootDir,
-      settings,
-      memory,
-      now ?? (() => new Date()),
-      settingsOptions.env ?? process.env,
-    ),
+    ...working,
+    closeWorking() {
+      working.closeWorking();
+      // The recall's own lineage connection and documents index, when it opened them.
+      void project.recall.close();
+    },
     rootDir,
     get settings() {
       return project.settings;
@@ -178,6 +189,7 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
           requested: adapterResolution.requested,
           resolved: adapterResolution.resolved,
           capabilities: adapterResolution.value.capabilities,
+          ...(files.length > 0 ? { status: await project.recall.status() } : {}),
         },
         settings: project.resolved,
         files,

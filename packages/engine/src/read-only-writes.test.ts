@@ -33,11 +33,17 @@ function open(memoryBackendType: 'file' | 'readonly'): Cairn {
   return cairn;
 }
 
-/** Every file of the project except `.cairn/state/` (lineage, head records, locks: state, not memory). */
+/**
+ * Every file of the project except `.cairn/state/` (lineage, head records,
+ * locks: state, not memory) and `.cairn/index/` (derived: readonly recalls
+ * through the file index, which deleting loses nothing of).
+ */
 async function memoryFiles(): Promise<Record<string, string>> {
   const tree = await snapshotTree(project.root);
   return Object.fromEntries(
-    Object.entries(tree).filter(([path]) => !path.startsWith('.cairn/state')),
+    Object.entries(tree).filter(
+      ([path]) => !path.startsWith('.cairn/state') && !path.startsWith('.cairn/index'),
+    ),
   );
 }
 

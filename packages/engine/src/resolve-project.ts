@@ -5,6 +5,7 @@ import {
   type Resolution,
   type ResolvedSettings,
   type RetrievalAdapterRegistration,
+  requestedRetrievalAdapter,
   resolveMemoryBackendDetailed,
   resolveRetrievalAdapter,
   resolveSettings,
@@ -17,6 +18,7 @@ import {
   optionalPackageFailure,
   pendingOptionalPackages,
 } from './optional-packages';
+import { createProjectRecall, type ProjectRecall } from './recall/project-recall';
 
 /** What `openCairn` and `openMemorySearch` take. */
 
@@ -32,6 +34,14 @@ export interface ResolvedProject {
   readonly adapterResolution: Resolution<RetrievalAdapterRegistration>;
   /** This project's own backend instance (loaded on first use when its package is not yet). */
   readonly backend: MemoryBackend;
+  /**
+   * How this project recalls (issue 13): the adapter `retrievalAdapter`
+   * resolves to, sharing the backend's index when both name one engine,
+   * with the lineage and documents pools beside it. Every product recall
+   * path (search, memory_search, prompt and session-start recall, packs)
+   * calls its `recall()`.
+   */
+  readonly recall: ProjectRecall;
   /** Imports the configured optional packages still pending and builds the backend; resolutions are final afterwards. */
   ready(): Promise<MemoryBackend>;
   /**
@@ -111,7 +121,8 @@ export function resolveProject(rootDir: string, options: OpenCairnOptions = {}):
     };
   };
   let state = resolveState();
-  const { memoryBackendType, retrievalAdapter } = state.resolved.settings;
+  const { memoryBackendType } = state.resolved.settings;
+  const retrievalAdapter = requestedRetrievalAdapter(state.resolved.settings);
   const pending = new Set(pendingOptionalPackages([memoryBackendType, retrievalAdapter]));
   let settling: Promise<void> | undefined;
   const settle = () =>
@@ -129,11 +140,25 @@ export function resolveProject(rootDir: string, options: OpenCairnOptions = {}):
     ? deferredBackend(memoryBackendType, () => settle().then(create))
     : undefined;
   const backend = deferred?.backend ?? create();
+  const ready = async () => {
+    await settle();
+    return deferred ? deferred.ready() : backend;
+  };
+  const recall = createProjectRecall({
+    rootDir,
+    env,
+    settings: () => state.resolved.settings,
+    adapterResolution: () => state.adapterResolution,
+    backend: ready,
+  });
 
   const currentWarnings = () => [
-    ...projectWarnings(state, [memoryBackendType, retrievalAdapter], pending),
-    ...(createWarning ? [createWarning] : []),
-    ...(backend.warnings ?? []),
+    ...new Set([
+      ...projectWarnings(state, [memoryBackendType, retrievalAdapter], pending),
+      ...(createWarning ? [createWarning] : []),
+      ...(backend.warnings ?? []),
+      ...recall.warnings,
+    ]),
   ];
   return {
     get resolved() {
@@ -149,10 +174,8 @@ export function resolveProject(rootDir: string, options: OpenCairnOptions = {}):
       return state.adapterResolution;
     },
     backend,
-    ready: async () => {
-      await settle();
-      return deferred ? deferred.ready() : backend;
-    },
+    recall,
+    ready,
     currentWarnings,
   };
 }

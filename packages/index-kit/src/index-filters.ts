@@ -28,13 +28,58 @@ export function searchIndexFilters(filters: MemorySearchFilters = {}): MemoryInd
   };
 }
 
-/** Recall metadata filters (seed 001) as index filters; deprecated units only when `review` decides. */
+/**
+ * Recall filter keys that are not metadata to match but narrowings with
+ * the backend search's meaning (seed 000 filters carried through recall):
+ * ISO instants for a unit's creation, a path prefix, and `"true"` to keep
+ * deprecated units.
+ */
+export const RECALL_FILTER_KEYS = {
+  createdSince: 'createdSince',
+  createdUntil: 'createdUntil',
+  pathPrefix: 'pathPrefix',
+  includeDeprecated: 'includeDeprecated',
+} as const;
+
+const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * Recall metadata filters (seed 001) as index filters: each key must match
+ * one of its values, except the `RECALL_FILTER_KEYS`; deprecated units
+ * only when `review` or `includeDeprecated` asks for them.
+ */
 export function recallIndexFilters(filters: NormalizedMemoryQuery['filters']): MemoryIndexFilters {
+  const { createdSince, createdUntil, pathPrefix, includeDeprecated, ...metadata } = filters ?? {};
   const oneOf: Record<string, string[]> = {};
-  for (const [key, wanted] of Object.entries(filters ?? {})) {
+  for (const [key, wanted] of Object.entries(metadata)) {
     oneOf[key] = Array.isArray(wanted) ? [...wanted] : [wanted];
   }
-  return { oneOf, excludeDeprecated: !('review' in oneOf) };
+  const since = single(createdSince);
+  const until = single(createdUntil);
+  const prefix = single(pathPrefix);
+  return {
+    oneOf,
+    excludeDeprecated: !('review' in oneOf) && single(includeDeprecated) !== 'true',
+    ...(since ? { sinceMs: Date.parse(since) } : {}),
+    ...(until ? { untilMs: Date.parse(until) } : {}),
+    ...(prefix ? { pathPrefix: prefix } : {}),
+  };
+}
+
+/** Backend search filters (seed 000) as recall filters with the same meaning. */
+export function recallFiltersOfSearch(
+  filters: MemorySearchFilters = {},
+): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  if (filters.kind?.length) out.kind = [...filters.kind];
+  if (filters.category?.length) out.category = [...filters.category];
+  const reviews = reviewStates(filters);
+  if (reviews.only) out.review = reviews.only;
+  else if (!reviews.excludeDeprecated) out.includeDeprecated = 'true';
+  if (filters.since) out.createdSince = filters.since;
+  if (filters.until) out.createdUntil = filters.until;
+  if (filters.path) out.pathPrefix = filters.path;
+  return out;
 }
 
 export interface SplitIndexFilters {

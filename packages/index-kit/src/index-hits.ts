@@ -37,17 +37,73 @@ export function searchResultOfHit(
   return hit.metadata ? { ...result, metadata: hit.metadata } : result;
 }
 
-/** A hit as recall reports it (seed 001): its file under the pool's folder and its metadata. */
+/**
+ * A hit as recall reports it (seed 001): its file under the pool's folder,
+ * a bounded snippet, the chunk's text as `content` (a caller bounds it to
+ * its own length, see `searchResultOfRecall`) and its metadata, with the
+ * words the engine centres snippets on as `highlight` when it chose them.
+ */
 export function recallResultOfHit(
   hit: MemoryIndexHit,
-  target: PoolTarget,
+  target: Pick<PoolTarget, 'id' | 'tier' | 'base'>,
   terms: string[],
 ): MemoryResult {
+  const metadata = hitMetadata(hit, target);
   return {
     id: hit.id,
     uri: join(target.base, ...hit.path.split('/')),
     score: hit.score,
     snippet: boundSnippet(hit.text, hit.highlight ?? terms, RECALL_SNIPPET_CHARS),
-    metadata: hitMetadata(hit, target),
+    content: hit.text,
+    metadata: hit.highlight ? { ...metadata, highlight: hit.highlight } : metadata,
   };
+}
+
+/** Recall metadata keys that are the hit's place and unit fields, not the engine's extras. */
+const PLACE_KEYS = new Set([
+  'poolId',
+  'tier',
+  'path',
+  'startLine',
+  'endLine',
+  'kind',
+  'memoryId',
+  'category',
+  'review',
+  'createdAt',
+  'similarity',
+  'keywordScore',
+  'highlight',
+]);
+
+/**
+ * A recall result of the workspace as the backend contract reports a hit
+ * (seed 000): place, unit fields, score, a snippet of `snippetChars`
+ * bounded from the chunk's text, and the engine's extras as `metadata`.
+ * The inverse of `recallResultOfHit`, kept beside it so they agree.
+ */
+export function searchResultOfRecall(
+  result: MemoryResult,
+  terms: string[],
+  snippetChars: number,
+): MemorySearchResult & { metadata?: Record<string, unknown> } {
+  const meta = result.metadata ?? {};
+  const highlight = Array.isArray(meta.highlight) ? (meta.highlight as string[]) : terms;
+  const text = result.content ?? result.snippet ?? '';
+  const place = {
+    path: String(meta.path ?? ''),
+    startLine: Number(meta.startLine ?? 0),
+    endLine: Number(meta.endLine ?? 0),
+    kind: String(meta.kind ?? 'RAW'),
+    memoryId: meta.memoryId as string | undefined,
+    category: meta.category as string | undefined,
+    createdAt: meta.createdAt as string | undefined,
+  };
+  const found = searchResultOf(
+    place,
+    result.score ?? 0,
+    boundSnippet(text, highlight, snippetChars),
+  );
+  const extras = Object.entries(meta).filter(([key]) => !PLACE_KEYS.has(key));
+  return extras.length > 0 ? { ...found, metadata: Object.fromEntries(extras) } : found;
 }

@@ -1,7 +1,15 @@
 export { type ChunkPlace, recallMetadata, searchResultOf } from './chunk-place';
+export {
+  DOCUMENTS_POOL_ID,
+  type DocumentSourceOptions,
+  documentPoolSource,
+  listDocuments,
+} from './document-source';
 export { embedInBatches } from './embed-batches';
 export {
   passesIndexFilters,
+  RECALL_FILTER_KEYS,
+  recallFiltersOfSearch,
   recallIndexFilters,
   type SplitIndexFilters,
   searchIndexFilters,
@@ -14,6 +22,7 @@ export {
   RECALL_SNIPPET_CHARS,
   recallResultOfHit,
   searchResultOfHit,
+  searchResultOfRecall,
 } from './index-hits';
 export {
   chunkFile,
@@ -37,14 +46,18 @@ export {
   type IndexedBackend,
   indexedBackendCapabilities,
 } from './indexed-backend';
+export { WORKSPACE_TIERS, wantedTiers, workspaceTierOf } from './indexed-recall';
 export {
   type AdapterFallback,
   createIndexedRetrievalAdapter,
+  type IndexedAdapterComposition,
   type IndexedRetrievalAdapter,
   recallCapabilities,
+  type SourcePool,
 } from './indexed-retrieval-adapter';
 export { boundSnippet, queryTerms, type ScanHit, scanMarkdown } from './keyword-scan';
 export { type OptionalModuleSpec, optionalModule } from './optional-module';
+export { gitignoreMatcher, globMatcher } from './path-globs';
 export {
   byScore,
   coversFolder,

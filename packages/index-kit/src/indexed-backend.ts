@@ -50,6 +50,11 @@ export interface IndexedBackend<Stats extends MemoryIndexStats = MemoryIndexStat
   refresh(rootDir: string): Promise<Stats>;
   /** Drops the workspace's index and builds it again (`cairn reindex`). */
   rebuild(rootDir: string): Promise<Stats>;
+  /**
+   * The project's index (created on first use): the engine hands it to the
+   * retrieval adapter of the same engine, so both faces share one index.
+   */
+  indexFor(rootDir: string): MemoryIndex<Stats>;
   /** Closes every open index. */
   close(): Promise<void>;
 }
@@ -159,6 +164,7 @@ export function createIndexedBackend<
     refresh: (rootDir) => indexFor(rootDir).refresh([workspacePoolTarget(rootDir)]),
     rebuild: (rootDir) =>
       indexFor(rootDir).refresh([workspacePoolTarget(rootDir)], { rebuild: true }),
+    indexFor,
     async close() {
       const open = [...indexes.values()];
       indexes.clear();

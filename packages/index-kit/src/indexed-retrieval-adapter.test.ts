@@ -90,4 +90,72 @@ describe('createIndexedRetrievalAdapter', () => {
     expect(status).toMatchObject({ ok: true, message: 'Keyword search over 1 pool(s)' });
     expect(status.details).toMatchObject({ chunks: 1 });
   });
+
+  it('splits the workspace by chunk: units, the head and thread heads hot, daily notes warm', async () => {
+    await writeWorkspaceFile(
+      root,
+      '2026-01-02.md',
+      '<!-- cairn:memory:item:start memory_id=UNIT:11111111-1111-4111-8111-111111111111 category=fact review=approved created_at=2026-01-02T00:00:00.000Z updated_at=2026-01-02T00:00:00.000Z -->\nThe quokka unit.\n<!-- cairn:memory:item:end -->\n\nA quokka note of the day.\n',
+    );
+    await writeWorkspaceFile(root, 'threads/t1.md', '# Thread\n\nquokka thread state.\n');
+    const adapter = createIndexedRetrievalAdapter(keywordIndexRegistration(), { rootDir: root });
+    const tierOf = async (tiers: ('hot' | 'warm')[]) =>
+      (await adapter.recall({ agentId: 'a', query: 'quokka', tiers }))
+        .map((r) => `${r.metadata?.tier}:${r.metadata?.path}:${r.metadata?.kind}`)
+        .sort();
+    expect(await tierOf(['hot'])).toEqual([
+      'hot:2026-01-02.md:UNIT',
+      'hot:MEMORY.md:RAW',
+      'hot:threads/t1.md:RAW',
+    ]);
+    expect(await tierOf(['warm'])).toEqual(['warm:2026-01-02.md:RAW']);
+    const viaFilter = await adapter.recall({
+      agentId: 'a',
+      query: 'quokka',
+      filters: { tier: 'warm' },
+    });
+    expect(viaFilter.map((r) => r.metadata?.path)).toEqual(['2026-01-02.md']);
+  });
+
+  it('searches the index it is given and leaves closing it to its owner', async () => {
+    const registration = keywordIndexRegistration();
+    let closed = 0;
+    const shared = registration.create({ rootDir: root, options: {}, warn: () => undefined });
+    const index = {
+      ...shared,
+      close: async () => {
+        closed += 1;
+      },
+    };
+    const adapter = createIndexedRetrievalAdapter(registration, { rootDir: root }, { index });
+    expect(await adapter.recall({ agentId: 'a', query: 'quokka' })).toHaveLength(1);
+    await adapter.close();
+    expect(registration.probe.created).toHaveLength(1);
+    expect(closed).toBe(0);
+  });
+
+  it('recalls a pool with a source of its own, in its tier, until a definition takes its id', async () => {
+    const source = {
+      key: 'documents',
+      list: () => [{ path: 'guide.md', bytes: 30, mtimeMs: 1 }],
+      read: async () => Buffer.from('# Guide\n\nThe quokka guide.\n'),
+    };
+    const sourcePools = [
+      { definition: { id: 'documents', tier: 'cold' as const, path: '.' }, source },
+    ];
+    const adapter = createIndexedRetrievalAdapter(
+      keywordIndexRegistration(),
+      { rootDir: root },
+      { sourcePools },
+    );
+    await adapter.registerPools(pools);
+    expect(await adapter.recall({ agentId: 'a', query: 'quokka' })).toHaveLength(2);
+    const cold = await adapter.recall({ agentId: 'a', query: 'quokka', tiers: ['cold'] });
+    expect(cold.map((r) => [r.metadata?.poolId, r.uri])).toEqual([
+      ['documents', join(root, 'guide.md')],
+    ]);
+    await adapter.registerPools([{ id: 'documents', tier: 'cold', path: 'pools/ops' }]);
+    const replaced = await adapter.recall({ agentId: 'a', query: 'quokka', tiers: ['cold'] });
+    expect(replaced.map((r) => r.metadata?.path)).toEqual(['keys.md']);
+  });
 });

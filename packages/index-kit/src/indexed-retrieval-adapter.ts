@@ -9,25 +9,21 @@ import {
   type MemoryIndexStats,
   type MemoryPoolDefinition,
   type MemoryQuery,
-  type MemoryResult,
   type MemoryRetrievalAdapter,
   memoryQuerySchema,
   type NormalizedMemoryQuery,
+  type PoolSource,
   type PoolTarget,
   parseInput,
   type RetrievalAdapterCapabilities,
   type RetrievalAdapterFactoryOptions,
 } from '@cairn/core';
-import { passesIndexFilters, recallIndexFilters, splitIndexFilters } from './index-filters';
-import { recallResultOfHit } from './index-hits';
 import { canFallBackByDefault } from './indexed-backend';
-import { queryTerms } from './keyword-scan';
+import { indexStatus, recallFromIndex, WORKSPACE_TIERS, wantedTiers } from './indexed-recall';
 import {
-  byScore,
   coversFolder,
   isDirectory,
   poolFolder,
-  poolSummaries,
   registerPoolDefinitions,
   workspacePoolOf,
 } from './pool-definitions';
@@ -36,7 +32,33 @@ import { folderPoolSource, workspacePoolTarget } from './pool-sources';
 import { warningSink } from './warning-sink';
 
 /** Builds the file adapter standing behind an index. */
-export type AdapterFallback = (factory: RetrievalAdapterFactoryOptions) => MemoryRetrievalAdapter;
+export type AdapterFallback = (
+  factory: RetrievalAdapterFactoryOptions,
+  composition: { sourcePools: readonly SourcePool[] },
+) => MemoryRetrievalAdapter;
+
+/**
+ * A pool whose markdown comes from a source of its own rather than a
+ * folder of `*.md` (the project's documents): always registered, like the
+ * workspace, unless a registered definition takes its id.
+ */
+export interface SourcePool {
+  definition: MemoryPoolDefinition;
+  source: PoolSource;
+}
+
+/** How the composer builds the adapter around the index. */
+export interface IndexedAdapterComposition<Stats extends MemoryIndexStats> {
+  /** The adapter answering when the engine is missing or failing (the file adapter). */
+  fallback?: AdapterFallback;
+  /**
+   * The index to search, shared with the backend of the same engine (one
+   * refresh, one open database); its owner closes it. Default: the adapter
+   * creates its own on first use.
+   */
+  index?: MemoryIndex<Stats>;
+  sourcePools?: readonly SourcePool[];
+}
 
 export interface IndexedRetrievalAdapter<Stats extends MemoryIndexStats = MemoryIndexStats>
   extends MemoryRetrievalAdapter {
@@ -65,69 +87,22 @@ function capabilitiesOf<Options extends MemoryIndexCommonOptions, Stats extends 
   return registration.capabilitiesFor?.(options) ?? registration.capabilities;
 }
 
-/** A registered pool as the index sees it; the builtin workspace pool reads the workspace files. */
-function poolTarget(rootDir: string, pool: MemoryPoolDefinition, workspace: boolean): PoolTarget {
+/** A registered pool as the index sees it: the workspace files, its own source, or its folder's markdown. */
+function poolTarget(
+  rootDir: string,
+  pool: MemoryPoolDefinition,
+  workspace: boolean,
+  source?: PoolSource,
+): PoolTarget {
   if (workspace) return workspacePoolTarget(rootDir);
   const base = poolFolder(rootDir, pool);
   return {
     id: pool.id,
     tier: pool.tier,
     base,
-    source: folderPoolSource(base),
+    source: source ?? folderPoolSource(base),
     ...(pool.agents ? { agents: pool.agents } : {}),
   };
-}
-
-/** The index side of recall: filters pushed down, the rest checked after, best first. */
-async function recallFromIndex(
-  capabilities: MemoryIndexCapabilities,
-  index: MemoryIndex<MemoryIndexStats>,
-  targets: PoolTarget[],
-  query: NormalizedMemoryQuery,
-): Promise<MemoryResult[]> {
-  const terms = queryTerms(query.query);
-  const split = splitIndexFilters(recallIndexFilters(query.filters), capabilities);
-  const hits = await index.search({
-    text: query.query,
-    terms,
-    pools: targets,
-    tiers: query.tiers,
-    agentId: query.agentId,
-    filters: split.pushed,
-    limit: query.limit,
-    postFiltered: split.postFiltered,
-  });
-  const byId = new Map(targets.map((t) => [t.id, t]));
-  return hits
-    .filter((hit) => byId.has(hit.pool))
-    .map((hit) => recallResultOfHit(hit, byId.get(hit.pool)!, terms))
-    .filter((result) => !split.postFiltered || passesIndexFilters(result.metadata!, split.rest))
-    .sort(byScore)
-    .slice(0, query.limit);
-}
-
-async function indexStatus(
-  engine: string,
-  index: MemoryIndex<MemoryIndexStats>,
-  pools: MemoryPoolDefinition[],
-  warnings: readonly string[],
-): Promise<MemoryAdapterStatus> {
-  const details = { pools: poolSummaries(pools) };
-  try {
-    const described = await index.describe();
-    const extra = warnings.length > 0 ? { warnings: [...warnings] } : {};
-    return {
-      ok: true,
-      message: `${described.summary} over ${pools.length} pool(s)`,
-      details: { ...details, ...described.details, ...extra },
-    };
-  } catch (error) {
-    return {
-      ok: false,
-      message: `${engine} unavailable, recall uses the file adapter: ${formatError(error)}`,
-      details: { ...details, fallback: 'file', warnings: [...warnings, formatError(error)] },
-    };
-  }
 }
 
 /** One adapter's state: its pools, its index (created on first use) and whether it is reconciled. */
@@ -137,6 +112,8 @@ interface AdapterState<Options extends MemoryIndexCommonOptions, Stats extends M
   options: Options;
   warn: (message: string) => void;
   workspacePool: MemoryPoolDefinition;
+  /** Pools with a source of their own, by definition. */
+  sources: Map<MemoryPoolDefinition, PoolSource>;
   pools: MemoryPoolDefinition[];
   reconciled: boolean;
   dataDir?: string;
@@ -155,8 +132,41 @@ function indexOf<O extends MemoryIndexCommonOptions, S extends MemoryIndexStats>
   return state.index;
 }
 
-function targetsOf(state: Pick<AdapterState<never, never>, 'pools' | 'rootDir' | 'workspacePool'>) {
-  return state.pools.map((pool) => poolTarget(state.rootDir, pool, pool === state.workspacePool));
+type TargetState = Pick<AdapterState<never, never>, 'rootDir' | 'workspacePool' | 'sources'>;
+
+function targetOf(state: TargetState, pool: MemoryPoolDefinition): PoolTarget {
+  const workspace = pool === state.workspacePool;
+  return poolTarget(state.rootDir, pool, workspace, state.sources.get(pool));
+}
+
+function targetsOf(state: TargetState & { pools: MemoryPoolDefinition[] }) {
+  return state.pools.map((pool) => targetOf(state, pool));
+}
+
+/** The workspace answers hot and warm (per chunk); every other pool its own tier. */
+function eligibleNow(
+  pool: MemoryPoolDefinition,
+  workspace: MemoryPoolDefinition,
+  query: NormalizedMemoryQuery,
+): boolean {
+  const tiers = wantedTiers(query);
+  const asked = pool === workspace ? WORKSPACE_TIERS.filter((t) => tiers.includes(t)) : tiers;
+  return (
+    asked.length > 0 &&
+    eligible(pool, { ...query, tiers: pool === workspace ? [pool.tier] : asked })
+  );
+}
+
+/** Registered definitions, with the source pools no definition replaced. */
+function withSourcePools(
+  pools: MemoryPoolDefinition[],
+  sourcePools: readonly SourcePool[],
+): MemoryPoolDefinition[] {
+  const taken = new Set(pools.map((pool) => pool.id));
+  return [
+    ...pools,
+    ...sourcePools.filter((p) => !taken.has(p.definition.id)).map((p) => p.definition),
+  ];
 }
 
 /** Refreshes the targets whose folder exists, reconciling the index to the pools first. */
@@ -175,13 +185,14 @@ async function refreshTargets<O extends MemoryIndexCommonOptions, S extends Memo
 }
 
 /**
- * A MemoryRetrievalAdapter (seed 001) over any index: the workspace (hot)
- * and registered pool folders, recalled with pools, tiers and agents
- * honoured and the filters the index declares pushed down (the others
- * checked on each hit). Pull-based: recall refreshes the eligible pools
- * first. When the engine is missing or fails, the fallback adapter (the
- * file adapter, passed in by whoever composes) answers, with a warning,
- * and `status()` says why; without one the failure is thrown.
+ * A MemoryRetrievalAdapter (seed 001) over any index: the workspace (hot
+ * and warm, per chunk), pools with a source of their own (the project's
+ * documents) and registered pool folders, recalled with pools, tiers and
+ * agents honoured and the filters the index declares pushed down (the
+ * others checked on each hit). Pull-based: recall refreshes the eligible
+ * pools first. When the engine is missing or fails, the fallback adapter
+ * (the file adapter, passed in by whoever composes) answers, with a
+ * warning, and `status()` says why; without one the failure is thrown.
  */
 export function createIndexedRetrievalAdapter<
   Options extends MemoryIndexCommonOptions,
@@ -189,19 +200,23 @@ export function createIndexedRetrievalAdapter<
 >(
   registration: MemoryIndexRegistration<Options, Stats>,
   factory: RetrievalAdapterFactoryOptions,
-  composition: { fallback?: AdapterFallback } = {},
+  composition: IndexedAdapterComposition<Stats> = {},
 ): IndexedRetrievalAdapter<Stats> {
   const rootDir = resolve(factory.rootDir);
   const options = registration.parseOptions(factory.options ?? {});
   const { warnings, warn } = warningSink(options.onWarning);
   const workspacePool = workspacePoolOf(rootDir);
+  const sourcePools = composition.sourcePools ?? [];
   const state: AdapterState<Options, Stats> = {
     ...{ registration, rootDir, options, warn, workspacePool },
-    pools: [workspacePool],
-    reconciled: false,
+    sources: new Map(sourcePools.map((pool) => [pool.definition, pool.source])),
+    pools: withSourcePools([workspacePool], sourcePools),
+    // Nothing registered yet, nothing to reconcile: stale pools of another run only cost disk space.
+    reconciled: true,
+    ...(composition.index ? { index: composition.index } : {}),
   };
   const capabilities = capabilitiesOf(registration, options);
-  const fallback = composition.fallback?.({ rootDir });
+  const fallback = composition.fallback?.({ rootDir }, { sourcePools });
   const canFallBack = registration.canFallBack ?? canFallBackByDefault;
   const fellBack = (error: unknown) => {
     if (!fallback || !canFallBack(error)) throw error;
@@ -220,7 +235,7 @@ export function createIndexedRetrievalAdapter<
     },
     async registerPools(definitions) {
       const registered = registerPoolDefinitions(definitions, workspacePool);
-      state.pools = registered.pools;
+      state.pools = withSourcePools(registered.pools, sourcePools);
       state.reconciled = false;
       await fallback?.registerPools(registered.parsed);
     },
@@ -232,8 +247,8 @@ export function createIndexedRetrievalAdapter<
     async recall(input: MemoryQuery) {
       const query = parseInput(memoryQuerySchema, input, 'memory query');
       const targets = state.pools
-        .filter((pool) => eligible(pool, query))
-        .map((pool) => poolTarget(rootDir, pool, pool === workspacePool))
+        .filter((pool) => eligibleNow(pool, workspacePool, query))
+        .map((pool) => targetOf(state, pool))
         .filter((t) => isDirectory(t.base));
       if (targets.length === 0 || query.query.trim() === '') return [];
       try {
@@ -247,6 +262,9 @@ export function createIndexedRetrievalAdapter<
     },
     rebuild: () => refreshTargets(state, targetsNow(), true),
     status: () => indexStatus(registration.engine, indexOf(state), state.pools, warnings),
-    close: async () => state.index?.close(),
+    // A shared index is its owner's to close.
+    close: async () => {
+      if (!composition.index) await state.index?.close();
+    },
   };
 }

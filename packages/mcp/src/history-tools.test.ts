@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type Cairn, openCairn } from '@cairn/engine';
+import { type Cairn, type FixPattern, type FixPatternDetail, openCairn } from '@cairn/engine';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,11 +12,7 @@ let client: Client;
 beforeEach(async () => {
   project = await makeTempProject();
   const home = join(project.root, 'home');
-  cairn = openCairn(project.root, {
-    env: { HOME: home },
-    homeDir: home,
-    overrides: { timezone: 'UTC' },
-  });
+  cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
   await cairn.init();
   client = await connectInMemory(cairn);
 });
@@ -26,80 +22,73 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-async function recordRun(sessionKey: string) {
-  const ids = { agentId: 'opencode', sessionKey };
-  await cairn.lifecycle.sessionStart({ ...ids, cwd: project.root });
-  await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: 'Run the migrations first' });
-  await cairn.lifecycle.toolUse({
-    ...ids,
-    toolName: 'bash',
-    input: { command: 'make migrate' },
-    output: 'ok',
-  });
-  await cairn.lifecycle.sessionEnd({ ...ids, deferSummary: true });
+type HistoryStructured = {
+  patterns?: FixPattern[];
+  pattern?: FixPatternDetail;
+  error?: { code: string; message: string };
+};
+const call = async (name: string, args?: Record<string, unknown>) => {
+  const result = await callTool(client, name, args);
+  return { ...result, history: result.structured as unknown as HistoryStructured };
+};
+
+/** One session: `go build` fails on a missing module, `go get` fixes it, the build passes. */
+async function learnedPattern(): Promise<string> {
+  // Codex's shell output: the exit code heads the text.
+  const bash = (command: string, exitCode: number, text: string) =>
+    cairn.lifecycle.toolUse({
+      agentId: 'codex',
+      sessionKey: 's1',
+      toolName: 'shell',
+      input: { command },
+      output: `Exit code: ${exitCode}\n${text}`,
+    });
+  await bash(
+    'go build ./...',
+    1,
+    'main.go:4:2: no required module provides package github.com/google/uuid; to add it:\n\tgo get github.com/google/uuid',
+  );
+  await bash('go get github.com/google/uuid', 0, 'go: added github.com/google/uuid v1.6.0');
+  await bash('go build ./...', 0, '');
+  const listed = await call('memory_fix_patterns');
+  expect(listed.history.patterns).toHaveLength(1);
+  return listed.history.patterns![0]!.id;
 }
 
-describe('memory_run_digest', () => {
-  it('lists recent runs and reads one digest with its markdown', async () => {
-    await recordRun('oc-1');
-    const listed = await callTool(client, 'memory_run_digest', {});
-    expect(listed.isError).toBeFalsy();
-    const runs = (listed.structured as { runs: { runId: string; nodeId: string }[] }).runs;
-    expect(runs.map((run) => run.runId)).toEqual(['oc-1']);
-    const one = await callTool(client, 'memory_run_digest', { run: 'oc-1', agentId: 'opencode' });
-    const structured = one.structured as {
-      digest: { intent: string; outcome: string };
-      markdown: string;
-    };
-    expect(structured.digest).toMatchObject({
-      intent: 'Run the migrations first',
-      outcome: 'succeeded',
+describe('the fix pattern tools', () => {
+  it('list, show, approve and deprecate a pattern learned from the lifecycle', async () => {
+    const id = await learnedPattern();
+    const shown = await call('memory_fix_pattern', { id });
+    expect(shown.isError).toBe(false);
+    expect(shown.history.pattern).toMatchObject({
+      id,
+      state: 'candidate',
+      commandFamily: 'go build',
+      steps: [{ kind: 'run', key: 'run:go get' }],
+      runs: [{ role: 'origin', sessionKey: 's1' }],
     });
-    expect(structured.markdown).toContain('# Run oc-1 (succeeded)');
-  });
-
-  it('answers NOT_FOUND for an unknown run and INVALID_INPUT for a bad agent id', async () => {
-    await recordRun('oc-1');
-    const missing = await callTool(client, 'memory_run_digest', { run: 'nope' });
-    expect(missing.isError).toBe(true);
-    expect((missing.structured as { error: { code: string } }).error.code).toBe('NOT_FOUND');
-    const bad = await callTool(client, 'memory_run_digest', { run: 'oc-1', agentId: '' });
-    expect((bad.structured as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
-    const thread = await callTool(client, 'memory_run_digest', { threadKey: 'no spaces allowed' });
-    expect((thread.structured as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
-  });
-});
-
-describe('memory_review', () => {
-  it('lists drafts and approves one, keeping its id', async () => {
-    const added = await cairn.add({ text: 'Run make migrate before the tests.', review: 'draft' });
-    const memoryId = (added as { memoryId: string }).memoryId;
-    const listed = await callTool(client, 'memory_review', {});
+    const approved = await call('memory_fix_pattern_approve', { id });
+    expect(approved.history.pattern).toMatchObject({ state: 'verified' });
     expect(
-      (listed.structured as { drafts: { memoryId: string }[] }).drafts.map((d) => d.memoryId),
-    ).toEqual([memoryId]);
-    const approved = await callTool(client, 'memory_review', { action: 'approve', memoryId });
-    expect(approved.structured).toMatchObject({ action: 'reviewed', memoryId, review: 'approved' });
-    expect((await cairn.get(memoryId)).review).toBe('approved');
-    const after = await callTool(client, 'memory_review', { action: 'list' });
-    expect((after.structured as { drafts: unknown[] }).drafts).toEqual([]);
+      (await call('memory_fix_patterns', { state: 'verified' })).history.patterns,
+    ).toHaveLength(1);
+    const deprecated = await call('memory_fix_pattern_deprecate', { id, reason: 'vendored now' });
+    expect(deprecated.history.pattern).toMatchObject({
+      state: 'deprecated',
+      reason: 'vendored now',
+    });
+    expect((await call('memory_fix_patterns', { state: 'verified' })).history.patterns).toEqual([]);
   });
 
-  it('deprecates, and refuses an unknown id or a missing one', async () => {
-    const added = await cairn.add({
-      text: 'Use port 5433 for the test database.',
-      review: 'draft',
-    });
-    const memoryId = (added as { memoryId: string }).memoryId;
-    const deprecated = await callTool(client, 'memory_review', { action: 'deprecate', memoryId });
-    expect(deprecated.structured).toMatchObject({ review: 'deprecated', previous: 'draft' });
-    const unknown = await callTool(client, 'memory_review', {
-      action: 'approve',
-      memoryId: 'UNIT:11111111-1111-4111-8111-111111111111',
-    });
+  it('answers an unknown id with NOT_FOUND and a malformed one with INVALID_INPUT, changing nothing', async () => {
+    const id = await learnedPattern();
+    const unknown = await call('memory_fix_pattern_approve', { id: 'FIX-000000000000' });
     expect(unknown.isError).toBe(true);
-    expect(unknown.structured).toMatchObject({ action: 'failed', error: 'not_found' });
-    const missing = await callTool(client, 'memory_review', { action: 'approve' });
-    expect((missing.structured as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
+    expect(unknown.history.error).toMatchObject({ code: 'NOT_FOUND' });
+    const malformed = await call('memory_fix_pattern_deprecate', { id: '../x' });
+    expect(malformed.history.error).toMatchObject({ code: 'INVALID_INPUT' });
+    const badState = await call('memory_fix_patterns', { state: 'gold' });
+    expect(badState.isError).toBe(true);
+    expect((await call('memory_fix_pattern', { id })).history.pattern?.state).toBe('candidate');
   });
 });

@@ -1,7 +1,9 @@
 import type { MemorySearchResult } from '@cairn/core';
 import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
+import { DIGEST_TOOLS } from './digest-tools';
 import { HISTORY_TOOLS } from './history-tools';
 import { memoryContextPack } from './pack-tool';
+import { redactedOutcome, refuseRedactedOverwrite } from './redact-output';
 import { MEMORY_TOOL_NAMES, type MemoryToolName } from './tool-names';
 import type { ToolOutcome } from './tool-results';
 import {
@@ -22,9 +24,12 @@ import {
 } from './tool-schemas';
 import { WORKING_TOOLS } from './working-tools';
 
-/** A `failed` result from the engine is a tool error that keeps seed 003's shape. */
+/**
+ * A `failed` result from the engine is a tool error that keeps seed 003's
+ * shape. The text echoed (and a duplicate's `existing` text) is redacted.
+ */
 function unitOutcome(result: { action: string }): ToolOutcome {
-  return { structured: result, isError: result.action === 'failed' };
+  return redactedOutcome(result, result.action === 'failed');
 }
 
 const memoryAdd = defineTool({
@@ -54,7 +59,9 @@ const memoryReplace = defineTool({
   description:
     'Replace the text of a managed unit (UNIT:<uuid>), keeping its id, category and creation time. ' +
     'RAW memories are plain markdown and cannot be replaced (error not_mutable); an unknown id gives ' +
-    'not_found. Returns `duplicate` (nothing written) when the new text repeats another memory.',
+    'not_found. Returns `duplicate` (nothing written) when the new text repeats another memory. ' +
+    'Secrets are redacted when you read a memory; a new text that still carries a [REDACTED:<kind>] ' +
+    'placeholder for a memory holding a secret is refused with CONFLICT (ask the user to edit the file).',
   inputSchema: replaceInput,
   outputSchema: replaceOutput,
   annotations: {
@@ -63,7 +70,10 @@ const memoryReplace = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  run: async (cairn, { memoryId, text }) => unitOutcome(await cairn.replace(memoryId, text)),
+  run: async (cairn, { memoryId, text }) => {
+    await refuseRedactedOverwrite(cairn, memoryId, text);
+    return unitOutcome(await cairn.replace(memoryId, text));
+  },
 });
 
 const memoryRemove = defineTool({
@@ -88,11 +98,12 @@ const memoryGet = defineTool({
   title: 'Get a memory',
   description:
     'Read one memory by id: a managed unit (UNIT:<uuid>) or a line range of plain markdown ' +
-    '(RAW:<path>#L<start>-L<end>, as memory_search returns). Unknown ids give NOT_FOUND, malformed ids INVALID_INPUT.',
+    '(RAW:<path>#L<start>-L<end>, as memory_search returns). Unknown ids give NOT_FOUND, malformed ids INVALID_INPUT. ' +
+    'Secrets in the text are replaced by [REDACTED:<kind>]; `redacted` lists the kinds.',
   inputSchema: getInput,
   outputSchema: getOutput,
   annotations: READ_ONLY,
-  run: async (cairn, { memoryId }) => ({ structured: { memory: await cairn.get(memoryId) } }),
+  run: async (cairn, { memoryId }) => redactedOutcome({ memory: await cairn.get(memoryId) }),
 });
 
 const memoryList = defineTool({
@@ -100,11 +111,12 @@ const memoryList = defineTool({
   title: 'List memories',
   description:
     'List managed units, oldest first, optionally filtered by category, review state, creation date ' +
-    'range or file path prefix. Plain markdown (RAW) is not listed: use memory_search for it.',
+    'range or file path prefix. Plain markdown (RAW) is not listed: use memory_search for it. ' +
+    'Secrets are replaced by [REDACTED:<kind>]; `redacted` lists the kinds.',
   inputSchema: listInput,
   outputSchema: listOutput,
   annotations: READ_ONLY,
-  run: async (cairn, filter) => ({ structured: { units: await cairn.list(filter) } }),
+  run: async (cairn, filter) => redactedOutcome({ units: await cairn.list(filter) }),
 });
 
 /** RAW hits carry no id from the backend; give them the one memory_get reads. */
@@ -122,13 +134,13 @@ const memorySearch = defineTool({
   description:
     'Search managed units and plain markdown notes in the project memory. Results come best first ' +
     'with bounded snippets and an id to pass to memory_get (UNIT:<uuid>, or RAW:<path>#L<a>-L<b> ' +
-    'for plain markdown). Deprecated units are left out unless filters.includeDeprecated is true.',
+    'for plain markdown). Deprecated units are left out unless filters.includeDeprecated is true. ' +
+    'Secrets in snippets are replaced by [REDACTED:<kind>]; `redacted` lists the kinds.',
   inputSchema: searchInput,
   outputSchema: searchOutput,
   annotations: READ_ONLY,
-  run: async (cairn, request) => ({
-    structured: { results: withRawIds(await cairn.search(request)) },
-  }),
+  run: async (cairn, request) =>
+    redactedOutcome({ results: withRawIds(await cairn.search(request)) }),
 });
 
 const memoryReadHead = defineTool({
@@ -136,11 +148,12 @@ const memoryReadHead = defineTool({
   title: 'Read MEMORY.md',
   description:
     'Read MEMORY.md, the long-term memory file: `head` is its managed region (between the Cairn ' +
-    'head markers, empty when absent), `content` the whole file, `exists` whether the file exists.',
+    'head markers, empty when absent), `content` the whole file, `exists` whether the file exists. ' +
+    'Secrets are replaced by [REDACTED:<kind>]; `redacted` lists the kinds.',
   inputSchema: readHeadInput,
   outputSchema: readHeadOutput,
   annotations: READ_ONLY,
-  run: async (cairn) => ({ structured: await cairn.readHead() }),
+  run: async (cairn) => redactedOutcome(await cairn.readHead()),
 });
 
 export const MEMORY_TOOLS: readonly MemoryTool[] = [
@@ -153,6 +166,7 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memoryReadHead,
   ...WORKING_TOOLS,
   memoryContextPack,
+  ...DIGEST_TOOLS,
   ...HISTORY_TOOLS,
 ];
 

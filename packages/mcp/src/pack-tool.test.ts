@@ -48,7 +48,7 @@ describe('memory_context_pack', () => {
       ['planning', 'ok'],
       ['history', 'ok'],
       ['long-term', 'ok'],
-      ['documents', 'off'],
+      ['documents', 'ok'],
     ]);
     expect(pack.items).toContainEqual(
       expect.objectContaining({

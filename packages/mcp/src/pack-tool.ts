@@ -107,7 +107,7 @@ export const memoryContextPack = defineTool({
   title: 'Context pack',
   description:
     'Assemble the context pack for a query under one token budget: items from the planning (Beads), ' +
-    'history (summaries of the thread) and long-term (reviewed units) planes, each with its plane, ' +
+    "history (summaries of the thread), long-term (reviewed units) and documents (the project's README, docs/, ADRs: quoted) planes, each with its plane, " +
     'trust class, token cost and provenance, plus the receipt: what was excluded and why, each ' +
     "plane's status (ok, off, failed) and the budget used. Reads only.",
   inputSchema: contextPackInput,
@@ -121,6 +121,7 @@ export const memoryContextPack = defineTool({
       rootDir: cairn.rootDir,
       settings: cairn.settings,
       search: (search) => cairn.search(search),
+      recall: (query) => cairn.recall(query),
       counter: await loadTokenizer(),
     });
     return { structured: pack };

@@ -5,7 +5,13 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
-import type { addOutput, getOutput, listOutput, searchOutput } from './tool-schemas';
+import type {
+  addOutput,
+  getOutput,
+  listOutput,
+  readHeadOutput,
+  searchOutput,
+} from './tool-schemas';
 import type {
   expandOutput,
   sessionContextOutput,
@@ -18,6 +24,7 @@ export type Structured = z.output<typeof addOutput> &
   z.output<typeof getOutput> &
   z.output<typeof listOutput> &
   z.output<typeof searchOutput> &
+  z.output<typeof readHeadOutput> &
   z.output<typeof expandOutput> &
   z.output<typeof threadsOutput> &
   z.output<typeof threadHeadOutput> &

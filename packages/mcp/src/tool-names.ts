@@ -1,4 +1,4 @@
-/** The tools every Cairn MCP server lists, in this order: project memory, then working memory. */
+/** The tools every Cairn MCP server lists, in this order: project memory, working memory, packs, task history. */
 export const MEMORY_TOOL_NAMES = [
   'memory_add',
   'memory_replace',
@@ -14,6 +14,10 @@ export const MEMORY_TOOL_NAMES = [
   'memory_context_pack',
   'memory_run_digest',
   'memory_review',
+  'memory_fix_patterns',
+  'memory_fix_pattern',
+  'memory_fix_pattern_approve',
+  'memory_fix_pattern_deprecate',
 ] as const;
 
 export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];

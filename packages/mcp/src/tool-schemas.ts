@@ -88,6 +88,14 @@ export const errorBody = z.object({
   hint: z.string().optional(),
 });
 
+/** The kinds of secret replaced in the answer (see docs/SECURITY.md); absent when none. */
+export const redactedKinds = z
+  .array(z.object({ kind: z.string(), count: z.number() }))
+  .optional()
+  .describe(
+    'Secrets replaced by [REDACTED:<kind>] in this answer, by kind; the markdown keeps them',
+  );
+
 export const memoryRecord = z.object({
   memoryId: z.string(),
   kind,
@@ -142,6 +150,7 @@ function unitResultOutput<const A extends readonly [string, ...string[]]>(action
         'A failed result carries its code as a string (text_required, not_mutable, ...); a thrown error an object',
       ),
     message: z.string().optional(),
+    redacted: redactedKinds,
   });
 }
 
@@ -149,15 +158,21 @@ export const addOutput = unitResultOutput(['created', 'duplicate', 'failed']);
 export const replaceOutput = unitResultOutput(['replaced', 'duplicate', 'failed']);
 export const removeOutput = unitResultOutput(['removed', 'failed']);
 
-export const getOutput = z.object({ memory: memoryRecord.optional(), error: errorBody.optional() });
+export const getOutput = z.object({
+  memory: memoryRecord.optional(),
+  redacted: redactedKinds,
+  error: errorBody.optional(),
+});
 
 export const listOutput = z.object({
   units: z.array(memoryRecord).optional().describe('Managed units, oldest first'),
+  redacted: redactedKinds,
   error: errorBody.optional(),
 });
 
 export const searchOutput = z.object({
   results: z.array(searchResult).optional().describe('Best first, with bounded snippets'),
+  redacted: redactedKinds,
   error: errorBody.optional(),
 });
 
@@ -165,5 +180,6 @@ export const readHeadOutput = z.object({
   head: z.string().optional().describe('The managed region of MEMORY.md, or empty'),
   content: z.string().optional().describe('The whole MEMORY.md'),
   exists: z.boolean().optional(),
+  redacted: redactedKinds,
   error: errorBody.optional(),
 });

@@ -52,7 +52,14 @@ export async function harnessFidelityTable(): Promise<string> {
       cell(d.events[event], noteFor(d, d.events[event], EVENT_LABELS[event])),
     ),
   ]);
+  const afterTool = 'Known fix after a failing tool';
   rows.push(
+    [
+      afterTool,
+      ...declarations.map((d) =>
+        cell(d.afterToolInjection, noteFor(d, d.afterToolInjection, afterTool)),
+      ),
+    ],
     ['Live transcript capture', ...declarations.map((d) => d.transcriptCapture)],
     ['Hooks run', ...declarations.map((d) => d.integration.replaceAll('-', ' '))],
     ['Injection channel', ...declarations.map((d) => d.injection)],

@@ -1,6 +1,17 @@
 import { CairnError } from '@cairn/core';
-import { errorSignature } from '@cairn/engine';
-import type { CommandSpec } from '../command';
+import {
+  approveFixPattern,
+  checkFixPatternState,
+  deprecateFixPattern,
+  errorSignature,
+  type FixPattern,
+  type FixPatternDetail,
+  getFixPattern,
+  listFixPatterns,
+  patternStateLabel,
+  renderFixPattern,
+} from '@cairn/engine';
+import type { CommandContext, CommandOutput, CommandSpec } from '../command';
 import {
   DIGEST_OPTIONS,
   DIGEST_USAGE,
@@ -12,45 +23,118 @@ import { stringFlag } from './text-input';
 /** What `cairn history signature` reads from stdin at most: 1 MiB (an error, not a whole log). */
 export const SIGNATURE_STDIN_MAX_BYTES = 1024 * 1024;
 
-const SUBCOMMANDS = ['signature'] as const;
+const SUBCOMMANDS = ['signature', 'patterns', 'pattern', 'approve', 'deprecate'] as const;
+type Subcommand = (typeof SUBCOMMANDS)[number];
+const TAKES_ID = new Set<Subcommand>(['pattern', 'approve', 'deprecate']);
+
+async function signature({ io, values }: CommandContext): Promise<CommandOutput> {
+  const text = await io.readStdin({ maxBytes: SIGNATURE_STDIN_MAX_BYTES });
+  if (!text?.trim()) {
+    throw new CairnError('INVALID_INPUT', 'No error text on standard input', {
+      hint: 'pipe the failing output in: `pnpm test 2>&1 | cairn history signature --command "pnpm test"`',
+    });
+  }
+  const tool = stringFlag(values.tool);
+  const command = stringFlag(values.command);
+  const result = errorSignature(text, {
+    ...(tool ? { tool } : {}),
+    ...(command ? { command } : {}),
+  });
+  const json = {
+    signature: result.signature,
+    family: result.family,
+    normalized: result.normalized,
+  };
+  return { json, text: JSON.stringify(json) };
+}
+
+function patternLine(pattern: FixPattern): string {
+  const counts = `applied ${pattern.applied}, succeeded ${pattern.succeeded}, failed ${pattern.failed}`;
+  return `${pattern.id}  ${pattern.state.padEnd(10)} ${counts}  ${pattern.normalized}`;
+}
+
+function patterns({ root, values }: CommandContext): CommandOutput {
+  const state = stringFlag(values.state);
+  const list = listFixPatterns(root, state ? { state: checkFixPatternState(state) } : {});
+  const text = list.length
+    ? list.map(patternLine).join('\n')
+    : 'No fix patterns yet: they are learned when a failing command later succeeds in a session.';
+  return { json: { patterns: list }, text };
+}
+
+function detailText(detail: FixPatternDetail): string {
+  const runs = detail.runs.map(
+    (run) =>
+      `  ${run.role.padEnd(9)} ${run.agentId}/${run.sessionKey}  failure ${run.failureEventId}${run.successEventId ? `, success ${run.successEventId}` : ''}  ${run.at}`,
+  );
+  return [
+    ...renderFixPattern(detail),
+    `State: ${patternStateLabel(detail)}; applied ${detail.applied}, succeeded ${detail.succeeded}, failed ${detail.failed}`,
+    `Signature ${detail.signature} (${detail.family}), repo ${detail.repo}, namespace ${detail.namespace}`,
+    'Evidence runs:',
+    ...runs,
+  ].join('\n');
+}
+
+function withId(context: CommandContext, sub: Subcommand): CommandOutput {
+  const id = context.positionals[1];
+  if (!id) {
+    throw new CairnError('INVALID_INPUT', `\`cairn history ${sub}\` needs a fix pattern id`, {
+      hint: '`cairn history patterns` lists them (FIX-…)',
+    });
+  }
+  const reason = stringFlag(context.values.reason);
+  const options = reason ? { reason } : {};
+  const detail =
+    sub === 'approve'
+      ? approveFixPattern(context.root, id, options)
+      : sub === 'deprecate'
+        ? deprecateFixPattern(context.root, id, options)
+        : getFixPattern(context.root, id);
+  return { json: { pattern: detail }, text: detailText(detail) };
+}
 
 /**
- * `cairn history signature`: the error signature of the text on stdin, as
- * JSON (with or without --json), for scripts and tests. Run digests and
- * fix patterns come next under the same command.
+ * `cairn history`: `signature` prints the error signature of stdin as JSON
+ * (with or without --json), for scripts and tests; `patterns`, `pattern`,
+ * `approve` and `deprecate` list, show and judge the fix patterns learned
+ * from the hooks (docs/HISTORY.md). An unknown id is NOT_FOUND and changes nothing.
  */
 export const historyCommand: CommandSpec = {
   name: 'history',
-  summary: 'Task history; `history signature` prints the error signature of stdin as JSON',
-  usage: `cairn history signature [--tool <name>] [--command <cmd>] < error.txt | ${DIGEST_USAGE}`,
-  options: { tool: { type: 'string' }, command: { type: 'string' }, ...DIGEST_OPTIONS },
+  summary:
+    'Task history: error signatures (`history signature` < error), fix patterns (list, show, approve, deprecate) and run digests (show, runs)',
+  usage: [
+    'cairn history signature [--tool <name>] [--command <cmd>] < error.txt',
+    'cairn history patterns [--state candidate|verified|deprecated] [--json]',
+    'cairn history pattern <id> [--json]',
+    'cairn history approve <id> [--reason <text>]',
+    'cairn history deprecate <id> [--reason <text>]',
+    ...DIGEST_USAGE.split(' | '),
+  ].join('\n       '),
+  options: {
+    tool: { type: 'string' },
+    command: { type: 'string' },
+    state: { type: 'string' },
+    reason: { type: 'string' },
+    ...DIGEST_OPTIONS,
+  },
   positionals: { min: 1, max: 2 },
   async run(context) {
-    const { io, positionals, values } = context;
-    const sub = positionals[0];
-    if (isDigestSubcommand(sub)) return runDigestSubcommand(context);
-    if (!SUBCOMMANDS.includes(sub as (typeof SUBCOMMANDS)[number])) {
+    if (isDigestSubcommand(context.positionals[0])) return runDigestSubcommand(context);
+    const sub = context.positionals[0] as Subcommand;
+    if (!SUBCOMMANDS.includes(sub)) {
       throw new CairnError('INVALID_INPUT', `Unknown history command "${sub}"`, {
         hint: `use one of ${SUBCOMMANDS.join(', ')}, show, runs`,
       });
     }
-    const text = await io.readStdin({ maxBytes: SIGNATURE_STDIN_MAX_BYTES });
-    if (!text?.trim()) {
-      throw new CairnError('INVALID_INPUT', 'No error text on standard input', {
-        hint: 'pipe the failing output in: `pnpm test 2>&1 | cairn history signature --command "pnpm test"`',
+    if (!TAKES_ID.has(sub) && context.positionals.length > 1) {
+      throw new CairnError('INVALID_INPUT', `\`cairn history ${sub}\` takes no argument`, {
+        hint: `usage: ${historyCommand.usage}`,
       });
     }
-    const tool = stringFlag(values.tool);
-    const command = stringFlag(values.command);
-    const result = errorSignature(text, {
-      ...(tool ? { tool } : {}),
-      ...(command ? { command } : {}),
-    });
-    const json = {
-      signature: result.signature,
-      family: result.family,
-      normalized: result.normalized,
-    };
-    return { json, text: JSON.stringify(json) };
+    if (sub === 'signature') return signature(context);
+    if (sub === 'patterns') return patterns(context);
+    return withId(context, sub);
   },
 };

@@ -116,6 +116,7 @@ export const packCommand: CommandSpec = {
         rootDir: cairn.rootDir,
         settings: cairn.settings,
         search: (request) => cairn.search(request),
+        recall: (query) => cairn.recall(query),
         counter: await loadTokenizer(),
       },
     );

@@ -40,6 +40,12 @@ export interface HarnessDeclaration {
   tools: string;
   /** Timeouts, trust steps and other limits a user should know. */
   limits: string[];
+  /**
+   * How a known fix reaches the model after a failing tool (task history,
+   * docs/HISTORY.md): `full` when the reply to the tool event is injected
+   * before the model's next request, `degraded` when it waits for the next prompt.
+   */
+  afterToolInjection: EventFidelity;
 }
 
 export type InstallScope = 'project' | 'user';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { intInRange } from '../contracts/schemas';
-import { DEFAULT_MEMORY_BACKEND, DEFAULT_RETRIEVAL_ADAPTER } from '../registry';
+import { DEFAULT_MEMORY_BACKEND, FOLLOW_BACKEND_ADAPTER } from '../registry';
 import { parseBoolean, parseJson, parseNumber, parseString } from './env-values';
 import { MODEL_SETTING_DEFINITIONS } from './model-definitions';
 import { PACK_SETTING_DEFINITIONS } from './pack-definitions';
@@ -70,10 +70,10 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     env: 'CAIRN_RETRIEVAL_ADAPTER',
     schema: typeName,
     fromEnv: parseString,
-    defaultValue: DEFAULT_RETRIEVAL_ADAPTER,
-    defaultLabel: `\`"${DEFAULT_RETRIEVAL_ADAPTER}"\``,
+    defaultValue: FOLLOW_BACKEND_ADAPTER,
+    defaultLabel: `\`"${FOLLOW_BACKEND_ADAPTER}"\``,
     description:
-      'Which retrieval adapter recalls memory. An unregistered id falls back to the builtin `file` adapter with a warning.',
+      'The index every recall goes through (`cairn search`, `memory_search`, prompt and session-start recall, context packs). `auto` follows `memoryBackendType` (`readonly` recalls through `file`). An unregistered id falls back to the builtin `file` adapter with a warning.',
   },
   {
     key: 'insightExtractionEnabled',

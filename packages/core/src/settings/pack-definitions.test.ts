@@ -31,7 +31,28 @@ describe('context pack settings', () => {
       historyShare: 0.25,
       longTermShare: 0.4,
       documentsShare: 0.2,
+      documentGlobs: [
+        'README*',
+        'AGENTS.md',
+        'CLAUDE.md',
+        'docs/**',
+        'doc/**',
+        'adr/**',
+        'adrs/**',
+      ],
+      documentMaxFileBytes: 262144,
+      documentMaxTotalBytes: 8388608,
     });
+  });
+
+  it('reads the document globs from a JSON array or a comma-separated list', () => {
+    expect(
+      resolve({ CAIRN_MEMORY_DOCUMENT_GLOBS: 'README.md, handbook/**' }).settings.memory
+        .documentGlobs,
+    ).toEqual(['README.md', 'handbook/**']);
+    expect(
+      resolve({ CAIRN_MEMORY_DOCUMENT_GLOBS: '["docs/**"]' }).settings.memory.documentGlobs,
+    ).toEqual(['docs/**']);
   });
 
   it('each has a CAIRN_MEMORY_* variable, named after the seed flag', () => {
@@ -45,6 +66,9 @@ describe('context pack settings', () => {
       'CAIRN_MEMORY_HISTORY_SHARE',
       'CAIRN_MEMORY_LONG_TERM_SHARE',
       'CAIRN_MEMORY_DOCUMENTS_SHARE',
+      'CAIRN_MEMORY_DOCUMENT_GLOBS',
+      'CAIRN_MEMORY_DOCUMENT_MAX_FILE_BYTES',
+      'CAIRN_MEMORY_DOCUMENT_MAX_TOTAL_BYTES',
     ]);
     const { settings, sources, warnings } = resolve({
       CAIRN_MEMORY_CONTEXT_BUDGET_TOKENS: '3000',

@@ -1,7 +1,24 @@
 import * as z from 'zod/mini';
 import { intInRange } from '../contracts/schemas';
-import { parseBoolean, parseNumber, parseString } from './env-values';
+import { parseBoolean, parseJson, parseNumber, parseString } from './env-values';
 import type { SettingDefinition } from './setting-definition';
+
+/** The documents pool's default globs (README*, agent instructions, docs/, ADR folders). */
+export const DEFAULT_DOCUMENT_GLOBS = [
+  'README*',
+  'AGENTS.md',
+  'CLAUDE.md',
+  'docs/**',
+  'doc/**',
+  'adr/**',
+  'adrs/**',
+] as const;
+
+const splitList = (raw: string) =>
+  raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 
 /** Read by nothing yet: the pack assembly that reads them comes with the injection path. */
 const COMING = ' Used by context packs (coming: docs/PACKS.md).';
@@ -71,4 +88,34 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   share('history', 'history', 0.25),
   share('long-term', 'longTerm', 0.4),
   share('documents', 'documents', 0.2),
+  {
+    key: 'memory.documentGlobs',
+    env: 'CAIRN_MEMORY_DOCUMENT_GLOBS',
+    schema: z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.maxLength(64)),
+    // A JSON array, or a comma-separated list.
+    fromEnv: (raw) => (raw.trim().startsWith('[') ? parseJson(raw) : splitList(raw)),
+    defaultValue: [...DEFAULT_DOCUMENT_GLOBS],
+    defaultLabel: DEFAULT_DOCUMENT_GLOBS.map((glob) => `\`${glob}\``).join(', '),
+    description:
+      "The project's own documents recalled as the cold `documents` pool and the pack's documents plane: globs relative to the root (`*`, `**`, `?`; `dir/` or `dir/**` for a folder; markdown and text files only). Files the root `.gitignore` ignores and links leaving the root are skipped; nothing is ever written.",
+  },
+  {
+    key: 'memory.documentMaxFileBytes',
+    env: 'CAIRN_MEMORY_DOCUMENT_MAX_FILE_BYTES',
+    schema: intInRange(1024, 16 * 1024 * 1024),
+    fromEnv: parseNumber,
+    defaultValue: 256 * 1024,
+    defaultLabel: '`262144`',
+    description: 'A project document larger than this is not indexed (documents pool).',
+  },
+  {
+    key: 'memory.documentMaxTotalBytes',
+    env: 'CAIRN_MEMORY_DOCUMENT_MAX_TOTAL_BYTES',
+    schema: intInRange(1024, 256 * 1024 * 1024),
+    fromEnv: parseNumber,
+    defaultValue: 8 * 1024 * 1024,
+    defaultLabel: '`8388608`',
+    description:
+      'Bytes of project documents indexed at most, in path order; the files past the cap are left out (documents pool).',
+  },
 ];

@@ -39,7 +39,7 @@ describe('resolveSettings', () => {
     expect(settings).toMatchObject({
       memoryEnabled: true,
       memoryBackendType: 'file',
-      retrievalAdapter: 'file',
+      retrievalAdapter: 'auto',
       insightExtractionEnabled: false,
       insightExtractionSchedule: '0 2 * * *',
       insightExtractionMinIntervalMs: 86_400_000,

@@ -67,6 +67,10 @@ export interface CairnSettings {
     historyShare: number;
     longTermShare: number;
     documentsShare: number;
+    /** The documents pool (cold): globs over the project root, per-file and total byte caps. */
+    documentGlobs: string[];
+    documentMaxFileBytes: number;
+    documentMaxTotalBytes: number;
   };
 }
 

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+// node:crypto is loaded on first use: a hook process that hashes nothing never loads it.
+import { sha256Hex } from '@cairn/core';
 import { commandFamily, toolFamily } from './command-family';
 import { dockerRule } from './rules/docker-rules';
 import { genericRule } from './rules/generic-rule';
@@ -105,6 +106,6 @@ export function errorSignature(text: string, context: SignatureContext = {}): Er
     .slice(0, KEY_CHARS);
   const where = [toolFamily(context.tool), family].filter(Boolean).join(': ');
   const normalized = `${rule.family}: ${key}${where ? ` [${where}]` : ''}`;
-  const signature = createHash('sha256').update(normalized).digest('hex').slice(0, 16);
+  const signature = sha256Hex(normalized).slice(0, 16);
   return { signature, family: rule.family, normalized };
 }

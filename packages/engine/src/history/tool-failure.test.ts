@@ -47,6 +47,10 @@ describe('detectToolFailure', () => {
     ['an npm error code', 'npm error code ERESOLVE'],
     ['a tsc error', 'src/a.ts(1,2): error TS2304: Cannot find name x.'],
     ['an uncaught Node error', 'TypeError: x is not a function\n    at main (a.js:1:1)'],
+    [
+      'an uncaught plain Node Error (Codex shell output, no exit code)',
+      "node:internal/modules/cjs/loader:1210\n  throw err;\n  ^\n\nError: Cannot find module './lib/greet'\n\nNode.js v20.20.2",
+    ],
     ['rustc', 'error[E0308]: mismatched types'],
   ])('%s in the output is a failure when no exit code is known', (_name, output) => {
     expect(detectToolFailure(shell({ output })).reasons).toEqual(['output-error']);

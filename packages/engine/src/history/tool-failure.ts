@@ -89,6 +89,8 @@ const OUTPUT_ERRORS: readonly RegExp[] = [
   /^ERROR: /,
   /^\[ERROR\] /,
   /^Cannot connect to the Docker daemon/,
+  // Node prints its version last after an uncaught exception (a bare `Error: …` too).
+  /^Node\.js v\d{1,3}\.\d{1,3}\.\d{1,3}$/,
 ];
 
 function linesOf(text: string, from: 'head' | 'tail'): string[] {

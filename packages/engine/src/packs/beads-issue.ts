@@ -91,7 +91,10 @@ export const isDone = (issue: BeadsIssue) =>
  * Ready as `bd ready` means it: open, and every issue that blocks it is
  * done (or unknown to this export).
  */
-export function isReady(issue: BeadsIssue, byId: ReadonlyMap<string, BeadsIssue>): boolean {
+export function isReady(
+  issue: BeadsIssue,
+  byId: ReadonlyMap<string, BeadsIssue | undefined>,
+): boolean {
   if (issue.status !== 'open') return false;
   return issue.dependsOn.every((dependency) => {
     if (dependency.type !== 'blocks') return true;

@@ -14,6 +14,9 @@ const SETTINGS: CairnSettings['memory'] = {
   historyShare: 0.25,
   longTermShare: 0.4,
   documentsShare: 0.2,
+  documentGlobs: [],
+  documentMaxFileBytes: 262144,
+  documentMaxTotalBytes: 8388608,
 };
 
 function input(id: string, text: string, extra: Partial<PackInput> = {}): PackInput {

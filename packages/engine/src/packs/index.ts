@@ -79,6 +79,7 @@ export {
   retrieveContextPack,
 } from './retrieve-context-pack';
 export {
+  ESTIMATE_SAFETY_FACTOR,
   estimateCounter,
   loadTokenizer,
   TOKENIZER_MODULE,

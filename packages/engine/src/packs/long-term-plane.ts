@@ -1,11 +1,14 @@
-import type { MemorySearchFilters, MemorySearchResult, ReviewState } from '@cairn/core';
+import type { MemorySearchFilters, MemorySearchResult, MemoryTier, ReviewState } from '@cairn/core';
 import type { PackInput } from './compose-pack';
 
-/** One memory search, as `Cairn.search` or `MemorySearch.search` does it. */
+/** One memory search through the project's recall, as `Cairn.search` or `MemorySearch.search` does it. */
 export type SearchMemoryFn = (request: {
   query: string;
   limit?: number;
   filters?: MemorySearchFilters;
+  /** The recall tiers (units are hot). */
+  tiers?: MemoryTier[];
+  agentId?: string;
 }) => Promise<MemorySearchResult[]>;
 
 export interface RecalledUnit {
@@ -17,11 +20,15 @@ export interface RecalledUnit {
 const LIMITS: Record<ReviewState, number> = { approved: 12, draft: 4, deprecated: 4 };
 
 /**
- * THE recall of the long-term plane: units through the project's memory
- * search, each with its review state (one search per state, as hits do not
- * carry it). Issue 13 reroutes recall; it replaces this one function.
+ * THE recall of the long-term plane: units (the hot tier) through the
+ * project's recall, as the calling agent, each with its review state (one
+ * recall per state, as search hits do not carry it).
  */
-export async function recallUnits(search: SearchMemoryFn, query: string): Promise<RecalledUnit[]> {
+export async function recallUnits(
+  search: SearchMemoryFn,
+  query: string,
+  agentId?: string,
+): Promise<RecalledUnit[]> {
   const states: ReviewState[] = ['approved', 'draft', 'deprecated'];
   const found = await Promise.all(
     states.map((review) =>
@@ -29,6 +36,8 @@ export async function recallUnits(search: SearchMemoryFn, query: string): Promis
         query,
         limit: LIMITS[review],
         filters: { kind: ['UNIT'], review: [review], includeDeprecated: review === 'deprecated' },
+        tiers: ['hot'],
+        ...(agentId ? { agentId } : {}),
       }).then((hits) => hits.map((hit) => ({ hit, review }))),
     ),
   );
@@ -45,9 +54,10 @@ export async function recallUnits(search: SearchMemoryFn, query: string): Promis
 export async function longTermCandidates(
   search: SearchMemoryFn,
   query: string,
+  agentId?: string,
 ): Promise<PackInput[]> {
   if (!query.trim()) return [];
-  const units = await recallUnits(search, query);
+  const units = await recallUnits(search, query, agentId);
   return units.map(({ hit, review }) => {
     const id = hit.memoryId ?? `RAW:${hit.path}#L${hit.startLine}-L${hit.endLine}`;
     return {

@@ -79,7 +79,12 @@ beforeEach(async () => {
 });
 afterEach(() => closeTestProject(project, cairn));
 
-async function checkCases(seed: number, cases: number, counter: TokenCounter) {
+async function checkCases(
+  seed: number,
+  cases: number,
+  counter: TokenCounter,
+  recount: TokenCounter = counter,
+) {
   const random = seeded(seed);
   let filled = 0;
   for (let n = 0; n < cases; n += 1) {
@@ -97,7 +102,7 @@ async function checkCases(seed: number, cases: number, counter: TokenCounter) {
       counter,
       gatherers,
     });
-    const used = counter.count(pack.text);
+    const used = recount.count(pack.text);
     expect(used, `case ${n} of seed ${seed}: ${JSON.stringify(pack.budget)}`).toBeLessThanOrEqual(
       asked.budgetTokens,
     );
@@ -112,6 +117,10 @@ async function checkCases(seed: number, cases: number, counter: TokenCounter) {
 describe('retrieveContextPack: the rendered pack never exceeds its budget', () => {
   it('200 generated requests costed with the estimate, the text counted again with it', async () => {
     await checkCases(14_009, 200, estimateCounter);
+  });
+
+  it('the same 200 requests costed with the estimate hold by the real count (o200k_base)', async () => {
+    await checkCases(14_009, 200, estimateCounter, await loadTokenizer());
   });
 
   it('40 generated requests costed with o200k_base, the text counted again with it', async () => {

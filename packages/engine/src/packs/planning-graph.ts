@@ -1,36 +1,57 @@
 import { type BdClient, createBdClient, findBd } from './beads-cli';
-import { type BeadsExport, readBeadsExport } from './beads-export';
-import { type BeadsIssue, isReady, parentOf } from './beads-issue';
+import { openBeadsIndex } from './beads-export';
+import type { BeadsExportIndex } from './beads-export-index';
+import { type BeadsIssue, isReady } from './beads-issue';
 
 /** The Beads work graph as the planning plane reads it, from `bd` or from the export. */
 export interface PlanningGraph {
   source: 'bd' | 'export';
   /** Project-relative export path, for provenance (absent for `bd`). */
   file: string | undefined;
-  /** Export lines that were skipped as corrupt (0 for `bd`). */
-  skippedLines: number;
+  /**
+   * Export lines skipped as corrupt (0 for `bd`, and 0 while the export
+   * has not been read: a request that names no issue never reads it).
+   * The first call checks every line.
+   */
+  skippedLines(): number;
   get(id: string): Promise<BeadsIssue | undefined>;
   /** The issues that hang under `id` (parent-child). */
   children(id: string): Promise<string[]>;
-  ready(): Promise<BeadsIssue[]>;
+  /** The ready issues (as `bd ready` means it) among `ids`. */
+  ready(ids: readonly string[]): Promise<BeadsIssue[]>;
   /** Narrows candidate ids found in a prompt or branch to those worth looking up. */
   known(ids: string[]): Promise<string[]>;
 }
 
-export function exportGraph(data: BeadsExport): PlanningGraph {
-  const children = new Map<string, string[]>();
-  for (const issue of data.issues.values()) {
-    const parent = parentOf(issue);
-    if (parent) children.set(parent, [...(children.get(parent) ?? []), issue.id]);
-  }
+/** The graph over the export's lazy index: only the issues the plane walks are parsed. */
+export function exportGraph(file: string, load: () => Promise<BeadsExportIndex>): PlanningGraph {
+  let loaded: BeadsExportIndex | undefined;
+  const index = async () => {
+    loaded ??= await load();
+    return loaded;
+  };
   return {
     source: 'export',
-    file: data.file,
-    skippedLines: data.skippedLines,
-    get: async (id) => data.issues.get(id),
-    children: async (id) => children.get(id) ?? [],
-    ready: async () => [...data.issues.values()].filter((issue) => isReady(issue, data.issues)),
-    known: async (ids) => ids.filter((id) => data.issues.has(id)),
+    file,
+    skippedLines: () => loaded?.skippedLines ?? 0,
+    get: async (id) => (await index()).get(id),
+    children: async (id) => [...(await index()).children(id)],
+    ready: async (ids) => {
+      const data = await index();
+      const ready: BeadsIssue[] = [];
+      for (const id of ids) {
+        const issue = data.get(id);
+        if (!issue) continue;
+        const blockers = new Map(issue.dependsOn.map((d) => [d.id, data.get(d.id)] as const));
+        if (isReady(issue, blockers)) ready.push(issue);
+      }
+      return ready;
+    },
+    known: async (ids) => {
+      if (ids.length === 0) return [];
+      const data = await index();
+      return ids.filter((id) => data.get(id) !== undefined);
+    },
   };
 }
 
@@ -52,12 +73,13 @@ export function bdGraph(client: BdClient): PlanningGraph {
   return {
     source: 'bd',
     file: undefined,
-    skippedLines: 0,
+    skippedLines: () => 0,
     get: async (id) => (await show(id)).issue,
     children: async (id) => (await show(id)).children,
-    ready: () => {
+    ready: async (ids) => {
       ready ??= client.ready();
-      return ready;
+      const wanted = new Set(ids);
+      return (await ready).filter((issue) => wanted.has(issue.id));
     },
     known: async (ids) => {
       const found: string[] = [];
@@ -89,7 +111,7 @@ export async function openPlanningGraph(
     notes.push('bd is not on PATH');
     if (source === 'bd') return { graph: undefined, notes };
   }
-  const data = await readBeadsExport(projectRoot);
-  if (!data.found) return { graph: undefined, notes: [...notes, data.reason] };
-  return { graph: exportGraph(data.export), notes };
+  const opened = await openBeadsIndex(projectRoot);
+  if (!opened.found) return { graph: undefined, notes: [...notes, opened.reason] };
+  return { graph: exportGraph(opened.file, opened.load), notes };
 }

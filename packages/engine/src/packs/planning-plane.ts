@@ -21,7 +21,10 @@ export interface PlanningResult {
   source: 'bd' | 'export' | 'none';
   /** The issues the pack is about. */
   issueIds: string[];
-  /** Corrupt export lines that were skipped. */
+  /**
+   * Corrupt export lines that were skipped; counted (one pass over the
+   * whole export) when read, and 0 when the request named no issue.
+   */
   skippedLines: number;
   /** What was not used and why (no `bd`, no export, an id that does not exist). */
   notes: string[];
@@ -108,9 +111,8 @@ async function addDependencies(b: Builder, target: BeadsIssue) {
 async function addSiblings(b: Builder, target: BeadsIssue, max: number) {
   const parent = parentOf(target);
   if (!parent) return;
-  const siblingIds = new Set(await b.graph.children(parent));
-  const ready = (await b.graph.ready())
-    .filter((issue) => siblingIds.has(issue.id) && issue.id !== target.id)
+  const siblingIds = (await b.graph.children(parent)).filter((id) => id !== target.id);
+  const ready = (await b.graph.ready(siblingIds))
     .sort((x, y) => (x.priority ?? 9) - (y.priority ?? 9) || (x.id < y.id ? -1 : 1))
     .slice(0, max);
   ready.forEach((issue, index) => {
@@ -172,7 +174,10 @@ export async function planningCandidates(request: PlanningRequest): Promise<Plan
     items: b.items,
     source: graph.source,
     issueIds: targets,
-    skippedLines: graph.skippedLines,
+    // Counted on demand: the full pass over the export is not on the pack's path.
+    get skippedLines() {
+      return graph.skippedLines();
+    },
     notes,
   };
 }

@@ -1,6 +1,7 @@
 import type { CairnSettings } from '@cairn/core';
 import { type ComposedPack, composePack, type PackInput, planesOff } from './compose-pack';
 import { type ContextPackRequest, parseContextPackRequest } from './context-pack-request';
+import { documentCandidates, type RecallMemoryFn } from './documents-plane';
 import { historyCandidates } from './history-plane';
 import { longTermCandidates, type SearchMemoryFn } from './long-term-plane';
 import { PACK_PLANES, type PackExclusion, type PackPlane } from './pack-types';
@@ -20,6 +21,8 @@ export interface ContextPackSources {
   settings: CairnSettings;
   /** The project's memory search (`Cairn.search`, `MemorySearch.search`). */
   search: SearchMemoryFn;
+  /** The project's recall (`Cairn.recall`): the documents plane reads the `documents` pool with it. */
+  recall?: RecallMemoryFn;
   /** Default: the estimate (no module to load). */
   counter?: TokenCounter;
   env?: NodeJS.ProcessEnv;
@@ -96,10 +99,13 @@ function defaultGatherers(
       };
     },
     'long-term': async () => ({
-      candidates: await longTermCandidates(sources.search, request.query),
+      candidates: await longTermCandidates(sources.search, request.query, request.agentId),
     }),
-    // Issue 14 point 4: the documents pool is not built yet.
-    documents: undefined,
+    documents: sources.recall
+      ? async () => ({
+          candidates: await documentCandidates(sources.recall!, request.query, request.agentId),
+        })
+      : undefined,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateCounter, loadTokenizer } from './token-counter';
+import { ESTIMATE_SAFETY_FACTOR, estimateCounter, loadTokenizer } from './token-counter';
 import { estimateTokenCount } from './token-estimate';
 
 /** A few texts of each kind a pack carries: units, tool output, Markdown. */
@@ -55,8 +55,26 @@ describe('token counting', () => {
   it('estimates within 5% of the tokenizer over units, tool output and Markdown', async () => {
     const tokenizer = await loadTokenizer();
     const exact = SAMPLES.reduce((sum, text) => sum + tokenizer.count(text), 0);
-    const estimate = SAMPLES.reduce((sum, text) => sum + estimateCounter.count(text), 0);
+    const estimate = SAMPLES.reduce((sum, text) => sum + estimateTokenCount(text), 0);
     expect(Math.abs(estimate / exact - 1)).toBeLessThan(0.05);
+  });
+
+  it('budgets with the estimate raised by its safety factor', () => {
+    for (const text of ['', ...SAMPLES, 'x'.repeat(300)]) {
+      expect(estimateCounter.count(text)).toBe(
+        Math.ceil(estimateTokenCount(text) * ESTIMATE_SAFETY_FACTOR),
+      );
+    }
+  });
+
+  it('gives the same count for a text seen again, after many other texts too', () => {
+    const first = SAMPLES.map((text) => estimateCounter.count(text));
+    // About 2M characters of other texts: more than the counts kept.
+    for (let i = 0; i < 400; i += 1) estimateCounter.count(`${i} ${'lorem ipsum '.repeat(400)}`);
+    expect(SAMPLES.map((text) => estimateCounter.count(text))).toEqual(first);
+    expect(
+      SAMPLES.map((text) => Math.ceil(estimateTokenCount(text) * ESTIMATE_SAFETY_FACTOR)),
+    ).toEqual(first);
   });
 
   it('stays linear on adversarial inputs (every piece is consumed or fails within a bounded look)', () => {

@@ -86,8 +86,17 @@ export async function toolUse(p: LifecycleParts, input: ToolUseInput): Promise<L
   const args = parseLifecycleInput(toolUseSchema, input, 'tool-use');
   return p.guarded('tool-use', args, async () => {
     const session = p.sessionFor(args);
-    p.parts().capture(session, 'tool', toolEventText(args.input, args.output), args.toolName);
-    return EMPTY_RESULT;
+    const text = toolEventText(args.input, args.output);
+    const entry = p.parts().capture(session, 'tool', text, args.toolName);
+    // Task history: a failure is recorded, and answered with a known fix if there is one.
+    // Its trouble is logged and costs the event nothing else: the capture above stands.
+    let inject = '';
+    try {
+      inject = await p.parts().history.record(session, entry, args);
+    } catch (error) {
+      p.logFailure('tool-use', args, error);
+    }
+    return inject ? { inject } : EMPTY_RESULT;
   });
 }
 
@@ -150,6 +159,7 @@ export async function sessionEnd(
       .parts()
       .digests.atSessionEnd(session, nodeId)
       .catch((error: unknown) => p.logFailure('session-end', args, error));
+    await p.parts().history.endSession(session);
     await p.parts().headRefresh.refresh(session);
     return { ...EMPTY_RESULT, nodeId };
   });

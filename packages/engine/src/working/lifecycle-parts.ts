@@ -8,6 +8,7 @@ import {
   type LifecycleResult,
   lazyLineage,
 } from './lifecycle-context';
+import { createToolHistory } from './lifecycle-history';
 import { logLifecycleFailure } from './lifecycle-log';
 import { createRecall } from './recall';
 import { createSessionSummaries } from './session-summaries';
@@ -43,6 +44,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
       },
       (agent, key) => headStore().sessions.session(agent, key),
     ),
+    history: createToolHistory(ctx),
   });
   const get = () => (parts ??= build());
 
@@ -101,6 +103,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     sessionFor,
     close(): void {
       parts?.recall.close();
+      parts?.history.close();
       lineage.close();
       heads?.close();
     },

@@ -1,4 +1,5 @@
 import type { LineageStore } from '../lineage';
+import { TRANSCRIPTS_POOL_ID } from '../recall/engine-pool';
 import type { HeadStore, SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 import { createTranscriptRecall } from './transcript-recall';
@@ -14,13 +15,35 @@ const TRANSCRIPT_FALLBACK_LIMIT = 2;
 export function createRecall(ctx: LifecycleContext, heads: HeadStore, store: () => LineageStore) {
   const transcripts = createTranscriptRecall(ctx, store);
 
-  const searchUnits = (query: string) =>
-    ctx.memory.search({ query, limit: RECALL_LIMIT, filters: { kind: ['UNIT'] } }).catch(() => []);
+  // Units are the hot tier's: the prompt path recalls no warm pool (no lineage, no notes).
+  const searchUnits = (session: SessionRecord, query: string) =>
+    ctx.memory
+      .search({
+        query,
+        limit: RECALL_LIMIT,
+        filters: { kind: ['UNIT'] },
+        tiers: ['hot'],
+        agentId: session.agentId,
+      })
+      .catch(() => []);
+  /** Other sessions of this thread (the cold transcripts pool), through the lifecycle's lineage. */
+  const searchTranscripts = (session: SessionRecord, prompt: string) =>
+    ctx.memory.recall(
+      {
+        agentId: session.agentId,
+        query: prompt,
+        limit: TRANSCRIPT_FALLBACK_LIMIT,
+        tiers: ['cold'],
+        poolIds: [TRANSCRIPTS_POOL_ID],
+        filters: { threadKey: session.threadKey, excludeSessionKey: session.sessionKey },
+      },
+      { lineage: store, transcripts: transcripts.lookup },
+    );
 
   /** Lines for a prompt. */
   async function forPrompt(session: SessionRecord, prompt: string): Promise<string[]> {
     if (!prompt.trim()) return [];
-    const hits = await searchUnits(prompt);
+    const hits = await searchUnits(session, prompt);
     if (hits.length > 0) {
       const fresh = heads.sessions.claimInjections(
         session,
@@ -30,19 +53,23 @@ export function createRecall(ctx: LifecycleContext, heads: HeadStore, store: () 
         .filter((hit) => fresh.includes(hit.memoryId!))
         .map((hit) => `- ${hit.snippet} (\`${hit.memoryId}\`)`);
     }
-    const transcript = await transcripts.find(session, prompt, TRANSCRIPT_FALLBACK_LIMIT);
-    const key = (hit: (typeof transcript)[number]) => `T:${hit.transcriptId}:${hit.seq}`;
-    const fresh = heads.sessions.claimInjections(session, transcript.map(key));
+    const transcript = await searchTranscripts(session, prompt);
+    // Result ids are `T:<transcript>:<seq>`, the injection key.
+    const fresh = heads.sessions.claimInjections(
+      session,
+      transcript.map((hit) => hit.id),
+    );
     return transcript
-      .filter((hit) => fresh.includes(key(hit)))
+      .filter((hit) => fresh.includes(hit.id))
       .map(
-        (hit) => `- earlier in this thread (${hit.at.slice(0, 10)}, ${hit.role}): ${hit.snippet}`,
+        ({ metadata: m, snippet }) =>
+          `- earlier in this thread (${String(m?.at).slice(0, 10)}, ${m?.role}): ${snippet}`,
       );
   }
 
   /** Lines for session start: units relevant to the thread's state, or the latest approved ones. */
   async function forSessionStart(session: SessionRecord, query: string): Promise<string[]> {
-    const hits = query.trim() ? await searchUnits(query) : [];
+    const hits = query.trim() ? await searchUnits(session, query) : [];
     const items = hits.length
       ? hits.map((hit) => ({ id: hit.memoryId!, text: hit.snippet }))
       : (await ctx.memory.list({ review: 'approved' }))

@@ -1,4 +1,5 @@
 import type { LineageStore } from '../lineage';
+import type { AppendedEntry } from '../lineage/lineage-types';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 
@@ -6,7 +7,12 @@ export type TranscriptRole = 'user' | 'tool' | 'system' | 'assistant';
 
 /** Tier 3 capture: every event's text, whole, in the session's transcript. */
 export function createTranscriptCapture(ctx: LifecycleContext, store: () => LineageStore) {
-  return (session: SessionRecord, role: TranscriptRole, text: string, toolName?: string): void => {
+  return (
+    session: SessionRecord,
+    role: TranscriptRole,
+    text: string,
+    toolName?: string,
+  ): AppendedEntry =>
     store().appendTranscriptEntry({
       agentId: session.agentId,
       sessionKey: session.sessionKey,
@@ -18,5 +24,4 @@ export function createTranscriptCapture(ctx: LifecycleContext, store: () => Line
       ...(toolName ? { toolName } : {}),
       at: ctx.now(),
     });
-  };
 }

@@ -4,6 +4,16 @@ import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 import { logLifecycleFailure } from './lifecycle-log';
 
+/** One transcript lookup: an agent's entries for a query, in a thread, without one session. */
+export interface TranscriptLookup {
+  agentId: string;
+  query: string;
+  limit: number;
+  threadKey?: string;
+  /** The asking session: its own entries are what the agent sees already. */
+  excludeSessionKey?: string;
+}
+
 /**
  * The transcript fallback of recall (seed 002 §4): other sessions of this
  * agent's thread. Full-text search always; with an embedder configured the
@@ -24,36 +34,50 @@ export function createTranscriptRecall(ctx: LifecycleContext, store: () => Linea
     return embedder ?? undefined;
   };
 
-  async function ranked(session: SessionRecord, prompt: string, limit: number) {
-    const options = { limit: limit + 3, threadKey: session.threadKey };
+  /** Entries of the agent (and thread) for the query, best first, the excluded session left out. */
+  async function lookup(request: TranscriptLookup): Promise<TranscriptHit[]> {
+    const { agentId, query, limit, threadKey, excludeSessionKey } = request;
+    const options = { limit: limit + 3, ...(threadKey ? { threadKey } : {}) };
+    const other = (hit: { sessionKey: string }) => hit.sessionKey !== excludeSessionKey;
     const semantic = currentEmbedder();
     if (semantic) {
       try {
-        const candidates = store().transcriptCandidates(session.agentId, prompt, options);
-        return await rankTranscriptsByMeaning(candidates, prompt, semantic, candidates.length);
+        const candidates = store().transcriptCandidates(agentId, query, options);
+        const ranked = await rankTranscriptsByMeaning(
+          candidates,
+          query,
+          semantic,
+          candidates.length,
+        );
+        return ranked.filter(other).slice(0, limit);
       } catch (error) {
         logLifecycleFailure(ctx.rootDir, {
           at: ctx.now().toISOString(),
           event: 'transcript-recall',
-          agentId: session.agentId,
-          sessionKey: session.sessionKey,
+          agentId,
+          ...(excludeSessionKey ? { sessionKey: excludeSessionKey } : {}),
           code: (error as { code?: string }).code ?? 'EMBEDDER_FAILED',
           message: `ranking transcripts by meaning failed, full-text only: ${(error as Error).message}`,
         });
       }
     }
-    // The same choice `find` makes, made before the entries are read for their snippets.
-    return store().searchTranscripts(session.agentId, prompt, options, (hits) =>
-      hits.filter((hit) => hit.sessionKey !== session.sessionKey).slice(0, limit),
+    // The same choice the caller makes, made before the entries are read for their snippets.
+    return store().searchTranscripts(agentId, query, options, (hits) =>
+      hits.filter(other).slice(0, limit),
     );
   }
 
   return {
+    lookup,
     /** Up to `limit` entries of this thread's other sessions, best first. */
-    async find(session: SessionRecord, prompt: string, limit: number): Promise<TranscriptHit[]> {
-      const hits = await ranked(session, prompt, limit);
-      return hits.filter((hit) => hit.sessionKey !== session.sessionKey).slice(0, limit);
-    },
+    find: (session: SessionRecord, prompt: string, limit: number): Promise<TranscriptHit[]> =>
+      lookup({
+        agentId: session.agentId,
+        query: prompt,
+        limit,
+        threadKey: session.threadKey,
+        excludeSessionKey: session.sessionKey,
+      }),
     close(): void {
       (embedder as { close?: () => void } | null | undefined)?.close?.();
     },

@@ -31,6 +31,12 @@ export interface ToolCallRule {
   tool: RegExp;
   /** The tool input the scripted model sends. */
   input: Record<string, unknown>;
+  /**
+   * Fire only when the conversation holds exactly this many tool results
+   * (whatever the tools), instead of once per tool: scripts a sequence
+   * that calls one tool twice, e.g. a command, an edit, the command again.
+   */
+  afterResults?: number;
 }
 
 /** What the scripted model answers; every field is optional. */

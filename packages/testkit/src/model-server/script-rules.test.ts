@@ -177,6 +177,29 @@ describe('scripting rules', () => {
     expect((await turn([ask], tools)).name).toBe('mcp__cairn__remember');
   });
 
+  it('scripts one tool twice with afterResults: a command, an edit, the command again', async () => {
+    await start({
+      toolCalls: [
+        { tool: /^Bash$/, input: { command: 'node main.js' }, afterResults: 0 },
+        { tool: /^Write$/, input: { file_path: 'lib.js' }, afterResults: 1 },
+        { tool: /^Bash$/, input: { command: 'node main.js --again' }, afterResults: 2 },
+      ],
+      text: 'Fixed.',
+    });
+    const tools = ['Bash', 'Write'];
+    const run = await turn([ask], tools);
+    expect(run).toMatchObject({ type: 'tool_use', name: 'Bash' });
+    const edit = await turn([ask, ...resultFor(run)], tools);
+    expect(edit).toMatchObject({ type: 'tool_use', name: 'Write' });
+    const again = await turn([ask, ...resultFor(run), ...resultFor(edit)], tools);
+    expect(again).toMatchObject({ type: 'tool_use', name: 'Bash' });
+    const done = await turn(
+      [ask, ...resultFor(run), ...resultFor(edit), ...resultFor(again)],
+      tools,
+    );
+    expect(done).toEqual({ type: 'text', text: 'Fixed.' });
+  });
+
   it('counts a result for one of its own calls even when the client does not echo the call', async () => {
     await start({ toolCalls: [{ tool: /recall/, input: {} }] });
     const call = await turn([ask], ['recall']);

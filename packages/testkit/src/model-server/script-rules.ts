@@ -38,6 +38,10 @@ export function validateScript(script: unknown): ModelServerScript {
         throw invalidScript(`toolCalls[${index}].tool must be a RegExp`);
       }
       if (!isObject(rule.input)) throw invalidScript(`toolCalls[${index}].input must be an object`);
+      const after = rule.afterResults;
+      if (after !== undefined && !(Number.isInteger(after) && (after as number) >= 0)) {
+        throw invalidScript(`toolCalls[${index}].afterResults must be a whole number >= 0`);
+      }
     });
   }
   return script as ModelServerScript;
@@ -84,7 +88,9 @@ function findToolRule(
     const tool = request.tools.find(
       (offered) =>
         offered.matchNames.some((name) => testName(rule.tool, name)) &&
-        !isAnswered(offered, request, issuedCalls),
+        (rule.afterResults === undefined
+          ? !isAnswered(offered, request, issuedCalls)
+          : request.answeredCallIds.size === rule.afterResults),
     );
     if (tool) return { rule, tool };
   }

@@ -1,0 +1,191 @@
+import { existsSync } from 'node:fs';
+import { CairnError } from '@cairn/core';
+import type { Database } from '../working/sqlite';
+import { rankPatterns } from './fix-pattern-learning';
+import {
+  getPatternRow,
+  listPatternRows,
+  patternDetail,
+  patternsFor,
+  recentSignatures,
+  sessionFailures,
+  updatePattern,
+} from './fix-pattern-store';
+import {
+  FIX_PATTERN_STATES,
+  type FixPattern,
+  type FixPatternDetail,
+  type FixPatternState,
+} from './fix-pattern-types';
+import {
+  historyDatabasePath,
+  openHistoryDatabase,
+  openHistoryDatabaseIfAny,
+} from './history-database';
+
+/**
+ * Fix patterns for people, the MCP tools and the pack's history plane.
+ * Readers never create history.db (no database: no patterns); approve and
+ * deprecate change one pattern or fail with a typed error and change nothing.
+ */
+
+const PATTERN_ID = /^FIX-[0-9a-f]{12}$/;
+
+function withDatabase<T>(rootDir: string, empty: T, read: (db: Database) => T): T {
+  const db = openHistoryDatabaseIfAny(rootDir);
+  if (!db) return empty;
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+function checkId(id: string): string {
+  if (typeof id !== 'string' || !PATTERN_ID.test(id)) {
+    throw new CairnError('INVALID_INPUT', `"${String(id).slice(0, 80)}" is not a fix pattern id`, {
+      hint: 'a fix pattern id looks like FIX-1a2b3c4d5e6f (`cairn history patterns` lists them); nothing was changed',
+    });
+  }
+  return id;
+}
+
+function notFound(id: string): CairnError {
+  return new CairnError('NOT_FOUND', `No fix pattern ${id} in this project`, {
+    hint: '`cairn history patterns` lists the fix patterns; nothing was changed',
+    details: { id },
+  });
+}
+
+export function checkFixPatternState(state: string): FixPatternState {
+  if (!(FIX_PATTERN_STATES as readonly string[]).includes(state)) {
+    throw new CairnError('INVALID_INPUT', `Unknown fix pattern state "${state.slice(0, 40)}"`, {
+      hint: `use one of ${FIX_PATTERN_STATES.join(', ')}`,
+    });
+  }
+  return state as FixPatternState;
+}
+
+/** The project's fix patterns, best first (verified, candidate, deprecated), optionally of one state. */
+export function listFixPatterns(
+  rootDir: string,
+  options: { state?: FixPatternState; limit?: number } = {},
+): FixPattern[] {
+  const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
+  return withDatabase(rootDir, [], (db) =>
+    listPatternRows(db, { ...(options.state ? { state: options.state } : {}), limit }),
+  );
+}
+
+/** One pattern with its evidence runs; NOT_FOUND when there is none by that id. */
+export function getFixPattern(rootDir: string, id: string): FixPatternDetail {
+  checkId(id);
+  const detail = withDatabase(rootDir, undefined, (db) => patternDetail(db, id));
+  if (!detail) throw notFound(id);
+  return detail;
+}
+
+function setState(
+  rootDir: string,
+  id: string,
+  state: FixPatternState,
+  reason: string | undefined,
+  now: Date,
+): FixPatternDetail {
+  checkId(id);
+  // No history.db: no pattern, and nothing is created.
+  if (!existsSync(historyDatabasePath(rootDir))) throw notFound(id);
+  const db = openHistoryDatabase(rootDir);
+  try {
+    const detail = db
+      .transaction(() => {
+        if (!getPatternRow(db, id)) return undefined;
+        updatePattern(db, id, { state, reason: reason?.trim() || null, at: now.toISOString() });
+        return patternDetail(db, id);
+      })
+      .immediate();
+    if (!detail) throw notFound(id);
+    return detail;
+  } finally {
+    db.close();
+  }
+}
+
+/** A person approved the pattern: verified, whatever its counts. */
+export function approveFixPattern(
+  rootDir: string,
+  id: string,
+  options: { reason?: string; now?: Date } = {},
+): FixPatternDetail {
+  return setState(
+    rootDir,
+    id,
+    'verified',
+    options.reason ?? 'approved by a person',
+    options.now ?? new Date(),
+  );
+}
+
+/** A person rejected the pattern, or it stopped working: deprecated, never shown again. */
+export function deprecateFixPattern(
+  rootDir: string,
+  id: string,
+  options: { reason?: string; now?: Date } = {},
+): FixPatternDetail {
+  return setState(
+    rootDir,
+    id,
+    'deprecated',
+    options.reason ?? 'rejected by a person',
+    options.now ?? new Date(),
+  );
+}
+
+function bestPerSignature(db: Database, signatures: readonly string[], limit: number) {
+  const out: FixPattern[] = [];
+  for (const signature of signatures) {
+    const rows = db
+      .prepare('SELECT DISTINCT repo, namespace FROM patterns WHERE signature = ?')
+      .all(signature) as { repo: string; namespace: string }[];
+    for (const scope of rows) {
+      const best = rankPatterns(
+        patternsFor(db, { ...scope, signature }).filter((p) => p.state !== 'deprecated'),
+      )[0];
+      if (best) out.push(best);
+    }
+    if (out.length >= limit) break;
+  }
+  return out.slice(0, limit);
+}
+
+/**
+ * The best pattern (verified before candidate, never deprecated) of each
+ * signature this repository met most recently, newest first: what the
+ * pack's history plane shows at session start and prompt time.
+ */
+export function recentPatterns(rootDir: string, limit = 5): FixPattern[] {
+  return withDatabase(rootDir, [], (db) =>
+    bestPerSignature(db, recentSignatures(db, { limit: limit * 4 }), limit),
+  );
+}
+
+/**
+ * The best pattern of each signature this session met, its open failures
+ * first: for harnesses that cannot inject after a tool (the next prompt
+ * carries it).
+ */
+export function patternsForSession(
+  rootDir: string,
+  agentId: string,
+  sessionKey: string,
+  limit = 3,
+): FixPattern[] {
+  return withDatabase(rootDir, [], (db) => {
+    const failures = sessionFailures(db, agentId, sessionKey).reverse();
+    const ordered = [
+      ...failures.filter((f) => f.status === 'open'),
+      ...failures.filter((f) => f.status !== 'open'),
+    ].map((f) => f.signature);
+    return bestPerSignature(db, [...new Set(ordered)], limit);
+  });
+}

@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { cairnStatePath } from '@cairn/core';
+import { type Database, migrate, openDatabase } from '../working/sqlite';
+
+export const HISTORY_DB_FILENAME = 'history.db';
+
+/** `<root>/.cairn/state/history.db`: failures met, fix steps and fix patterns (state, not memory). */
+export function historyDatabasePath(rootDir: string): string {
+  return join(cairnStatePath(rootDir), HISTORY_DB_FILENAME);
+}
+
+/**
+ * Versioned schema of history.db; append new migrations, never edit old ones.
+ * - failures: one row per failing tool event, open until the same command
+ *   family succeeds in the session (resolved) or the session ends (abandoned).
+ * - steps: the tool events of a session while it has an open failure
+ *   (edits, commands, config changes), the material of a fix.
+ * - patterns: fix patterns keyed by repo, namespace, signature and their
+ *   step sequence, with their state and outcome counts.
+ * - pattern_runs: each pattern's evidence, one row per run (session) and role.
+ * - applications: a pattern shown after a failure, and how that ended.
+ */
+export const HISTORY_MIGRATIONS = [
+  `CREATE TABLE failures (
+     id INTEGER PRIMARY KEY, event_id TEXT NOT NULL,
+     agent_id TEXT NOT NULL, session_key TEXT NOT NULL, thread_key TEXT NOT NULL,
+     repo TEXT NOT NULL, namespace TEXT NOT NULL,
+     signature TEXT NOT NULL, family TEXT NOT NULL, normalized TEXT NOT NULL,
+     command_family TEXT NOT NULL, step_cursor INTEGER NOT NULL, at TEXT NOT NULL,
+     status TEXT NOT NULL DEFAULT 'open', resolved_event_id TEXT, resolved_at TEXT, pattern_id TEXT);
+   CREATE INDEX failures_open ON failures (agent_id, session_key, status);
+   CREATE INDEX failures_by_signature ON failures (repo, namespace, signature, at);
+   CREATE INDEX failures_recent ON failures (repo, namespace, at);
+   CREATE TABLE steps (
+     id INTEGER PRIMARY KEY, agent_id TEXT NOT NULL, session_key TEXT NOT NULL,
+     event_id TEXT NOT NULL, kind TEXT NOT NULL, step_key TEXT NOT NULL,
+     detail TEXT NOT NULL, at TEXT NOT NULL);
+   CREATE INDEX steps_by_session ON steps (agent_id, session_key, id);
+   CREATE TABLE patterns (
+     id TEXT PRIMARY KEY, repo TEXT NOT NULL, namespace TEXT NOT NULL,
+     signature TEXT NOT NULL, family TEXT NOT NULL, normalized TEXT NOT NULL,
+     command_family TEXT NOT NULL, steps_key TEXT NOT NULL, steps TEXT NOT NULL,
+     state TEXT NOT NULL, reason TEXT,
+     applied INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0,
+     failed INTEGER NOT NULL DEFAULT 0,
+     failure_event_id TEXT NOT NULL, success_event_id TEXT NOT NULL,
+     created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE UNIQUE INDEX patterns_key ON patterns (repo, namespace, signature, steps_key);
+   CREATE TABLE pattern_runs (
+     pattern_id TEXT NOT NULL, agent_id TEXT NOT NULL, session_key TEXT NOT NULL,
+     role TEXT NOT NULL, failure_event_id TEXT NOT NULL, success_event_id TEXT, at TEXT NOT NULL,
+     PRIMARY KEY (pattern_id, session_key, role, failure_event_id)) WITHOUT ROWID;
+   CREATE TABLE applications (
+     id INTEGER PRIMARY KEY, pattern_id TEXT NOT NULL, agent_id TEXT NOT NULL,
+     session_key TEXT NOT NULL, failure_id INTEGER NOT NULL, step_cursor INTEGER NOT NULL,
+     at TEXT NOT NULL, outcome TEXT);
+   CREATE INDEX applications_open ON applications (agent_id, session_key, outcome);`,
+];
+
+/** Opens (creating and migrating) history.db. */
+export function openHistoryDatabase(rootDir: string): Database {
+  const db = openDatabase(historyDatabasePath(rootDir));
+  try {
+    migrate(db, HISTORY_MIGRATIONS);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Opens history.db only when it exists: readers never create it. */
+export function openHistoryDatabaseIfAny(rootDir: string): Database | undefined {
+  return existsSync(historyDatabasePath(rootDir)) ? openHistoryDatabase(rootDir) : undefined;
+}

@@ -1,0 +1,125 @@
+import {
+  formatError,
+  type MemoryAdapterStatus,
+  type MemoryQuery,
+  type MemoryResult,
+  type MemoryRetrievalAdapter,
+  memoryQuerySchema,
+  type NormalizedMemoryQuery,
+  parseInput,
+} from '@cairn/core';
+import {
+  byScore,
+  eligible,
+  passesIndexFilters,
+  poolSummaries,
+  recallIndexFilters,
+  wantedTiers,
+} from '@cairn/index-kit';
+import {
+  type EnginePool,
+  LINEAGE_FILTER_KEYS,
+  type PoolContext,
+  type RecallContext,
+} from './engine-pool';
+
+/** The project's recall: seed 001's adapter, plus what one caller's context brings. */
+export interface CompositeRecall extends MemoryRetrievalAdapter {
+  recall(query: MemoryQuery, context?: RecallContext): Promise<MemoryResult[]>;
+  status(): Promise<MemoryAdapterStatus>;
+  close(): Promise<void>;
+}
+
+export interface CompositeParts {
+  /** The index adapter `retrievalAdapter` names: the workspace and registered pool folders. */
+  index: () => Promise<MemoryRetrievalAdapter>;
+  /** The engine pools now (the lineage's join when the full engine opens). */
+  pools: () => readonly EnginePool[];
+  /** The project's lineage, when it has one (opened on first use, never created). */
+  lineage: PoolContext['lineage'];
+  warn: (message: string) => void;
+}
+
+/** Metadata filters checked on an engine pool's results: its own keys are its business. */
+function poolFilter(query: NormalizedMemoryQuery) {
+  const rest = Object.entries(query.filters ?? {}).filter(
+    ([key]) => !LINEAGE_FILTER_KEYS.includes(key) && key !== 'tier',
+  );
+  const filters = recallIndexFilters(Object.fromEntries(rest));
+  return (result: MemoryResult) => passesIndexFilters(result.metadata ?? {}, filters);
+}
+
+/** Whether the index adapter has anything to answer: pool ids beyond the engine pools'. */
+function wantsIndex(query: NormalizedMemoryQuery, pools: readonly EnginePool[]): boolean {
+  if (!query.poolIds) return true;
+  const engine = new Set(pools.map((pool) => pool.definition.id));
+  return query.poolIds.some((id) => !engine.has(id));
+}
+
+/**
+ * The recall every product path calls: the index adapter (workspace and
+ * registered folders) and the engine pools (lineage summaries and
+ * transcripts, the project's documents), each asked only when eligible
+ * (tiers, pool ids, agents, roles), merged by score with ties by id. A
+ * failing engine pool contributes nothing and warns: recall never fails
+ * for a pool's sake (seed 001's fallback contract).
+ */
+export function createCompositeRecall(parts: CompositeParts): CompositeRecall {
+  const ask = async (pool: EnginePool, query: NormalizedMemoryQuery, context: PoolContext) => {
+    try {
+      return (await pool.recall(query, context)).filter(poolFilter(query));
+    } catch (error) {
+      parts.warn(`recall from pool "${pool.definition.id}" failed: ${formatError(error)}`);
+      return [];
+    }
+  };
+  let capabilities = { semantic: false, keyword: true, graph: false };
+  return {
+    id: 'cairn',
+    get capabilities() {
+      return capabilities;
+    },
+    async registerPools(pools) {
+      await (await parts.index()).registerPools(pools);
+    },
+    async indexPaths(paths) {
+      await (await parts.index()).indexPaths(paths);
+    },
+    async recall(input: MemoryQuery, context: RecallContext = {}) {
+      const query = parseInput(memoryQuerySchema, input, 'memory query');
+      const tiers = wantedTiers(query);
+      const all = parts.pools();
+      const pools = all.filter((pool) => eligible(pool.definition, { ...query, tiers }));
+      const poolContext: PoolContext = {
+        lineage: context.lineage ?? parts.lineage,
+        ...(context.transcripts ? { transcripts: context.transcripts } : {}),
+      };
+      const fromIndex = wantsIndex(query, all)
+        ? parts.index().then((index) => {
+            capabilities = { ...capabilities, ...index.capabilities };
+            return index.recall(query);
+          })
+        : Promise.resolve([]);
+      const found = await Promise.all([fromIndex, ...pools.map((p) => ask(p, query, poolContext))]);
+      const answered = found.filter((results) => results.length > 0);
+      // One answer keeps its own ranking; several are merged by score.
+      if (answered.length <= 1) return (answered[0] ?? []).slice(0, query.limit);
+      return answered.flat().sort(byScore).slice(0, query.limit);
+    },
+    async status() {
+      const index = await parts.index();
+      const status = (await index.status?.()) ?? { ok: true };
+      const engine = parts.pools().map((pool) => ({
+        ...poolSummaries([pool.definition])[0],
+        ...pool.describe?.(),
+      }));
+      return {
+        ...status,
+        details: { ...status.details, adapter: index.id, enginePools: engine },
+      };
+    },
+    async close() {
+      await Promise.all(parts.pools().map((pool) => pool.close?.()));
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { createFileRetrievalAdapter } from '@cairn/backend-file';
+import {
+  type CairnSettings,
+  formatError,
+  type MemoryBackend,
+  type MemoryRetrievalAdapter,
+  type Resolution,
+  type RetrievalAdapterRegistration,
+} from '@cairn/core';
+import { createIndexedRetrievalAdapter, type IndexedBackend, warningSink } from '@cairn/index-kit';
+import { backendOptionsFor } from '../builtins';
+import { indexRegistration } from '../index-registrations';
+import { type CompositeRecall, createCompositeRecall } from './composite-recall';
+import { documentsPool } from './documents-pool';
+import type { EnginePool, LineageAccess } from './engine-pool';
+
+/** What a project's recall is built from; read when first used (packages may still load). */
+export interface ProjectRecallParts {
+  rootDir: string;
+  env: NodeJS.ProcessEnv;
+  settings: () => CairnSettings;
+  adapterResolution: () => Resolution<RetrievalAdapterRegistration>;
+  /** The project's backend once its package has loaded. */
+  backend: () => Promise<MemoryBackend>;
+}
+
+export interface ProjectRecall extends CompositeRecall {
+  /** Fallbacks of the adapter and failing pools, each once. */
+  readonly warnings: readonly string[];
+  /** Adds the lineage pools (the full engine does; a search-only process does not). */
+  useLineage(access: LineageAccess): void;
+}
+
+const hasIndex = (
+  backend: MemoryBackend,
+): backend is MemoryBackend & Pick<IndexedBackend, 'indexFor'> =>
+  typeof (backend as Partial<IndexedBackend>).indexFor === 'function';
+
+/**
+ * The index adapter `retrievalAdapter` resolves to, built with this
+ * project's options. When the backend is built on the same engine, both
+ * share its index (one refresh, one open database). A factory refusing
+ * the options falls back to the file adapter, loudly.
+ */
+function createIndexAdapter(
+  parts: ProjectRecallParts,
+  backend: MemoryBackend,
+  warn: (message: string) => void,
+): MemoryRetrievalAdapter {
+  const { rootDir, env } = parts;
+  const settings = parts.settings();
+  const resolution = parts.adapterResolution();
+  const id = resolution.resolved;
+  const options = backendOptionsFor(id, settings, rootDir, env);
+  const registration = indexRegistration(id);
+  if (registration && backend.type === id && hasIndex(backend)) {
+    const index = backend.indexFor(rootDir);
+    const fallback = id === 'file' ? {} : { fallback: createFileRetrievalAdapter };
+    return createIndexedRetrievalAdapter(
+      registration,
+      { rootDir, options },
+      { index, ...fallback },
+    );
+  }
+  try {
+    return resolution.value.create({ rootDir, options });
+  } catch (error) {
+    if (id === 'file') throw error;
+    warn(`retrieval adapter "${id}" refused its options (${formatError(error)}); using "file"`);
+    return createFileRetrievalAdapter({
+      rootDir,
+      options: backendOptionsFor('file', settings, rootDir, env),
+    });
+  }
+}
+
+/**
+ * The recall of one project (issue 13): the adapter `retrievalAdapter`
+ * names over the workspace and registered pools, with the lineage pools
+ * (warm summaries, cold transcripts) and the project's documents (cold)
+ * beside it. Everything opens on first use: a prompt that recalls units
+ * opens no lineage and no documents index.
+ */
+export function createProjectRecall(parts: ProjectRecallParts): ProjectRecall {
+  const { warnings, warn } = warningSink();
+  let adapter: Promise<MemoryRetrievalAdapter> | undefined;
+  let current: MemoryRetrievalAdapter | undefined;
+  const index = () =>
+    (adapter ??= parts.backend().then((backend) => {
+      current = createIndexAdapter(parts, backend, warn);
+      return current;
+    }));
+  let lineage: LineageAccess | undefined;
+  const documents = documentsPool(parts.rootDir, parts.settings(), {});
+  let pools: EnginePool[] = documents ? [documents] : [];
+  const composite = createCompositeRecall({
+    index,
+    pools: () => pools,
+    lineage: () => lineage?.open(),
+    warn,
+  });
+  return {
+    ...composite,
+    get capabilities() {
+      return composite.capabilities;
+    },
+    get warnings() {
+      const fromAdapter = (current as { warnings?: readonly string[] } | undefined)?.warnings ?? [];
+      // The backend's warnings are its own: a shared index reports through both faces once.
+      return [...warnings, ...fromAdapter];
+    },
+    useLineage(access) {
+      lineage?.close();
+      lineage = access;
+      pools = [...access.pools, ...(documents ? [documents] : [])];
+    },
+    async close() {
+      await composite.close();
+      lineage?.close();
+      await (current as { close?: () => Promise<void> } | undefined)?.close?.();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cairnStatePath } from '@cairn/core';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HISTORY_MIGRATIONS, historyDatabasePath, listFixPatterns } from '../history';
+import { openHistoryDatabase } from '../history/history-database';
+import { type Cairn, openCairn } from '../index';
+import { KNOWN_FIX_TITLE } from './tool-history-recorder';
+
+let project: TempProject;
+let cairn: Cairn;
+beforeEach(async () => {
+  project = await makeTempProject();
+  cairn = openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
+  await cairn.init();
+});
+afterEach(async () => {
+  cairn.closeWorking();
+  await project.cleanup();
+});
+
+const bash = (sessionKey: string, command: string, response: unknown) =>
+  cairn.lifecycle.toolUse({
+    agentId: 'claude-code',
+    sessionKey,
+    toolName: 'Bash',
+    input: { command },
+    output: response,
+  });
+const importError = (dir: string) =>
+  `file://${dir}/main.mjs:1\nimport { greet } from './lib/greet.mjs';\n\nError [ERR_MODULE_NOT_FOUND]: Cannot find module '${dir}/lib/greet.mjs' imported from ${dir}/main.mjs\n    at finalizeResolution (node:internal/modules/esm/resolve:275:11)\n\nNode.js v20.20.0`;
+
+describe('task history in the lifecycle (tool-use)', () => {
+  it('records nothing and opens no history database while tool calls succeed', async () => {
+    const result = await bash('s1', 'ls', { stdout: 'main.mjs', stderr: '', interrupted: false });
+    expect(result).toEqual({ inject: '' });
+    expect(existsSync(historyDatabasePath(project.root))).toBe(false);
+  });
+
+  it('answers a failure met again in another session with the fix the first session found', async () => {
+    const first = await bash('s1', 'node main.mjs', { stdout: '', stderr: importError('/w/one') });
+    expect(first).toEqual({ inject: '' });
+    await cairn.lifecycle.toolUse({
+      agentId: 'claude-code',
+      sessionKey: 's1',
+      toolName: 'Write',
+      input: { file_path: '/w/one/lib/greet.mjs', content: 'export const greet = 1;' },
+      output: { type: 'create' },
+    });
+    await bash('s1', 'node main.mjs', { stdout: 'hello', stderr: '' });
+    await cairn.lifecycle.sessionEnd({ agentId: 'claude-code', sessionKey: 's1' });
+    const again = await bash('s2', 'node ./main.mjs', {
+      stdout: '',
+      stderr: importError('/w/two'),
+    });
+    expect(again.failed).toBeUndefined();
+    expect(again.inject).toContain(KNOWN_FIX_TITLE);
+    expect(again.inject).toMatch(/Fix pattern FIX-[0-9a-f]{12} \(candidate, seen once\)/);
+    expect(again.inject).toContain('edited /w/one/lib/greet.mjs');
+    expect(again.inject).toContain('then `node` succeeded');
+    expect(listFixPatterns(project.root)[0]).toMatchObject({ applied: 1 });
+  });
+
+  it('leaves no open-failure flag behind once the session ends', async () => {
+    await bash('s1', 'node main.mjs', { stdout: '', stderr: importError('/w/one') });
+    await cairn.lifecycle.sessionEnd({ agentId: 'claude-code', sessionKey: 's1' });
+    expect(readdirSync(join(cairnStatePath(project.root), 'history-open'))).toEqual([]);
+  });
+});
+
+describe('history.db schema', () => {
+  it('is at the version of its last migration', () => {
+    const db = openHistoryDatabase(project.root);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(HISTORY_MIGRATIONS.length);
+      const tables = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all() as { name: string }[];
+      expect(tables.map((t) => t.name)).toEqual([
+        'applications',
+        'failures',
+        'pattern_runs',
+        'patterns',
+        'steps',
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});

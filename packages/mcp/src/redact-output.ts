@@ -1,0 +1,47 @@
+import { CairnError, redactSecrets, redactStrings } from '@cairn/core';
+import type { Cairn } from '@cairn/engine';
+import type { ToolOutcome } from './tool-results';
+
+/**
+ * What an agent reads from Cairn goes into a model's context, so it leaves
+ * the machine: every string of a read tool's answer goes through the one
+ * redaction pass, and the kinds replaced are listed under `redacted` (as
+ * memory_expand does). The markdown on disk is not touched.
+ */
+export function redactedOutcome(structured: object, isError = false): ToolOutcome {
+  const { value, found } = redactStrings(structured);
+  return {
+    structured: found.length > 0 ? { ...value, redacted: found } : value,
+    ...(isError ? { isError } : {}),
+  };
+}
+
+/** The placeholder's opening, whatever the kind: `[REDACTED:<kind>]`. */
+const PLACEHOLDER = '[REDACTED:';
+
+/**
+ * An agent only ever saw a redacted copy of a unit that holds a secret; a
+ * replacement carrying a placeholder would write `[REDACTED:…]` over the
+ * real secret. Refused (CONFLICT, nothing written): the user edits the file.
+ * A text without a placeholder is a deliberate rewrite and goes through.
+ */
+export async function refuseRedactedOverwrite(
+  cairn: Cairn,
+  memoryId: string,
+  text: string,
+): Promise<void> {
+  if (!text.includes(PLACEHOLDER)) return;
+  // An unknown or malformed id is the replace's own error to report.
+  const stored = await cairn.get(memoryId).catch(() => undefined);
+  if (!stored) return;
+  const { found } = redactSecrets(stored.text);
+  if (found.length === 0) return;
+  throw new CairnError(
+    'CONFLICT',
+    `${memoryId} holds a secret that was redacted when you read it; the new text would replace it with a [REDACTED:…] placeholder`,
+    {
+      hint: `ask the user to edit ${stored.path} by hand, or pass a text without the placeholder`,
+      details: { memoryId, path: stored.path, kinds: found.map((f) => f.kind) },
+    },
+  );
+}
