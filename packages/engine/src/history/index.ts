@@ -31,6 +31,7 @@ export {
   getFixPattern,
   listFixPatterns,
   patternsForSession,
+  patternsForSignatures,
   recentPatterns,
 } from './fix-patterns-api';
 export { type FixStep, type FixStepKind, followsPattern } from './fix-steps';

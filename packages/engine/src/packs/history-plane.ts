@@ -94,16 +94,21 @@ function threadNodes(store: LineageStore, request: HistoryRequest & { threadKey:
 function runCandidates(store: LineageStore, request: HistoryRequest): PackInput[] {
   const digests = listRunDigests(store, { agentId: request.agentId, limit: DIGEST_POOL });
   const signatures = recentSignatures(digests);
+  return [
+    ...digestCandidates(digests, request.query, request.threadKey),
+    ...fixPatterns(request, signatures),
+  ];
+}
+
+/** The fix patterns, those of the signatures the recent digests met first. */
+function fixPatterns(request: HistoryRequest, signatures: string[]): PackInput[] {
   const patterns = (request.recentPatterns ?? noRecentPatterns)({
     rootDir: request.rootDir,
     agentId: request.agentId,
     signatures,
     limit: 20,
   });
-  return [
-    ...digestCandidates(digests, request.query, request.threadKey),
-    ...patternCandidates(patterns, signatures, request.query),
-  ];
+  return patternCandidates(patterns, signatures, request.query);
 }
 
 function read(store: LineageStore, request: HistoryRequest): HistoryResult {
@@ -128,8 +133,9 @@ function read(store: LineageStore, request: HistoryRequest): HistoryResult {
  */
 export function historyCandidates(request: HistoryRequest): HistoryResult {
   if (!existsSync(join(cairnStatePath(request.rootDir), LINEAGE_DB_FILENAME))) {
+    // No lineage, no digests; the pattern store (history.db) is read apart.
     const note = request.threadKey ? 'no lineage yet' : NO_THREAD;
-    return { candidates: [], otherThreads: [], note };
+    return { candidates: fixPatterns(request, []), otherThreads: [], note };
   }
   const store = openLineageStore(request.rootDir);
   try {
