@@ -136,6 +136,26 @@ export function promoteFixPattern(
   });
 }
 
+/** A pattern the store just marked verified, as promoteFixPattern takes it. */
+export function promoteVerifiedPattern(
+  memory: PromotionMemory,
+  pattern: {
+    signature: string;
+    normalized: string;
+    commandFamily: string;
+    steps: readonly { kind: string; detail: string }[];
+    runs: readonly { sessionKey: string }[];
+  },
+): Promise<PromotionResult> {
+  const steps = pattern.steps.map((step) => `${step.kind} ${step.detail}`);
+  return promoteFixPattern(memory, {
+    signature: pattern.signature,
+    normalized: pattern.normalized,
+    steps: [...(steps.length > 0 ? steps : ['run it again']), `then \`${pattern.commandFamily}\``],
+    evidenceRuns: [...new Set(pattern.runs.map((run) => run.sessionKey))],
+  });
+}
+
 /**
  * At session end: promotes the gotchas of this run that earlier runs met
  * too (at most `max`), each once per signature.
