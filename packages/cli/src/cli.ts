@@ -9,6 +9,7 @@ import { mcpCommand } from './commands/mcp';
 import { packCommand } from './commands/pack';
 import { readCommand } from './commands/read';
 import { getCommand, listCommand, searchCommand } from './commands/read-commands';
+import { reviewCommand } from './commands/review';
 import { statusCommand } from './commands/status';
 import { trustCommand } from './commands/trust';
 import { addCommand, removeCommand, replaceCommand } from './commands/unit-commands';
@@ -48,6 +49,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   trustCommand,
   historyCommand,
   packCommand,
+  reviewCommand,
 ];
 
 function usage(): string {

@@ -55,7 +55,7 @@ export type {
   ReplaceUnitResult,
   UnitErrorCode,
 } from './units/unit-results';
-export type { ListUnitsFilter } from './units/unit-store';
+export type { ListUnitsFilter, ReviewUnitResult } from './units/unit-store';
 
 export const VERSION: string = pkg.version;
 export {

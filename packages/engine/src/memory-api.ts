@@ -7,6 +7,7 @@ import {
   HEAD_START_MARKER,
   type MemoryBackend,
   type MemoryQuery,
+  type ReviewState,
 } from '@cairn/core';
 import { databaseFindings } from './doctor/database-checks';
 import { type DoctorFinding, needsUser } from './doctor/doctor-finding';
@@ -79,6 +80,8 @@ export function createMemoryApi(
     add: (input: AddUnitInput) => store.add(input),
     replace: (memoryId: string, text: string) => store.replace(memoryId, text),
     remove: (memoryId: string) => store.remove(memoryId),
+    /** Approves or deprecates a unit (or sends it back to draft), keeping its id. */
+    setReview: (memoryId: string, review: ReviewState) => store.setReview(memoryId, review),
     get: (memoryId: string): Promise<MemoryRecord> => getMemory(rootDir, store.scan, memoryId),
     list: async (filter?: ListUnitsFilter): Promise<MemoryRecord[]> =>
       listUnits(await store.scan(), filter),

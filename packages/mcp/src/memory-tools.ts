@@ -1,5 +1,6 @@
 import type { MemorySearchResult } from '@cairn/core';
 import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
+import { DIGEST_TOOLS } from './digest-tools';
 import { HISTORY_TOOLS } from './history-tools';
 import { memoryContextPack } from './pack-tool';
 import { redactedOutcome, refuseRedactedOverwrite } from './redact-output';
@@ -165,6 +166,7 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memoryReadHead,
   ...WORKING_TOOLS,
   memoryContextPack,
+  ...DIGEST_TOOLS,
   ...HISTORY_TOOLS,
 ];
 

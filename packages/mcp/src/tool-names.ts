@@ -12,6 +12,8 @@ export const MEMORY_TOOL_NAMES = [
   'memory_thread_head',
   'memory_session_context',
   'memory_context_pack',
+  'memory_run_digest',
+  'memory_review',
   'memory_fix_patterns',
   'memory_fix_pattern',
   'memory_fix_pattern_approve',

@@ -96,7 +96,7 @@ export const redactedKinds = z
     'Secrets replaced by [REDACTED:<kind>] in this answer, by kind; the markdown keeps them',
   );
 
-const memoryRecord = z.object({
+export const memoryRecord = z.object({
   memoryId: z.string(),
   kind,
   path: z.string(),

@@ -61,7 +61,8 @@ describe('memory_expand', () => {
       threadKey,
       sessionKey: 's1',
     });
-    expect(structured.thread).toEqual({ threadKey, nodeCount: 1 });
+    // The session summary and the session's run digest (docs/HISTORY.md).
+    expect(structured.thread).toEqual({ threadKey, nodeCount: 2 });
     expect(structured.parents).toEqual([]);
     expect(structured.transcript?.entries.map((entry) => entry.text)).toContain(PROMPT);
     expect(structured.transcript?.entries[0]).toMatchObject({ role: 'user', clipped: false });

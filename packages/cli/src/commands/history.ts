@@ -12,6 +12,12 @@ import {
   renderFixPattern,
 } from '@cairn/engine';
 import type { CommandContext, CommandOutput, CommandSpec } from '../command';
+import {
+  DIGEST_OPTIONS,
+  DIGEST_USAGE,
+  isDigestSubcommand,
+  runDigestSubcommand,
+} from './history-digests';
 import { stringFlag } from './text-input';
 
 /** What `cairn history signature` reads from stdin at most: 1 MiB (an error, not a whole log). */
@@ -97,26 +103,29 @@ function withId(context: CommandContext, sub: Subcommand): CommandOutput {
 export const historyCommand: CommandSpec = {
   name: 'history',
   summary:
-    'Task history: error signatures (`history signature` < error) and fix patterns (list, show, approve, deprecate)',
+    'Task history: error signatures (`history signature` < error), fix patterns (list, show, approve, deprecate) and run digests (show, runs)',
   usage: [
     'cairn history signature [--tool <name>] [--command <cmd>] < error.txt',
     'cairn history patterns [--state candidate|verified|deprecated] [--json]',
     'cairn history pattern <id> [--json]',
     'cairn history approve <id> [--reason <text>]',
     'cairn history deprecate <id> [--reason <text>]',
+    ...DIGEST_USAGE.split(' | '),
   ].join('\n       '),
   options: {
     tool: { type: 'string' },
     command: { type: 'string' },
     state: { type: 'string' },
     reason: { type: 'string' },
+    ...DIGEST_OPTIONS,
   },
   positionals: { min: 1, max: 2 },
   async run(context) {
+    if (isDigestSubcommand(context.positionals[0])) return runDigestSubcommand(context);
     const sub = context.positionals[0] as Subcommand;
     if (!SUBCOMMANDS.includes(sub)) {
       throw new CairnError('INVALID_INPUT', `Unknown history command "${sub}"`, {
-        hint: `use one of ${SUBCOMMANDS.join(', ')}`,
+        hint: `use one of ${SUBCOMMANDS.join(', ')}, show, runs`,
       });
     }
     if (!TAKES_ID.has(sub) && context.positionals.length > 1) {

@@ -51,9 +51,13 @@ interface Resolution {
 /**
  * A failure resolved by the steps since it: the pattern it followed gets the
  * success (and turns verified once two runs resolved the signature with it),
- * else the steps become a new candidate. Returns the pattern's id.
+ * else the steps become a new candidate. Returns the pattern's id, and
+ * whether this resolution turned it verified.
  */
-export function learnFromResolution(db: Database, resolution: Resolution): string {
+export function learnFromResolution(
+  db: Database,
+  resolution: Resolution,
+): { id: string; verified: boolean } {
   const { failure, steps, successEventId, at } = resolution;
   const keys = collapsedKeys(steps);
   const stepsKey = keys.join(' > ');
@@ -80,8 +84,9 @@ export function learnFromResolution(db: Database, resolution: Resolution): strin
         reason: 'resolved the signature again in another run',
         at,
       });
+      return { id: followed.id, verified: true };
     }
-    return followed.id;
+    return { id: followed.id, verified: false };
   }
   const scope = { repo: failure.repo, namespace: failure.namespace, signature: failure.signature };
   const id = fixPatternId({ ...scope, stepsKey });
@@ -104,7 +109,7 @@ export function learnFromResolution(db: Database, resolution: Resolution): strin
     updatedAt: at,
   });
   addRun(db, id, { ...run, role: 'origin' });
-  return id;
+  return { id, verified: false };
 }
 
 /**

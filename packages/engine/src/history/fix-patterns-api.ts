@@ -169,6 +169,16 @@ export function recentPatterns(rootDir: string, limit = 5): FixPattern[] {
   );
 }
 
+/** The best pattern (never deprecated) of each of these signatures, in their order. */
+export function patternsForSignatures(
+  rootDir: string,
+  signatures: readonly string[],
+  limit = 5,
+): FixPattern[] {
+  if (signatures.length === 0) return [];
+  return withDatabase(rootDir, [], (db) => bestPerSignature(db, [...new Set(signatures)], limit));
+}
+
 /**
  * The best pattern of each signature this session met, its open failures
  * first: for harnesses that cannot inject after a tool (the next prompt

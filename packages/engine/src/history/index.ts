@@ -1,4 +1,13 @@
+// Run digests (issue 15 point 1).
+export { buildRunDigest, type RunDigestInput } from './build-run-digest';
 export { commandFamily, toolFamily } from './command-family';
+export {
+  type DigestQuery,
+  findRunDigest,
+  type ReadRunDigest,
+  recentRunDigests,
+  redactRunDigest,
+} from './digest-queries';
 export {
   type ErrorSignature,
   errorSignature,
@@ -22,11 +31,40 @@ export {
   getFixPattern,
   listFixPatterns,
   patternsForSession,
+  patternsForSignatures,
   recentPatterns,
 } from './fix-patterns-api';
 export { type FixStep, type FixStepKind, followsPattern } from './fix-steps';
 export { HISTORY_DB_FILENAME, HISTORY_MIGRATIONS, historyDatabasePath } from './history-database';
+export {
+  PROMOTION_SOURCE,
+  type PromotionMemory,
+  type PromotionResult,
+  promoteFixPattern,
+  promoteRecurringFromRun,
+  promoteRecurringGotcha,
+  type RecurringGotcha,
+  recurringGotchas,
+} from './promote';
+export { renderRunDigest, renderRunDigestBrief } from './render-run-digest';
+export {
+  decodeRunDigest,
+  encodeRunDigest,
+  getRunDigest,
+  type ListRunDigestsOptions,
+  listRunDigests,
+  recordRunDigest,
+} from './run-digest-store';
+export {
+  type Gotcha,
+  RUN_OUTCOMES,
+  type RunDigest,
+  type RunOutcome,
+  type StoredRunDigest,
+} from './run-digest-types';
+export { createGitReader, findGit, GIT_TIMEOUT_MS, type GitReader } from './safe-git';
 export { scrubVolatile } from './scrub-volatile';
+export { type DigestSession, digestSession, type SessionDigestContext } from './session-digest';
 export type { RuleInput, SignatureRule } from './signature-rule';
 export {
   detectToolFailure,

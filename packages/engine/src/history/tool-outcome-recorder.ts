@@ -50,6 +50,8 @@ export interface ToolOutcome {
   pattern?: FixPattern;
   /** Failures this event resolved, with the pattern each was credited to. */
   resolved: { failure: RecordedFailure; patternId?: string }[];
+  /** Patterns this event turned verified (another run resolved the signature by following them). */
+  verified?: string[];
 }
 
 const familyOf = (event: ToolEvent) =>
@@ -142,13 +144,15 @@ function onSuccess(
   for (const failure of resolving)
     if (!first.has(failure.signature)) first.set(failure.signature, failure);
   const credited = new Map<string, string | undefined>();
+  const verified: string[] = [];
   for (const [signature, failure] of first) {
     const steps = stepsAfter(db, ids, failure.stepCursor);
-    const patternId =
+    const learned =
       steps.length > MAX_FIX_STEPS
         ? undefined
         : learnFromResolution(db, { failure, steps, successEventId: input.eventId, at: input.at });
-    credited.set(signature, patternId);
+    if (learned?.verified) verified.push(learned.id);
+    credited.set(signature, learned?.id);
   }
   for (const failure of resolving) {
     const patternId = credited.get(failure.signature);
@@ -170,7 +174,7 @@ function onSuccess(
     const step = fixStepOf(event, input.input, input.eventId, history.redact);
     if (step) insertStep(db, ids, step, input.at);
   }
-  return { failed: false, resolved };
+  return { failed: false, resolved, ...(verified.length > 0 ? { verified } : {}) };
 }
 
 /** Ends a session's open failures (abandoned: never resolved in it) and clears its flag. */

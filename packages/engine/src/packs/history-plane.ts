@@ -1,9 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
+import { listRunDigests } from '../history/run-digest-store';
 import { LINEAGE_DB_FILENAME, type LineageStore, openLineageStore } from '../lineage';
 import type { TemporalNode, TemporalNodeKind } from '../lineage/lineage-types';
 import type { PackInput } from './compose-pack';
+import {
+  digestCandidates,
+  noRecentPatterns,
+  patternCandidates,
+  type RecentPatterns,
+  recentSignatures,
+  terms,
+} from './history-runs';
 import type { PackExclusion } from './pack-types';
 
 export interface HistoryRequest {
@@ -11,9 +20,11 @@ export interface HistoryRequest {
   agentId: string;
   threadKey?: string;
   query: string;
+  /** The pattern store's recent patterns; default none (the seam the pattern store fills). */
+  recentPatterns?: RecentPatterns;
   /** A lineage store the caller already holds open (the hooks'): used, not closed. */
   store?: () => LineageStore;
-  /** The newest nodes of the thread considered; default 20 (the hooks read fewer). */
+  /** The newest nodes of the thread (and run digests) considered; default 20 (the hooks read fewer). */
   maxNodes?: number;
   /** false: other threads are not looked up for the receipt (the hooks skip that read). */
   otherThreads?: boolean;
@@ -27,15 +38,15 @@ export interface HistoryResult {
   note?: string;
 }
 
-/** Until issue 11's run digests: session summaries and compaction nodes. */
+/** The thread's session summaries and compaction nodes (run digests are read apart). */
 const KINDS: TemporalNodeKind[] = ['session_summary', 'compaction'];
 /** The newest nodes of the thread considered. */
 const MAX_NODES = 20;
 /** Nodes of other threads named in the receipt, at most. */
 const MAX_OTHER = 10;
-
-const terms = (text: string) =>
-  new Set(text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? ([] as string[]));
+const NO_THREAD = 'no thread given: summaries are read from one thread (run digests from all)';
+/** The agent's latest run digests (one per run) the similar runs are chosen from. */
+const DIGEST_POOL = 100;
 
 /** Query terms the node shares, plus a recency bonus by rank (newest 1, then 1/2, 1/3...). */
 function score(node: TemporalNode, rank: number, query: Set<string>): number {
@@ -61,7 +72,7 @@ function toCandidate(node: TemporalNode, rank: number, query: Set<string>): Pack
   };
 }
 
-function read(store: LineageStore, request: HistoryRequest & { threadKey: string }): HistoryResult {
+function threadNodes(store: LineageStore, request: HistoryRequest & { threadKey: string }) {
   const query = terms(request.query);
   const own = store.listNodes({
     agentId: request.agentId,
@@ -81,29 +92,66 @@ function read(store: LineageStore, request: HistoryRequest & { threadKey: string
     candidates: own.map((node, rank) => toCandidate(node, rank, query)),
     otherThreads: others.map((node) => ({
       id: node.id,
-      plane: 'history',
-      reason: 'other-thread',
+      plane: 'history' as const,
+      reason: 'other-thread' as const,
       tokenCost: 0,
     })),
   };
 }
 
+/** Digests of similar runs (every thread of the agent) and the fix patterns of recent signatures. */
+function runCandidates(store: LineageStore, request: HistoryRequest): PackInput[] {
+  // The hooks ask for fewer nodes; they read as few digests.
+  const limit = Math.min(DIGEST_POOL, request.maxNodes ?? DIGEST_POOL);
+  const digests = listRunDigests(store, { agentId: request.agentId, limit });
+  const signatures = recentSignatures(digests);
+  return [
+    ...digestCandidates(digests, request.query, request.threadKey),
+    ...fixPatterns(request, signatures),
+  ];
+}
+
+/** The fix patterns, those of the signatures the recent digests met first. */
+function fixPatterns(request: HistoryRequest, signatures: string[]): PackInput[] {
+  const patterns = (request.recentPatterns ?? noRecentPatterns)({
+    rootDir: request.rootDir,
+    agentId: request.agentId,
+    signatures,
+    limit: 20,
+  });
+  return patternCandidates(patterns, signatures, request.query);
+}
+
+function read(store: LineageStore, request: HistoryRequest): HistoryResult {
+  const runs = runCandidates(store, request);
+  if (!request.threadKey) {
+    return {
+      candidates: runs,
+      otherThreads: [],
+      note: NO_THREAD,
+    };
+  }
+  const thread = threadNodes(store, { ...request, threadKey: request.threadKey });
+  return { candidates: [...thread.candidates, ...runs], otherThreads: thread.otherThreads };
+}
+
 /**
  * The history plane, read only: this agent's session summaries and
- * compaction nodes of the request's thread, newest first. Without a thread
- * or a lineage database it has nothing to read and says so; it never
- * creates the database.
+ * compaction nodes of the request's thread, newest first; digests of
+ * similar runs of any thread, this thread's first; and the fix patterns of
+ * the signatures recent runs met. Without a lineage database it has
+ * nothing to read and says so; it never creates the database.
  */
 export function historyCandidates(request: HistoryRequest): HistoryResult {
-  const empty = { candidates: [], otherThreads: [] };
-  if (!request.threadKey) return { ...empty, note: 'no thread given: history reads one thread' };
   if (!existsSync(join(cairnStatePath(request.rootDir), LINEAGE_DB_FILENAME))) {
-    return { ...empty, note: 'no lineage yet' };
+    // No lineage, no digests; the pattern store (history.db) is read apart.
+    const note = request.threadKey ? 'no lineage yet' : NO_THREAD;
+    return { candidates: fixPatterns(request, []), otherThreads: [], note };
   }
-  if (request.store) return read(request.store(), { ...request, threadKey: request.threadKey });
+  if (request.store) return read(request.store(), request);
   const store = openLineageStore(request.rootDir);
   try {
-    return read(store, { ...request, threadKey: request.threadKey });
+    return read(store, request);
   } finally {
     store.close();
   }

@@ -160,7 +160,7 @@ describe('retrieveContextPack', () => {
     const pack = await retrieveContextPack({ query: 'deploy', agentId: 'claude' }, sources());
     expect(pack.planes[1]).toMatchObject({
       status: 'ok',
-      reason: 'no thread given: history reads one thread',
+      reason: 'no thread given: summaries are read from one thread (run digests from all)',
     });
   });
 

@@ -2,6 +2,7 @@ import type { CairnSettings } from '@cairn/core';
 import { type ComposedPack, composePack, type PackInput, planesOff } from './compose-pack';
 import { type ContextPackRequest, parseContextPackRequest } from './context-pack-request';
 import { documentCandidates, type RecallMemoryFn } from './documents-plane';
+import { storeRecentPatterns } from './history-patterns';
 import { historyCandidates } from './history-plane';
 import { longTermCandidates, type SearchMemoryFn } from './long-term-plane';
 import { PACK_PLANES, type PackExclusion, type PackPlane } from './pack-types';
@@ -102,6 +103,7 @@ function defaultGatherers(
         agentId: request.agentId,
         query: request.query,
         ...(request.threadKey ? { threadKey: request.threadKey } : {}),
+        recentPatterns: storeRecentPatterns,
       });
       return {
         candidates: result.candidates,

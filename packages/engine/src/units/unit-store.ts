@@ -7,6 +7,7 @@ import {
   type MemoryCategory,
   missingAsUndefined,
   type ParsedDocument,
+  REVIEW_STATES,
   type ReviewState,
   randomUuid,
   readMemoryFileExact,
@@ -110,6 +111,54 @@ function notFound(memoryId: string) {
     `${memoryId} does not exist`,
     'find ids with memory_list (`cairn list`)',
   );
+}
+
+/** A review state change: the unit keeps its id. */
+export type ReviewUnitResult =
+  | {
+      action: 'reviewed';
+      memoryId: string;
+      path: string;
+      review: ReviewState;
+      previous: ReviewState;
+    }
+  | FailedResult;
+
+/** What changing a review state needs of the store. */
+interface ReviewContext {
+  rootDir: string;
+  writer: WorkspaceWriter;
+  now: () => Date;
+  scan: () => Promise<ParsedDocument[]>;
+  locked: <T>(fn: () => Promise<T>) => Promise<T | FailedResult>;
+}
+
+/** Changes a unit's review state in place: same id, text and file; `updatedAt` moves. */
+async function setUnitReview(
+  { rootDir, writer, now, scan, locked }: ReviewContext,
+  memoryId: string,
+  review: ReviewState,
+): Promise<ReviewUnitResult> {
+  writer.assertWritable('review a memory');
+  const bad = checkId(memoryId);
+  if (bad) return bad;
+  if (!REVIEW_STATES.includes(review)) {
+    return failed(
+      'invalid_review',
+      `unknown review state ${JSON.stringify(String(review)).slice(0, 80)}`,
+      `use one of ${REVIEW_STATES.join(', ')}`,
+    );
+  }
+  if (!findUnit(await scan(), memoryId)) return notFound(memoryId);
+  return locked(async () => {
+    const unit = findUnit(await scan(), memoryId);
+    if (!unit) return notFound(memoryId);
+    const updated = { ...unit, review, updatedAt: now().toISOString() };
+    const content = await readMemoryFileExact(rootDir, unit.path);
+    const block = wellFormedText(serializeUnitBlock(updated)).split('\n');
+    await writer.writeFile(unit.path, spliceLines(content, unit.startLine, unit.endLine, block));
+    return { action: 'reviewed', memoryId, path: unit.path, review, previous: unit.review };
+  });
 }
 
 export function createUnitStore(options: UnitStoreOptions) {
@@ -220,10 +269,13 @@ export function createUnitStore(options: UnitStoreOptions) {
     });
   }
 
+  /** Changes a unit's review state in place: same id, text and file; `updatedAt` moves. */
   return {
     add,
     replace,
     remove,
+    setReview: (memoryId: string, review: ReviewState) =>
+      setUnitReview({ rootDir, writer, now, scan, locked }, memoryId, review),
     scan: (): Promise<ParsedDocument[]> => scan(),
   };
 }

@@ -65,6 +65,7 @@ export async function sessionStart(
     await p
       .parts()
       .summaries.retryDue(session.agentId)
+      .then((ids) => p.parts().digests.afterSummaryRetries(session.agentId, ids))
       .catch((error: unknown) => p.logFailure('session-start', args, error));
     return { inject: text };
   });
@@ -161,6 +162,11 @@ export async function sessionEnd(
     const nodeId = await p.parts().summaries.summarize(session, 'session_summary', {
       deferModel: args.deferSummary === true,
     });
+    // The run digest (docs/HISTORY.md): its failure must not cost the session its summary.
+    await p
+      .parts()
+      .digests.atSessionEnd(session, nodeId)
+      .catch((error: unknown) => p.logFailure('session-end', args, error));
     await p.parts().history.endSession(session);
     await p.parts().headRefresh.refresh(session);
     return { ...EMPTY_RESULT, nodeId };

@@ -62,6 +62,39 @@ describe('task history in the lifecycle (tool-use)', () => {
     expect(listFixPatterns(project.root)[0]).toMatchObject({ applied: 1 });
   });
 
+  it('promotes a pattern to a draft decision unit when another session verifies it, once', async () => {
+    const write = (sessionKey: string) =>
+      cairn.lifecycle.toolUse({
+        agentId: 'claude-code',
+        sessionKey,
+        toolName: 'Write',
+        input: { file_path: '/w/one/lib/greet.mjs', content: 'export const greet = 1;' },
+        output: { type: 'create' },
+      });
+    const resolve = async (sessionKey: string) => {
+      await bash(sessionKey, 'node main.mjs', { stdout: '', stderr: importError('/w/one') });
+      await write(sessionKey);
+      await bash(sessionKey, 'node main.mjs', { stdout: 'hello', stderr: '' });
+      await cairn.lifecycle.sessionEnd({ agentId: 'claude-code', sessionKey });
+    };
+    await resolve('s1');
+    expect(await cairn.list({ review: 'draft' })).toEqual([]);
+    await resolve('s2');
+    expect(listFixPatterns(project.root)[0]).toMatchObject({ state: 'verified' });
+    const drafts = await cairn.list({ review: 'draft' });
+    const decisions = drafts.filter((unit) => unit.source?.startsWith('cairn-history pattern'));
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toMatchObject({ category: 'decision' });
+    expect(decisions[0]?.text).toContain('edit /w/one/lib/greet.mjs');
+    expect(decisions[0]?.source).toContain('s1');
+    expect(decisions[0]?.source).toContain('s2');
+    await resolve('s3');
+    const again = await cairn.list({ review: 'draft' });
+    expect(again.filter((unit) => unit.source?.startsWith('cairn-history pattern'))).toHaveLength(
+      1,
+    );
+  });
+
   it('leaves no open-failure flag behind once the session ends', async () => {
     await bash('s1', 'node main.mjs', { stdout: '', stderr: importError('/w/one') });
     await cairn.lifecycle.sessionEnd({ agentId: 'claude-code', sessionKey: 's1' });

@@ -1,9 +1,13 @@
 import { basename } from 'node:path';
+import { CairnError } from '@cairn/core';
+import type { FixPatternDetail } from '../history/fix-pattern-types';
 import { hasOpenFailureFlag } from '../history/open-failure-flag';
+import { promoteVerifiedPattern } from '../history/promote';
 import { detectToolFailure, toolEventFromRecorded } from '../history/tool-failure';
 import type { AppendedEntry } from '../lineage/lineage-types';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
+import { logLifecycleFailure } from './lifecycle-log';
 import { slugify } from './thread-key';
 import type { HistoryRecorder } from './tool-history-recorder';
 
@@ -27,6 +31,27 @@ export function createToolHistory(ctx: LifecycleContext) {
     return recorder;
   };
   const repo = slugify(basename(ctx.rootDir), 80);
+  /**
+   * A pattern this event turned verified becomes a draft `decision` unit
+   * (docs/HISTORY.md#promotion-and-review). Only such an event touches the
+   * memory store; its trouble is logged and costs the event's injection nothing.
+   */
+  const promote = async (session: SessionRecord, verified: FixPatternDetail[]) => {
+    for (const pattern of verified) {
+      try {
+        await promoteVerifiedPattern(ctx.memory, pattern);
+      } catch (error) {
+        logLifecycleFailure(ctx.rootDir, {
+          at: ctx.now().toISOString(),
+          event: 'tool-use',
+          agentId: session.agentId,
+          sessionKey: session.sessionKey,
+          code: CairnError.isInstance(error) ? error.code : 'INTERNAL',
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+  };
   return {
     /** Records the event; resolves to the injection (empty unless a known fix applies). */
     async record(
@@ -38,7 +63,7 @@ export function createToolHistory(ctx: LifecycleContext) {
       const { agentId, sessionKey } = session;
       if (!detectToolFailure(tool).failed && !hasOpenFailureFlag(ctx.rootDir, agentId, sessionKey))
         return '';
-      return (await load()).record({
+      const { inject, verified } = (await load()).record({
         agentId,
         sessionKey,
         threadKey: session.threadKey,
@@ -50,6 +75,8 @@ export function createToolHistory(ctx: LifecycleContext) {
         output: event.output,
         at: ctx.now().toISOString(),
       });
+      if (verified.length > 0) await promote(session, verified);
+      return inject;
     },
     /** A session that ends leaves its unresolved failures abandoned. */
     async endSession(session: SessionRecord): Promise<void> {

@@ -1,4 +1,5 @@
 import { CairnError } from '@cairn/core';
+import { createSessionDigests } from '../history/session-digest';
 import { createHeadRefresh } from './head-refresh';
 import { HeadStore, type SessionRecord } from './head-store';
 import {
@@ -32,6 +33,17 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     recall: createRecall(ctx, lineage.store),
     summaries: createSessionSummaries(ctx, headStore(), lineage.store),
     headRefresh: createHeadRefresh(ctx, headStore(), lineage.store),
+    digests: createSessionDigests(
+      {
+        ...ctx,
+        store: lineage.store,
+        factsOf: (agent, thread, nodeId) =>
+          headStore()
+            .threads.recentFacts(agent, thread)
+            .find((f) => f.nodeId === nodeId)?.facts,
+      },
+      (agent, key) => headStore().sessions.session(agent, key),
+    ),
     history: createToolHistory(ctx),
   });
   const get = () => (parts ??= build());

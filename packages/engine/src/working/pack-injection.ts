@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackItem } from '../packs/compose-pack';
+import { storeRecentPatterns } from '../packs/history-patterns';
 import { historyCandidates } from '../packs/history-plane';
 import type { PackExclusion, PackPlane } from '../packs/pack-types';
 import type { PlaneGatherer } from '../packs/plane-runner';
@@ -148,6 +149,7 @@ function gatherers(p: LifecycleParts, session: SessionRecord, request: PackInjec
         store: p.lineage.store,
         maxNodes: HOOK_HISTORY_NODES,
         otherThreads: false,
+        recentPatterns: storeRecentPatterns,
       });
       return {
         candidates: result.candidates,

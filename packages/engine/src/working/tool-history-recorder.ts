@@ -1,5 +1,7 @@
 import { redactSecrets } from '@cairn/core';
 import { renderFixPattern } from '../history/fix-pattern-render';
+import { patternDetail } from '../history/fix-pattern-store';
+import type { FixPatternDetail } from '../history/fix-pattern-types';
 import { openHistoryDatabase } from '../history/history-database';
 import {
   endSessionFailures,
@@ -29,14 +31,21 @@ export function createHistoryRecorder(rootDir: string, injectTokens: number) {
     redact: (text) => redactSecrets(text).text,
   };
   return {
-    /** Records the event; returns the injection (empty unless a known fix applies). */
-    record(input: ToolOutcomeInput): string {
+    /**
+     * Records the event; returns the injection (empty unless a known fix
+     * applies) and the patterns the event turned verified, with their runs.
+     */
+    record(input: ToolOutcomeInput): { inject: string; verified: FixPatternDetail[] } {
       const outcome = recordToolOutcome(access, input);
-      if (!outcome.pattern) return '';
-      return composeInjection(
+      const verified = (outcome.verified ?? [])
+        .map((id) => patternDetail(access.db(), id))
+        .filter((detail): detail is FixPatternDetail => detail !== undefined);
+      if (!outcome.pattern) return { inject: '', verified };
+      const inject = composeInjection(
         [{ title: KNOWN_FIX_TITLE, lines: renderFixPattern(outcome.pattern) }],
         injectTokens,
       );
+      return { inject, verified };
     },
     endSession(ids: { agentId: string; sessionKey: string }, at: string): void {
       endSessionFailures(access, ids, at);

@@ -1,0 +1,153 @@
+import type { TempProject } from '@cairn/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Cairn } from '../index';
+import { closeTestProject, openTestProject } from '../test-project.fixture';
+import { historyCandidates } from './history-plane';
+import type { HistoryPattern, RecentPatterns } from './history-runs';
+import { retrieveContextPack } from './retrieve-context-pack';
+import { applyTrustPolicy } from './trust-policy';
+
+let project: TempProject;
+let cairn: Cairn;
+beforeEach(async () => {
+  ({ project, cairn } = await openTestProject());
+});
+afterEach(() => closeTestProject(project, cairn));
+
+const MIGRATION_ERROR =
+  'Error: relation "users" does not exist\n    at Parser.parseErrorMessage (/app/node_modules/pg/lib/parser.js:287:98)';
+
+async function run(sessionKey: string, threadKey: string, prompt: string, toolOutput: unknown) {
+  const ids = { agentId: 'claude', sessionKey };
+  await cairn.lifecycle.sessionStart({ ...ids, cwd: project.root, threadKey });
+  await cairn.lifecycle.userPromptSubmit({ ...ids, prompt });
+  await cairn.lifecycle.toolUse({
+    ...ids,
+    toolName: 'Bash',
+    input: { command: 'pnpm test' },
+    output: toolOutput,
+  });
+  await cairn.lifecycle.sessionEnd({ ...ids, deferSummary: true });
+}
+
+async function seedRuns() {
+  await run('r-db', 'api.main', 'Fix the users table tests against postgres', {
+    stdout: '',
+    stderr: MIGRATION_ERROR,
+  });
+  await run('r-css', 'web.main', 'Restyle the login button', { stdout: 'ok', stderr: '' });
+  await run('r-docs', 'api.main', 'Write the changelog', { stdout: 'ok', stderr: '' });
+}
+
+describe('history plane: run digests', () => {
+  it('takes digests of similar runs of any thread, scored by shared terms, with run provenance', async () => {
+    await seedRuns();
+    const result = historyCandidates({
+      rootDir: project.root,
+      agentId: 'claude',
+      threadKey: 'web.main',
+      query: 'users table postgres tests fail',
+    });
+    const digests = result.candidates.filter((c) => c.provenance.kind === 'run');
+    expect(digests[0]).toMatchObject({
+      trustClass: 'derived',
+      provenance: { kind: 'run', id: 'r-db' },
+      dedupeKey: 'run:r-db',
+    });
+    expect(digests[0]!.text).toContain('Fix the users table tests against postgres');
+    expect(digests[0]!.text).toMatch(/Gotcha: node: Error \| relation .*users.* does not exist/);
+    expect(digests[0]!.why).toMatch(
+      /digest of run r-db \(failed\), thread api.main; evidence: node node:/,
+    );
+    // The latest run of this thread comes along even without shared terms; unrelated ones do not.
+    expect(digests.map((d) => d.provenance.id).sort()).toEqual(['r-css', 'r-db']);
+  });
+
+  it('reads digests without a thread, and the pack carries them', async () => {
+    await seedRuns();
+    const result = historyCandidates({
+      rootDir: project.root,
+      agentId: 'claude',
+      query: 'changelog',
+    });
+    expect(result.candidates.map((c) => c.provenance.id)).toEqual(['r-docs']);
+    expect(result.note).toMatch(/^no thread given/);
+    const pack = await retrieveContextPack(
+      {
+        query: 'postgres users table',
+        agentId: 'claude',
+        threadKey: 'api.main',
+        planes: ['history'],
+      },
+      { rootDir: project.root, settings: cairn.settings, search: (s) => cairn.search(s) },
+    );
+    expect(
+      pack.items.some((item) => item.provenance.kind === 'run' && item.provenance.id === 'r-db'),
+    ).toBe(true);
+  });
+});
+
+describe('history plane: fix patterns (the pattern store seam)', () => {
+  const pattern = (
+    id: string,
+    state: HistoryPattern['state'],
+    signature: string,
+  ): HistoryPattern => ({
+    id,
+    signature,
+    normalized: `node: Error | relation <x> does not exist (${id})`,
+    state,
+    text: 'run `pnpm db:migrate` before the tests',
+    evidenceRuns: ['r-db'],
+  });
+
+  it('ranks patterns of recently met signatures first, marks candidates and drops deprecated ones', async () => {
+    await seedRuns();
+    const seen: string[][] = [];
+    let signature = '';
+    const recentPatterns: RecentPatterns = (request) => {
+      seen.push(request.signatures);
+      signature = request.signatures[0]!;
+      return [
+        pattern('p-other', 'verified', '0000000000000000'),
+        pattern('p-cand', 'candidate', signature),
+        pattern('p-ver', 'verified', signature),
+        pattern('p-dep', 'deprecated', signature),
+      ];
+    };
+    const result = historyCandidates({
+      rootDir: project.root,
+      agentId: 'claude',
+      threadKey: 'api.main',
+      query: 'tests',
+      recentPatterns,
+    });
+    expect(seen[0]).toHaveLength(1);
+    const patterns = result.candidates.filter((c) => c.id.startsWith('pattern:'));
+    expect(patterns.map((c) => c.id)).toEqual([
+      'pattern:p-ver',
+      'pattern:p-cand',
+      'pattern:p-dep',
+      'pattern:p-other',
+    ]);
+    expect(patterns[0]).toMatchObject({ trustClass: 'approved' });
+    expect(patterns[0]!.text).toMatch(/^Verified fix for /);
+    expect(patterns[1]).toMatchObject({ trustClass: 'derived' });
+    expect(patterns[1]!.text).toMatch(/^Candidate fix \(not verified yet\) for /);
+    expect(patterns[0]!.why).toContain(`signature ${signature}, met by a recent run`);
+    const policy = applyTrustPolicy(patterns.map((p) => ({ ...p, tokenCost: 10 })));
+    expect(policy.excluded).toEqual([
+      expect.objectContaining({ id: 'pattern:p-dep', reason: 'draft-or-deprecated' }),
+    ]);
+  });
+
+  it('lists no patterns by default', async () => {
+    await seedRuns();
+    const result = historyCandidates({
+      rootDir: project.root,
+      agentId: 'claude',
+      query: 'relation users',
+    });
+    expect(result.candidates.some((c) => c.id.startsWith('pattern:'))).toBe(false);
+  });
+});

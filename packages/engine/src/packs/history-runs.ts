@@ -1,0 +1,179 @@
+import { renderRunDigestBrief } from '../history/render-run-digest';
+import type { StoredRunDigest } from '../history/run-digest-types';
+import type { PackInput } from './compose-pack';
+
+/**
+ * The run-digest and fix-pattern part of the history plane (seed 004 §4.2):
+ * digests of similar runs, this thread's first, and the fix patterns of
+ * the signatures this repository met recently, verified ones first.
+ */
+
+/** A fix pattern as the pattern store lists it (issue 15 point 3). */
+export interface HistoryPattern {
+  id: string;
+  signature: string;
+  /** The signature's readable key. */
+  normalized: string;
+  state: 'candidate' | 'verified' | 'deprecated';
+  /** The fix: its steps, readable. */
+  text: string;
+  /** Runs that are evidence for it (session keys). */
+  evidenceRuns: string[];
+  /** ISO instant it was last met or applied. */
+  lastSeenAt?: string;
+}
+
+/**
+ * The seam to the pattern store: recent patterns of the repository. The
+ * default lists none until the store is wired in.
+ */
+export type RecentPatterns = (request: {
+  rootDir: string;
+  agentId: string;
+  /** Signatures the recent digests met, newest first: the plane ranks their patterns first. */
+  signatures: string[];
+  limit: number;
+}) => HistoryPattern[];
+
+export const noRecentPatterns: RecentPatterns = () => [];
+
+/** Digests and patterns the pack takes at most. */
+const MAX_DIGESTS = 5;
+const MAX_PATTERNS = 5;
+
+export const terms = (text: string) =>
+  new Set(text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? ([] as string[]));
+
+function digestTerms({ digest }: StoredRunDigest): Set<string> {
+  return terms(
+    [
+      digest.intent,
+      ...digest.gotchas.map((g) => g.normalized),
+      ...digest.changes.commits.map((c) => c.subject),
+      ...(digest.changes.diffstat?.paths ?? digest.changes.editedFiles),
+      ...digest.decisions,
+      ...digest.nextSteps,
+    ].join('\n'),
+  );
+}
+
+/** BM25-like weight of the query terms each digest shares: rarer terms count more. */
+function sharedWeights(query: Set<string>, docs: readonly Set<string>[]): number[] {
+  const df = new Map<string, number>();
+  for (const doc of docs)
+    for (const term of query) if (doc.has(term)) df.set(term, (df.get(term) ?? 0) + 1);
+  return docs.map((doc) => {
+    let weight = 0;
+    for (const term of query)
+      if (doc.has(term)) weight += Math.log(1 + docs.length / df.get(term)!);
+    return weight;
+  });
+}
+
+/**
+ * Digests of runs like this one. A digest is taken when it shares query
+ * terms, or when it is one of the two latest of this thread; same thread
+ * and recency add to the score.
+ */
+export function digestCandidates(
+  digests: readonly StoredRunDigest[],
+  query: string,
+  threadKey: string | undefined,
+): PackInput[] {
+  const weights = sharedWeights(terms(query), digests.map(digestTerms));
+  const scored = digests.map((stored, rank) => {
+    const sameThread = threadKey !== undefined && stored.digest.threadKey === threadKey;
+    const recent = 1 / (rank + 1);
+    return {
+      stored,
+      sameThread,
+      shared: weights[rank]!,
+      score: weights[rank]! + (sameThread ? 1 : 0) + recent,
+    };
+  });
+  const ownLatest = new Set(
+    scored
+      .filter((s) => s.sameThread)
+      .slice(0, 2)
+      .map((s) => s.stored.nodeId),
+  );
+  return scored
+    .filter((s) => s.shared > 0 || ownLatest.has(s.stored.nodeId))
+    .sort((a, b) => b.score - a.score || (a.stored.nodeId < b.stored.nodeId ? -1 : 1))
+    .slice(0, MAX_DIGESTS)
+    .map(({ stored, sameThread, score }) => {
+      const { digest } = stored;
+      const evidence = [
+        `node ${stored.nodeId}`,
+        ...(digest.evidence.commits.length
+          ? [`commits ${digest.evidence.commits.map((c) => c.slice(0, 12)).join(', ')}`]
+          : []),
+      ].join('; ');
+      return {
+        id: stored.nodeId,
+        plane: 'history' as const,
+        text: renderRunDigestBrief(digest),
+        source: `run digest (${digest.narrativeSource})`,
+        trustClass: 'derived' as const,
+        provenance: { kind: 'run' as const, id: digest.runId },
+        recency: digest.endedAt,
+        score,
+        why: `digest of run ${digest.runId} (${digest.outcome})${sameThread ? ', this thread' : `, thread ${digest.threadKey}`}; evidence: ${evidence}`,
+        dedupeKey: `run:${digest.runId}`,
+      };
+    });
+}
+
+/** Signatures met by the digests, newest first, each once. */
+export function recentSignatures(digests: readonly StoredRunDigest[]): string[] {
+  return [...new Set(digests.flatMap(({ digest }) => digest.gotchas.map((g) => g.signature)))];
+}
+
+/**
+ * Fix patterns: verified ones are `approved`, candidates `derived` and
+ * marked as such in their text; deprecated ones are handed on with their
+ * review state, so the trust policy leaves them out.
+ */
+export function patternCandidates(
+  patterns: readonly HistoryPattern[],
+  signatures: readonly string[],
+  query: string,
+): PackInput[] {
+  const met = new Map(signatures.map((signature, rank) => [signature, rank]));
+  const weights = sharedWeights(
+    terms(query),
+    patterns.map((p) => terms(`${p.normalized}\n${p.text}`)),
+  );
+  return patterns
+    .map((pattern, index) => {
+      const rank = met.get(pattern.signature);
+      const score =
+        weights[index]! +
+        (rank === undefined ? 0 : 2 + 1 / (rank + 1)) +
+        (pattern.state === 'verified' ? 1 : 0);
+      return { pattern, score, met: rank !== undefined };
+    })
+    .sort((a, b) => b.score - a.score || (a.pattern.id < b.pattern.id ? -1 : 1))
+    .slice(0, MAX_PATTERNS)
+    .map(({ pattern, score, met: wasMet }) => {
+      const label =
+        pattern.state === 'verified' ? 'Verified fix' : 'Candidate fix (not verified yet)';
+      return {
+        id: `pattern:${pattern.id}`,
+        plane: 'history' as const,
+        text: `${label} for ${pattern.normalized}: ${pattern.text}`,
+        source: `fix pattern (${pattern.state})`,
+        trustClass: pattern.state === 'verified' ? ('approved' as const) : ('derived' as const),
+        provenance: {
+          kind: 'run' as const,
+          id: pattern.evidenceRuns[0] ?? pattern.id,
+          heading: `pattern ${pattern.id} signature ${pattern.signature}`,
+        },
+        ...(pattern.lastSeenAt ? { recency: pattern.lastSeenAt } : {}),
+        score,
+        why: `${pattern.state} fix pattern of signature ${pattern.signature}${wasMet ? ', met by a recent run' : ''}; evidence runs ${pattern.evidenceRuns.join(', ') || '-'}`,
+        ...(pattern.state === 'deprecated' ? { reviewState: 'deprecated' as const } : {}),
+        dedupeKey: `pattern:${pattern.id}`,
+      };
+    });
+}
