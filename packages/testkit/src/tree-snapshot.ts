@@ -39,5 +39,7 @@ export interface TempProject {
 /** A fresh, empty project folder in the system temp dir. */
 export async function makeTempProject(prefix = 'cairn-test-'): Promise<TempProject> {
   const root = await mkdtemp(join(tmpdir(), prefix));
-  return { root, cleanup: () => rm(root, { recursive: true, force: true }) };
+  // An in-process plugin's index refresh may still be finishing its last write: retry ENOTEMPTY.
+  const cleanup = () => rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  return { root, cleanup };
 }
