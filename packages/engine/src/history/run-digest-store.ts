@@ -17,6 +17,8 @@ const OPEN = '\n\n<!-- cairn:run-digest ';
 const CLOSE = ' -->';
 /** Digests of a thread scanned for an earlier version of the same run. */
 const SCAN_LIMIT = 500;
+/** Digest nodes read per run asked for (versions of one run are adjacent in the scan). */
+const VERSIONS_SCANNED_PER_RUN = 4;
 
 /**
  * The JSON's field names: `threadKey` and `sessionKey` are stored as
@@ -97,7 +99,9 @@ export function listRunDigests(
     ...(options.threadKey ? { threadKey: options.threadKey } : {}),
     kinds: ['run_digest'],
     order: 'desc',
-    limit: SCAN_LIMIT,
+    // A run has a version or two: scanning a few per wanted run keeps the
+    // prompt hook's read small in a project with thousands of digests.
+    limit: Math.min(SCAN_LIMIT, (options.limit ?? 20) * VERSIONS_SCANNED_PER_RUN),
   });
   // Versions of one run share its start, so the scan order puts the newest version first.
   const sorted = [...nodes].sort(

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackItem } from '../packs/compose-pack';
@@ -203,7 +202,10 @@ export async function injectPack(
   const counter = estimateCounter;
   const budget = p.ctx.settings.memory.contextBudgetTokens;
   const claim = request.claim !== false;
-  const receiptId = `pack-${randomBytes(4).toString('hex')}`;
+  // A label for `cairn pack --last`, not a secret: loading node:crypto would cost the hook ~6 ms.
+  const receiptId = `pack-${Math.floor(Math.random() * 0x100000000)
+    .toString(16)
+    .padStart(8, '0')}`;
   const frame: PackFrameOptions = {
     receiptId,
     ...(request.purpose ? { purpose: request.purpose } : {}),
