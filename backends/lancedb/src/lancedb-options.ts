@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import {
   type ChunkOptions,
   cairnIndexPath,
+  defaultProjectRepo,
   type Embedder,
   embedderOption,
   embedderOrDefault,
@@ -146,11 +146,7 @@ export function isRemoteUri(uri: string): boolean {
 }
 
 /** The default `repo`: the folder name and a hash of the absolute path (two checkouts never collide). */
-export function defaultRepo(rootDir: string): string {
-  const root = resolve(rootDir);
-  const hash = createHash('sha256').update(root).digest('hex').slice(0, 10);
-  return `${basename(root) || 'root'}-${hash}`;
-}
+export const defaultRepo = (rootDir: string): string => defaultProjectRepo(rootDir);
 
 /** The database URI for a project: the configured one, or `<root>/.cairn/index/lancedb`. */
 export function databaseUri(rootDir: string, uri: string | undefined, dataDir?: string): string {

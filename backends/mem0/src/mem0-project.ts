@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
-import { CairnError, redactSecrets } from '@cairn/core';
+import { CairnError, defaultProjectRepo, redactSecrets } from '@cairn/core';
 import { mem0DataDir, type ResolvedMem0Options } from './mem0-options';
 import type { Mem0Hit, Mem0SearchRequest, Mem0Store } from './mem0-store';
 import { type Mem0SyncStats, type MirrorContext, type SyncRequest, syncMirror } from './mirror';
@@ -26,10 +25,7 @@ export function namespaceOf(rootDir: string, options: Pick<ResolvedMem0Options, 
  * named alike never share entries.
  */
 export function repoOf(rootDir: string, options: Pick<ResolvedMem0Options, 'repo'>): string {
-  if (options.repo) return options.repo;
-  const root = resolve(rootDir);
-  const hash = createHash('sha256').update(root).digest('hex').slice(0, 10);
-  return `${basename(root) || 'root'}-${hash}`;
+  return options.repo || defaultProjectRepo(rootDir);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { basename, resolve } from 'node:path';
 import {
   type ChunkOptions,
+  defaultProjectRepo,
   type Embedder,
   embedderOption,
   embedderOrDefault,
@@ -160,8 +159,4 @@ export function resolveQdrantOptions(
 }
 
 /** The default `repo`: the folder name and a hash of the absolute path (two checkouts never collide). */
-export function defaultRepo(rootDir: string): string {
-  const root = resolve(rootDir);
-  const hash = createHash('sha256').update(root).digest('hex').slice(0, 10);
-  return `${basename(root) || 'root'}-${hash}`;
-}
+export const defaultRepo = (rootDir: string): string => defaultProjectRepo(rootDir);

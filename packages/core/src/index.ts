@@ -145,6 +145,7 @@ export {
   resolveMemoryInstructionContext,
 } from './instructions';
 export { nodeCrypto, randomUuid, sha256Hex } from './node-crypto';
+export { defaultProjectRepo } from './project-repo';
 export {
   DEFAULT_MEMORY_BACKEND,
   DEFAULT_RETRIEVAL_ADAPTER,
