@@ -95,6 +95,21 @@ export type {
   SourceFile,
 } from './contracts/memory-index';
 export {
+  decodeRecordHeader,
+  encodeRecordHeader,
+  type MemoryRecordMeta,
+  memoryRecordMetaSchema,
+  RECORD_KINDS,
+  RECORD_METADATA_KEYS,
+  RECORD_TRUST_CLASSES,
+  type RecordedChunk,
+  type RecordKind,
+  type RecordTrustClass,
+  type RunRef,
+  recordKindOf,
+  recordTrustOf,
+} from './contracts/memory-record';
+export {
   DEFAULT_RECALL_LIMIT,
   DEFAULT_RECALL_TIERS,
   type MemoryAdapterStatus,

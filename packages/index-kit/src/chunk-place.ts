@@ -1,4 +1,11 @@
-import type { MemoryPoolDefinition, MemorySearchResult } from '@cairn/core';
+import {
+  RECORD_METADATA_KEYS as KEYS,
+  type MemoryPoolDefinition,
+  type MemoryRecordMeta,
+  type MemorySearchResult,
+  recordKindOf,
+  recordTrustOf,
+} from '@cairn/core';
 
 /** Where a hit sits in its pool, and the fields of the unit it belongs to (absent: undefined or null). */
 export interface ChunkPlace {
@@ -10,6 +17,31 @@ export interface ChunkPlace {
   category?: string | null | undefined;
   review?: string | null | undefined;
   createdAt?: string | null | undefined;
+  /** The task-history record of the chunk, when it is one (seed 004 §6.2). */
+  record?: MemoryRecordMeta | null | undefined;
+}
+
+/**
+ * Seed 004 §6.2's record fields as recall metadata: every hit has its
+ * `record_kind` and `trust_class`; a task-history record also its
+ * namespace, repo and run ref.
+ */
+export function recordMetadata(place: ChunkPlace): Record<string, unknown> {
+  const record = place.record ?? undefined;
+  const chunk = { kind: place.kind, review: place.review, record };
+  return {
+    [KEYS.kind]: recordKindOf(chunk),
+    [KEYS.trustClass]: recordTrustOf(chunk),
+    ...(record
+      ? {
+          [KEYS.namespace]: record.namespace,
+          [KEYS.repo]: record.repo,
+          ...(record.runRef
+            ? { [KEYS.runRefKind]: record.runRef.kind, [KEYS.runRefId]: record.runRef.id }
+            : {}),
+        }
+      : {}),
+  };
 }
 
 /** The metadata of a recall result: its pool, its place, and the unit fields it has. */
@@ -28,6 +60,7 @@ export function recallMetadata(
     ...(place.category ? { category: place.category } : {}),
     ...(place.review ? { review: place.review } : {}),
     ...(place.createdAt ? { createdAt: place.createdAt } : {}),
+    ...recordMetadata(place),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   type ChunkOptions,
   chunkDocument,
   compareCodeUnits,
+  decodeRecordHeader,
   isAllowedWorkspaceFile,
   MEMORY_THREADS_DIR,
   type MemoryChunk,
@@ -133,19 +134,35 @@ export function folderSource(folder: string): IndexSource {
 /** Any `<!-- cairn:… -->` line: metadata, never indexed text (head markers, damaged unit markers). */
 const MARKER_LINE = /^\s*<!--\s*cairn:/;
 
+/** Chunking options, and whether the file may be a task-history record (its source's `records`). */
+export interface ChunkFileOptions extends ChunkOptions {
+  records?: boolean | undefined;
+}
+
+/** The record header of a records source's file: its first line, when that is a valid header. */
+function recordOf(text: string, records: boolean | undefined) {
+  if (!records) return undefined;
+  const end = text.indexOf('\n');
+  return decodeRecordHeader(end === -1 ? text : text.slice(0, end));
+}
+
 /**
  * Parses and chunks one file with core's codec and chunker; marker lines
  * left in RAW text (a damaged unit, the head region) are removed, and
- * chunks with no text left are dropped.
+ * chunks with no text left are dropped. A records source's file (see
+ * `PoolSource.records`) gives every chunk its header's record metadata.
  */
-export function chunkFile(text: string, path: string, options: ChunkOptions): MemoryChunk[] {
+export function chunkFile(text: string, path: string, options: ChunkFileOptions): MemoryChunk[] {
+  const record = recordOf(text, options.records);
   const chunks: MemoryChunk[] = [];
   for (const chunk of chunkDocument(parseMemoryDocument(text, path), options)) {
     const lines = chunk.text.split('\n');
     const kept = lines.some((line) => MARKER_LINE.test(line))
       ? lines.filter((line) => !MARKER_LINE.test(line)).join('\n')
       : chunk.text;
-    if (kept.trim() !== '') chunks.push(kept === chunk.text ? chunk : { ...chunk, text: kept });
+    if (kept.trim() === '') continue;
+    const found = kept === chunk.text ? chunk : { ...chunk, text: kept };
+    chunks.push(record ? { ...found, record } : found);
   }
   return chunks;
 }

@@ -1,4 +1,4 @@
-export { type ChunkPlace, recallMetadata, searchResultOf } from './chunk-place';
+export { type ChunkPlace, recallMetadata, recordMetadata, searchResultOf } from './chunk-place';
 export {
   DOCUMENTS_POOL_ID,
   type DocumentSourceOptions,
@@ -25,6 +25,7 @@ export {
   searchResultOfRecall,
 } from './index-hits';
 export {
+  type ChunkFileOptions,
   chunkFile,
   folderSource,
   type IndexSource,

@@ -49,7 +49,10 @@ function keywordIndex(broken: boolean, probe: KeywordIndexProbe, pools: Map<stri
         const chunks: MemoryChunk[] = [];
         for (const file of await target.source.list()) {
           const bytes = await target.source.read(file.path);
-          if (bytes) chunks.push(...chunkFile(bytes.toString('utf8'), file.path, {}));
+          if (bytes)
+            chunks.push(
+              ...chunkFile(bytes.toString('utf8'), file.path, { records: target.source.records }),
+            );
         }
         pools.set(target.id, { target, chunks });
         count += chunks.length;

@@ -7,6 +7,7 @@
  * date from markdown sources and may be deleted and rebuilt at any time.
  */
 import type { MemoryIndexStats } from './memory-backend';
+import type { MemoryRecordMeta } from './memory-record';
 import type { MemoryTier } from './retrieval-adapter';
 
 /** A file as a source lists it: a relative `/`-separated path and its stat. */
@@ -24,6 +25,13 @@ export interface PoolSource {
   list(): Promise<SourceFile[]> | SourceFile[];
   /** The file's bytes, or undefined when it vanished or may not be read. */
   read(path: string): Promise<Buffer | undefined>;
+  /**
+   * True for a source of task-history records (run digests, fix patterns):
+   * a file's first line may then be a record header (`encodeRecordHeader`)
+   * whose metadata every chunk of the file carries. Any other source's
+   * header is plain text: repository content cannot claim a trust class.
+   */
+  records?: boolean;
 }
 
 /** One pool as an index refreshes and searches it. */
@@ -43,7 +51,7 @@ export interface PoolTarget {
  * metadata filters both become this shape.
  */
 export interface MemoryIndexFilters {
-  /** Per field, the values one of which must match: poolId, tier, path, kind, category, review, memoryId, or other hit metadata. */
+  /** Per field, the values one of which must match: poolId, tier, path, kind, category, review, memoryId, record_kind, trust_class, or other hit metadata. */
   oneOf?: Record<string, string[]>;
   /** Leave deprecated units out. */
   excludeDeprecated?: boolean;
@@ -106,6 +114,8 @@ export interface MemoryIndexHit {
   category?: string | null;
   review?: string | null;
   createdAt?: string | null;
+  /** The task-history record the chunk belongs to (record kind, trust class, namespace, repo, run ref). */
+  record?: MemoryRecordMeta | null;
   /** The chunk text; the generic code bounds it into a snippet. */
   text: string;
   /** Words to centre the snippet on, when not the query terms (qmd matches stemmed roots). */

@@ -83,6 +83,16 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultLabel: '`true`',
     description: `A plane that fails or runs out of time contributes nothing and the pack is still built; \`false\` turns the failure into a typed error.${SEE_PACKS}`,
   },
+  {
+    key: 'memory.namespace',
+    env: 'CAIRN_MEMORY_NAMESPACE',
+    schema: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/)),
+    fromEnv: parseString,
+    defaultValue: 'default',
+    defaultLabel: '`"default"`',
+    description:
+      "The memory namespace (seed 004 §1): task history's failures, fix patterns and run digests are recorded and read in it, and it is the `namespace` partition key of the LanceDB, Qdrant and Mem0 indexes unless their options name one. Two namespaces of one project never see each other's patterns. Letters, digits, `_` and `-`. See docs/HISTORY.md.",
+  },
   share('planning', 'planning', 0.15),
   share('history', 'history', 0.25),
   share('long-term', 'longTerm', 0.4),

@@ -34,6 +34,12 @@ function invalid(run: () => unknown): CairnError {
 }
 
 describe('resolveSettings', () => {
+  it('reads memory.namespace (default "default") and refuses a namespace that is not a name', () => {
+    expect(resolve().settings.memory.namespace).toBe('default');
+    expect(resolve({ CAIRN_MEMORY_NAMESPACE: 'team-a' }).settings.memory.namespace).toBe('team-a');
+    expect(invalid(() => resolve({ CAIRN_MEMORY_NAMESPACE: 'a b' })).code).toBe('INVALID_CONFIG');
+  });
+
   it('uses the seed defaults and the file backend when nothing is configured', () => {
     const { settings, sources } = resolve();
     expect(settings).toMatchObject({

@@ -59,6 +59,8 @@ export interface CairnSettings {
   /** Context packs (seed 004 §8): budget, plane switches and shares. */
   memory: {
     contextBudgetTokens: number;
+    /** The memory namespace: task history's partition and the shared indexes' (seed 004 §1). */
+    namespace: string;
     planning: 'beads' | 'bd' | 'off';
     history: 'digest' | 'off';
     longTerm: 'units' | 'off';

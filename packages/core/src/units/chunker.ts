@@ -1,4 +1,5 @@
 import type { MemoryKind } from '../contracts/memory-backend';
+import type { MemoryRecordMeta } from '../contracts/memory-record';
 import type { MemoryCategory, ParsedDocument, RawSegment, ReviewState } from './unit-types';
 
 /** One indexable piece of a workspace file. Marker lines never appear in `text`. */
@@ -16,6 +17,8 @@ export interface MemoryChunk {
   createdAt?: string;
   updatedAt?: string;
   source?: string;
+  /** The task-history record the chunk belongs to, when its source renders records (seed 004 §6.2). */
+  record?: MemoryRecordMeta;
 }
 
 export interface ChunkOptions {
