@@ -8,6 +8,13 @@ const COLUMNS: Record<string, FilterColumn> = {
   category: 'category',
   review: 'review',
   memoryId: 'memory_id',
+  // Seed 004 §6.2 keys, under the names recall metadata reports them.
+  record_kind: 'record_kind',
+  trust_class: 'trust_class',
+  namespace_id: 'namespace_id',
+  repo: 'repo',
+  'run_ref.kind': 'run_ref_kind',
+  'run_ref.id': 'run_ref_id',
 };
 
 /** The filters as a chunk query; what has no column is checked on each hit (`rest`). */

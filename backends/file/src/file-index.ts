@@ -1,5 +1,6 @@
 import {
   CairnError,
+  decodeRecordHeader,
   embedderKey,
   type MemoryIndex,
   type MemoryIndexDescription,
@@ -62,6 +63,13 @@ function indexHit(target: PoolTarget, hit: ChunkHit, around: string[]): MemoryIn
   };
 }
 
+/** A records source's file without its header line (kept blank, so line numbers hold), and the header. */
+function recordText(text: string, records: boolean | undefined) {
+  const end = text.indexOf('\n');
+  const record = records ? decodeRecordHeader(end === -1 ? text : text.slice(0, end)) : undefined;
+  return record ? { text: text.slice(end === -1 ? text.length : end), record } : { text };
+}
+
 /**
  * A pool's source as the SQLite index reads it: a folder's markdown, or a
  * source of its own (the project's documents), which must list synchronously.
@@ -79,6 +87,7 @@ function indexSourceOf(target: PoolTarget): IndexSource {
       });
     },
     read: (path) => source.read(path),
+    ...(source.records ? { records: true } : {}),
   };
 }
 
@@ -192,7 +201,8 @@ export class FileIndex implements MemoryIndex<SearchIndexRefreshStats> {
     const hits: MemoryIndexHit[] = [];
     for (const file of await target.source.list()) {
       const content = (await target.source.read(file.path).catch(() => undefined)) ?? '';
-      for (const hit of scanMarkdown(content.toString(), query.terms, Number.MAX_SAFE_INTEGER)) {
+      const { text, record } = recordText(content.toString(), target.source.records);
+      for (const hit of scanMarkdown(text, query.terms, Number.MAX_SAFE_INTEGER)) {
         const found: MemoryIndexHit = {
           id: `${target.id}:${file.path}:${hit.startLine}`,
           pool: target.id,
@@ -202,6 +212,7 @@ export class FileIndex implements MemoryIndex<SearchIndexRefreshStats> {
           kind: 'RAW',
           text: hit.text,
           score: hit.score,
+          ...(record ? { record, createdAt: record.createdAt } : {}),
           ...(this.hybrid ? { metadata: { ...this.scanInfo(this.hybrid) } } : {}),
         };
         if (passesIndexFilters(hitMetadata(found, target), query.filters)) hits.push(found);

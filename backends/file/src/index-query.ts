@@ -1,4 +1,4 @@
-import type { MemoryKind } from '@cairn/core';
+import type { MemoryKind, MemoryRecordMeta } from '@cairn/core';
 import { compareCodeUnits } from '@cairn/core';
 import { stemmer } from 'stemmer';
 import { CONTEXT_WEIGHT } from './chunk-context';
@@ -6,7 +6,18 @@ import { buildFtsQuery } from './fts-query';
 import type { IndexStore } from './index-store';
 
 /** Chunk columns a query may narrow with an `IN (...)` list. */
-export type FilterColumn = 'path' | 'kind' | 'category' | 'review' | 'memory_id';
+export type FilterColumn =
+  | 'path'
+  | 'kind'
+  | 'category'
+  | 'review'
+  | 'memory_id'
+  | 'record_kind'
+  | 'trust_class'
+  | 'namespace_id'
+  | 'repo'
+  | 'run_ref_kind'
+  | 'run_ref_id';
 
 export interface ChunkQuery {
   pool: string;
@@ -36,6 +47,8 @@ export interface ChunkHit {
   category?: string;
   review?: string;
   createdAt?: string;
+  /** The task-history record the chunk belongs to. */
+  record?: MemoryRecordMeta;
   /** Negated bm25: higher is better. */
   score: number;
 }
@@ -52,6 +65,12 @@ interface ChunkRow {
   category: string | null;
   review: string | null;
   createdAt: string | null;
+  recordKind: string;
+  trustClass: string;
+  namespace: string | null;
+  repo: string | null;
+  runRefKind: string | null;
+  runRefId: string | null;
   rank: number;
 }
 
@@ -85,7 +104,8 @@ const BM25 = `bm25(chunks_fts, 1.0, ${CONTEXT_WEIGHT})`;
 
 const COLUMNS = `c.rowid AS rowid, c.chunk_id AS chunkId, c.kind, c.path, c.start_line AS startLine,
   c.end_line AS endLine, c.text, c.memory_id AS memoryId, c.category, c.review,
-  c.created_at AS createdAt`;
+  c.created_at AS createdAt, c.record_kind AS recordKind, c.trust_class AS trustClass,
+  c.namespace_id AS namespace, c.repo, c.run_ref_kind AS runRefKind, c.run_ref_id AS runRefId`;
 
 /** Ranks and cuts first, then reads the text of the few rows kept, so the sort never carries text. */
 function rankedRows(store: IndexStore, query: ChunkQuery, match: string): ChunkRow[] {
@@ -233,7 +253,23 @@ export function keepInformativeTerms(store: IndexStore, terms: string[]): string
   return kept.some((term) => typeof docs.get(stemmer(term)) === 'number') ? kept : terms;
 }
 
+/** A record's metadata back from its columns (markdown chunks have no namespace). */
+function recordOf(row: ChunkRow): MemoryRecordMeta | undefined {
+  if (row.recordKind !== 'run_digest' && row.recordKind !== 'fix_pattern') return undefined;
+  return {
+    kind: row.recordKind,
+    trustClass: row.trustClass as MemoryRecordMeta['trustClass'],
+    namespace: row.namespace ?? '',
+    repo: row.repo ?? '',
+    createdAt: row.createdAt ?? '',
+    ...(row.runRefKind && row.runRefId
+      ? { runRef: { kind: row.runRefKind, id: row.runRefId } }
+      : {}),
+  };
+}
+
 function toHit(row: ChunkRow): ChunkHit {
+  const record = recordOf(row);
   return {
     rowid: row.rowid,
     chunkId: row.chunkId,
@@ -246,6 +282,7 @@ function toHit(row: ChunkRow): ChunkHit {
     ...(row.category ? { category: row.category } : {}),
     ...(row.review ? { review: row.review } : {}),
     ...(row.createdAt ? { createdAt: row.createdAt } : {}),
+    ...(record ? { record } : {}),
     score: Number((-row.rank).toPrecision(6)),
   };
 }

@@ -94,7 +94,10 @@ async function collectChanges(
     if (was?.hash === stat.hash) {
       changes.restat.push(stat);
     } else {
-      const chunks = chunkFile(bytes.toString('utf8'), file.path, chunkOptions);
+      const chunks = chunkFile(bytes.toString('utf8'), file.path, {
+        ...chunkOptions,
+        records: source.records,
+      });
       changes.updates.push({ ...stat, chunks });
     }
   }

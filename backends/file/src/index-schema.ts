@@ -4,7 +4,7 @@ import type { SqliteDatabase } from '@cairn/sqlite';
  * Bump when the tables, the tokenizer or what goes into a chunk change: an
  * index with another version is dropped and rebuilt from the markdown.
  */
-export const SEARCH_INDEX_SCHEMA_VERSION = 5;
+export const SEARCH_INDEX_SCHEMA_VERSION = 6;
 
 const TABLES = `
 CREATE TABLE files (
@@ -28,6 +28,14 @@ CREATE TABLE chunks (
   created_ms INTEGER,
   updated_at TEXT,
   source TEXT,
+  -- Seed 004 §6.2: doc | long_term_shadow | run_digest | fix_pattern, raw | derived | approved,
+  -- and a task-history record's namespace, repo and run ref.
+  record_kind TEXT NOT NULL DEFAULT 'doc',
+  trust_class TEXT NOT NULL DEFAULT 'raw',
+  namespace_id TEXT,
+  repo TEXT,
+  run_ref_kind TEXT,
+  run_ref_id TEXT,
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   text TEXT NOT NULL,

@@ -1,4 +1,4 @@
-import type { MemoryChunk } from '@cairn/core';
+import { type MemoryChunk, recordKindOf, recordTrustOf } from '@cairn/core';
 import type { SqliteDatabase, SqliteStatement } from '@cairn/sqlite';
 import { chunkContexts } from './chunk-context';
 import { prepareSchema, recreateTables } from './index-schema';
@@ -131,6 +131,12 @@ const ROW_COLUMNS = [
   ['created_ms', 'createdMs'],
   ['updated_at', 'updatedAt'],
   ['source', 'source'],
+  ['record_kind', 'recordKind'],
+  ['trust_class', 'trustClass'],
+  ['namespace_id', 'namespace'],
+  ['repo', 'repo'],
+  ['run_ref_kind', 'runRefKind'],
+  ['run_ref_id', 'runRefId'],
   ['start_line', 'startLine'],
   ['end_line', 'endLine'],
   ['text', 'text'],
@@ -156,10 +162,8 @@ const SQL = {
   deleteChunk: 'DELETE FROM chunks WHERE rowid = ?',
   updateChunk: `UPDATE chunks SET ${ROW_COLUMNS.map(([column, key]) => `${column} = @${key}`).join(', ')}
        WHERE rowid = @rowid`,
-  insertChunk: `INSERT INTO chunks (chunk_id, pool, path, kind, memory_id, category, review, created_at,
-         created_ms, updated_at, source, start_line, end_line, text, context)
-       VALUES (@chunkId, @pool, @path, @kind, @memoryId, @category, @review, @createdAt,
-         @createdMs, @updatedAt, @source, @startLine, @endLine, @text, @context)`,
+  insertChunk: `INSERT INTO chunks (${ROW_COLUMNS.map(([column]) => column).join(', ')})
+       VALUES (${ROW_COLUMNS.map(([, key]) => `@${key}`).join(', ')})`,
 } as const;
 
 type ChunkRow = ReturnType<typeof chunkRow>;
@@ -188,6 +192,12 @@ function chunkRow(pool: string, chunk: MemoryChunk, context: string) {
     createdMs: chunk.createdAt ? Date.parse(chunk.createdAt) : null,
     updatedAt: chunk.updatedAt ?? null,
     source: chunk.source ?? null,
+    recordKind: recordKindOf(chunk),
+    trustClass: recordTrustOf(chunk),
+    namespace: chunk.record?.namespace ?? null,
+    repo: chunk.record?.repo ?? null,
+    runRefKind: chunk.record?.runRef?.kind ?? null,
+    runRefId: chunk.record?.runRef?.id ?? null,
     startLine: chunk.startLine,
     endLine: chunk.endLine,
     text: chunk.text,

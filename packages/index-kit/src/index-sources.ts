@@ -26,6 +26,8 @@ export interface IndexSource {
   list(): SourceFile[];
   /** The file's bytes, or undefined when it vanished or may not be read. */
   read(path: string): Promise<Buffer | undefined>;
+  /** A source of task-history records (see core's `PoolSource.records`). */
+  records?: boolean;
 }
 
 export const WORKSPACE_SOURCE = 'workspace';
@@ -162,7 +164,8 @@ export function chunkFile(text: string, path: string, options: ChunkFileOptions)
       : chunk.text;
     if (kept.trim() === '') continue;
     const found = kept === chunk.text ? chunk : { ...chunk, text: kept };
-    chunks.push(record ? { ...found, record } : found);
+    // A record's chunks date from the record: the `created` filters apply to it as to a unit.
+    chunks.push(record ? { ...found, record, createdAt: found.createdAt ?? record.createdAt } : found);
   }
   return chunks;
 }

@@ -18,6 +18,13 @@ export {
 export { expectCode } from './expect-code';
 export { type FakeSecret, fakeSecretDump, fakeSecrets, leakedFakeSecrets } from './fake-secrets';
 export {
+  DIGEST_FIXTURE_PATH,
+  HISTORY_FIXTURE_POOL,
+  type HistoryRecordsFixture,
+  historyRecordsFixture,
+  PATTERN_FIXTURE_PATH,
+} from './history-records';
+export {
   COMPACTION_PROMPT_MARKERS,
   DEFAULT_COMPACTION_SUMMARY,
   DEFAULT_TEXT,
