@@ -11,6 +11,7 @@ export const lancedbOptionTrust = {
   storageOptions: 'network',
   tableName: false,
   repo: false,
+  namespace: false,
   embedder: hashEmbedderRule,
   searchMode: false,
   vectorIndexThreshold: false,

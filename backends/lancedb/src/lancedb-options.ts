@@ -29,6 +29,7 @@ export const MIN_VECTOR_INDEX_THRESHOLD = 256;
 /** Cosine similarity below which a vector hit is noise (tuned on the hash embedder; see README). */
 export const DEFAULT_MIN_SIMILARITY = 0.2;
 export const DEFAULT_TABLE_NAME = 'cairn_chunks';
+export const DEFAULT_NAMESPACE = 'default';
 /** The folder under `.cairn/index/` of the default local database. */
 export const LANCEDB_INDEX_DIR = 'lancedb';
 
@@ -49,6 +50,12 @@ export interface LancedbBackendOptions {
    * table. Default: the project folder name plus a short hash of its path.
    */
   repo?: string;
+  /**
+   * Seed 004 §6.2 `namespace_id`: with `repo`, the partition every read,
+   * write and delete keeps to. Default: the `memory.namespace` setting
+   * (the engine passes it), else `default`.
+   */
+  namespace?: string;
   /**
    * The embedder, or `{ id: 'hash', dimensions }` from JSON settings.
    * Default: the offline hash embedder (256 dimensions).
@@ -82,6 +89,7 @@ export interface ResolvedLancedbOptions {
   storageOptions: Record<string, string> | undefined;
   tableName: string;
   repo: string | undefined;
+  namespace: string;
   embedder: Embedder;
   searchMode: LancedbSearchMode;
   vectorIndexThreshold: number;
@@ -104,6 +112,7 @@ export const lancedbOptionsSchema = lazySchema(() =>
     storageOptions: stringRecordOption(),
     tableName: z._default(stringOption(/^[A-Za-z][A-Za-z0-9_]{0,62}$/), DEFAULT_TABLE_NAME),
     repo: stringOption(/^[^\s]{1,200}$/),
+    namespace: z._default(stringOption(/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/), DEFAULT_NAMESPACE),
     embedder: embedderOption(),
     searchMode: oneOfOption(['hybrid', 'vector', 'keyword'], 'hybrid'),
     vectorIndexThreshold: integerOption(MIN_VECTOR_INDEX_THRESHOLD, DEFAULT_VECTOR_INDEX_THRESHOLD),
@@ -134,6 +143,7 @@ export function resolveLancedbOptions(input: unknown = {}): ResolvedLancedbOptio
     repo,
     storageOptions,
     tableName: options.tableName ?? DEFAULT_TABLE_NAME,
+    namespace: options.namespace ?? DEFAULT_NAMESPACE,
     embedder: embedderOrDefault(options.embedder),
     onWarning,
     loadModules,

@@ -4,6 +4,7 @@ import {
   createIndexedRetrievalAdapter,
   type IndexedRetrievalAdapter,
   recallCapabilities,
+  type SourcePool,
 } from '@cairn/index-kit';
 import { lancedbIndex } from './lancedb-backend';
 import type { LancedbRefreshStats } from './refresh-pool';
@@ -21,7 +22,7 @@ export type LancedbRetrievalAdapter = IndexedRetrievalAdapter<LancedbRefreshStat
  */
 export function createLancedbRetrievalAdapter(
   factory: RetrievalAdapterFactoryOptions,
-  composition: { fallback?: AdapterFallback } = {},
+  composition: { fallback?: AdapterFallback; sourcePools?: readonly SourcePool[] } = {},
 ): LancedbRetrievalAdapter {
   return createIndexedRetrievalAdapter(lancedbIndex, factory, composition);
 }

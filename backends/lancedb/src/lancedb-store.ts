@@ -23,6 +23,8 @@ export interface StoreOpenOptions extends TableMetadata {
   tableName: string;
   /** This project's partition of a table other projects may share. */
   project: string;
+  /** The namespace half of the partition (seed 004 §6.2 `namespace_id`). */
+  namespace: string;
   /** Store text redacted (object storage: the text leaves the machine). */
   redactText: boolean;
   dimensions: number;
@@ -67,6 +69,7 @@ export class LancedbStore {
 
   /** Every row this store reads, writes or deletes is the project's. */
   readonly project: string;
+  readonly namespace: string;
   readonly redactsText: boolean;
 
   private constructor(
@@ -78,6 +81,7 @@ export class LancedbStore {
     readonly rebuiltBecause: string | undefined,
   ) {
     this.project = options.project;
+    this.namespace = options.namespace;
     this.redactsText = options.redactText;
   }
 
@@ -85,6 +89,7 @@ export class LancedbStore {
   private scoped(...clauses: (string | undefined)[]): string {
     return sqlAnd([
       `project = ${sqlString(this.project)}`,
+      `namespace_id = ${sqlString(this.namespace)}`,
       ...clauses.filter((c) => c !== undefined),
     ])!;
   }
@@ -183,7 +188,7 @@ export class LancedbStore {
         schema,
       });
       await this.chunks
-        .mergeInsert(['project', 'chunk_id'])
+        .mergeInsert(['project', 'namespace_id', 'chunk_id'])
         .whenMatchedUpdateAll()
         .whenNotMatchedInsertAll()
         .execute(data);
@@ -210,7 +215,7 @@ export class LancedbStore {
       schema: fileSchema(arrow, this.options),
     });
     await this.files
-      .mergeInsert(['project', 'file_key'])
+      .mergeInsert(['project', 'namespace_id', 'file_key'])
       .whenMatchedUpdateAll()
       .whenNotMatchedInsertAll()
       .execute(data);

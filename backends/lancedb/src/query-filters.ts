@@ -10,6 +10,11 @@ const COLUMNS: Record<string, string> = {
   category: 'category',
   review: 'review',
   memoryId: 'memory_id',
+  // Seed 004 §6.2 keys, under the names recall metadata reports them.
+  record_kind: 'record_kind',
+  trust_class: 'trust_class',
+  'run_ref.kind': 'run_ref_kind',
+  'run_ref.id': 'run_ref_id',
 };
 
 /** What LanceDB applies itself: every column, deprecation, dates and path prefixes. */

@@ -4,6 +4,8 @@ import {
   type Embedder,
   embedderKey,
   type MemoryChunk,
+  recordKindOf,
+  recordTrustOf,
   redactSecrets,
 } from '@cairn/core';
 import {
@@ -52,6 +54,7 @@ function chunkRow(
   const row = {
     chunk_id: `${target.id}:${chunk.id}`,
     project: store.project,
+    namespace_id: store.namespace,
     pool: target.id,
     tier: target.tier,
     agents: target.agents ?? null,
@@ -61,6 +64,10 @@ function chunkRow(
     category: chunk.category ?? null,
     review: chunk.review ?? null,
     source: chunk.source ?? null,
+    record_kind: recordKindOf(chunk),
+    trust_class: recordTrustOf(chunk),
+    run_ref_kind: chunk.record?.runRef?.kind ?? null,
+    run_ref_id: chunk.record?.runRef?.id ?? null,
     created_at: chunk.createdAt ?? null,
     created_ms: chunk.createdAt ? Date.parse(chunk.createdAt) : null,
     updated_at: chunk.updatedAt ?? null,
@@ -103,6 +110,7 @@ async function planChanges(store: LancedbStore, target: PoolTarget, ctx: Refresh
     const file: FileRow = {
       file_key: `${target.id}:${entry.path}`,
       project: store.project,
+      namespace_id: store.namespace,
       pool: target.id,
       source: target.source.key,
       path: entry.path,
@@ -111,7 +119,10 @@ async function planChanges(store: LancedbStore, target: PoolTarget, ctx: Refresh
       hash: sha256(bytes),
     };
     if (before?.hash === file.hash) restat.push(file);
-    else updates.push({ file, chunks: chunkFile(bytes.toString('utf8'), entry.path, ctx.chunk) });
+    else {
+      const options = { ...ctx.chunk, records: target.source.records };
+      updates.push({ file, chunks: chunkFile(bytes.toString('utf8'), entry.path, options) });
+    }
   }
   const removed = [...known.keys()].filter((path) => !present.has(path));
   return { restat, updates, removed, scanned: listed.length, read };

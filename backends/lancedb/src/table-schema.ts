@@ -1,11 +1,13 @@
+import type { MemoryRecordMeta } from '@cairn/core';
 import type { ChunkPlace } from '@cairn/index-kit';
 import type { ArrowModule } from './load-lancedb';
 
 /**
  * Bumped when the row layout changes: an older table is rebuilt from the
- * markdown (with a warning). 2 added the `project` partition.
+ * markdown (with a warning). 2 added the `project` partition; 3 the
+ * `namespace_id` partition and seed 004 §6.2's record columns.
  */
-export const INDEX_FORMAT = '2';
+export const INDEX_FORMAT = '3';
 
 /** Schema metadata keys: what the stored vectors and chunks were made with. */
 export const META_FORMAT = 'cairn.format';
@@ -18,6 +20,8 @@ export interface ChunkRow {
   chunk_id: string;
   /** The project's partition (`repo`): every read, write and delete filters on it. */
   project: string;
+  /** Seed 004 §6.2 `namespace_id`: the other half of the partition. */
+  namespace_id: string;
   pool: string;
   tier: string;
   /** Agents of the pool; null means every agent. */
@@ -29,6 +33,13 @@ export interface ChunkRow {
   category: string | null;
   review: string | null;
   source: string | null;
+  /** `doc`, `long_term_shadow`, `run_digest` or `fix_pattern`. */
+  record_kind: string;
+  /** `raw`, `derived` or `approved`. */
+  trust_class: string;
+  /** The run a task-history record rests on (`run_ref.kind`, `run_ref.id`). */
+  run_ref_kind: string | null;
+  run_ref_id: string | null;
   created_at: string | null;
   created_ms: number | null;
   updated_at: string | null;
@@ -48,6 +59,7 @@ export interface FileRow {
   /** `<poolId>:<path>`: the merge key. */
   file_key: string;
   project: string;
+  namespace_id: string;
   pool: string;
   /** The pool's folder when it was indexed; a pool moved elsewhere is reindexed. */
   source: string;
@@ -77,6 +89,7 @@ export function chunkSchema(arrow: ArrowModule, dimensions: number, meta: TableM
     [
       text('chunk_id'),
       text('project'),
+      text('namespace_id'),
       text('pool'),
       text('tier'),
       new Field('agents', new List(new Field('item', new Utf8(), true)), true),
@@ -86,6 +99,10 @@ export function chunkSchema(arrow: ArrowModule, dimensions: number, meta: TableM
       text('category', true),
       text('review', true),
       text('source', true),
+      text('record_kind'),
+      text('trust_class'),
+      text('run_ref_kind', true),
+      text('run_ref_id', true),
       text('created_at', true),
       new Field('created_ms', new Float64(), true),
       text('updated_at', true),
@@ -111,6 +128,7 @@ export function fileSchema(arrow: ArrowModule, meta: TableMetadata) {
     [
       new Field('file_key', new Utf8(), false),
       new Field('project', new Utf8(), false),
+      new Field('namespace_id', new Utf8(), false),
       new Field('pool', new Utf8(), false),
       new Field('source', new Utf8(), false),
       new Field('path', new Utf8(), false),
@@ -125,6 +143,8 @@ export function fileSchema(arrow: ArrowModule, meta: TableMetadata) {
 /** Columns a query returns: everything but the vector. */
 export const RESULT_COLUMNS = [
   'chunk_id',
+  'project',
+  'namespace_id',
   'pool',
   'tier',
   'path',
@@ -133,6 +153,10 @@ export const RESULT_COLUMNS = [
   'category',
   'review',
   'source',
+  'record_kind',
+  'trust_class',
+  'run_ref_kind',
+  'run_ref_id',
   'created_at',
   'start_line',
   'end_line',
@@ -141,8 +165,24 @@ export const RESULT_COLUMNS = [
 
 export type ResultRow = Pick<ChunkRow, (typeof RESULT_COLUMNS)[number]>;
 
+/** A task-history record's metadata back from its row; the partition gives namespace and repo. */
+function recordOf(row: ResultRow): MemoryRecordMeta | undefined {
+  if (row.record_kind !== 'run_digest' && row.record_kind !== 'fix_pattern') return undefined;
+  return {
+    kind: row.record_kind,
+    trustClass: row.trust_class as MemoryRecordMeta['trustClass'],
+    namespace: row.namespace_id,
+    repo: row.project,
+    createdAt: row.created_at ?? '',
+    ...(row.run_ref_kind && row.run_ref_id
+      ? { runRef: { kind: row.run_ref_kind, id: row.run_ref_id } }
+      : {}),
+  };
+}
+
 /** A result row's place and unit fields, in the names the shared result shapes use. */
 export function placeOf(row: ResultRow): ChunkPlace {
+  const record = recordOf(row);
   return {
     path: row.path,
     startLine: row.start_line,
@@ -152,5 +192,6 @@ export function placeOf(row: ResultRow): ChunkPlace {
     category: row.category,
     review: row.review,
     createdAt: row.created_at,
+    ...(record ? { record } : {}),
   };
 }
