@@ -46,6 +46,9 @@ const PAYLOAD_KEYS: Record<string, string> = {
   record_kind: 'record_kind',
   trust_class: 'trust_class',
   security_scope: 'security_scope',
+  // Nested payload keys: `run_ref: { kind, id }`.
+  'run_ref.kind': 'run_ref.kind',
+  'run_ref.id': 'run_ref.id',
 };
 
 /** What Qdrant applies itself: every payload key above, deprecation and dates (not path prefixes). */

@@ -6,6 +6,7 @@ import {
   type MemoryIndexHit,
   type MemoryIndexQuery,
   type MemoryIndexRefreshOptions,
+  type MemoryRecordMeta,
   redactSecrets,
 } from '@cairn/core';
 import { candidateCount } from '@cairn/index-kit';
@@ -43,9 +44,23 @@ function emptyStats(): QdrantRefreshStats {
   };
 }
 
+/** A task-history record's metadata back from its payload. */
+function recordOf(p: ChunkPayload): MemoryRecordMeta | undefined {
+  if (p.record_kind !== 'run_digest' && p.record_kind !== 'fix_pattern') return undefined;
+  return {
+    kind: p.record_kind,
+    trustClass: p.trust_class,
+    namespace: p.namespace_id,
+    repo: p.repo,
+    createdAt: p.created_at ?? '',
+    ...(p.run_ref ? { runRef: { kind: p.run_ref.kind, id: p.run_ref.id } } : {}),
+  };
+}
+
 /** A point found, as the index contract reports it; Qdrant's own fields go to metadata. */
 function indexHit(hit: ChunkHit): MemoryIndexHit {
   const p = hit.payload;
+  const record = recordOf(p);
   return {
     id: p.chunk_id,
     pool: p.pool,
@@ -57,6 +72,7 @@ function indexHit(hit: ChunkHit): MemoryIndexHit {
     category: p.category,
     review: p.review_state,
     createdAt: p.created_at,
+    ...(record ? { record } : {}),
     text: p.text,
     score: hit.score,
     metadata: {

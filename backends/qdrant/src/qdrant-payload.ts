@@ -1,12 +1,21 @@
 import { createHash } from 'node:crypto';
-import { type MemoryChunk, type MemoryTier, redactSecrets } from '@cairn/core';
+import {
+  type MemoryChunk,
+  type MemoryTier,
+  type RecordKind,
+  type RecordTrustClass,
+  type RunRef,
+  recordKindOf,
+  recordTrustOf,
+  redactSecrets,
+} from '@cairn/core';
 import { queryTerms } from '@cairn/index-kit';
 import { pointIdOf } from './point-id';
 
-/** Seed 004 §6.2 record kinds: markdown text is a `doc`, a managed unit shadows a long-term memory. */
-export type RecordKind = 'doc' | 'run_digest' | 'fix_pattern' | 'long_term_shadow';
+/** Seed 004 §6.2 record kinds (core's): markdown is `doc`, a unit `long_term_shadow`, task history `run_digest` / `fix_pattern`. */
+export type { RecordKind };
 /** Seed 004 §6.2 trust classes. */
-export type TrustClass = 'raw' | 'derived' | 'approved';
+export type TrustClass = RecordTrustClass;
 
 /**
  * The payload of one chunk point: seed 004 §6.2 partition keys (record
@@ -21,6 +30,8 @@ export interface ChunkPayload {
   security_scope: string;
   scope: 'project';
   trust_class: TrustClass;
+  /** The run a task-history record rests on: filter on `run_ref.kind` / `run_ref.id`. */
+  run_ref?: RunRef;
   created_at?: string;
   updated_at?: string;
   memory_id?: string;
@@ -51,6 +62,8 @@ export const PAYLOAD_INDEXES: Record<string, 'keyword' | 'datetime'> = {
   repo: 'keyword',
   security_scope: 'keyword',
   trust_class: 'keyword',
+  'run_ref.kind': 'keyword',
+  'run_ref.id': 'keyword',
   memory_id: 'keyword',
   review_state: 'keyword',
   category: 'keyword',
@@ -84,23 +97,19 @@ export function chunkKey(ctx: Pick<ChunkContext, 'namespace' | 'repo' | 'pool'>,
   return `${ctx.namespace}/${ctx.repo}/${ctx.pool}:${chunkId}`;
 }
 
-function trustOf(chunk: MemoryChunk): TrustClass {
-  if (chunk.kind !== 'UNIT') return 'raw';
-  return chunk.review === 'approved' ? 'approved' : 'derived';
-}
-
 /**
  * The point's payload. Its text leaves the machine, so secrets are
  * redacted (redactSecrets) here; the vectors are computed from this text.
  */
 export function chunkPayload(ctx: ChunkContext, chunk: MemoryChunk): ChunkPayload {
   return {
-    record_kind: chunk.kind === 'UNIT' ? 'long_term_shadow' : 'doc',
+    record_kind: recordKindOf(chunk),
     namespace_id: ctx.namespace,
     repo: ctx.repo,
     security_scope: ctx.securityScope,
     scope: 'project',
-    trust_class: trustOf(chunk),
+    trust_class: recordTrustOf(chunk),
+    ...(chunk.record?.runRef ? { run_ref: { ...chunk.record.runRef } } : {}),
     ...(chunk.createdAt ? { created_at: chunk.createdAt } : {}),
     ...(chunk.updatedAt ? { updated_at: chunk.updatedAt } : {}),
     ...(chunk.memoryId ? { memory_id: chunk.memoryId } : {}),

@@ -161,7 +161,10 @@ export class PoolRefresher {
     bytes: Buffer,
     state: FileState,
   ): Promise<number> {
-    const chunks = chunkFile(bytes.toString('utf8'), path, this.chunk);
+    const chunks = chunkFile(bytes.toString('utf8'), path, {
+      ...this.chunk,
+      records: target.source.records,
+    });
     const context = {
       ...this.partition,
       pool: target.id,

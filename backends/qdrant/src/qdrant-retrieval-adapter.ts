@@ -4,6 +4,7 @@ import {
   createIndexedRetrievalAdapter,
   type IndexedRetrievalAdapter,
   recallCapabilities,
+  type SourcePool,
 } from '@cairn/index-kit';
 import { qdrantIndex } from './qdrant-backend';
 import type { QdrantRefreshStats } from './qdrant-refresh';
@@ -21,7 +22,7 @@ export type QdrantRetrievalAdapter = IndexedRetrievalAdapter<QdrantRefreshStats>
  */
 export function createQdrantRetrievalAdapter(
   factory: RetrievalAdapterFactoryOptions,
-  composition: { fallback?: AdapterFallback } = {},
+  composition: { fallback?: AdapterFallback; sourcePools?: readonly SourcePool[] } = {},
 ): QdrantRetrievalAdapter {
   return createIndexedRetrievalAdapter(qdrantIndex, factory, composition);
 }
