@@ -14,11 +14,27 @@ import type { Mem0Condition, Mem0Hit } from './mem0-store';
 import type { Mem0SyncStats } from './mirror';
 import { type MirrorSource, mirrorSourceOf, WORKSPACE_KEY } from './sources';
 
-/** Metadata Mem0 stores on each entry and can filter on itself. */
-const STORED_KEYS = ['path', 'kind', 'category', 'review', 'memoryId'] as const;
+/** Metadata Mem0 stores on each entry and can filter on itself: recall filter key → metadata key. */
+const STORED_KEYS: Record<string, string> = {
+  path: 'path',
+  kind: 'kind',
+  category: 'category',
+  review: 'review',
+  memoryId: 'memoryId',
+  // Seed 004 §6.2 keys, under the names recall metadata reports them (Mem0 metadata is flat).
+  record_kind: 'record_kind',
+  trust_class: 'trust_class',
+  'run_ref.kind': 'run_ref_kind',
+  'run_ref.id': 'run_ref_id',
+};
 
 /** What Mem0 applies itself: stored metadata, deprecation, and pools and tiers (by narrowing the pools). */
-export const MEM0_PUSHED_FILTERS = [...STORED_KEYS, 'poolId', 'tier', 'deprecated'] as const;
+export const MEM0_PUSHED_FILTERS = [
+  ...Object.keys(STORED_KEYS),
+  'poolId',
+  'tier',
+  'deprecated',
+] as const;
 
 /** One source per key: pools that share a folder are mirrored once. */
 function sourcesOf(targets: PoolTarget[]): MirrorSource[] {
@@ -53,7 +69,9 @@ function conditionsOf(query: MemoryIndexQuery) {
       (!oneOf.tier || oneOf.tier.includes(t.tier)),
   );
   const where: Record<string, Mem0Condition> = {};
-  for (const key of STORED_KEYS) if (oneOf[key]) where[key] = { in: oneOf[key] };
+  for (const [key, stored] of Object.entries(STORED_KEYS)) {
+    if (oneOf[key]) where[stored] = { in: oneOf[key] };
+  }
   if (query.filters.excludeDeprecated && !where.review) where.review = { ne: 'deprecated' };
   return { pools, where };
 }

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { CairnError, defaultProjectRepo, redactSecrets } from '@cairn/core';
+import { CairnError, defaultProjectRepo, type MemoryRecordMeta, redactSecrets } from '@cairn/core';
 import { mem0DataDir, type ResolvedMem0Options } from './mem0-options';
 import type { Mem0Hit, Mem0SearchRequest, Mem0Store } from './mem0-store';
 import { type Mem0SyncStats, type MirrorContext, type SyncRequest, syncMirror } from './mirror';
@@ -92,11 +92,30 @@ export class Mem0Project {
   }
 }
 
+/** A task-history record's metadata back from an entry's (the partition gives namespace and repo). */
+function recordOf(m: Record<string, unknown>): MemoryRecordMeta | undefined {
+  const kind = m.record_kind;
+  if (kind !== 'run_digest' && kind !== 'fix_pattern') return undefined;
+  const text = (key: string) => (typeof m[key] === 'string' ? (m[key] as string) : '');
+  return {
+    kind,
+    trustClass: text('trust_class') as MemoryRecordMeta['trustClass'],
+    namespace: text('namespace'),
+    repo: text('repo'),
+    createdAt: text('unitCreatedAt'),
+    ...(m.run_ref_kind && m.run_ref_id
+      ? { runRef: { kind: text('run_ref_kind'), id: text('run_ref_id') } }
+      : {}),
+  };
+}
+
 /** Hits' line numbers and ids as Cairn stores them in metadata. */
 export function hitFields(hit: Mem0Hit) {
   const m = hit.metadata;
   const text = (key: string) => (typeof m[key] === 'string' ? (m[key] as string) : undefined);
+  const record = recordOf(m);
   return {
+    ...(record ? { record } : {}),
     path: text('path') ?? '',
     pool: text('pool'),
     kind: text('kind') === 'UNIT' ? ('UNIT' as const) : ('RAW' as const),

@@ -4,6 +4,7 @@ import {
   createIndexedRetrievalAdapter,
   type IndexedRetrievalAdapter,
   recallCapabilities,
+  type SourcePool,
 } from '@cairn/index-kit';
 import { mem0Index } from './mem0-backend';
 import type { Mem0SyncStats } from './mirror';
@@ -22,7 +23,7 @@ export type Mem0RetrievalAdapter = IndexedRetrievalAdapter<Mem0SyncStats>;
  */
 export function createMem0RetrievalAdapter(
   factory: RetrievalAdapterFactoryOptions,
-  composition: { fallback?: AdapterFallback } = {},
+  composition: { fallback?: AdapterFallback; sourcePools?: readonly SourcePool[] } = {},
 ): Mem0RetrievalAdapter {
   return createIndexedRetrievalAdapter(mem0Index, factory, composition);
 }

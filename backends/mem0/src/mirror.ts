@@ -6,6 +6,8 @@ import {
   type Embedder,
   embedderKey,
   type MemoryChunk,
+  recordKindOf,
+  recordTrustOf,
   redactSecrets,
   withFileLock,
   writeFileAtomic,
@@ -106,6 +108,12 @@ export function chunkMetadata(
     ...(chunk.memoryId ? { memoryId: chunk.memoryId } : {}),
     ...(chunk.category ? { category: chunk.category } : {}),
     ...(chunk.review ? { review: chunk.review } : {}),
+    // Seed 004 §6.2: every entry's record kind and trust class, a task-history record's run.
+    record_kind: recordKindOf(chunk),
+    trust_class: recordTrustOf(chunk),
+    ...(chunk.record?.runRef
+      ? { run_ref_kind: chunk.record.runRef.kind, run_ref_id: chunk.record.runRef.id }
+      : {}),
     // Mem0 keeps its own `createdAt` on every entry and drops ours: hence another name.
     ...(chunk.createdAt ? { unitCreatedAt: chunk.createdAt } : {}),
   };
@@ -149,15 +157,17 @@ class MirrorRun {
 
   /** Brings one file's entries in line with its chunks: unchanged chunks stay, others are replaced. */
   async mirrorFile(
-    pool: string,
+    source: Pick<MirrorSource, 'key' | 'records'>,
     path: string,
     text: string,
     before: MirroredChunk[],
   ): Promise<MirroredChunk[]> {
     const { store } = this.context;
+    const pool = source.key;
     const old = new Map(before.map((chunk) => [chunk.key, chunk]));
     const next: MirroredChunk[] = [];
-    for (const chunk of chunksOf(text, path, this.context.chunk)) {
+    const options = { ...this.context.chunk, records: source.records };
+    for (const chunk of chunksOf(text, path, options)) {
       const metadata = chunkMetadata(chunk, pool, this.context);
       const digest = sha(JSON.stringify([chunk.text, metadata]));
       const previous = old.get(chunk.id);
@@ -194,7 +204,7 @@ class MirrorRun {
       }
       const hash = sha(text);
       if (known?.hash !== hash) {
-        const chunks = await this.mirrorFile(source.key, file.path, text, known?.chunks ?? []);
+        const chunks = await this.mirrorFile(source, file.path, text, known?.chunks ?? []);
         files[file.path] = { bytes: file.bytes, mtimeMs: file.mtimeMs, hash, chunks };
         this.stats.filesChanged += 1;
         await this.save();

@@ -16,6 +16,8 @@ export interface MirrorSource {
   list(): Promise<SourceFile[]>;
   /** The file's text, or undefined when it vanished or may not be read. */
   read(path: string): Promise<string | undefined>;
+  /** Task-history records: each file's header gives its chunks their record metadata. */
+  records?: boolean;
 }
 
 /** The workspace's key, as index-kit's workspace pool source names it. */
@@ -29,6 +31,7 @@ export function mirrorSourceOf(source: PoolSource): MirrorSource {
     key: source.key,
     list: async () => source.list(),
     read: async (path) => (await source.read(path))?.toString('utf8'),
+    ...(source.records ? { records: true } : {}),
   };
 }
 
