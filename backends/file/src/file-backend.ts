@@ -24,7 +24,7 @@ export interface FileBackendOptions extends HybridSearchOptions {
   onWarning?: (message: string) => void;
 }
 
-const keyword = { semantic: false, keyword: true, filters: ['*'] } as const;
+const keyword = { semantic: false, keyword: true, filters: ['*'], records: true } as const;
 
 /**
  * The file index (SQLite FTS5, hybrid with an embedder, a plain scan when

@@ -29,7 +29,7 @@ export const lancedbIndex: MemoryIndexRegistration<ResolvedLancedbOptions, Lance
   type: 'lancedb',
   name: 'LanceDB (markdown in .cairn/memory/, hybrid search in LanceDB)',
   engine: 'LanceDB',
-  capabilities: { semantic: true, keyword: true, filters: LANCEDB_PUSHED_FILTERS },
+  capabilities: { semantic: true, keyword: true, filters: LANCEDB_PUSHED_FILTERS, records: true },
   parseOptions: resolveLancedbOptions,
   create: ({ rootDir, dataDir, options, warn }) =>
     new LancedbIndex(

@@ -25,7 +25,7 @@ export const mem0Index: MemoryIndexRegistration<ResolvedMem0Options, Mem0SyncSta
   type: 'mem0',
   name: 'Mem0 (markdown in .cairn/memory/, mirrored into Mem0 for search)',
   engine: 'Mem0',
-  capabilities: { semantic: true, keyword: false, filters: MEM0_PUSHED_FILTERS },
+  capabilities: { semantic: true, keyword: false, filters: MEM0_PUSHED_FILTERS, records: true },
   parseOptions: resolveMem0Options,
   canFallBack,
   create: ({ rootDir, dataDir, options }) => new Mem0Index(rootDir, options, dataDir),

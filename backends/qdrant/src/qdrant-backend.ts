@@ -23,7 +23,7 @@ export function canFallBack(error: unknown): boolean {
   return !(CairnError.isInstance(error) && error.code === 'INVALID_INPUT' && !error.details.status);
 }
 
-const hybrid = { semantic: true, keyword: true, filters: QDRANT_PUSHED_FILTERS };
+const hybrid = { semantic: true, keyword: true, filters: QDRANT_PUSHED_FILTERS, records: true };
 
 /**
  * The Qdrant index as the engine registers it: the project's partition of

@@ -165,7 +165,9 @@ export function chunkFile(text: string, path: string, options: ChunkFileOptions)
     if (kept.trim() === '') continue;
     const found = kept === chunk.text ? chunk : { ...chunk, text: kept };
     // A record's chunks date from the record: the `created` filters apply to it as to a unit.
-    chunks.push(record ? { ...found, record, createdAt: found.createdAt ?? record.createdAt } : found);
+    chunks.push(
+      record ? { ...found, record, createdAt: found.createdAt ?? record.createdAt } : found,
+    );
   }
   return chunks;
 }

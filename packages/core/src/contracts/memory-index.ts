@@ -176,6 +176,13 @@ export interface MemoryIndexCapabilities {
    * the others on each hit.
    */
   filters: readonly (MemoryIndexFilterName | (string & {}))[];
+  /**
+   * Indexes a pool whose markdown comes from a source of its own (not a
+   * folder) and stores the record metadata of a records source
+   * (`PoolSource.records`: record kind, trust class, namespace, repo, run
+   * ref). Absent: such pools are indexed elsewhere (the engine's file index).
+   */
+  records?: boolean;
 }
 
 /** What an index is created with: one project's. */

@@ -46,7 +46,10 @@ export const memoryRecordMetaSchema = lazySchema(() =>
     trustClass: z.enum(RECORD_TRUST_CLASSES),
     namespace: token(),
     repo: token(),
-    createdAt: z.iso.datetime(),
+    createdAt: z.string().check(
+      z.maxLength(64),
+      z.refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 instant'),
+    ),
     runRef: z.optional(z.object({ kind: token(), id: token() })),
   }),
 );
