@@ -56,6 +56,25 @@ export function backendOptionsFor(
   if (type === 'file' || type === 'readonly') {
     return embedder ? { embedder, ranking: rankingFromSettings(settings) } : {};
   }
-  const configured = settings.memoryBackendOptions as Record<string, unknown>;
+  const configured = namespaced(type, settings);
   return configured.embedder || !embedder ? configured : { ...configured, embedder };
+}
+
+/** The shared indexes partitioned by namespace (seed 004 §6.2 `namespace_id`). */
+const NAMESPACED = new Set(['lancedb', 'qdrant']);
+
+/**
+ * `memoryBackendOptions` with `memory.namespace` as the index's `namespace`
+ * partition key unless the options name one. Mem0 keeps its own default
+ * (the folder name) while the setting is `default`: its stores were
+ * partitioned that way before the setting existed.
+ */
+function namespaced(type: string, settings: CairnSettings): Record<string, unknown> {
+  const configured = settings.memoryBackendOptions as Record<string, unknown>;
+  const namespace = settings.memory.namespace;
+  if (configured.namespace !== undefined) return configured;
+  if (NAMESPACED.has(type) || (type === 'mem0' && namespace !== 'default')) {
+    return { ...configured, namespace };
+  }
+  return configured;
 }

@@ -56,7 +56,13 @@ describe('openCairn with an embedder', () => {
         CAIRN_EMBEDDER_API_KEY_ENV: '',
       });
       const [hit] = (await cairn.search({ query: 'Postgres' })) as WithMetadata[];
-      expect(hit?.metadata).toEqual({ mode: 'hybrid', embedder: 'openai:tiny:4' });
+      // Every hit also says its seed 004 §6.2 record kind and trust class.
+      expect(hit?.metadata).toEqual({
+        mode: 'hybrid',
+        embedder: 'openai:tiny:4',
+        record_kind: 'long_term_shadow',
+        trust_class: 'approved',
+      });
       expect(server.requests.length).toBeGreaterThan(0);
       expect(existsSync(join(project.root, '.cairn/index/embeddings.sqlite'))).toBe(true);
     } finally {

@@ -12,6 +12,8 @@ export interface RunDigestInput {
   threadKey: string;
   harness?: string;
   cwd?: string;
+  /** The memory namespace the run was recorded in. */
+  namespace?: string;
   transcriptId?: number;
   entries: readonly TranscriptEntry[];
   /** Entries in the whole transcript (default: entries.length). */
@@ -151,6 +153,7 @@ export function buildRunDigest(input: RunDigestInput): RunDigest {
     threadKey: input.threadKey,
     ...(input.harness ? { harness: input.harness } : {}),
     ...(input.cwd ? { repo: input.cwd } : {}),
+    ...(input.namespace ? { namespace: input.namespace } : {}),
     startedAt: input.entries[0]?.at ?? input.startedAt,
     endedAt: input.endedAt,
     intent: intentOf(input.entries),

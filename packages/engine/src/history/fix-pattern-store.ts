@@ -131,10 +131,16 @@ export function patternsFor(
   return rows.map(toPattern);
 }
 
-export function getPatternRow(db: Database, id: string): FixPattern | undefined {
-  const row = db.prepare(`SELECT ${PATTERN_COLUMNS} FROM patterns WHERE id = ?`).get(id) as
-    | PatternRow
-    | undefined;
+export function getPatternRow(
+  db: Database,
+  id: string,
+  namespace?: string,
+): FixPattern | undefined {
+  const row = db
+    .prepare(
+      `SELECT ${PATTERN_COLUMNS} FROM patterns WHERE id = ? AND (? IS NULL OR namespace = ?)`,
+    )
+    .get(id, namespace ?? null, namespace ?? null) as PatternRow | undefined;
   return row ? toPattern(row) : undefined;
 }
 
@@ -230,15 +236,20 @@ export function resolvingSessions(db: Database, patternId: string): number {
 
 export function listPatternRows(
   db: Database,
-  filter: { state?: FixPatternState; limit: number },
+  filter: { state?: FixPatternState; namespace: string; limit: number },
 ): FixPattern[] {
   const rows = db
     .prepare(
-      `SELECT ${PATTERN_COLUMNS} FROM patterns WHERE (? IS NULL OR state = ?)
+      `SELECT ${PATTERN_COLUMNS} FROM patterns WHERE (? IS NULL OR state = ?) AND namespace = ?
        ORDER BY CASE state WHEN 'verified' THEN 0 WHEN 'candidate' THEN 1 ELSE 2 END,
          succeeded DESC, updated_at DESC LIMIT ?`,
     )
-    .all(filter.state ?? null, filter.state ?? null, filter.limit) as PatternRow[];
+    .all(
+      filter.state ?? null,
+      filter.state ?? null,
+      filter.namespace,
+      filter.limit,
+    ) as PatternRow[];
   return rows.map(toPattern);
 }
 
@@ -263,7 +274,11 @@ export function recentSignatures(
   return rows.map((row) => row.signature);
 }
 
-export function patternDetail(db: Database, id: string): FixPatternDetail | undefined {
-  const pattern = getPatternRow(db, id);
+export function patternDetail(
+  db: Database,
+  id: string,
+  namespace?: string,
+): FixPatternDetail | undefined {
+  const pattern = getPatternRow(db, id, namespace);
   return pattern ? { ...pattern, runs: patternRuns(db, id) } : undefined;
 }

@@ -6,6 +6,7 @@ import {
   getPatternRow,
   listPatternRows,
   patternDetail,
+  patternRuns,
   patternsFor,
   recentSignatures,
   sessionFailures,
@@ -22,12 +23,20 @@ import {
   openHistoryDatabase,
   openHistoryDatabaseIfAny,
 } from './history-database';
+import { namespaceOf } from './history-scope';
 
 /**
  * Fix patterns for people, the MCP tools and the pack's history plane.
  * Readers never create history.db (no database: no patterns); approve and
  * deprecate change one pattern or fail with a typed error and change nothing.
+ * Every function keeps to one namespace (`memory.namespace`, default
+ * `default`): a pattern of another namespace is not listed and is NOT_FOUND.
  */
+
+/** The namespace a caller reads and judges patterns in. */
+export interface NamespaceOption {
+  namespace?: string;
+}
 
 const PATTERN_ID = /^FIX-[0-9a-f]{12}$/;
 
@@ -69,18 +78,24 @@ export function checkFixPatternState(state: string): FixPatternState {
 /** The project's fix patterns, best first (verified, candidate, deprecated), optionally of one state. */
 export function listFixPatterns(
   rootDir: string,
-  options: { state?: FixPatternState; limit?: number } = {},
+  options: { state?: FixPatternState; limit?: number } & NamespaceOption = {},
 ): FixPattern[] {
   const limit = Math.max(1, Math.min(options.limit ?? 100, 1000));
+  const namespace = namespaceOf(options);
   return withDatabase(rootDir, [], (db) =>
-    listPatternRows(db, { ...(options.state ? { state: options.state } : {}), limit }),
+    listPatternRows(db, { ...(options.state ? { state: options.state } : {}), namespace, limit }),
   );
 }
 
-/** One pattern with its evidence runs; NOT_FOUND when there is none by that id. */
-export function getFixPattern(rootDir: string, id: string): FixPatternDetail {
+/** One pattern with its evidence runs; NOT_FOUND when the namespace has none by that id. */
+export function getFixPattern(
+  rootDir: string,
+  id: string,
+  options: NamespaceOption = {},
+): FixPatternDetail {
   checkId(id);
-  const detail = withDatabase(rootDir, undefined, (db) => patternDetail(db, id));
+  const namespace = namespaceOf(options);
+  const detail = withDatabase(rootDir, undefined, (db) => patternDetail(db, id, namespace));
   if (!detail) throw notFound(id);
   return detail;
 }
@@ -88,10 +103,9 @@ export function getFixPattern(rootDir: string, id: string): FixPatternDetail {
 function setState(
   rootDir: string,
   id: string,
-  state: FixPatternState,
-  reason: string | undefined,
-  now: Date,
+  change: { state: FixPatternState; reason: string | undefined; now: Date; namespace: string },
 ): FixPatternDetail {
+  const { state, reason, now, namespace } = change;
   checkId(id);
   // No history.db: no pattern, and nothing is created.
   if (!existsSync(historyDatabasePath(rootDir))) throw notFound(id);
@@ -99,9 +113,9 @@ function setState(
   try {
     const detail = db
       .transaction(() => {
-        if (!getPatternRow(db, id)) return undefined;
+        if (!getPatternRow(db, id, namespace)) return undefined;
         updatePattern(db, id, { state, reason: reason?.trim() || null, at: now.toISOString() });
-        return patternDetail(db, id);
+        return patternDetail(db, id, namespace);
       })
       .immediate();
     if (!detail) throw notFound(id);
@@ -115,38 +129,43 @@ function setState(
 export function approveFixPattern(
   rootDir: string,
   id: string,
-  options: { reason?: string; now?: Date } = {},
+  options: { reason?: string; now?: Date } & NamespaceOption = {},
 ): FixPatternDetail {
-  return setState(
-    rootDir,
-    id,
-    'verified',
-    options.reason ?? 'approved by a person',
-    options.now ?? new Date(),
-  );
+  return setState(rootDir, id, {
+    state: 'verified',
+    reason: options.reason ?? 'approved by a person',
+    now: options.now ?? new Date(),
+    namespace: namespaceOf(options),
+  });
 }
 
 /** A person rejected the pattern, or it stopped working: deprecated, never shown again. */
 export function deprecateFixPattern(
   rootDir: string,
   id: string,
-  options: { reason?: string; now?: Date } = {},
+  options: { reason?: string; now?: Date } & NamespaceOption = {},
 ): FixPatternDetail {
-  return setState(
-    rootDir,
-    id,
-    'deprecated',
-    options.reason ?? 'rejected by a person',
-    options.now ?? new Date(),
-  );
+  return setState(rootDir, id, {
+    state: 'deprecated',
+    reason: options.reason ?? 'rejected by a person',
+    now: options.now ?? new Date(),
+    namespace: namespaceOf(options),
+  });
 }
 
-function bestPerSignature(db: Database, signatures: readonly string[], limit: number) {
+function bestPerSignature(
+  db: Database,
+  signatures: readonly string[],
+  limit: number,
+  namespace: string,
+) {
   const out: FixPattern[] = [];
   for (const signature of signatures) {
     const rows = db
-      .prepare('SELECT DISTINCT repo, namespace FROM patterns WHERE signature = ?')
-      .all(signature) as { repo: string; namespace: string }[];
+      .prepare(
+        'SELECT DISTINCT repo, namespace FROM patterns WHERE signature = ? AND namespace = ?',
+      )
+      .all(signature, namespace) as { repo: string; namespace: string }[];
     for (const scope of rows) {
       const best = rankPatterns(
         patternsFor(db, { ...scope, signature }).filter((p) => p.state !== 'deprecated'),
@@ -163,9 +182,14 @@ function bestPerSignature(db: Database, signatures: readonly string[], limit: nu
  * signature this repository met most recently, newest first: what the
  * pack's history plane shows at session start and prompt time.
  */
-export function recentPatterns(rootDir: string, limit = 5): FixPattern[] {
+export function recentPatterns(
+  rootDir: string,
+  limit = 5,
+  options: NamespaceOption = {},
+): FixPattern[] {
+  const namespace = namespaceOf(options);
   return withDatabase(rootDir, [], (db) =>
-    bestPerSignature(db, recentSignatures(db, { limit: limit * 4 }), limit),
+    bestPerSignature(db, recentSignatures(db, { namespace, limit: limit * 4 }), limit, namespace),
   );
 }
 
@@ -174,9 +198,43 @@ export function patternsForSignatures(
   rootDir: string,
   signatures: readonly string[],
   limit = 5,
+  options: NamespaceOption = {},
 ): FixPattern[] {
   if (signatures.length === 0) return [];
-  return withDatabase(rootDir, [], (db) => bestPerSignature(db, [...new Set(signatures)], limit));
+  const namespace = namespaceOf(options);
+  return withDatabase(rootDir, [], (db) =>
+    bestPerSignature(db, [...new Set(signatures)], limit, namespace),
+  );
+}
+
+/**
+ * What the pack's history plane shows, in one read of history.db: the best
+ * pattern of each signature the recent digests met, then of the signatures
+ * the namespace met most recently, each with its evidence runs.
+ */
+export function patternsForPack(
+  rootDir: string,
+  signatures: readonly string[],
+  limit: number,
+  options: NamespaceOption = {},
+): FixPatternDetail[] {
+  const namespace = namespaceOf(options);
+  return withDatabase(rootDir, [], (db) => {
+    const met = bestPerSignature(db, [...new Set(signatures)], limit, namespace);
+    const seen = new Set(met.map((p) => p.id));
+    const recent =
+      met.length < limit
+        ? bestPerSignature(
+            db,
+            recentSignatures(db, { namespace, limit: limit * 4 }),
+            limit,
+            namespace,
+          )
+        : [];
+    return [...met, ...recent.filter((p) => !seen.has(p.id))]
+      .slice(0, limit)
+      .map((pattern) => ({ ...pattern, runs: patternRuns(db, pattern.id) }));
+  });
 }
 
 /**
@@ -189,13 +247,15 @@ export function patternsForSession(
   agentId: string,
   sessionKey: string,
   limit = 3,
+  options: NamespaceOption = {},
 ): FixPattern[] {
+  const namespace = namespaceOf(options);
   return withDatabase(rootDir, [], (db) => {
     const failures = sessionFailures(db, agentId, sessionKey).reverse();
     const ordered = [
       ...failures.filter((f) => f.status === 'open'),
       ...failures.filter((f) => f.status !== 'open'),
     ].map((f) => f.signature);
-    return bestPerSignature(db, [...new Set(ordered)], limit);
+    return bestPerSignature(db, [...new Set(ordered)], limit, namespace);
   });
 }

@@ -1,4 +1,11 @@
 // Run digests (issue 15 point 1).
+export {
+  type ApprovalMemory,
+  type ApprovalPromotion,
+  type ApprovedPattern,
+  approveAndPromoteFixPattern,
+  promoteApprovedPattern,
+} from './approve-pattern';
 export { buildRunDigest, type RunDigestInput } from './build-run-digest';
 export { commandFamily, toolFamily } from './command-family';
 export {
@@ -30,12 +37,20 @@ export {
   deprecateFixPattern,
   getFixPattern,
   listFixPatterns,
+  type NamespaceOption,
+  patternsForPack,
   patternsForSession,
   patternsForSignatures,
   recentPatterns,
 } from './fix-patterns-api';
 export { type FixStep, type FixStepKind, followsPattern } from './fix-steps';
 export { HISTORY_DB_FILENAME, HISTORY_MIGRATIONS, historyDatabasePath } from './history-database';
+export {
+  DEFAULT_HISTORY_NAMESPACE,
+  type HistoryScope,
+  historyRepo,
+  historyScope,
+} from './history-scope';
 export {
   PROMOTION_SOURCE,
   type PromotionMemory,
@@ -56,6 +71,7 @@ export {
   recordRunDigest,
 } from './run-digest-store';
 export {
+  digestNamespace,
   type Gotcha,
   RUN_OUTCOMES,
   type RunDigest,

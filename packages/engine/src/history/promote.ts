@@ -62,11 +62,20 @@ export function recurringGotchas(
 export const PROMOTION_SOURCE = 'cairn-history';
 const MAX_SOURCE = 480;
 
-const sourceFor = (kind: string, signature: string, evidence: readonly string[]) =>
-  `${PROMOTION_SOURCE} ${kind} signature=${signature} evidence=${evidence.join(',').replace(/\s+/g, ':')}`.slice(
-    0,
-    MAX_SOURCE,
-  );
+/** `cairn-history <kind> signature=<sig> [pattern=<id>] [approved=person] evidence=<runs>`. */
+export const sourceFor = (
+  kind: string,
+  signature: string,
+  evidence: readonly string[],
+  tags: readonly string[] = [],
+) =>
+  [
+    `${PROMOTION_SOURCE} ${kind} signature=${signature}`,
+    ...tags,
+    `evidence=${evidence.join(',').replace(/\s+/g, ':')}`,
+  ]
+    .join(' ')
+    .slice(0, MAX_SOURCE);
 
 /** True when a unit promoted from this signature exists in any review state (a deprecated one included). */
 async function alreadyPromoted(memory: PromotionMemory, signature: string): Promise<boolean> {
@@ -126,20 +135,42 @@ export function promoteFixPattern(
     normalized: string;
     steps: readonly string[];
     evidenceRuns: readonly string[];
+    /** The pattern's id, kept in `source` so its approval finds the unit again. */
+    id?: string;
   },
 ): Promise<PromotionResult> {
   return promote(memory, {
     signature: pattern.signature,
     category: 'decision',
-    text: `When ${pattern.normalized} happens here, fix it by: ${pattern.steps.join('; ')}.`,
-    source: sourceFor('pattern', pattern.signature, pattern.evidenceRuns),
+    text: fixPatternUnitText(pattern),
+    source: sourceFor(
+      'pattern',
+      pattern.signature,
+      pattern.evidenceRuns,
+      pattern.id ? [`pattern=${pattern.id}`] : [],
+    ),
   });
+}
+
+/** The text of a fix pattern's unit (redacted when stored). */
+export function fixPatternUnitText(pattern: { normalized: string; steps: readonly string[] }) {
+  return `When ${pattern.normalized} happens here, fix it by: ${pattern.steps.join('; ')}.`;
+}
+
+/** A pattern's steps as its unit reads them: `<kind> <detail>`, then the command that then succeeded. */
+export function fixPatternUnitSteps(pattern: {
+  commandFamily: string;
+  steps: readonly { kind: string; detail: string }[];
+}): string[] {
+  const steps = pattern.steps.map((step) => `${step.kind} ${step.detail}`);
+  return [...(steps.length > 0 ? steps : ['run it again']), `then \`${pattern.commandFamily}\``];
 }
 
 /** A pattern the store just marked verified, as promoteFixPattern takes it. */
 export function promoteVerifiedPattern(
   memory: PromotionMemory,
   pattern: {
+    id?: string;
     signature: string;
     normalized: string;
     commandFamily: string;
@@ -147,11 +178,11 @@ export function promoteVerifiedPattern(
     runs: readonly { sessionKey: string }[];
   },
 ): Promise<PromotionResult> {
-  const steps = pattern.steps.map((step) => `${step.kind} ${step.detail}`);
   return promoteFixPattern(memory, {
+    ...(pattern.id ? { id: pattern.id } : {}),
     signature: pattern.signature,
     normalized: pattern.normalized,
-    steps: [...(steps.length > 0 ? steps : ['run it again']), `then \`${pattern.commandFamily}\``],
+    steps: fixPatternUnitSteps(pattern),
     evidenceRuns: [...new Set(pattern.runs.map((run) => run.sessionKey))],
   });
 }

@@ -38,6 +38,8 @@ export const runDigestSchema = z.object({
   harness: z.optional(z.string()),
   /** The folder the session ran in (the repository). */
   repo: z.optional(z.string()),
+  /** The memory namespace it was recorded in (`memory.namespace`); absent on older digests: `default`. */
+  namespace: z.optional(z.string()),
   startedAt: z.string(),
   endedAt: z.string(),
   intent: z.string(),
@@ -79,6 +81,11 @@ export const runDigestSchema = z.object({
   }),
 });
 export type RunDigest = z.infer<typeof runDigestSchema>;
+
+/** The namespace a digest was recorded in (older digests, before namespaces: `default`). */
+export function digestNamespace(digest: Pick<RunDigest, 'namespace'>): string {
+  return digest.namespace ?? 'default';
+}
 
 /** A stored digest: the digest and the lineage node that holds it. */
 export interface StoredRunDigest {

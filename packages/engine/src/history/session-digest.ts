@@ -3,9 +3,10 @@ import type { LineageStore } from '../lineage';
 import type { TranscriptEntry } from '../lineage/lineage-types';
 import { createExtractiveSummarizer, harnessSummaryToStructured } from '../summaries';
 import { buildRunDigest, type RunDigestInput } from './build-run-digest';
+import { namespaceOf } from './history-scope';
 import { type PromotionMemory, type PromotionResult, promoteRecurringFromRun } from './promote';
 import { listRunDigests, recordRunDigest } from './run-digest-store';
-import type { RunDigest } from './run-digest-types';
+import { digestNamespace, type RunDigest } from './run-digest-types';
 import { createGitReader, findGit } from './safe-git';
 
 /** The session a digest is written for (the head store's session record fits). */
@@ -24,6 +25,8 @@ export interface SessionDigestContext {
   /** Where git is looked up (PATH); default process.env. */
   env?: Record<string, string | undefined>;
   store: () => LineageStore;
+  /** The memory namespace the digests are recorded in (`memory.namespace`; default `default`). */
+  namespace?: string;
   /** The project's memory: recurring gotchas are promoted to draft units in it. */
   memory?: PromotionMemory;
   /**
@@ -161,6 +164,7 @@ export async function digestSession(
     threadKey: session.threadKey,
     ...(session.harness ? { harness: session.harness } : {}),
     ...(session.cwd ? { cwd: session.cwd } : {}),
+    namespace: namespaceOf(ctx),
     ...(transcriptId !== undefined ? { transcriptId } : {}),
     entries,
     entryCount: total,
@@ -186,7 +190,11 @@ export function createSessionDigests(
       const result = await digestSession(ctx, session, summaryNodeId);
       let promoted: PromotionResult[] = [];
       if (ctx.memory && result.written && result.digest.gotchas.length > 0) {
-        const digests = listRunDigests(ctx.store(), { agentId: session.agentId, limit: 50 });
+        // Only runs of the same namespace count as the gotcha's earlier meetings.
+        const namespace = namespaceOf(ctx);
+        const digests = listRunDigests(ctx.store(), { agentId: session.agentId, limit: 50 }).filter(
+          (entry) => digestNamespace(entry.digest) === namespace,
+        );
         const run = {
           nodeId: result.nodeId,
           createdAt: result.digest.endedAt,

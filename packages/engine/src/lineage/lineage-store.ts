@@ -27,7 +27,15 @@ import {
   neighbourRoots,
   parentsOf,
 } from './node-graph';
-import { addNode, countNodes, getNode, listNodes, threadKeys } from './node-repository';
+import {
+  addNode,
+  countNodes,
+  getNode,
+  listNodes,
+  type NodeHead,
+  nodeHeads,
+  threadKeys,
+} from './node-repository';
 import { clearSummaryRetry, dueSummaryRetries, recordSummaryFailure } from './summary-retries';
 import { type TranscriptCandidate, transcriptCandidates } from './transcript-candidates';
 import { appendTranscriptEntry, getTranscript, searchTranscripts } from './transcript-repository';
@@ -85,6 +93,8 @@ export interface LineageStore {
   /** NOT_FOUND when missing or owned by another agent. */
   getNode(agentId: string, nodeId: string): TemporalNode;
   listNodes(filter: ListNodesFilter): TemporalNode[];
+  /** Every node of a kind, of every agent, oldest first, without its text. */
+  nodeHeads(kind: TemporalNode['kind']): NodeHead[];
   threadKeys(agentId: string): string[];
   countNodes(agentId: string, threadKey?: string): number;
 
@@ -142,6 +152,7 @@ export function openLineageStore(rootDir: string, options: LineageStoreOptions =
     addNode: (input) => addNode(db, now, input),
     getNode: (agentId, nodeId) => getNode(db, agentId, nodeId),
     listNodes: (filter) => listNodes(db, filter),
+    nodeHeads: (kind) => nodeHeads(db, kind),
     threadKeys: (agentId) => threadKeys(db, agentId),
     countNodes: (agentId, threadKey) => countNodes(db, agentId, threadKey),
     addEdge: (agentId, parentId, childId) => addEdge(db, agentId, parentId, childId),

@@ -144,6 +144,32 @@ export function listNodes(db: SqliteDatabase, raw: ListNodesFilter): TemporalNod
   );
 }
 
+/** A node's identity without its text: what a listing of many nodes reads. */
+export interface NodeHead {
+  id: string;
+  agentId: string;
+  sessionKey: string | null;
+  createdAt: string;
+}
+
+/**
+ * Every node of one kind, of every agent, oldest first, without text: the
+ * history pool lists the run digests of the whole project this way.
+ */
+export function nodeHeads(db: SqliteDatabase, kind: TemporalNode['kind']): NodeHead[] {
+  return readTransaction(
+    db,
+    'list node heads',
+    () =>
+      db
+        .prepare(
+          `SELECT id, agent_id AS agentId, session_key AS sessionKey, created_at AS createdAt
+           FROM temporal_nodes WHERE kind = ? ORDER BY rowid`,
+        )
+        .all(kind) as NodeHead[],
+  );
+}
+
 /** The agent's threads (from nodes and transcripts), most recently active first. */
 export function threadKeys(db: SqliteDatabase, agentIdRaw: string): string[] {
   const agentId = parseInput(agentIdSchema, agentIdRaw, 'agentId');

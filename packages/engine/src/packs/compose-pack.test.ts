@@ -6,6 +6,7 @@ import { estimateCounter, loadTokenizer, type TokenCounter } from './token-count
 
 const SETTINGS: CairnSettings['memory'] = {
   contextBudgetTokens: 2000,
+  namespace: 'default',
   planning: 'beads',
   history: 'digest',
   longTerm: 'units',

@@ -6,6 +6,7 @@ import { type HistoryAccess, recordToolOutcome } from '../history/tool-outcome-r
 import type { Database } from '../working/sqlite';
 import { storeRecentPatterns } from './history-patterns';
 import { historyCandidates } from './history-plane';
+import { describeEvidence, renderPackItem } from './render-pack';
 
 let project: TempProject;
 let db: Database | undefined;
@@ -80,5 +81,27 @@ describe('storeRecentPatterns (the history plane over history.db)', () => {
     const item = result.candidates.find((c) => c.id === `pattern:${patternId}`);
     expect(item).toMatchObject({ trustClass: 'derived' });
     expect(item?.text).toMatch(/^Candidate fix \(not verified yet\)/);
+  });
+
+  it("carries the pattern's evidence runs (run, agent, role, tool events) in the item's provenance", () => {
+    tool('Bash', { command: 'node main.js' }, { stdout: '', stderr: missing });
+    tool('Write', { file_path: '/home/alice/shop/lib/greet.js', content: 'x' }, { ok: true });
+    const passed = tool('Bash', { command: 'node main.js' }, { stdout: 'hello', stderr: '' });
+    const patternId = passed.resolved[0]?.patternId;
+    const result = historyCandidates({
+      rootDir: project.root,
+      agentId: 'claude-code',
+      query: 'greet module',
+      recentPatterns: storeRecentPatterns,
+    });
+    const item = result.candidates.find((c) => c.id === `pattern:${patternId}`);
+    expect(item?.provenance).toMatchObject({
+      kind: 'run',
+      id: 's1',
+      evidence: [{ run: 's1', agent: 'claude-code', role: 'origin', events: ['T:1:1', 'T:1:3'] }],
+    });
+    expect(describeEvidence(item!.provenance)).toBe('run s1 (claude-code, origin: T:1:1 → T:1:3)');
+    // The injected label names the first run only: the evidence list is for `cairn pack` and receipts.
+    expect(renderPackItem(item!)).not.toContain('T:1:3');
   });
 });

@@ -1,16 +1,36 @@
 import { renderFixPattern } from '../history/fix-pattern-render';
-import type { FixPattern } from '../history/fix-pattern-types';
-import { patternsForSignatures, recentPatterns } from '../history/fix-patterns-api';
+import type { FixPattern, FixPatternRun } from '../history/fix-pattern-types';
+import { patternsForPack } from '../history/fix-patterns-api';
 import type { HistoryPattern, RecentPatterns } from './history-runs';
+import type { EvidenceRun } from './pack-types';
 
 /**
  * The history plane's fix patterns from the pattern store (history.db,
  * docs/HISTORY.md#fix-patterns): the best pattern of each signature the
- * recent digests met, then of the signatures this repository met most
- * recently. Both readers open history.db only when it exists and never
- * create it, so a pack never makes one.
+ * recent digests met, then of the signatures this namespace met most
+ * recently, each with its evidence runs. The store opens history.db only
+ * when it exists and never creates it, so a pack never makes one.
  */
-export function toHistoryPattern(pattern: FixPattern): HistoryPattern {
+
+/** Evidence runs an item carries at most: the origin, then the latest. */
+const MAX_EVIDENCE_RUNS = 5;
+
+/** A pattern's evidence runs, origin first, then the newest; one entry per run and role. */
+export function evidenceOf(runs: readonly FixPatternRun[]): EvidenceRun[] {
+  const origin = runs.filter((run) => run.role === 'origin');
+  const later = runs.filter((run) => run.role !== 'origin').reverse();
+  return [...origin, ...later].slice(0, MAX_EVIDENCE_RUNS).map((run) => ({
+    run: run.sessionKey,
+    agent: run.agentId,
+    role: run.role,
+    events: [run.failureEventId, ...(run.successEventId ? [run.successEventId] : [])],
+  }));
+}
+
+export function toHistoryPattern(
+  pattern: FixPattern & { runs?: readonly FixPatternRun[] },
+): HistoryPattern {
+  const evidence = evidenceOf(pattern.runs ?? []);
   return {
     id: pattern.id,
     signature: pattern.signature,
@@ -21,16 +41,11 @@ export function toHistoryPattern(pattern: FixPattern): HistoryPattern {
       .slice(1)
       .map((line) => line.trim())
       .join(' '),
-    // The store lists patterns without their runs; `cairn history pattern <id>` shows them.
-    evidenceRuns: [],
+    evidenceRuns: [...new Set(evidence.map((entry) => entry.run))],
+    evidence,
     lastSeenAt: pattern.updatedAt,
   };
 }
 
-export const storeRecentPatterns: RecentPatterns = ({ rootDir, signatures, limit }) => {
-  const met = patternsForSignatures(rootDir, signatures, limit);
-  const seen = new Set(met.map((p) => p.id));
-  const recent =
-    met.length < limit ? recentPatterns(rootDir, limit).filter((p) => !seen.has(p.id)) : [];
-  return [...met, ...recent].slice(0, limit).map(toHistoryPattern);
-};
+export const storeRecentPatterns: RecentPatterns = ({ rootDir, signatures, limit, namespace }) =>
+  patternsForPack(rootDir, signatures, limit, namespace ? { namespace } : {}).map(toHistoryPattern);

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
+import { namespaceOf } from '../history/history-scope';
 import { listRunDigests } from '../history/run-digest-store';
+import { digestNamespace } from '../history/run-digest-types';
 import { LINEAGE_DB_FILENAME, type LineageStore, openLineageStore } from '../lineage';
 import type { TemporalNode, TemporalNodeKind } from '../lineage/lineage-types';
 import type { PackInput } from './compose-pack';
@@ -22,6 +24,8 @@ export interface HistoryRequest {
   query: string;
   /** The pattern store's recent patterns; default none (the seam the pattern store fills). */
   recentPatterns?: RecentPatterns;
+  /** The memory namespace (`memory.namespace`): digests and patterns of others are left out. */
+  namespace?: string;
   /** A lineage store the caller already holds open (the hooks'): used, not closed. */
   store?: () => LineageStore;
   /** The newest nodes of the thread (and run digests) considered; default 20 (the hooks read fewer). */
@@ -105,11 +109,12 @@ function runCandidates(store: LineageStore, request: HistoryRequest): PackInput[
   // only (the thread index serves that in order; every thread means a scan).
   const hook = request.maxNodes !== undefined && request.threadKey !== undefined;
   const limit = Math.min(DIGEST_POOL, request.maxNodes ?? DIGEST_POOL);
+  const namespace = namespaceOf(request);
   const digests = listRunDigests(store, {
     agentId: request.agentId,
     limit,
     ...(hook ? { threadKey: request.threadKey } : {}),
-  });
+  }).filter((entry) => digestNamespace(entry.digest) === namespace);
   const signatures = recentSignatures(digests);
   return [
     ...digestCandidates(digests, request.query, request.threadKey),
@@ -124,6 +129,7 @@ function fixPatterns(request: HistoryRequest, signatures: string[]): PackInput[]
     agentId: request.agentId,
     signatures,
     limit: 20,
+    namespace: namespaceOf(request),
   });
   return patternCandidates(patterns, signatures, request.query);
 }

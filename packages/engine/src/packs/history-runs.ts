@@ -1,6 +1,7 @@
 import { renderRunDigestBrief } from '../history/render-run-digest';
 import type { StoredRunDigest } from '../history/run-digest-types';
 import type { PackInput } from './compose-pack';
+import type { EvidenceRun } from './pack-types';
 
 /**
  * The run-digest and fix-pattern part of the history plane (seed 004 §4.2):
@@ -17,8 +18,10 @@ export interface HistoryPattern {
   state: 'candidate' | 'verified' | 'deprecated';
   /** The fix: its steps, readable. */
   text: string;
-  /** Runs that are evidence for it (session keys). */
+  /** Runs that are evidence for it (session keys), origin first. */
   evidenceRuns: string[];
+  /** The same runs with their agent, role and tool events, as the item's provenance carries them. */
+  evidence?: EvidenceRun[];
   /** ISO instant it was last met or applied. */
   lastSeenAt?: string;
 }
@@ -33,6 +36,8 @@ export type RecentPatterns = (request: {
   /** Signatures the recent digests met, newest first: the plane ranks their patterns first. */
   signatures: string[];
   limit: number;
+  /** The memory namespace to read (`memory.namespace`); default `default`. */
+  namespace?: string;
 }) => HistoryPattern[];
 
 export const noRecentPatterns: RecentPatterns = () => [];
@@ -168,6 +173,7 @@ export function patternCandidates(
           kind: 'run' as const,
           id: pattern.evidenceRuns[0] ?? pattern.id,
           heading: `pattern ${pattern.id} signature ${pattern.signature}`,
+          ...(pattern.evidence?.length ? { evidence: pattern.evidence } : {}),
         },
         ...(pattern.lastSeenAt ? { recency: pattern.lastSeenAt } : {}),
         score,

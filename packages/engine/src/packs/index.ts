@@ -37,8 +37,10 @@ export {
 } from './long-term-plane';
 export {
   type BudgetReceipt,
+  type EvidenceRun,
   EXCLUSION_REASONS,
   type ExclusionReason,
+  evidenceRunSchema,
   PACK_PLANES,
   type PackCandidate,
   type PackExclusion,
@@ -65,6 +67,7 @@ export {
   planningCandidates,
 } from './planning-plane';
 export {
+  describeEvidence,
   describeProvenance,
   PACK_END_MARKER,
   PACK_START_MARKER,

@@ -32,12 +32,27 @@ export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
  * Beads issue id, the memory head or a thread head. Only the fields that
  * apply are set.
  */
+/**
+ * One run an item rests on (a fix pattern's evidence, issue 15): the run
+ * (its session key), its agent, its role for the item (`origin`,
+ * `succeeded`, `failed`) and the tool events it rests on (`T:<transcript>:<seq>`).
+ */
+export const evidenceRunSchema = z.object({
+  run: z.string(),
+  agent: z.optional(z.string()),
+  role: z.optional(z.string()),
+  events: z.array(z.string()),
+});
+export type EvidenceRun = z.infer<typeof evidenceRunSchema>;
+
 export const provenanceSchema = z.object({
   kind: z.enum(['unit', 'lineage', 'run', 'commit', 'document', 'beads', 'head']),
   id: z.string(),
   file: z.optional(z.string()),
   line: z.optional(z.number()),
   heading: z.optional(z.string()),
+  /** The runs the item rests on, when it rests on several (a fix pattern's evidence runs). */
+  evidence: z.optional(z.array(evidenceRunSchema)),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 

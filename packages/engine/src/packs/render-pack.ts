@@ -50,6 +50,20 @@ export function describeProvenance(provenance: Provenance): string {
   return escapePackLabel(`${provenance.kind} ${provenance.id}${place}${heading}`);
 }
 
+/**
+ * The runs an item rests on, for `cairn pack` and receipts (never injected:
+ * the label keeps the first run only): `run s-1 (claude, origin: T:1:2 → T:1:4); run s-2 (…)`.
+ */
+export function describeEvidence(provenance: Provenance): string | undefined {
+  if (!provenance.evidence?.length) return undefined;
+  const runs = provenance.evidence.map((entry) => {
+    const who = [entry.agent, entry.role].filter(Boolean).join(', ');
+    const events = entry.events.join(' → ');
+    return `run ${entry.run}${who || events ? ` (${[who, events].filter(Boolean).join(': ')})` : ''}`;
+  });
+  return escapePackLabel(runs.join('; '));
+}
+
 const indent = (text: string, prefix: string) =>
   text
     .split('\n')

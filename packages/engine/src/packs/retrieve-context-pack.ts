@@ -104,6 +104,7 @@ function defaultGatherers(
         query: request.query,
         ...(request.threadKey ? { threadKey: request.threadKey } : {}),
         recentPatterns: storeRecentPatterns,
+        namespace: sources.settings.memory.namespace,
       });
       return {
         candidates: result.candidates,

@@ -94,12 +94,19 @@ export function createCompositeRecall(parts: CompositeParts): CompositeRecall {
         lineage: context.lineage ?? parts.lineage,
         ...(context.transcripts ? { transcripts: context.transcripts } : {}),
       };
-      const fromIndex = wantsIndex(query, all)
-        ? parts.index().then((index) => {
-            capabilities = { ...capabilities, ...index.capabilities };
-            return index.recall(query);
-          })
-        : Promise.resolve([]);
+      // Pools the adapter holds itself are known once it is built: a query naming one goes to it.
+      const mayCarry = all.some(
+        (p) => p.carriedByIndex && query.poolIds?.includes(p.definition.id),
+      );
+      const fromIndex =
+        wantsIndex(query, all) || mayCarry
+          ? parts.index().then((index) => {
+              const own = all.filter((pool) => !pool.carriedByIndex?.());
+              if (!wantsIndex(query, own)) return [];
+              capabilities = { ...capabilities, ...index.capabilities };
+              return index.recall(query);
+            })
+          : Promise.resolve([]);
       const found = await Promise.all([fromIndex, ...pools.map((p) => ask(p, query, poolContext))]);
       const answered = found.filter((results) => results.length > 0);
       // One answer keeps its own ranking; several are merged by score.

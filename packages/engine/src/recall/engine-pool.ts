@@ -29,6 +29,11 @@ export interface EnginePool {
   close?(): Promise<void>;
   /** The pool's state for `status()`. */
   describe?(): Record<string, unknown>;
+  /**
+   * True once the index adapter holds this pool itself (the history pool
+   * on an index that stores records): a query naming it goes to the adapter.
+   */
+  carriedByIndex?(): boolean;
 }
 
 export const SUMMARIES_POOL_ID = 'summaries';

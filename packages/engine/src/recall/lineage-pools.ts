@@ -25,8 +25,8 @@ import {
 
 export { SUMMARIES_POOL_ID, TRANSCRIPTS_POOL_ID };
 
-/** Warm lineage: what sessions concluded (summaries, compactions, run digests), not their words. */
-const SUMMARY_KINDS: TemporalNodeKind[] = ['session_summary', 'compaction', 'run_digest'];
+/** Warm lineage: what sessions concluded (summaries, compactions), not their words; run digests are records of the `history` pool. */
+const SUMMARY_KINDS: TemporalNodeKind[] = ['session_summary', 'compaction'];
 /** The newest nodes of the agent a summaries recall scores. */
 const NODES_READ = 200;
 const SNIPPET_CHARS = 320;

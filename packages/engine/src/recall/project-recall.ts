@@ -7,12 +7,19 @@ import {
   type Resolution,
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
-import { createIndexedRetrievalAdapter, type IndexedBackend, warningSink } from '@cairn/index-kit';
+import {
+  createIndexedRetrievalAdapter,
+  type IndexedBackend,
+  type SourcePool,
+  warningSink,
+} from '@cairn/index-kit';
 import { backendOptionsFor } from '../builtins';
 import { indexRegistration } from '../index-registrations';
 import { type CompositeRecall, createCompositeRecall } from './composite-recall';
 import { documentsPool } from './documents-pool';
 import type { EnginePool, LineageAccess } from './engine-pool';
+import { historyEnginePool } from './history-engine-pool';
+import { createHistoryRecords, type HistoryRecords } from './history-pool';
 
 /** What a project's recall is built from; read when first used (packages may still load). */
 export interface ProjectRecallParts {
@@ -36,41 +43,55 @@ const hasIndex = (
 ): backend is MemoryBackend & Pick<IndexedBackend, 'indexFor'> =>
   typeof (backend as Partial<IndexedBackend>).indexFor === 'function';
 
+/** The index adapter and whether it holds the history pool itself. */
+interface IndexAdapter {
+  adapter: MemoryRetrievalAdapter;
+  carriesHistory: boolean;
+}
+
 /**
  * The index adapter `retrievalAdapter` resolves to, built with this
  * project's options. When the backend is built on the same engine, both
- * share its index (one refresh, one open database). A factory refusing
- * the options falls back to the file adapter, loudly.
+ * share its index (one refresh, one open database). An index that stores
+ * records also holds the history pool (seed 004 §6.2), and so does its
+ * file fallback. A factory refusing the options falls back to the file
+ * adapter, loudly.
  */
 function createIndexAdapter(
   parts: ProjectRecallParts,
   backend: MemoryBackend,
   warn: (message: string) => void,
-): MemoryRetrievalAdapter {
+  history: HistoryRecords | undefined,
+): IndexAdapter {
   const { rootDir, env } = parts;
   const settings = parts.settings();
   const resolution = parts.adapterResolution();
   const id = resolution.resolved;
   const options = backendOptionsFor(id, settings, rootDir, env);
   const registration = indexRegistration(id);
-  if (registration && backend.type === id && hasIndex(backend)) {
-    const index = backend.indexFor(rootDir);
-    const fallback = id === 'file' ? {} : { fallback: createFileRetrievalAdapter };
-    return createIndexedRetrievalAdapter(
-      registration,
-      { rootDir, options },
-      { index, ...fallback },
-    );
-  }
+  const carries = history !== undefined && registration?.capabilities.records === true;
+  const sourcePools: SourcePool[] = carries ? [history] : [];
+  const fallback = id === 'file' ? {} : { fallback: createFileRetrievalAdapter };
   try {
-    return resolution.value.create({ rootDir, options });
+    if (registration && (carries || (backend.type === id && hasIndex(backend)))) {
+      const index =
+        backend.type === id && hasIndex(backend) ? backend.indexFor(rootDir) : undefined;
+      const adapter = createIndexedRetrievalAdapter(
+        registration,
+        { rootDir, options },
+        { ...(index ? { index } : {}), ...fallback, sourcePools },
+      );
+      return { adapter, carriesHistory: carries };
+    }
+    return { adapter: resolution.value.create({ rootDir, options }), carriesHistory: false };
   } catch (error) {
     if (id === 'file') throw error;
     warn(`retrieval adapter "${id}" refused its options (${formatError(error)}); using "file"`);
-    return createFileRetrievalAdapter({
-      rootDir,
-      options: backendOptionsFor('file', settings, rootDir, env),
-    });
+    const adapter = createFileRetrievalAdapter(
+      { rootDir, options: backendOptionsFor('file', settings, rootDir, env) },
+      { sourcePools: history ? [history] : [] },
+    );
+    return { adapter, carriesHistory: history !== undefined };
   }
 }
 
@@ -85,14 +106,27 @@ export function createProjectRecall(parts: ProjectRecallParts): ProjectRecall {
   const { warnings, warn } = warningSink();
   let adapter: Promise<MemoryRetrievalAdapter> | undefined;
   let current: MemoryRetrievalAdapter | undefined;
+  let carriesHistory = false;
+  const settings = parts.settings();
+  // Task history's records (warm), in the namespace the settings name; none when the plane is off.
+  const history =
+    settings.memory.history === 'off'
+      ? undefined
+      : createHistoryRecords(parts.rootDir, settings.memory.namespace, warn);
   const index = () =>
     (adapter ??= parts.backend().then((backend) => {
-      current = createIndexAdapter(parts, backend, warn);
+      const built = createIndexAdapter(parts, backend, warn, history);
+      carriesHistory = built.carriesHistory;
+      current = built.adapter;
       return current;
     }));
   let lineage: LineageAccess | undefined;
-  const documents = documentsPool(parts.rootDir, parts.settings(), {});
-  let pools: EnginePool[] = documents ? [documents] : [];
+  const documents = documentsPool(parts.rootDir, settings, {});
+  const historyPool = history
+    ? historyEnginePool(parts.rootDir, history, { ready: index, carried: () => carriesHistory })
+    : undefined;
+  const own = [...(documents ? [documents] : []), ...(historyPool ? [historyPool] : [])];
+  let pools: EnginePool[] = own;
   const composite = createCompositeRecall({
     index,
     pools: () => pools,
@@ -112,7 +146,7 @@ export function createProjectRecall(parts: ProjectRecallParts): ProjectRecall {
     useLineage(access) {
       lineage?.close();
       lineage = access;
-      pools = [...access.pools, ...(documents ? [documents] : [])];
+      pools = [...access.pools, ...own];
     },
     async close() {
       await composite.close();

@@ -1,6 +1,6 @@
-import { basename } from 'node:path';
 import { CairnError } from '@cairn/core';
 import type { FixPatternDetail } from '../history/fix-pattern-types';
+import { historyScope } from '../history/history-scope';
 import { hasOpenFailureFlag } from '../history/open-failure-flag';
 import { promoteVerifiedPattern } from '../history/promote';
 import { detectToolFailure, toolEventFromRecorded } from '../history/tool-failure';
@@ -8,11 +8,9 @@ import type { AppendedEntry } from '../lineage/lineage-types';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 import { logLifecycleFailure } from './lifecycle-log';
-import { slugify } from './thread-key';
 import type { HistoryRecorder } from './tool-history-recorder';
 
-/** Until namespaces exist (seed 004 §1), every pattern of a project lives in this one. */
-export const DEFAULT_HISTORY_NAMESPACE = 'default';
+export { DEFAULT_HISTORY_NAMESPACE } from '../history/history-scope';
 
 /**
  * The tool-event branch of task history (issue 15). A successful event in a
@@ -30,7 +28,8 @@ export function createToolHistory(ctx: LifecycleContext) {
     recorder ??= createHistoryRecorder(ctx.rootDir, ctx.settings.memory.contextBudgetTokens);
     return recorder;
   };
-  const repo = slugify(basename(ctx.rootDir), 80);
+  // Failures and patterns are recorded in the configured namespace (`memory.namespace`).
+  const scope = historyScope(ctx.rootDir, ctx.settings.memory.namespace);
   /**
    * A pattern this event turned verified becomes a draft `decision` unit
    * (docs/HISTORY.md#promotion-and-review). Only such an event touches the
@@ -67,8 +66,8 @@ export function createToolHistory(ctx: LifecycleContext) {
         agentId,
         sessionKey,
         threadKey: session.threadKey,
-        repo,
-        namespace: DEFAULT_HISTORY_NAMESPACE,
+        repo: scope.repo,
+        namespace: scope.namespace,
         eventId: `T:${entry.transcriptId}:${entry.seq}`,
         toolName: event.toolName,
         input: event.input,

@@ -36,6 +36,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     digests: createSessionDigests(
       {
         ...ctx,
+        namespace: ctx.settings.memory.namespace,
         store: lineage.store,
         factsOf: (agent, thread, nodeId) =>
           headStore()

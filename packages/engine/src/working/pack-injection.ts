@@ -149,6 +149,7 @@ function gatherers(p: LifecycleParts, session: SessionRecord, request: PackInjec
         maxNodes: HOOK_HISTORY_NODES,
         otherThreads: false,
         recentPatterns: storeRecentPatterns,
+        namespace: p.ctx.settings.memory.namespace,
       });
       return {
         candidates: result.candidates,
