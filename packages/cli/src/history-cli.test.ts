@@ -140,6 +140,42 @@ describe('cairn history patterns, pattern, approve, deprecate', () => {
     expect(failing('s-3', '/x').stdout).toBe('');
   });
 
+  it('approving promotes the pattern to an approved decision unit, once, with the same id', async () => {
+    const id = await learn();
+    const first = JSON.parse(cli.run(['history', 'approve', id, '--json']).stdout);
+    expect(first.promotion).toMatchObject({ action: 'promoted', review: 'approved' });
+    const memoryId = first.promotion.memoryId as string;
+    const again = cli.run(['history', 'approve', id]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`Its unit ${memoryId} is approved: already approved.`);
+    const units = JSON.parse(cli.run(['list', '--json']).stdout);
+    const promoted = units.units.filter((u: { source?: string }) =>
+      u.source?.includes(`pattern=${id}`),
+    );
+    expect(promoted.map((u: { memoryId: string }) => u.memoryId)).toEqual([memoryId]);
+  });
+
+  it("`cairn pack` and the hooks' receipt show a pattern's evidence runs", async () => {
+    const id = await learn();
+    const pack = cli.run(['pack', 'python manage.py migrate django', '--agent', 'claude-code']);
+    expect(pack.code, pack.stderr).toBe(0);
+    expect(pack.stdout).toContain(`pattern ${id}`);
+    expect(pack.stdout).toMatch(/evidence: run s-1 \(claude-code, origin: T:\d+:\d+ → T:\d+:\d+\)/);
+    // s-1 ends (its summary and digest give the thread something to show), s-2 asks.
+    expect(hook('SessionEnd', 's-1', { reason: 'exit' }).code).toBe(0);
+    const prompt = hook('UserPromptSubmit', 's-2', { prompt: 'Run the django migrations again' });
+    expect(prompt.code, prompt.stderr).toBe(0);
+    const { receipt } = JSON.parse(
+      cli.run(['pack', '--last', '--session', 's-2', '--json']).stdout,
+    );
+    const item = receipt.pack.items.find((i: { id: string }) => i.id === `pattern:${id}`);
+    expect(item?.provenance.evidence).toEqual([
+      { run: 's-1', agent: 'claude-code', role: 'origin', events: expect.any(Array) },
+    ]);
+    const last = cli.run(['pack', '--last', '--session', 's-2']);
+    expect(last.stdout).toContain('evidence: run s-1 (claude-code, origin: ');
+  });
+
   it('lists nothing, and creates no database, in a project that has met no failure', () => {
     expect(cli.run(['init']).code).toBe(0);
     const run = cli.run(['history', 'patterns']);

@@ -1,6 +1,7 @@
 import { CairnError } from '@cairn/core';
 import {
-  approveFixPattern,
+  type ApprovalPromotion,
+  approveAndPromoteFixPattern,
   checkFixPatternState,
   deprecateFixPattern,
   errorSignature,
@@ -53,9 +54,15 @@ function patternLine(pattern: FixPattern): string {
   return `${pattern.id}  ${pattern.state.padEnd(10)} ${counts}  ${pattern.normalized}`;
 }
 
-function patterns({ root, values }: CommandContext): CommandOutput {
-  const state = stringFlag(values.state);
-  const list = listFixPatterns(root, state ? { state: checkFixPatternState(state) } : {});
+/** The namespace the project's settings name (`memory.namespace`): patterns of others are not seen. */
+const namespaceOf = (context: CommandContext) => context.open().settings.memory.namespace;
+
+function patterns(context: CommandContext): CommandOutput {
+  const state = stringFlag(context.values.state);
+  const list = listFixPatterns(context.root, {
+    namespace: namespaceOf(context),
+    ...(state ? { state: checkFixPatternState(state) } : {}),
+  });
   const text = list.length
     ? list.map(patternLine).join('\n')
     : 'No fix patterns yet: they are learned when a failing command later succeeds in a session.';
@@ -76,21 +83,46 @@ function detailText(detail: FixPatternDetail): string {
   ].join('\n');
 }
 
-function withId(context: CommandContext, sub: Subcommand): CommandOutput {
+function promotionLine(promotion: ApprovalPromotion): string {
+  switch (promotion.action) {
+    case 'promoted':
+      return `Promoted to the approved decision unit ${promotion.memoryId}.`;
+    case 'approved':
+      return `Its unit ${promotion.memoryId} was ${promotion.previous}: now approved (same id).`;
+    case 'unchanged':
+      return `Its unit ${promotion.memoryId} is ${promotion.review}: ${promotion.reason}.`;
+    default:
+      return `Not promoted: ${promotion.reason}.`;
+  }
+}
+
+async function approve(context: CommandContext, id: string): Promise<CommandOutput> {
+  const cairn = context.open();
+  const reason = stringFlag(context.values.reason);
+  const { pattern, promotion } = await approveAndPromoteFixPattern(cairn.rootDir, cairn, id, {
+    namespace: cairn.settings.memory.namespace,
+    ...(reason ? { reason } : {}),
+  });
+  return {
+    json: { pattern, promotion },
+    text: `${detailText(pattern)}\n${promotionLine(promotion)}`,
+  };
+}
+
+function withId(context: CommandContext, sub: Subcommand): CommandOutput | Promise<CommandOutput> {
   const id = context.positionals[1];
   if (!id) {
     throw new CairnError('INVALID_INPUT', `\`cairn history ${sub}\` needs a fix pattern id`, {
       hint: '`cairn history patterns` lists them (FIX-…)',
     });
   }
+  if (sub === 'approve') return approve(context, id);
   const reason = stringFlag(context.values.reason);
-  const options = reason ? { reason } : {};
+  const options = { namespace: namespaceOf(context), ...(reason ? { reason } : {}) };
   const detail =
-    sub === 'approve'
-      ? approveFixPattern(context.root, id, options)
-      : sub === 'deprecate'
-        ? deprecateFixPattern(context.root, id, options)
-        : getFixPattern(context.root, id);
+    sub === 'deprecate'
+      ? deprecateFixPattern(context.root, id, options)
+      : getFixPattern(context.root, id, options);
   return { json: { pattern: detail }, text: detailText(detail) };
 }
 

@@ -1,6 +1,7 @@
 import { CairnError } from '@cairn/core';
 import {
   type ContextPack,
+  describeEvidence,
   describeProvenance,
   type InjectionReceipt,
   lastPackReceipts,
@@ -49,6 +50,12 @@ const oneLine = (text: string, max = 160) => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+/** The runs a fix pattern rests on (run, agent, role, tool events), when the item has them. */
+function evidenceLines(provenance: ContextPack['items'][number]['provenance']): string[] {
+  const evidence = describeEvidence(provenance);
+  return evidence ? [`    evidence: ${evidence}`] : [];
+}
+
 /** The human receipt: planes, items, what was left out and why, the budget. */
 export function renderPackReceipt(pack: ContextPack): string {
   const lines = [
@@ -66,6 +73,7 @@ export function renderPackReceipt(pack: ContextPack): string {
       `  [${item.plane}] ${item.trustClass}, ${item.tokenCost} tokens, ${describeProvenance(item.provenance)}${item.redacted.length ? `, redacted: ${item.redacted.join(', ')}` : ''}`,
       `    ${oneLine(item.text)}`,
       `    why: ${item.why}`,
+      ...evidenceLines(item.provenance),
     ]),
     '',
     `Excluded (${pack.excluded.length}):`,
