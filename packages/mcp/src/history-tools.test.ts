@@ -69,6 +69,19 @@ describe('the fix pattern tools', () => {
     });
     const approved = await call('memory_fix_pattern_approve', { id });
     expect(approved.history.pattern).toMatchObject({ state: 'verified' });
+    // A person's approval promotes it to an approved decision unit; approving again writes nothing.
+    const promotion = (approved.structured as { promotion?: { action: string; memoryId: string } })
+      .promotion;
+    expect(promotion).toMatchObject({ action: 'promoted', review: 'approved' });
+    const again = await call('memory_fix_pattern_approve', { id });
+    expect((again.structured as { promotion?: unknown }).promotion).toMatchObject({
+      action: 'unchanged',
+      memoryId: promotion!.memoryId,
+    });
+    const units = (await cairn.list()).filter((u) => u.source?.includes(`pattern=${id}`));
+    expect(units.map((u) => [u.memoryId, u.review, u.category])).toEqual([
+      [promotion!.memoryId, 'approved', 'decision'],
+    ]);
     expect(
       (await call('memory_fix_patterns', { state: 'verified' })).history.patterns,
     ).toHaveLength(1);

@@ -1,5 +1,6 @@
 import {
-  approveFixPattern,
+  approveAndPromoteFixPattern,
+  type Cairn,
   deprecateFixPattern,
   FIX_PATTERN_STATES,
   getFixPattern,
@@ -68,6 +69,21 @@ const judgeInput = idInput.extend({
   reason: z.string().max(500).optional().describe('Why; shown with the pattern'),
 });
 const detailOutput = z.object({ pattern: detail.optional(), error: errorBody.optional() });
+const promotion = z.object({
+  action: z
+    .enum(['promoted', 'approved', 'unchanged', 'skipped'])
+    .describe(
+      'promoted: a new approved decision unit; approved: its draft unit approved in place; unchanged: already approved or deprecated by a review; skipped: nothing written',
+    ),
+  memoryId: z.string().optional(),
+  review: z.string().optional(),
+  previous: z.string().optional(),
+  reason: z.string().optional(),
+});
+const approveOutput = detailOutput.extend({ promotion: promotion.optional() });
+
+/** The namespace of the project's settings: patterns of another are not seen (NOT_FOUND). */
+const inNamespace = (cairn: Cairn) => ({ namespace: cairn.settings.memory.namespace });
 
 const JUDGE = {
   readOnlyHint: false,
@@ -94,6 +110,7 @@ const memoryFixPatterns = defineTool({
     structured: {
       patterns: withoutNulls(
         listFixPatterns(cairn.rootDir, {
+          ...inNamespace(cairn),
           ...(args.state ? { state: args.state } : {}),
           ...(args.limit ? { limit: args.limit } : {}),
         }),
@@ -112,7 +129,9 @@ const memoryFixPattern = defineTool({
   outputSchema: detailOutput,
   annotations: READ_ONLY,
   run: async (cairn, args) => ({
-    structured: { pattern: withoutNulls(getFixPattern(cairn.rootDir, args.id)) },
+    structured: {
+      pattern: withoutNulls(getFixPattern(cairn.rootDir, args.id, inNamespace(cairn))),
+    },
   }),
 });
 
@@ -120,18 +139,25 @@ const memoryFixPatternApprove = defineTool({
   name: 'memory_fix_pattern_approve',
   title: 'Approve a fix pattern',
   description:
-    'A person checked the fix pattern: it becomes verified, and is shown before candidates after its ' +
-    'error. NOT_FOUND for an unknown id; nothing changes then.',
+    'A person checked the fix pattern: it becomes verified, is shown before candidates after its ' +
+    'error, and is promoted to an approved decision unit (its draft unit, when it has one, is ' +
+    'approved in place, same id; approving again writes nothing). NOT_FOUND for an unknown id; ' +
+    'nothing changes then.',
   inputSchema: judgeInput,
-  outputSchema: detailOutput,
+  outputSchema: approveOutput,
   annotations: JUDGE,
-  run: async (cairn, args) => ({
-    structured: {
-      pattern: withoutNulls(
-        approveFixPattern(cairn.rootDir, args.id, args.reason ? { reason: args.reason } : {}),
-      ),
-    },
-  }),
+  run: async (cairn, args) => {
+    const approved = await approveAndPromoteFixPattern(cairn.rootDir, cairn, args.id, {
+      ...inNamespace(cairn),
+      ...(args.reason ? { reason: args.reason } : {}),
+    });
+    return {
+      structured: {
+        pattern: withoutNulls(approved.pattern),
+        promotion: approved.promotion,
+      },
+    };
+  },
 });
 
 const memoryFixPatternDeprecate = defineTool({
@@ -146,7 +172,10 @@ const memoryFixPatternDeprecate = defineTool({
   run: async (cairn, args) => ({
     structured: {
       pattern: withoutNulls(
-        deprecateFixPattern(cairn.rootDir, args.id, args.reason ? { reason: args.reason } : {}),
+        deprecateFixPattern(cairn.rootDir, args.id, {
+          ...inNamespace(cairn),
+          ...(args.reason ? { reason: args.reason } : {}),
+        }),
       ),
     },
   }),

@@ -51,6 +51,17 @@ const provenance = z.object({
   file: z.string().optional(),
   line: z.number().optional(),
   heading: z.string().optional(),
+  evidence: z
+    .array(
+      z.object({
+        run: z.string().describe('The run (session key)'),
+        agent: z.string().optional(),
+        role: z.string().optional().describe('origin, succeeded or failed'),
+        events: z.array(z.string()).describe('Tool events it rests on (T:<transcript>:<seq>)'),
+      }),
+    )
+    .optional()
+    .describe("A fix pattern's evidence runs"),
 });
 
 const item = z.object({
