@@ -7,18 +7,23 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { approveFixPattern, getFixPattern, listFixPatterns } from '../history/fix-patterns-api';
 import { historyDatabasePath } from '../history/history-database';
 import { type Cairn, openCairn } from '../index';
+import { registerIndex } from '../index-registrations';
 import { retrieveContextPack } from '../packs';
+import { probeRegistration } from './probe-index.fixture';
+
+// An index that does not store records (as qmd): the history pool goes to the local file index.
+registerIndex(probeRegistration());
 
 let project: TempProject;
 const opened: Cairn[] = [];
 
 /** A project opened in a namespace, with a clock that moves one second per reading. */
-function open(namespace?: string): Cairn {
+function open(namespace?: string, overrides: Record<string, unknown> = {}): Cairn {
   let clock = Date.parse('2026-05-01T09:00:00.000Z') + opened.length * 3_600_000;
   const cairn = openCairn(project.root, {
     env: namespace ? { CAIRN_MEMORY_NAMESPACE: namespace } : {},
     homeDir: join(project.root, 'home'),
-    overrides: { timezone: 'UTC' },
+    overrides: { timezone: 'UTC', ...overrides },
     now: () => {
       clock += 1000;
       return new Date(clock);
@@ -130,6 +135,17 @@ describe('the history pool (seed 004 §6.2 records through recall)', () => {
     expect(fresh.warnings.filter((w) => w.includes('history pool'))).toEqual([]);
     await fresh.recall(warmQuery);
     expect(fresh.warnings.some((w) => w.includes('history pool could not list'))).toBe(true);
+  });
+
+  it('with an index that stores no records (qmd), the local file index carries the pool', async () => {
+    await run(open(), 'r1', 'lockfile');
+    const cairn = open(undefined, { memoryBackendType: 'file', retrievalAdapter: 'probe' });
+    const found = await cairn.recall({ ...warmQuery, filters: { record_kind: 'fix_pattern' } });
+    expect(found.length).toBeGreaterThan(0);
+    expect(found[0]?.metadata).toMatchObject({ poolId: 'history', trust_class: 'derived' });
+    const status = (await cairn.status()).retrievalAdapter.status;
+    const pools = (status?.details?.enginePools ?? []) as { id: string; indexedBy?: string }[];
+    expect(pools.find((pool) => pool.id === 'history')).toMatchObject({ indexedBy: 'file' });
   });
 
   it('creates no history.db or lineage.db for a warm recall of a project without history', async () => {
