@@ -63,7 +63,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseString,
     defaultValue: 'digest',
     defaultLabel: '`"digest"`',
-    description: `History plane: \`digest\` recalls run digests and fix patterns (session summaries until those exist); \`off\` skips it.${SEE_PACKS}`,
+    description: `History plane: \`digest\` recalls run digests and fix patterns (the pack's history plane and the warm \`history\` pool of recall); \`off\` skips both.${SEE_PACKS}`,
   },
   {
     key: 'memory.longTerm',
