@@ -37,7 +37,7 @@ describe('file index: task-history records (seed 004 §6.2)', () => {
   it('stores a digest and a pattern with record_kind, trust_class, namespace, repo and run_ref columns', async () => {
     const adapter = adapterOver(historyRecordsFixture({ namespace: 'team-a', repo: 'shop' }));
     await adapter.recall({ agentId: 'a', query: 'quokkaflare build' });
-    const db = openSqlite(join(cairnIndexPath(project.root), POOL_INDEX_FILENAME));
+    const db = openSqlite(join(cairnIndexPath(project.root), POOL_INDEX_FILENAME), 'a test read');
     try {
       const rows = db
         .prepare(
