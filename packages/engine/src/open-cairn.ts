@@ -23,6 +23,7 @@ import {
 } from '@cairn/core';
 import { settingsFindings } from './doctor/settings-checks';
 import { createMemoryApi, type MemoryApi } from './memory-api';
+import { createHistoryRecords } from './recall/history-pool';
 import { createLineageAccess } from './recall/lineage-pools';
 import { type OpenCairnOptions, resolveProject } from './resolve-project';
 import { createWorkingApi, type WorkingApi } from './working-api';
@@ -125,6 +126,9 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
   const currentWarnings = project.currentWarnings;
 
   project.recall.useLineage(createLineageAccess(rootDir));
+  project.recall.useHistory((warn) =>
+    createHistoryRecords(rootDir, settings.memory.namespace, warn),
+  );
   const memory = createMemoryApi(rootDir, settings, backend, project.recall.recall, now);
   const working = createWorkingApi(
     rootDir,

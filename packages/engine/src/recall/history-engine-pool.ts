@@ -1,6 +1,7 @@
 import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import type { EnginePool } from './engine-pool';
-import { HISTORY_POOL_ID, type HistoryRecords } from './history-pool';
+// Types only: the search-only bundle (`cairn search`) never loads the history modules.
+import type { HistoryRecords } from './history-pool';
 
 /**
  * The history pool beside the index adapter. When the adapter's index
@@ -27,7 +28,7 @@ export function historyEnginePool(
     async recall(query) {
       await index.ready();
       if (index.carried()) return [];
-      return open().recall({ ...query, poolIds: [HISTORY_POOL_ID] });
+      return open().recall({ ...query, poolIds: [records.definition.id] });
     },
     describe: () => ({ records: true, indexedBy: index.carried() ? 'adapter' : 'file' }),
     close: async () => {

@@ -19,7 +19,7 @@ import { type CompositeRecall, createCompositeRecall } from './composite-recall'
 import { documentsPool } from './documents-pool';
 import type { EnginePool, LineageAccess } from './engine-pool';
 import { historyEnginePool } from './history-engine-pool';
-import { createHistoryRecords, type HistoryRecords } from './history-pool';
+import type { HistoryRecords } from './history-pool';
 
 /** What a project's recall is built from; read when first used (packages may still load). */
 export interface ProjectRecallParts {
@@ -36,6 +36,11 @@ export interface ProjectRecall extends CompositeRecall {
   readonly warnings: readonly string[];
   /** Adds the lineage pools (the full engine does; a search-only process does not). */
   useLineage(access: LineageAccess): void;
+  /**
+   * Adds the history pool (the full engine does, before the first recall;
+   * a search-only process, whose search reads the workspace, does not).
+   */
+  useHistory(create: (warn: (message: string) => void) => HistoryRecords): void;
 }
 
 const hasIndex = (
@@ -108,11 +113,7 @@ export function createProjectRecall(parts: ProjectRecallParts): ProjectRecall {
   let current: MemoryRetrievalAdapter | undefined;
   let carriesHistory = false;
   const settings = parts.settings();
-  // Task history's records (warm), in the namespace the settings name; none when the plane is off.
-  const history =
-    settings.memory.history === 'off'
-      ? undefined
-      : createHistoryRecords(parts.rootDir, settings.memory.namespace, warn);
+  let history: HistoryRecords | undefined;
   const index = () =>
     (adapter ??= parts.backend().then((backend) => {
       const built = createIndexAdapter(parts, backend, warn, history);
@@ -122,10 +123,7 @@ export function createProjectRecall(parts: ProjectRecallParts): ProjectRecall {
     }));
   let lineage: LineageAccess | undefined;
   const documents = documentsPool(parts.rootDir, settings, {});
-  const historyPool = history
-    ? historyEnginePool(parts.rootDir, history, { ready: index, carried: () => carriesHistory })
-    : undefined;
-  const own = [...(documents ? [documents] : []), ...(historyPool ? [historyPool] : [])];
+  const own: EnginePool[] = documents ? [documents] : [];
   let pools: EnginePool[] = own;
   const composite = createCompositeRecall({
     index,
@@ -147,6 +145,15 @@ export function createProjectRecall(parts: ProjectRecallParts): ProjectRecall {
       lineage?.close();
       lineage = access;
       pools = [...access.pools, ...own];
+    },
+    useHistory(create) {
+      // Task history's records (warm) in the settings' namespace; none when the plane is off.
+      if (history || settings.memory.history === 'off') return;
+      history = create(warn);
+      own.push(
+        historyEnginePool(parts.rootDir, history, { ready: index, carried: () => carriesHistory }),
+      );
+      pools = [...pools, own.at(-1)!];
     },
     async close() {
       await composite.close();
