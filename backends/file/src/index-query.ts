@@ -2,6 +2,7 @@ import type { MemoryKind, MemoryRecordMeta } from '@cairn/core';
 import { compareCodeUnits } from '@cairn/core';
 import { stemmer } from 'stemmer';
 import { CONTEXT_WEIGHT } from './chunk-context';
+import { recordOfRow } from './chunk-record';
 import { buildFtsQuery } from './fts-query';
 import type { IndexStore } from './index-store';
 
@@ -253,23 +254,8 @@ export function keepInformativeTerms(store: IndexStore, terms: string[]): string
   return kept.some((term) => typeof docs.get(stemmer(term)) === 'number') ? kept : terms;
 }
 
-/** A record's metadata back from its columns (markdown chunks have no namespace). */
-function recordOf(row: ChunkRow): MemoryRecordMeta | undefined {
-  if (row.recordKind !== 'run_digest' && row.recordKind !== 'fix_pattern') return undefined;
-  return {
-    kind: row.recordKind,
-    trustClass: row.trustClass as MemoryRecordMeta['trustClass'],
-    namespace: row.namespace ?? '',
-    repo: row.repo ?? '',
-    createdAt: row.createdAt ?? '',
-    ...(row.runRefKind && row.runRefId
-      ? { runRef: { kind: row.runRefKind, id: row.runRefId } }
-      : {}),
-  };
-}
-
 function toHit(row: ChunkRow): ChunkHit {
-  const record = recordOf(row);
+  const record = recordOfRow(row);
   return {
     rowid: row.rowid,
     chunkId: row.chunkId,

@@ -21,9 +21,8 @@ export interface StoreOpenOptions extends TableMetadata {
   uri: string;
   storageOptions: Record<string, string> | undefined;
   tableName: string;
-  /** This project's partition of a table other projects may share. */
+  /** This project's partition of a table other projects may share: repo and namespace. */
   project: string;
-  /** The namespace half of the partition (seed 004 §6.2 `namespace_id`). */
   namespace: string;
   /** Store text redacted (object storage: the text leaves the machine). */
   redactText: boolean;
@@ -66,12 +65,10 @@ function mismatch(metadata: Map<string, string>, wanted: TableMetadata): string 
 export class LancedbStore {
   /** Which indexes exist, as last checked by ensureIndexes. */
   indexes = { fts: false, vector: false, rows: 0 };
-
-  /** Every row this store reads, writes or deletes is the project's. */
+  /** Every row this store reads, writes or deletes is the project's (repo and namespace). */
   readonly project: string;
   readonly namespace: string;
   readonly redactsText: boolean;
-
   private constructor(
     readonly options: StoreOpenOptions,
     private readonly db: Connection,
