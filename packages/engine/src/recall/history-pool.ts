@@ -17,7 +17,7 @@ import {
   renderDigestRecord,
   renderPatternRecord,
 } from '../history/history-records';
-import { historyScope } from '../history/history-scope';
+import { type HistoryScope, historyScope } from '../history/history-scope';
 import { decodeRunDigest } from '../history/run-digest-store';
 import { digestNamespace } from '../history/run-digest-types';
 import { type LineageStore, lineageDatabasePath, openLineageStore } from '../lineage';
@@ -138,6 +138,24 @@ function listDigests(
   return files;
 }
 
+/** The record a listing named, rendered from the databases as they are now. */
+function renderListed(
+  handles: HistoryHandles,
+  item: Listed | undefined,
+  scope: HistoryScope,
+): string | undefined {
+  if (item?.pattern) {
+    const db = handles.historyDb();
+    const detail = db ? patternDetail(db, item.pattern, scope.namespace) : undefined;
+    return detail && detail.state !== 'deprecated' ? renderPatternRecord(detail, scope) : undefined;
+  }
+  if (!item?.digest) return undefined;
+  const node = handles.lineageStore()?.getNode(item.digest.agentId, item.digest.nodeId);
+  const digest = node ? decodeRunDigest(node.text) : undefined;
+  if (!node || !digest) return undefined;
+  return renderDigestRecord({ nodeId: node.id, createdAt: node.createdAt, digest }, scope);
+}
+
 /** The history pool of a project, for the namespace its settings name. */
 export function createHistoryRecords(
   rootDir: string,
@@ -166,21 +184,6 @@ export function createHistoryRecords(
     listed = next;
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   };
-  const render = (path: string): string | undefined => {
-    const item = listed.get(path);
-    if (item?.pattern) {
-      const db = handles.historyDb();
-      const detail = db ? patternDetail(db, item.pattern, scope.namespace) : undefined;
-      return detail && detail.state !== 'deprecated'
-        ? renderPatternRecord(detail, scope)
-        : undefined;
-    }
-    if (!item?.digest) return undefined;
-    const node = handles.lineageStore()?.getNode(item.digest.agentId, item.digest.nodeId);
-    const digest = node ? decodeRunDigest(node.text) : undefined;
-    if (!node || !digest) return undefined;
-    return renderDigestRecord({ nodeId: node.id, createdAt: node.createdAt, digest }, scope);
-  };
   return {
     definition: { id: HISTORY_POOL_ID, tier: 'warm', path: `.cairn/${CAIRN_STATE_DIR}` },
     source: {
@@ -189,7 +192,7 @@ export function createHistoryRecords(
       list,
       async read(path) {
         try {
-          const text = render(path);
+          const text = renderListed(handles, listed.get(path), scope);
           return text === undefined ? undefined : Buffer.from(text);
         } catch (error) {
           failed(`read ${path}`, error);
