@@ -144,6 +144,7 @@ export {
   type MemoryInstructionMode,
   resolveMemoryInstructionContext,
 } from './instructions';
+export { monotonicMs } from './monotonic-ms';
 export { nodeCrypto, randomUuid, sha256Hex } from './node-crypto';
 export { defaultProjectRepo } from './project-repo';
 export {
@@ -266,6 +267,7 @@ export {
   rawMemoryId,
   UNIT_ID_PATTERN,
 } from './units/unit-types';
+export { wordRuns } from './units/word-runs';
 export { compareCodeUnits, formatDateInTimeZone, isCalendarDate } from './workspace/dates';
 export {
   decodeExactText,

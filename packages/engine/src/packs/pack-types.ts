@@ -1,3 +1,4 @@
+import { lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 
 /** The planes of a context pack, in the order seed 004 §4 assembles them. */
@@ -32,34 +33,38 @@ export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
  * Beads issue id, the memory head or a thread head. Only the fields that
  * apply are set.
  */
-export const provenanceSchema = z.object({
-  kind: z.enum(['unit', 'lineage', 'run', 'commit', 'document', 'beads', 'head']),
-  id: z.string(),
-  file: z.optional(z.string()),
-  line: z.optional(z.number()),
-  heading: z.optional(z.string()),
-});
+export const provenanceSchema = lazySchema(() =>
+  z.object({
+    kind: z.enum(['unit', 'lineage', 'run', 'commit', 'document', 'beads', 'head']),
+    id: z.string(),
+    file: z.optional(z.string()),
+    line: z.optional(z.number()),
+    heading: z.optional(z.string()),
+  }),
+);
 export type Provenance = z.infer<typeof provenanceSchema>;
 
 /** A candidate for a pack before the budget is applied. */
-export const packCandidateSchema = z.object({
-  id: z.string().check(z.minLength(1)),
-  plane: z.enum(PACK_PLANES),
-  text: z.string(),
-  source: z.string(),
-  trustClass: z.enum(TRUST_CLASSES),
-  provenance: provenanceSchema,
-  /** ISO date of the evidence, when known. */
-  recency: z.optional(z.string()),
-  tokenCost: z.number().check(z.int(), z.gte(0)),
-  /** Relevance within its plane, higher first; plane scores are not compared with each other. */
-  score: z.number(),
-  why: z.string(),
-  /** Seed 004 §6.3 / §9: draft and deprecated entries are found by search but never injected. */
-  reviewState: z.optional(z.enum(['draft', 'approved', 'deprecated'])),
-  /** Items with the same key say the same thing: only the first included one is kept. */
-  dedupeKey: z.optional(z.string()),
-});
+export const packCandidateSchema = lazySchema(() =>
+  z.object({
+    id: z.string().check(z.minLength(1)),
+    plane: z.enum(PACK_PLANES),
+    text: z.string(),
+    source: z.string(),
+    trustClass: z.enum(TRUST_CLASSES),
+    provenance: provenanceSchema,
+    /** ISO date of the evidence, when known. */
+    recency: z.optional(z.string()),
+    tokenCost: z.number().check(z.int(), z.gte(0)),
+    /** Relevance within its plane, higher first; plane scores are not compared with each other. */
+    score: z.number(),
+    why: z.string(),
+    /** Seed 004 §6.3 / §9: draft and deprecated entries are found by search but never injected. */
+    reviewState: z.optional(z.enum(['draft', 'approved', 'deprecated'])),
+    /** Items with the same key say the same thing: only the first included one is kept. */
+    dedupeKey: z.optional(z.string()),
+  }),
+);
 export type PackCandidate = z.infer<typeof packCandidateSchema>;
 
 export interface PackExclusion {
