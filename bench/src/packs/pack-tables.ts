@@ -1,7 +1,6 @@
 import { ESTIMATE_SAFETY_FACTOR } from '@cairn/engine';
 import { formatNumber, markQuick, type Table, verdict } from '../report';
-import type { PackFigures } from './run-packs';
-import { PACK_P95_TARGET_MS } from './run-packs';
+import { PACK_P95_TARGET_MS, type PackFigures } from './pack-figures';
 
 const ms = (value: number) => formatNumber(value, 1);
 const ratio = (value: number) => formatNumber(value, 3);

@@ -1,9 +1,12 @@
 export { ATOMIC_TEMP_PREFIX, writeFileAtomic } from './atomic-write';
 export {
+  booleanOption,
+  chunkOption,
   embedderOption,
   embedderOrDefault,
   functionOption,
   type InvalidOption,
+  indexCommonOptions,
   integerOption,
   invalidBackendOption,
   isEmbedder,
@@ -12,6 +15,7 @@ export {
   numberOption,
   oneOfOption,
   parseBackendOptions,
+  repoOption,
   stringOption,
   stringRecordOption,
 } from './contracts/backend-options';
@@ -92,6 +96,7 @@ export type {
   MemoryIndexRegistration,
   PoolSource,
   PoolTarget,
+  ResolvedIndexCommonOptions,
   SourceFile,
 } from './contracts/memory-index';
 export {
@@ -226,6 +231,7 @@ export {
 export {
   type ChunkOptions,
   chunkDocument,
+  DEFAULT_CHUNK_OPTIONS,
   estimateTokens,
   type MemoryChunk,
 } from './units/chunker';

@@ -15,13 +15,13 @@ import {
 } from '../lineage';
 import type { TemporalNode, TemporalNodeKind } from '../lineage/lineage-types';
 import { queryTerms } from '../lineage/transcript-repository';
-import type { TranscriptLookup } from '../working/transcript-recall';
 import {
   type EnginePool,
   type LineageAccess,
   type PoolContext,
   SUMMARIES_POOL_ID,
   TRANSCRIPTS_POOL_ID,
+  type TranscriptLookup,
 } from './engine-pool';
 
 export { SUMMARIES_POOL_ID, TRANSCRIPTS_POOL_ID };
