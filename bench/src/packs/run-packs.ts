@@ -118,10 +118,12 @@ export async function measurePacks(quick: boolean): Promise<PackFigures> {
     await writePackFixture(copy.rootDir, SEED);
     const cairn = openCairn(copy.rootDir);
     // PATH without bd: the planning plane reads the export, as on these machines.
-    const base = {
+    // The project's recall, as `cairn pack` passes it: the documents plane reads the docs through it.
+    const base: ContextPackSources = {
       rootDir: copy.rootDir,
       settings: cairn.settings,
       search: cairn.search,
+      recall: (query) => cairn.recall(query),
       env: { PATH: '' },
     };
     const count = quick ? 40 : 300;
