@@ -1,4 +1,4 @@
-import { type ChunkOptions, sha256Hex } from '@cairn/core';
+import { type ChunkOptions, monotonicMs, sha256Hex } from '@cairn/core';
 import type { IndexSource, SearchIndexRefreshStats, SourceFile } from '@cairn/index-kit';
 import { chunkFile } from '@cairn/index-kit';
 import type { IndexedFile, IndexStore, PoolChanges } from './index-store';
@@ -49,15 +49,6 @@ async function candidates(store: IndexStore, source: IndexSource, full: boolean)
 
 function contentHash(bytes: Buffer): string {
   return sha256Hex(bytes);
-}
-
-/**
- * Milliseconds on a monotonic clock. Not `performance.now()`: the global
- * `performance` loads perf_hooks on first touch (ten internal modules, about
- * 1.3 ms of a `cairn search` process, which refreshes the index each time).
- */
-function monotonicMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 /**

@@ -2,8 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileBackend } from '@cairn/backend-file';
 import { cairnIndexPath, createHashEmbedder } from '@cairn/core';
-import { describeMemoryBackend, expectCode, makeTempProject, snapshotTree } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  describeMemoryBackend,
+  expectCode,
+  snapshotTree,
+  tempProjectPerTest,
+} from '@cairn/testkit';
+import { describe, expect, it } from 'vitest';
 import { createLancedbBackend, type LancedbBackend, lancedbCapabilities } from './index';
 import { countingEmbedder, unit, unitId, writeWorkspaceFile } from './test-fixtures';
 
@@ -19,17 +24,7 @@ describeMemoryBackend({
 });
 
 describe('lancedb backend search', () => {
-  let root: string;
-  let cleanup: () => Promise<void>;
-  const backends: LancedbBackend[] = [];
-  const open = (options: Parameters<typeof createLancedbBackend>[0] = {}) => {
-    // The engine composes the file index as the fallback; so does this test.
-    const backend = createLancedbBackend(options, { fallback: createFileBackend });
-    backends.push(backend);
-    return backend;
-  };
-  beforeEach(async () => {
-    ({ root, cleanup } = await makeTempProject());
+  const project = tempProjectPerTest(async (root) => {
     await writeWorkspaceFile(
       root,
       '2026-03-01.md',
@@ -52,14 +47,13 @@ describe('lancedb backend search', () => {
       '# main\n\nStatus: migrating the monorepo to pnpm.\n',
     );
   });
-  afterEach(async () => {
-    await Promise.all(backends.splice(0).map((b) => b.close()));
-    await cleanup();
-  });
+  const open = (options: Parameters<typeof createLancedbBackend>[0] = {}) =>
+    // The engine composes the file index as the fallback; so does this test.
+    project.closeAfter(createLancedbBackend(options, { fallback: createFileBackend }));
 
   it('stores the index under .cairn/index/lancedb and keeps markers out of snippets', async () => {
-    const hits = await open().search!(root, { query: 'pnpm monorepo' });
-    expect(existsSync(join(cairnIndexPath(root), 'lancedb'))).toBe(true);
+    const hits = await open().search!(project.root, { query: 'pnpm monorepo' });
+    expect(existsSync(join(cairnIndexPath(project.root), 'lancedb'))).toBe(true);
     expect(hits.map((h) => h.memoryId ?? h.path)).toEqual(
       expect.arrayContaining([unitId(1), unitId(4), 'threads/main.md']),
     );
@@ -70,7 +64,7 @@ describe('lancedb backend search', () => {
   it('filters by category, kind, review, date and path', async () => {
     const backend = open();
     const ids = async (filters: object) =>
-      (await backend.search!(root, { query: 'pnpm monorepo database', filters }))
+      (await backend.search!(project.root, { query: 'pnpm monorepo database', filters }))
         .map((h) => h.memoryId ?? h.path)
         .sort();
     expect(await ids({ category: ['fact'] })).toEqual([unitId(2), unitId(4)]);
@@ -87,11 +81,11 @@ describe('lancedb backend search', () => {
   it('refreshes incrementally: only changed chunks are embedded, deleted ones leave', async () => {
     const embedder = countingEmbedder(createHashEmbedder());
     const backend = open({ embedder });
-    const first = await backend.refresh(root);
+    const first = await backend.refresh(project.root);
     expect(first.chunksEmbedded).toBe(5);
-    expect(await backend.refresh(root)).toMatchObject({ filesRead: 0, chunksWritten: 0 });
+    expect(await backend.refresh(project.root)).toMatchObject({ filesRead: 0, chunksWritten: 0 });
     await writeWorkspaceFile(
-      root,
+      project.root,
       '2026-03-01.md',
       [
         unit(1, 'We chose pnpm for the monorepo.', { category: 'decision' }),
@@ -100,11 +94,11 @@ describe('lancedb backend search', () => {
       ].join('\n'),
     );
     const before = embedder.count();
-    const second = await backend.refresh(root);
+    const second = await backend.refresh(project.root);
     // Unit 4 changed text and unit 5 is new; unit 1 moved nowhere and is skipped.
     expect(embedder.count() - before).toBe(2);
     expect(second).toMatchObject({ filesChanged: 1, chunksDeleted: 2, chunksEmbedded: 2 });
-    const hits = await backend.search!(root, {
+    const hits = await backend.search!(project.root, {
       query: 'yarn staging postgres',
       filters: { includeDeprecated: true },
     });
@@ -114,22 +108,22 @@ describe('lancedb backend search', () => {
 
   it('rebuilds when the embedder changes, never mixing vectors', async () => {
     const warnings: string[] = [];
-    await open({ embedder: { id: 'hash', dimensions: 64 } }).refresh(root);
+    await open({ embedder: { id: 'hash', dimensions: 64 } }).refresh(project.root);
     const other = open({
       embedder: { id: 'hash', dimensions: 128 },
       onWarning: (m) => warnings.push(m),
     });
-    const stats = await other.refresh(root);
+    const stats = await other.refresh(project.root);
     expect(stats.chunksEmbedded).toBe(5);
     expect(warnings.join('\n')).toMatch(/rebuilding the LanceDB index .*hash:.*:64/);
-    expect((await other.search!(root, { query: 'pnpm' })).length).toBeGreaterThan(0);
+    expect((await other.search!(project.root, { query: 'pnpm' })).length).toBeGreaterThan(0);
   });
 
   it('refuses a changed embedder with CONFLICT when asked to, and search falls back', async () => {
-    await open({ embedder: { id: 'hash', dimensions: 64 } }).refresh(root);
+    await open({ embedder: { id: 'hash', dimensions: 64 } }).refresh(project.root);
     const strict = open({ embedder: { id: 'hash', dimensions: 128 }, onEmbedderChange: 'error' });
-    await expectCode(strict.refresh(root), 'CONFLICT');
-    const hits = await strict.search!(root, { query: 'pnpm' });
+    await expectCode(strict.refresh(project.root), 'CONFLICT');
+    const hits = await strict.search!(project.root, { query: 'pnpm' });
     expect(hits.length).toBeGreaterThan(0);
     expect(strict.warnings.join('\n')).toContain('CONFLICT');
   });
@@ -139,12 +133,12 @@ describe('lancedb backend search', () => {
       code: 'ERR_MODULE_NOT_FOUND',
     });
     const backend = open({ loadModules: () => Promise.reject(missing) });
-    const hits = await backend.search!(root, { query: 'pnpm monorepo' });
+    const hits = await backend.search!(project.root, { query: 'pnpm monorepo' });
     expect(hits.length).toBeGreaterThan(0);
     expect(backend.warnings[0]).toMatch(
       /BACKEND_UNAVAILABLE.*pnpm add @lancedb\/lancedb apache-arrow/,
     );
-    expect(existsSync(join(cairnIndexPath(root), 'lancedb'))).toBe(false);
+    expect(existsSync(join(cairnIndexPath(project.root), 'lancedb'))).toBe(false);
   });
 
   it('rejects bad options and bad queries with INVALID_INPUT and writes nothing', async () => {
@@ -152,9 +146,9 @@ describe('lancedb backend search', () => {
       /vectorIndexThreshold/,
     );
     expect(() => createLancedbBackend({ nope: 1 } as never)).toThrow(/unknown option/);
-    const before = await snapshotTree(root);
-    await expectCode(open().search!(root, { query: '' }), 'INVALID_INPUT');
-    await expectCode(open().search!(root, { query: 'x', limit: 0 }), 'INVALID_INPUT');
-    expect(await snapshotTree(root)).toEqual(before);
+    const before = await snapshotTree(project.root);
+    await expectCode(open().search!(project.root, { query: '' }), 'INVALID_INPUT');
+    await expectCode(open().search!(project.root, { query: 'x', limit: 0 }), 'INVALID_INPUT');
+    expect(await snapshotTree(project.root)).toEqual(before);
   });
 });

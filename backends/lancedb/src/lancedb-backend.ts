@@ -1,10 +1,4 @@
-import type { MemoryIndexRegistration } from '@cairn/core';
-import {
-  type BackendFallback,
-  createIndexedBackend,
-  type IndexedBackend,
-  indexedBackendCapabilities,
-} from '@cairn/index-kit';
+import { defineIndexBackend, type IndexedBackend } from '@cairn/index-kit';
 import { LancedbIndex } from './lancedb-index';
 import {
   databaseUri,
@@ -16,16 +10,12 @@ import {
 import { LANCEDB_PUSHED_FILTERS } from './query-filters';
 import type { LancedbRefreshStats } from './refresh-pool';
 
-/** Storage is the file workspace's: markdown, atomic writes. Only search differs. */
-export const lancedbCapabilities = indexedBackendCapabilities;
-
-/**
- * The LanceDB index as the engine registers it: hybrid vector + full-text
- * search over one table derived from the markdown, with every filter
- * pushed down as a predicate. The generic code builds the backend and the
- * retrieval adapter from it.
- */
-export const lancedbIndex: MemoryIndexRegistration<ResolvedLancedbOptions, LancedbRefreshStats> = {
+/** The package's entry points, all built from its index registration. */
+export const lancedb = defineIndexBackend<
+  LancedbBackendOptions,
+  ResolvedLancedbOptions,
+  LancedbRefreshStats
+>({
   type: 'lancedb',
   name: 'LanceDB (markdown in .cairn/memory/, hybrid search in LanceDB)',
   engine: 'LanceDB',
@@ -38,7 +28,18 @@ export const lancedbIndex: MemoryIndexRegistration<ResolvedLancedbOptions, Lance
       options,
       warn,
     ),
-};
+});
+
+/**
+ * The LanceDB index as the engine registers it: hybrid vector + full-text
+ * search over one table derived from the markdown, with every filter
+ * pushed down as a predicate. The generic code builds the backend and the
+ * retrieval adapter from it.
+ */
+export const lancedbIndex = lancedb.index;
+
+/** Storage is the file workspace's: markdown, atomic writes. Only search differs. */
+export const lancedbCapabilities = lancedb.capabilities;
 
 /** The LanceDB backend: refresh and rebuild report LanceDB's counts. */
 export type LancedbBackend = IndexedBackend<LancedbRefreshStats>;
@@ -50,9 +51,4 @@ export type LancedbBackend = IndexedBackend<LancedbRefreshStats>;
  * LanceDB is missing or fails, search falls back to `fallback` (the engine
  * passes the file index) with a warning.
  */
-export function createLancedbBackend(
-  options: LancedbBackendOptions = {},
-  composition: { fallback?: BackendFallback } = {},
-): LancedbBackend {
-  return createIndexedBackend(lancedbIndex, options, composition);
-}
+export const createLancedbBackend = lancedb.createBackend;

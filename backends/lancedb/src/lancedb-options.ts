@@ -2,17 +2,21 @@ import { isAbsolute, resolve } from 'node:path';
 import {
   type ChunkOptions,
   cairnIndexPath,
+  chunkOption,
   defaultProjectRepo,
   type Embedder,
   embedderOption,
   embedderOrDefault,
   functionOption,
+  indexCommonOptions,
   integerOption,
   invalidBackendOption,
   lazySchema,
   numberOption,
   oneOfOption,
   parseBackendOptions,
+  type ResolvedIndexCommonOptions,
+  repoOption,
   stringOption,
   stringRecordOption,
 } from '@cairn/core';
@@ -84,7 +88,7 @@ export interface LancedbBackendOptions {
 }
 
 /** Options after validation, with defaults applied. */
-export interface ResolvedLancedbOptions {
+export interface ResolvedLancedbOptions extends ResolvedIndexCommonOptions {
   uri: string | undefined;
   storageOptions: Record<string, string> | undefined;
   tableName: string;
@@ -98,8 +102,6 @@ export interface ResolvedLancedbOptions {
   readConsistencyInterval: number;
   rrfK: number;
   minSimilarity: number;
-  getMaxLines: number;
-  onWarning: ((message: string) => void) | undefined;
   loadModules: LancedbModuleLoader | undefined;
 }
 
@@ -111,24 +113,17 @@ export const lancedbOptionsSchema = lazySchema(() =>
     uri: stringOption(),
     storageOptions: stringRecordOption(),
     tableName: z._default(stringOption(/^[A-Za-z][A-Za-z0-9_]{0,62}$/), DEFAULT_TABLE_NAME),
-    repo: stringOption(/^[^\s]{1,200}$/),
+    repo: repoOption(),
     namespace: z._default(stringOption(/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/), DEFAULT_NAMESPACE),
     embedder: embedderOption(),
     searchMode: oneOfOption(['hybrid', 'vector', 'keyword'], 'hybrid'),
     vectorIndexThreshold: integerOption(MIN_VECTOR_INDEX_THRESHOLD, DEFAULT_VECTOR_INDEX_THRESHOLD),
     onEmbedderChange: oneOfOption(['rebuild', 'error'], 'rebuild'),
-    chunk: z._default(
-      z.object(
-        { maxTokens: integerOption(16, 400), overlapTokens: integerOption(0, 60) },
-        { error: 'expected { maxTokens?, overlapTokens? }' },
-      ),
-      () => ({ maxTokens: 400, overlapTokens: 60 }),
-    ),
+    chunk: chunkOption(),
     readConsistencyInterval: integerOption(0, 0),
     rrfK: integerOption(1, 60),
     minSimilarity: numberOption(-1, 1, DEFAULT_MIN_SIMILARITY),
-    getMaxLines: integerOption(1, 200),
-    onWarning: functionOption<(message: string) => void>(),
+    ...indexCommonOptions(),
     loadModules: functionOption<LancedbModuleLoader>(),
   }),
 );

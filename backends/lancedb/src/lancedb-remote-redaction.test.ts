@@ -1,14 +1,8 @@
 import { join } from 'node:path';
 import { createFileRetrievalAdapter } from '@cairn/backend-file';
-import {
-  fakeSecretDump,
-  fakeSecrets,
-  leakedFakeSecrets,
-  makeTempProject,
-  type TempProject,
-} from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLancedbRetrievalAdapter, type LancedbRetrievalAdapter, loadLancedb } from './index';
+import { fakeSecretDump, fakeSecrets, leakedFakeSecrets, tempProjectPerTest } from '@cairn/testkit';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createLancedbRetrievalAdapter, loadLancedb } from './index';
 import { isRemoteUri } from './lancedb-options';
 import { unit, writeWorkspaceFile } from './test-fixtures';
 
@@ -19,16 +13,17 @@ import { unit, writeWorkspaceFile } from './test-fixtures';
  * handed a local folder in place of the bucket, and the rows are read back.
  */
 describe('lancedb text in object storage is redacted', () => {
-  let temp: TempProject;
-  let bucket: string;
-  const adapters: LancedbRetrievalAdapter[] = [];
+  const project = tempProjectPerTest((root) =>
+    writeWorkspaceFile(root, '2026-03-01.md', unit(1, `Deploy keys:\n${fakeSecretDump()}`)),
+  );
+  const bucket = () => join(project.root, 'bucket');
   const embedded: string[] = [];
 
   const open = async (uri: string) => {
     const real = await loadLancedb();
     const adapter = createLancedbRetrievalAdapter(
       {
-        rootDir: temp.root,
+        rootDir: project.root,
         options: {
           uri,
           embedder: {
@@ -44,37 +39,25 @@ describe('lancedb text in object storage is redacted', () => {
             arrow: real.arrow,
             lancedb: {
               ...real.lancedb,
-              connect: (_uri: string, options: object) => real.lancedb.connect(bucket, options),
+              connect: (_uri: string, options: object) => real.lancedb.connect(bucket(), options),
             } as typeof real.lancedb,
           }),
         },
       },
       { fallback: createFileRetrievalAdapter },
     );
-    adapters.push(adapter);
-    return adapter;
+    return project.closeAfter(adapter);
   };
   const storedText = async () => {
     const { lancedb } = await loadLancedb();
-    const db = await lancedb.connect(bucket);
+    const db = await lancedb.connect(bucket());
     const rows = await (await db.openTable('cairn_chunks')).query().select(['text']).toArray();
     db.close();
     return rows.map((r) => r.text as string).join('\n');
   };
 
-  beforeEach(async () => {
-    temp = await makeTempProject();
-    bucket = join(temp.root, 'bucket');
+  beforeEach(() => {
     embedded.length = 0;
-    await writeWorkspaceFile(
-      temp.root,
-      '2026-03-01.md',
-      unit(1, `Deploy keys:\n${fakeSecretDump()}`),
-    );
-  });
-  afterEach(async () => {
-    await Promise.all(adapters.splice(0).map((a) => a.close()));
-    await temp.cleanup();
   });
 
   it('classifies URIs: any scheme is remote, a path is local', () => {
@@ -99,7 +82,7 @@ describe('lancedb text in object storage is redacted', () => {
   });
 
   it('a local folder keeps the text as written (it never leaves the machine)', async () => {
-    const adapter = await open(join(temp.root, 'local-db'));
+    const adapter = await open(join(project.root, 'local-db'));
     await adapter.recall({ agentId: 'x', query: 'deploy keys' });
     expect(leakedFakeSecrets(await storedText())).toHaveLength(fakeSecrets().length);
     expect((await adapter.status()).details).toMatchObject({ redactsText: false });

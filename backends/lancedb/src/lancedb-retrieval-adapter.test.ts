@@ -2,8 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import { memoryWorkspacePath } from '@cairn/core';
-import { describeRetrievalAdapter, expectCode, makeTempProject } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeRetrievalAdapter, expectCode, tempProjectPerTest } from '@cairn/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   createLancedbRetrievalAdapter,
   type LancedbRetrievalAdapter,
@@ -26,25 +26,16 @@ async function writeDoc(root: string, path: string, text: string): Promise<void>
 }
 
 describe('lancedb retrieval adapter', () => {
-  let root: string;
-  let cleanup: () => Promise<void>;
-  const adapters: LancedbRetrievalAdapter[] = [];
-  const open = (options: Record<string, unknown> = {}) => {
-    const adapter = createLancedbRetrievalAdapter(
-      { rootDir: root, options },
-      { fallback: createFileRetrievalAdapter },
+  const project = tempProjectPerTest((root) =>
+    writeWorkspaceFile(root, 'MEMORY.md', '# Project memory\n\nNotes live here.\n'),
+  );
+  const open = (options: Record<string, unknown> = {}) =>
+    project.closeAfter(
+      createLancedbRetrievalAdapter(
+        { rootDir: project.root, options },
+        { fallback: createFileRetrievalAdapter },
+      ),
     );
-    adapters.push(adapter);
-    return adapter;
-  };
-  beforeEach(async () => {
-    ({ root, cleanup } = await makeTempProject());
-    await writeWorkspaceFile(root, 'MEMORY.md', '# Project memory\n\nNotes live here.\n');
-  });
-  afterEach(async () => {
-    await Promise.all(adapters.splice(0).map((a) => a.close()));
-    await cleanup();
-  });
 
   it('is registered as "lancedb" with semantic and keyword recall', () => {
     expect(lancedbRetrievalAdapter.id).toBe('lancedb');
@@ -56,8 +47,8 @@ describe('lancedb retrieval adapter', () => {
   });
 
   it('hybrid recall finds a paraphrase that pure keyword search misses', async () => {
-    await writeDoc(root, 'docs/build.md', 'Each service ships a Dockerfile built in CI.\n');
-    await writeDoc(root, 'docs/db.md', 'Postgres replication runs with two standbys.\n');
+    await writeDoc(project.root, 'docs/build.md', 'Each service ships a Dockerfile built in CI.\n');
+    await writeDoc(project.root, 'docs/db.md', 'Postgres replication runs with two standbys.\n');
     const pools = [{ id: 'docs', tier: 'hot' as const, path: 'docs' }];
     // No word of the query is in the document, even stemmed: only the vectors connect them.
     const query = { agentId: 'bob', query: 'postgresql replicas' };
@@ -74,7 +65,7 @@ describe('lancedb retrieval adapter', () => {
 
   it('filters recall by category and review state, and by other metadata after the query', async () => {
     await writeWorkspaceFile(
-      root,
+      project.root,
       '2026-03-01.md',
       [
         unit(1, 'Deploys use the blue-green pipeline.', { category: 'decision' }),
@@ -96,20 +87,20 @@ describe('lancedb retrieval adapter', () => {
   });
 
   it('upserts and deletes by chunk id as pool files change', async () => {
-    await writeDoc(root, 'kb/a.md', '# A\n\nThe zephyrine cache warms at boot.\n');
-    await writeDoc(root, 'kb/b.md', '# B\n\nThe zephyrine cache is sharded.\n');
+    await writeDoc(project.root, 'kb/a.md', '# A\n\nThe zephyrine cache warms at boot.\n');
+    await writeDoc(project.root, 'kb/b.md', '# B\n\nThe zephyrine cache is sharded.\n');
     const adapter = open();
     await adapter.registerPools([{ id: 'kb', tier: 'warm', path: 'kb' }]);
-    await adapter.indexPaths([join(root, 'kb')]);
+    await adapter.indexPaths([join(project.root, 'kb')]);
     expect((await adapter.recall({ agentId: 'x', query: 'zephyrine' })).length).toBe(2);
-    await writeDoc(root, 'kb/a.md', '# A\n\nNothing to see.\n');
+    await writeDoc(project.root, 'kb/a.md', '# A\n\nNothing to see.\n');
     const { rm } = await import('node:fs/promises');
-    await rm(join(root, 'kb/b.md'));
+    await rm(join(project.root, 'kb/b.md'));
     expect(await adapter.recall({ agentId: 'x', query: 'zephyrine' })).toEqual([]);
   });
 
   it('rewrites pool tier and agents when a pool is registered again', async () => {
-    await writeDoc(root, 'team/notes.md', '# Notes\n\nThe quasarine rollout is paused.\n');
+    await writeDoc(project.root, 'team/notes.md', '# Notes\n\nThe quasarine rollout is paused.\n');
     const adapter = open();
     await adapter.registerPools([{ id: 'team', tier: 'warm', path: 'team' }]);
     expect(await adapter.recall({ agentId: 'bob', query: 'quasarine' })).toHaveLength(1);
@@ -126,7 +117,7 @@ describe('lancedb retrieval adapter', () => {
       { length: 300 },
       (_, i) => `Note ${i}: service ${i % 17} owns queue ${i}.`,
     );
-    await writeDoc(root, 'big/notes.md', lines.join('\n\n----\n\n'));
+    await writeDoc(project.root, 'big/notes.md', lines.join('\n\n----\n\n'));
     const adapter = open({ vectorIndexThreshold: 256 });
     await adapter.registerPools([{ id: 'big', tier: 'hot', path: 'big' }]);
     await adapter.indexPaths([]);
@@ -151,7 +142,7 @@ describe('lancedb retrieval adapter', () => {
   it('passes an object-storage URI and its storage options to LanceDB untouched', async () => {
     const real = await loadLancedb();
     const calls: { uri: string; options: unknown }[] = [];
-    const local = join(root, 'fake-bucket');
+    const local = join(project.root, 'fake-bucket');
     const adapter = open({
       uri: 's3://cairn-bucket/team-a',
       storageOptions: { region: 'eu-west-1', endpoint: 'http://127.0.0.1:9' },
@@ -172,7 +163,7 @@ describe('lancedb retrieval adapter', () => {
       uri: 's3://cairn-bucket/team-a',
       options: { storageOptions: { region: 'eu-west-1', endpoint: 'http://127.0.0.1:9' } },
     });
-    expect(results[0]?.uri).toBe(join(memoryWorkspacePath(root), 'MEMORY.md'));
+    expect(results[0]?.uri).toBe(join(memoryWorkspacePath(project.root), 'MEMORY.md'));
   });
 
   it('recalls through the file adapter with a warning when LanceDB is missing', async () => {

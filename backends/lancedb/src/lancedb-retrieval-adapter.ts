@@ -1,15 +1,8 @@
-import type { RetrievalAdapterFactoryOptions, RetrievalAdapterRegistration } from '@cairn/core';
-import {
-  type AdapterFallback,
-  createIndexedRetrievalAdapter,
-  type IndexedRetrievalAdapter,
-  recallCapabilities,
-  type SourcePool,
-} from '@cairn/index-kit';
-import { lancedbIndex } from './lancedb-backend';
+import type { IndexedRetrievalAdapter } from '@cairn/index-kit';
+import { lancedb } from './lancedb-backend';
 import type { LancedbRefreshStats } from './refresh-pool';
 
-export const lancedbRetrievalCapabilities = recallCapabilities(lancedbIndex);
+export const lancedbRetrievalCapabilities = lancedb.retrievalCapabilities;
 
 export type LancedbRetrievalAdapter = IndexedRetrievalAdapter<LancedbRefreshStats>;
 
@@ -20,16 +13,7 @@ export type LancedbRetrievalAdapter = IndexedRetrievalAdapter<LancedbRefreshStat
  * as filters. When LanceDB is missing or fails, recall answers from
  * `fallback` (the engine passes the file adapter) and `status()` says why.
  */
-export function createLancedbRetrievalAdapter(
-  factory: RetrievalAdapterFactoryOptions,
-  composition: { fallback?: AdapterFallback; sourcePools?: readonly SourcePool[] } = {},
-): LancedbRetrievalAdapter {
-  return createIndexedRetrievalAdapter(lancedbIndex, factory, composition);
-}
+export const createLancedbRetrievalAdapter = lancedb.createRetrievalAdapter;
 
 /** The adapter alone, without a fallback; the engine builds it from `lancedbIndex` instead. */
-export const lancedbRetrievalAdapter: RetrievalAdapterRegistration = {
-  id: 'lancedb',
-  capabilities: lancedbRetrievalCapabilities,
-  create: (factory) => createLancedbRetrievalAdapter(factory),
-};
+export const lancedbRetrievalAdapter = lancedb.retrievalAdapter;

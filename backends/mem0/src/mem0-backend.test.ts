@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFileBackend } from '@cairn/backend-file';
 import { createHashEmbedder } from '@cairn/core';
-import { describeMemoryBackend, expectCode, makeTempProject } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeMemoryBackend, expectCode, tempProjectPerTest } from '@cairn/testkit';
+import { describe, expect, it } from 'vitest';
 import { createMem0Backend, type Mem0Backend, mem0Capabilities } from './index';
 import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
 
@@ -16,34 +16,23 @@ describeMemoryBackend({
 });
 
 describe('mem0 backend', () => {
-  let root: string;
-  let cleanup: () => Promise<void>;
-  const backends: Mem0Backend[] = [];
-  const open = (options: Parameters<typeof createMem0Backend>[0] = {}) => {
+  const project = tempProjectPerTest((root) =>
+    writeWorkspaceFile(root, 'MEMORY.md', '# Project memory\n\nNotes live here.\n'),
+  );
+  const open = (options: Parameters<typeof createMem0Backend>[0] = {}) =>
     // The engine composes the file index as the fallback; so does this test.
-    const backend = createMem0Backend(options, { fallback: createFileBackend });
-    backends.push(backend);
-    return backend;
-  };
-  beforeEach(async () => {
-    ({ root, cleanup } = await makeTempProject());
-    await writeWorkspaceFile(root, 'MEMORY.md', '# Project memory\n\nNotes live here.\n');
-  });
-  afterEach(async () => {
-    await Promise.all(backends.splice(0).map((b) => b.close()));
-    await cleanup();
-  });
+    project.closeAfter(createMem0Backend(options, { fallback: createFileBackend }));
 
   it('mirrors units with their ids, review state and place, and maps hits back', async () => {
     await writeWorkspaceFile(
-      root,
+      project.root,
       '2026-03-01.md',
       `${unit(1, 'Deploys use the blue-green strategy on kubernetes.', { category: 'decision' })}${unit(2, 'The staging database is postgres 16.')}`,
     );
     const backend = open();
-    const stats = await backend.sync(root);
+    const stats = await backend.sync(project.root);
     expect(stats.chunksAdded).toBe(3);
-    const [hit] = await backend.search(root, { query: 'blue-green deploys kubernetes' });
+    const [hit] = await backend.search(project.root, { query: 'blue-green deploys kubernetes' });
     expect(hit).toMatchObject({
       path: '2026-03-01.md',
       kind: 'UNIT',
@@ -60,13 +49,13 @@ describe('mem0 backend', () => {
 
   it('syncs incrementally: unchanged files add nothing, edits replace, removals delete', async () => {
     await writeWorkspaceFile(
-      root,
+      project.root,
       '2026-03-01.md',
       `${unit(1, 'Alpha quokka fact.')}${unit(2, 'Beta wombat fact.')}`,
     );
     const backend = open();
-    expect((await backend.sync(root)).chunksAdded).toBe(3);
-    expect(await backend.sync(root)).toMatchObject({
+    expect((await backend.sync(project.root)).chunksAdded).toBe(3);
+    expect(await backend.sync(project.root)).toMatchObject({
       chunksAdded: 0,
       chunksDeleted: 0,
       filesChanged: 0,
@@ -74,42 +63,49 @@ describe('mem0 backend', () => {
 
     // Unit 2 deprecated, unit 1 unchanged: one entry replaced, and deprecated units leave default search.
     await writeWorkspaceFile(
-      root,
+      project.root,
       '2026-03-01.md',
       `${unit(1, 'Alpha quokka fact.')}${unit(2, 'Beta wombat fact.', { review: 'deprecated' })}`,
     );
-    expect(await backend.sync(root)).toMatchObject({ chunksAdded: 1, chunksDeleted: 1 });
+    expect(await backend.sync(project.root)).toMatchObject({ chunksAdded: 1, chunksDeleted: 1 });
     const ids = async (filters = {}) =>
-      (await backend.search(root, { query: 'beta wombat', filters })).map((h) => h.memoryId);
+      (await backend.search(project.root, { query: 'beta wombat', filters })).map(
+        (h) => h.memoryId,
+      );
     expect(await ids()).not.toContain(unitId(2));
     expect(await ids({ includeDeprecated: true })).toContain(unitId(2));
 
     // The unit removed from the file is deleted from Mem0.
-    await writeWorkspaceFile(root, '2026-03-01.md', unit(1, 'Alpha quokka fact.'));
-    expect(await backend.sync(root)).toMatchObject({ chunksAdded: 0, chunksDeleted: 1 });
+    await writeWorkspaceFile(project.root, '2026-03-01.md', unit(1, 'Alpha quokka fact.'));
+    expect(await backend.sync(project.root)).toMatchObject({ chunksAdded: 0, chunksDeleted: 1 });
     expect(await ids({ includeDeprecated: true })).not.toContain(unitId(2));
   });
 
   it('a fresh instance reuses the mirror; rebuild clears and re-adds', async () => {
-    await writeWorkspaceFile(root, '2026-03-01.md', unit(1, 'Quokkas rotate the keys monthly.'));
-    expect((await open().sync(root)).chunksAdded).toBe(2);
-    await backends.splice(0)[0]!.close();
+    await writeWorkspaceFile(
+      project.root,
+      '2026-03-01.md',
+      unit(1, 'Quokkas rotate the keys monthly.'),
+    );
+    const first = open();
+    expect((await first.sync(project.root)).chunksAdded).toBe(2);
+    await first.close();
     const again = open();
-    expect((await again.sync(root)).chunksAdded).toBe(0);
-    const rebuilt = await again.rebuild(root);
+    expect((await again.sync(project.root)).chunksAdded).toBe(0);
+    const rebuilt = await again.rebuild(project.root);
     expect(rebuilt.chunksAdded).toBe(2);
-    expect((await again.search(root, { query: 'quokkas rotate keys' })).length).toBe(1);
+    expect((await again.search(project.root, { query: 'quokkas rotate keys' })).length).toBe(1);
   });
 
   it('applies kind, category, review, path and date filters', async () => {
     await writeWorkspaceFile(
-      root,
+      project.root,
       '2026-03-01.md',
       `${unit(1, 'Quokka release notes: version one.', { category: 'fact' })}${unit(2, 'Quokka release plan: decided.', { category: 'decision', createdAt: '2026-04-01T00:00:00.000Z', review: 'draft' })}`,
     );
     const backend = open();
     const ids = async (filters: object) =>
-      (await backend.search(root, { query: 'quokka release', filters }))
+      (await backend.search(project.root, { query: 'quokka release', filters }))
         .map((h) => h.memoryId)
         .sort();
     expect(await ids({ category: ['decision'] })).toEqual([unitId(2)]);
@@ -122,12 +118,15 @@ describe('mem0 backend', () => {
 
   it('mirrors after a write and keeps mem0 files under .cairn/index/mem0', async () => {
     const backend = open();
-    await backend.write(root, '# Project memory\n\nThe wallaby cluster runs in Frankfurt.\n');
-    const files = await readdir(join(root, '.cairn', 'index', 'mem0'));
+    await backend.write(
+      project.root,
+      '# Project memory\n\nThe wallaby cluster runs in Frankfurt.\n',
+    );
+    const files = await readdir(join(project.root, '.cairn', 'index', 'mem0'));
     expect(files).toEqual(expect.arrayContaining(['config.json', 'history.db']));
     expect(files.some((f) => /^vectors-[0-9a-f]{12}\.db$/.test(f))).toBe(true);
     expect(files.some((f) => /^mirror-[0-9a-f]{16}\.json$/.test(f))).toBe(true);
-    const [hit] = await backend.search(root, { query: 'wallaby cluster frankfurt' });
+    const [hit] = await backend.search(project.root, { query: 'wallaby cluster frankfurt' });
     expect(hit).toMatchObject({ path: 'MEMORY.md', kind: 'RAW' });
   });
 
@@ -137,11 +136,11 @@ describe('mem0 backend', () => {
       loadModules: () => Promise.reject(new Error('Cannot find package mem0ai')),
       onWarning: (m) => warnings.push(m),
     });
-    await backend.write(root, '# Project memory\n\nThe numbat service owns billing.\n');
-    const [hit] = await backend.search(root, { query: 'numbat billing' });
+    await backend.write(project.root, '# Project memory\n\nThe numbat service owns billing.\n');
+    const [hit] = await backend.search(project.root, { query: 'numbat billing' });
     expect(hit?.snippet).toContain('numbat');
     expect(warnings.join('\n')).toContain('pnpm add mem0ai');
-    const error = await expectCode(backend.sync(root), 'BACKEND_UNAVAILABLE');
+    const error = await expectCode(backend.sync(project.root), 'BACKEND_UNAVAILABLE');
     expect(error.hint).toContain('pnpm add mem0ai');
   });
 
@@ -151,6 +150,6 @@ describe('mem0 backend', () => {
     expect(() => createMem0Backend({ scope: {} })).toThrow(/at least one/);
     expect(() => createMem0Backend({ bogus: 1 } as never)).toThrow(/unknown option/);
     expect(() => createMem0Backend({ infer: true })).toThrow(/llm/);
-    await expectCode(open().search(root, { query: '' }), 'INVALID_INPUT');
+    await expectCode(open().search(project.root, { query: '' }), 'INVALID_INPUT');
   });
 });

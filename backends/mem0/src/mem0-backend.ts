@@ -1,10 +1,4 @@
-import type { MemoryIndexRegistration } from '@cairn/core';
-import {
-  type BackendFallback,
-  createIndexedBackend,
-  type IndexedBackend,
-  indexedBackendCapabilities,
-} from '@cairn/index-kit';
+import { type BackendComposition, defineIndexBackend, type IndexedBackend } from '@cairn/index-kit';
 import { MEM0_PUSHED_FILTERS, Mem0Index } from './mem0-index';
 import {
   type Mem0BackendOptions,
@@ -14,14 +8,8 @@ import {
 import { canFallBack } from './mem0-project';
 import type { Mem0SyncStats } from './mirror';
 
-/** Storage is the file workspace's (markdown, atomic writes); only search goes through Mem0. */
-export const mem0Capabilities = indexedBackendCapabilities;
-
-/**
- * The Mem0 index as the engine registers it. Vector recall only: Mem0's
- * BM25 re-ranks vector hits, so there is no keyword guarantee.
- */
-export const mem0Index: MemoryIndexRegistration<ResolvedMem0Options, Mem0SyncStats> = {
+/** The package's entry points, all built from its index registration. */
+export const mem0 = defineIndexBackend<Mem0BackendOptions, ResolvedMem0Options, Mem0SyncStats>({
   type: 'mem0',
   name: 'Mem0 (markdown in .cairn/memory/, mirrored into Mem0 for search)',
   engine: 'Mem0',
@@ -29,7 +17,16 @@ export const mem0Index: MemoryIndexRegistration<ResolvedMem0Options, Mem0SyncSta
   parseOptions: resolveMem0Options,
   canFallBack,
   create: ({ rootDir, dataDir, options }) => new Mem0Index(rootDir, options, dataDir),
-};
+});
+
+/**
+ * The Mem0 index as the engine registers it. Vector recall only: Mem0's
+ * BM25 re-ranks vector hits, so there is no keyword guarantee.
+ */
+export const mem0Index = mem0.index;
+
+/** Storage is the file workspace's (markdown, atomic writes); only search goes through Mem0. */
+export const mem0Capabilities = mem0.capabilities;
 
 export interface Mem0Backend extends IndexedBackend<Mem0SyncStats> {
   /** Mirrors the workspace's units and notes into Mem0 (incremental); same as `refresh`. */
@@ -47,8 +44,8 @@ export interface Mem0Backend extends IndexedBackend<Mem0SyncStats> {
  */
 export function createMem0Backend(
   options: Mem0BackendOptions = {},
-  composition: { fallback?: BackendFallback } = {},
+  composition: BackendComposition = {},
 ): Mem0Backend {
-  const backend = createIndexedBackend(mem0Index, options, composition);
+  const backend = mem0.createBackend(options, composition);
   return Object.assign(backend, { sync: (rootDir: string) => backend.refresh(rootDir) });
 }

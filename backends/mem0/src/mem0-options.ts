@@ -1,16 +1,20 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import {
+  booleanOption,
   CairnError,
   type ChunkOptions,
   cairnIndexPath,
+  chunkOption,
   type Embedder,
   embedderOption,
   embedderOrDefault,
   functionOption,
-  integerOption,
+  indexCommonOptions,
   lazySchema,
   numberOption,
   parseBackendOptions,
+  type ResolvedIndexCommonOptions,
+  repoOption,
 } from '@cairn/core';
 import * as z from 'zod/mini';
 import type { Mem0ModuleLoader } from './load-mem0';
@@ -77,7 +81,7 @@ export interface Mem0BackendOptions {
   loadModules?: Mem0ModuleLoader;
 }
 
-export interface ResolvedMem0Options {
+export interface ResolvedMem0Options extends ResolvedIndexCommonOptions {
   mode: Mem0Mode;
   embedder: Embedder;
   vectorStore: { provider: string; config: Record<string, unknown> } | undefined;
@@ -93,8 +97,6 @@ export interface ResolvedMem0Options {
   dataDir: string | undefined;
   chunk: Required<ChunkOptions>;
   syncOnWrite: boolean;
-  getMaxLines: number;
-  onWarning: ((message: string) => void) | undefined;
   loadModules: Mem0ModuleLoader | undefined;
 }
 
@@ -121,8 +123,6 @@ const text = (pattern = ENTITY_ID) =>
       .string({ error: `expected a string matching ${pattern}` })
       .check(z.regex(pattern, `expected a string matching ${pattern}`)),
   );
-const flag = (fallback: boolean) =>
-  z._default(z.boolean({ error: 'expected true or false' }), fallback);
 const PROVIDER = 'expected { provider: string, config?: object }';
 const provider = () =>
   z.optional(
@@ -151,27 +151,17 @@ export const mem0OptionsSchema = lazySchema(() =>
       ),
     ),
     namespace: text(),
-    repo: text(/^[^\s]{1,200}$/),
+    repo: repoOption(),
     threshold: numberOption(0, 1, DEFAULT_THRESHOLD),
-    infer: flag(false),
+    infer: booleanOption(false),
     llm: provider(),
-    telemetry: flag(false),
+    telemetry: booleanOption(false),
     apiKeyEnv: z._default(text(/^[A-Za-z_][A-Za-z0-9_]*$/), DEFAULT_API_KEY_ENV),
     host: text(/^https?:\/\/\S+$/),
     dataDir: text(/^.+$/),
-    chunk: z._default(
-      z.object(
-        {
-          maxTokens: integerOption(16, DEFAULT_CHUNK.maxTokens),
-          overlapTokens: integerOption(0, DEFAULT_CHUNK.overlapTokens),
-        },
-        { error: 'expected { maxTokens?, overlapTokens? }' },
-      ),
-      () => ({ ...DEFAULT_CHUNK }),
-    ),
-    syncOnWrite: flag(true),
-    getMaxLines: integerOption(1, 200),
-    onWarning: functionOption<(message: string) => void>(),
+    chunk: chunkOption(DEFAULT_CHUNK),
+    syncOnWrite: booleanOption(true),
+    ...indexCommonOptions(),
     loadModules: functionOption<Mem0ModuleLoader>(),
   }),
 );

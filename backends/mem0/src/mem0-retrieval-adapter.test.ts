@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createFileRetrievalAdapter } from '@cairn/backend-file';
-import { describeRetrievalAdapter, expectCode, makeTempProject } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeRetrievalAdapter, expectCode, tempProjectPerTest } from '@cairn/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   createMem0RetrievalAdapter,
   type Mem0RetrievalAdapter,
@@ -18,29 +18,20 @@ describeRetrievalAdapter({
 });
 
 describe('mem0 retrieval adapter', () => {
-  let root: string;
-  let cleanup: () => Promise<void>;
-  const adapters: Mem0RetrievalAdapter[] = [];
-  const open = (options: Record<string, unknown> = {}) => {
-    const adapter = createMem0RetrievalAdapter(
-      { rootDir: root, options },
-      { fallback: createFileRetrievalAdapter },
-    );
-    adapters.push(adapter);
-    return adapter;
-  };
-  beforeEach(async () => {
-    ({ root, cleanup } = await makeTempProject());
-    await writeWorkspaceFile(
+  const project = tempProjectPerTest((root) =>
+    writeWorkspaceFile(
       root,
       '2026-03-01.md',
       `${unit(1, 'The quokka gateway retries three times.')}${unit(2, 'Old quokka gateway had no retries.', { review: 'deprecated' })}`,
+    ),
+  );
+  const open = (options: Record<string, unknown> = {}) =>
+    project.closeAfter(
+      createMem0RetrievalAdapter(
+        { rootDir: project.root, options },
+        { fallback: createFileRetrievalAdapter },
+      ),
     );
-  });
-  afterEach(async () => {
-    await Promise.all(adapters.splice(0).map((a) => a.close()));
-    await cleanup();
-  });
 
   it('is registered as "mem0" with semantic recall only', () => {
     expect(mem0RetrievalAdapter.id).toBe('mem0');
@@ -49,7 +40,7 @@ describe('mem0 retrieval adapter', () => {
       keyword: false,
       graph: false,
     });
-    expect(mem0RetrievalAdapter.create({ rootDir: root }).id).toBe('mem0');
+    expect(mem0RetrievalAdapter.create({ rootDir: project.root }).id).toBe('mem0');
   });
 
   it('maps hits back to Cairn unit ids and leaves deprecated units out unless asked', async () => {
@@ -57,7 +48,7 @@ describe('mem0 retrieval adapter', () => {
     const results = await adapter.recall({ agentId: 'bob', query: 'quokka gateway retries' });
     expect(results.map((r) => r.id)).toEqual([unitId(1)]);
     expect(results[0]).toMatchObject({
-      uri: join(root, '.cairn', 'memory', '2026-03-01.md'),
+      uri: join(project.root, '.cairn', 'memory', '2026-03-01.md'),
       metadata: {
         poolId: 'workspace',
         tier: 'hot',
@@ -82,9 +73,9 @@ describe('mem0 retrieval adapter', () => {
   });
 
   it('scopes by userId / agentId / runId: one store, separate memories', async () => {
-    const dbPath = join(root, 'shared-vectors.db');
+    const dbPath = join(project.root, 'shared-vectors.db');
     const vectorStore = { provider: 'memory', config: { dbPath } };
-    await writeAt(join(root, 'a/notes.md'), '# A\n\nThe platypus queue drains nightly.\n');
+    await writeAt(join(project.root, 'a/notes.md'), '# A\n\nThe platypus queue drains nightly.\n');
     const alice = open({
       vectorStore,
       scope: { userId: 'alice', agentId: 'claude' },
@@ -111,7 +102,7 @@ describe('mem0 retrieval adapter', () => {
   });
 
   it('deletes the entries of removed files and dropped pools', async () => {
-    await writeAt(join(root, 'p/one.md'), '# One\n\nThe echidna cache warms at boot.\n');
+    await writeAt(join(project.root, 'p/one.md'), '# One\n\nThe echidna cache warms at boot.\n');
     const adapter = open();
     await adapter.registerPools([{ id: 'p', tier: 'warm', path: 'p' }]);
     const query = { agentId: 'bob', query: 'echidna cache warms' };
@@ -120,7 +111,7 @@ describe('mem0 retrieval adapter', () => {
     expect(await adapter.recall(query)).toEqual([]);
     const status = await adapter.status();
     expect(status.details?.pools).toEqual([
-      { id: 'workspace', tier: 'hot', path: join(root, '.cairn', 'memory') },
+      { id: 'workspace', tier: 'hot', path: join(project.root, '.cairn', 'memory') },
     ]);
     // A rebuild clears the namespace and mirrors what is registered now: the two workspace units.
     const stats = await adapter.rebuild();

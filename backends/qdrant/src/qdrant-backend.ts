@@ -1,10 +1,5 @@
-import { CairnError, type MemoryIndexRegistration } from '@cairn/core';
-import {
-  type BackendFallback,
-  createIndexedBackend,
-  type IndexedBackend,
-  indexedBackendCapabilities,
-} from '@cairn/index-kit';
+import { defineIndexBackend, type IndexedBackend } from '@cairn/index-kit';
+import { canFallBack } from './qdrant-errors';
 import { QDRANT_PUSHED_FILTERS } from './qdrant-filters';
 import { QdrantIndex } from './qdrant-index';
 import {
@@ -15,33 +10,36 @@ import {
 } from './qdrant-options';
 import type { QdrantRefreshStats } from './qdrant-refresh';
 
-/** Storage is the file workspace's (markdown, atomic writes); only search goes to Qdrant. */
-export const qdrantCapabilities = indexedBackendCapabilities;
-
-/** Whether a Qdrant failure falls back to the file index: anything but the caller's bad input. */
-export function canFallBack(error: unknown): boolean {
-  return !(CairnError.isInstance(error) && error.code === 'INVALID_INPUT' && !error.details.status);
-}
-
 const hybrid = { semantic: true, keyword: true, filters: QDRANT_PUSHED_FILTERS, records: true };
 
-/**
- * The Qdrant index as the engine registers it: the project's partition of
- * one collection per namespace, dense + sparse hybrid search fused by
- * Qdrant's RRF, payload filters pushed down (path prefixes are checked on
- * each hit). Without sparse vectors there is no keyword arm.
- */
-export const qdrantIndex: MemoryIndexRegistration<ResolvedQdrantOptions, QdrantRefreshStats> = {
+/** The package's entry points, all built from its index registration. */
+export const qdrant = defineIndexBackend<
+  QdrantBackendOptions,
+  ResolvedQdrantOptions,
+  QdrantRefreshStats
+>({
   type: 'qdrant',
   name: 'Qdrant (markdown in .cairn/memory/, hybrid search in a Qdrant collection)',
   engine: 'Qdrant',
   capabilities: hybrid,
+  // Without sparse vectors there is no keyword arm.
   capabilitiesFor: (options) => (options.sparse ? hybrid : { ...hybrid, keyword: false }),
   parseOptions: (input) => resolveQdrantOptions(input),
   canFallBack,
   create: ({ rootDir, options, warn }) =>
     new QdrantIndex(options, options.repo ?? defaultRepo(rootDir), warn),
-};
+});
+
+/**
+ * The Qdrant index as the engine registers it: the project's partition of
+ * one collection per namespace, dense + sparse hybrid search fused by
+ * Qdrant's RRF, payload filters pushed down (path prefixes are checked on
+ * each hit).
+ */
+export const qdrantIndex = qdrant.index;
+
+/** Storage is the file workspace's (markdown, atomic writes); only search goes to Qdrant. */
+export const qdrantCapabilities = qdrant.capabilities;
 
 export type QdrantBackend = IndexedBackend<QdrantRefreshStats>;
 
@@ -52,9 +50,4 @@ export type QdrantBackend = IndexedBackend<QdrantRefreshStats>;
  * collection. When Qdrant is missing, unreachable or failing, search falls
  * back to `fallback` (the engine passes the file index) with a warning.
  */
-export function createQdrantBackend(
-  options: QdrantBackendOptions = {},
-  composition: { fallback?: BackendFallback } = {},
-): QdrantBackend {
-  return createIndexedBackend(qdrantIndex, options, composition);
-}
+export const createQdrantBackend = qdrant.createBackend;

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { expectCode } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadQdrant, QDRANT_INSTALL_COMMAND } from './load-qdrant';
@@ -6,15 +5,7 @@ import { mapQdrantError } from './qdrant-errors';
 import { resolveQdrantOptions } from './qdrant-options';
 import { QdrantStore } from './qdrant-store';
 import { type RecordingServer, startRecordingServer } from './recording-server';
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
+import { closedPort } from './test-fixtures';
 
 describe('error mapping through the real client', () => {
   let server: RecordingServer;

@@ -117,3 +117,8 @@ export function mapQdrantError(error: unknown, operation: string, url: string): 
     },
   );
 }
+
+/** Whether a Qdrant failure falls back to the file index: anything but the caller's bad input. */
+export function canFallBack(error: unknown): boolean {
+  return !(CairnError.isInstance(error) && error.code === 'INVALID_INPUT' && !error.details.status);
+}

@@ -1,24 +1,13 @@
-import { createServer } from 'node:net';
 import { createFileBackend, createFileRetrievalAdapter } from '@cairn/backend-file';
 import {
   describeMemoryBackend,
   expectCode,
-  makeTempProject,
   snapshotTree,
-  type TempProject,
+  tempProjectPerTest,
 } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createQdrantBackend, createQdrantRetrievalAdapter, qdrantCapabilities } from './index';
-import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
+import { closedPort, unitId, writeQuokkaflareHead } from './test-fixtures';
 
 const offlineUrl = `http://127.0.0.1:${await closedPort()}`;
 const missingClient = async () => {
@@ -40,16 +29,7 @@ describeMemoryBackend({
 });
 
 describe('fail-open', () => {
-  let project: TempProject;
-  beforeEach(async () => {
-    project = await makeTempProject();
-    await writeWorkspaceFile(
-      project.root,
-      'MEMORY.md',
-      `# Head\n\nThe quokkaflare deploys blue-green.\n\n${unit(1, 'Use pnpm for dependency management.')}\n`,
-    );
-  });
-  afterEach(() => project.cleanup());
+  const project = tempProjectPerTest(writeQuokkaflareHead);
 
   it('recall answers from the file adapter when the server is unreachable, and status says why', async () => {
     const adapter = createQdrantRetrievalAdapter(

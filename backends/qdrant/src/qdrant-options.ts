@@ -1,15 +1,21 @@
 import {
+  booleanOption,
   type ChunkOptions,
+  chunkOption,
+  DEFAULT_CHUNK_OPTIONS,
   defaultProjectRepo,
   type Embedder,
   embedderOption,
   embedderOrDefault,
   functionOption,
+  indexCommonOptions,
   integerOption,
   invalidBackendOption,
   lazySchema,
   numberOption,
   parseBackendOptions,
+  type ResolvedIndexCommonOptions,
+  repoOption,
   stringOption,
 } from '@cairn/core';
 import * as z from 'zod/mini';
@@ -58,7 +64,7 @@ export interface QdrantBackendOptions {
   loadClient?: QdrantModuleLoader;
 }
 
-export interface ResolvedQdrantOptions {
+export interface ResolvedQdrantOptions extends ResolvedIndexCommonOptions {
   url: string;
   apiKey: string | undefined;
   namespace: string;
@@ -71,8 +77,6 @@ export interface ResolvedQdrantOptions {
   chunk: Required<ChunkOptions>;
   timeoutMs: number;
   checkCompatibility: boolean;
-  getMaxLines: number;
-  onWarning: ((message: string) => void) | undefined;
   loadClient: QdrantModuleLoader | undefined;
 }
 
@@ -90,8 +94,6 @@ const urlSchema = () =>
     ),
     z.transform((value) => value.replace(/\/+$/, '')),
   );
-const flag = (fallback: boolean) =>
-  z._default(z.boolean({ error: 'expected true or false' }), fallback);
 
 /** Qdrant's options (zod/mini, built on first use); unknown keys are refused. */
 export const qdrantOptionsSchema = lazySchema(() =>
@@ -100,25 +102,15 @@ export const qdrantOptionsSchema = lazySchema(() =>
     apiKey: stringOption(),
     namespace: z._default(stringOption(NAME), DEFAULT_NAMESPACE),
     collectionPrefix: z._default(stringOption(NAME), DEFAULT_COLLECTION_PREFIX),
-    repo: stringOption(/^[^\s]{1,200}$/),
+    repo: repoOption(),
     securityScope: z._default(stringOption(NAME), 'project'),
     embedder: embedderOption(),
-    sparse: flag(true),
+    sparse: booleanOption(true),
     minSimilarity: numberOption(-1, 1, DEFAULT_MIN_SIMILARITY),
-    chunk: z._default(
-      z.object(
-        {
-          maxTokens: integerOption(16, 400, 100_000),
-          overlapTokens: integerOption(0, 60, 100_000),
-        },
-        { error: 'expected { maxTokens?, overlapTokens? }' },
-      ),
-      () => ({ maxTokens: 400, overlapTokens: 60 }),
-    ),
+    chunk: chunkOption(DEFAULT_CHUNK_OPTIONS, 100_000),
     timeoutMs: integerOption(100, 10_000, 600_000),
-    checkCompatibility: flag(false),
-    getMaxLines: integerOption(1, 200, 100_000),
-    onWarning: functionOption<(message: string) => void>(),
+    checkCompatibility: booleanOption(false),
+    ...indexCommonOptions(100_000),
     loadClient: functionOption<QdrantModuleLoader>(),
   }),
 );

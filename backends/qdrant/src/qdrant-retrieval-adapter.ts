@@ -1,15 +1,8 @@
-import type { RetrievalAdapterFactoryOptions, RetrievalAdapterRegistration } from '@cairn/core';
-import {
-  type AdapterFallback,
-  createIndexedRetrievalAdapter,
-  type IndexedRetrievalAdapter,
-  recallCapabilities,
-  type SourcePool,
-} from '@cairn/index-kit';
-import { qdrantIndex } from './qdrant-backend';
+import type { IndexedRetrievalAdapter } from '@cairn/index-kit';
+import { qdrant } from './qdrant-backend';
 import type { QdrantRefreshStats } from './qdrant-refresh';
 
-export const qdrantRetrievalCapabilities = recallCapabilities(qdrantIndex);
+export const qdrantRetrievalCapabilities = qdrant.retrievalCapabilities;
 
 export type QdrantRetrievalAdapter = IndexedRetrievalAdapter<QdrantRefreshStats>;
 
@@ -20,16 +13,7 @@ export type QdrantRetrievalAdapter = IndexedRetrievalAdapter<QdrantRefreshStats>
  * filters. When the client is missing or the server fails, recall answers
  * from `fallback` (the engine passes the file adapter) with a warning.
  */
-export function createQdrantRetrievalAdapter(
-  factory: RetrievalAdapterFactoryOptions,
-  composition: { fallback?: AdapterFallback; sourcePools?: readonly SourcePool[] } = {},
-): QdrantRetrievalAdapter {
-  return createIndexedRetrievalAdapter(qdrantIndex, factory, composition);
-}
+export const createQdrantRetrievalAdapter = qdrant.createRetrievalAdapter;
 
 /** The adapter alone, without a fallback; the engine builds it from `qdrantIndex` instead. */
-export const qdrantRetrievalAdapter: RetrievalAdapterRegistration = {
-  id: 'qdrant',
-  capabilities: qdrantRetrievalCapabilities,
-  create: (factory) => createQdrantRetrievalAdapter(factory),
-};
+export const qdrantRetrievalAdapter = qdrant.retrievalAdapter;

@@ -1,13 +1,7 @@
 import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redactSecrets } from '@cairn/core';
-import {
-  fakeSecretDump,
-  fakeSecrets,
-  leakedFakeSecrets,
-  makeTempProject,
-  type TempProject,
-} from '@cairn/testkit';
+import { fakeSecretDump, fakeSecrets, leakedFakeSecrets, tempProjectPerTest } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQdrantRetrievalAdapter } from './index';
 import { sparseVectorOf } from './qdrant-payload';
@@ -17,7 +11,7 @@ import { unit, writeWorkspaceFile } from './test-fixtures';
 // biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies are read field by field.
 type Body = Record<string, any>;
 
-let project: TempProject;
+const project = tempProjectPerTest();
 let server: RecordingServer;
 const open = (repo: string, namespace?: string) =>
   createQdrantRetrievalAdapter({
@@ -26,12 +20,10 @@ const open = (repo: string, namespace?: string) =>
   });
 
 beforeEach(async () => {
-  project = await makeTempProject();
   server = await startRecordingServer();
 });
 afterEach(async () => {
   await server.close();
-  await project.cleanup();
 });
 
 const partitionOf = (namespace: string, repo: string) => [

@@ -10,12 +10,11 @@
 import {
   describeMemoryBackend,
   describeRetrievalAdapter,
-  makeTempProject,
   type RetrievalFallbackOutcome,
-  type TempProject,
+  tempProjectPerTest,
 } from '@cairn/testkit';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createQdrantBackend,
   createQdrantRetrievalAdapter,
@@ -23,7 +22,7 @@ import {
   qdrantCapabilities,
   qdrantRetrievalCapabilities,
 } from './index';
-import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
+import { unitId, writeQuokkaflareHead } from './test-fixtures';
 
 const url = process.env.QDRANT_URL;
 const apiKey = process.env.QDRANT_API_KEY;
@@ -75,18 +74,11 @@ if (!url) {
   });
 
   describe('qdrant integration: refresh and search', () => {
-    let project: TempProject;
+    const project = tempProjectPerTest(writeQuokkaflareHead);
     let adapter: QdrantRetrievalAdapter;
-    beforeEach(async () => {
-      project = await makeTempProject();
-      await writeWorkspaceFile(
-        project.root,
-        'MEMORY.md',
-        `# Head\n\nThe quokkaflare deploys blue-green.\n\n${unit(1, 'Use pnpm for dependency management.')}\n`,
-      );
+    beforeEach(() => {
       adapter = createQdrantRetrievalAdapter({ rootDir: project.root, options: connection });
     });
-    afterEach(() => project.cleanup());
 
     it('is healthy, counts its points and refreshes incrementally', async () => {
       await adapter.indexPaths([]);

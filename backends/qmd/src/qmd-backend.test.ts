@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cairnIndexPath } from '@cairn/core';
-import { describeMemoryBackend, makeTempProject, type TempProject } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describeMemoryBackend, tempProjectPerTest } from '@cairn/testkit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createQmdBackend,
   defaultCollectionName,
@@ -42,20 +42,12 @@ describeMemoryBackend({
 });
 
 describe('qmd backend search through the real qmd', () => {
-  let project: TempProject;
-  const backends: QmdBackend[] = [];
-  const open = (options: Parameters<typeof createQmdBackend>[0] = {}) => {
-    const backend = createQmdBackend({ command, ...options });
-    backends.push(backend);
-    return backend;
-  };
-  beforeEach(async () => {
-    project = await makeTempProject();
-  });
-  afterEach(async () => {
+  const project = tempProjectPerTest();
+  const open = (options: Parameters<typeof createQmdBackend>[0] = {}) =>
+    project.closeAfter(createQmdBackend({ command, ...options }));
+  // Hooks run last-registered first: real timers are back before the backends close.
+  afterEach(() => {
     vi.useRealTimers();
-    await Promise.all(backends.splice(0).map((backend) => backend.close()));
-    await project.cleanup();
   });
 
   it('answers with units and their metadata, canonical paths and no markers', async () => {

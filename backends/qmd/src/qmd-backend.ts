@@ -1,19 +1,15 @@
-import type { MemoryIndexRegistration } from '@cairn/core';
 import {
-  type BackendFallback,
+  type BackendComposition,
   createIndexedBackend,
+  defineIndexBackend,
   type IndexedBackend,
-  indexedBackendCapabilities,
 } from '@cairn/index-kit';
 import { type QmdCommand, resolveQmdCommand } from './qmd-command';
 import { type QmdBackendOptions, type ResolvedQmdOptions, resolveQmdOptions } from './qmd-options';
 import { type QmdRefreshStats, QmdSearchIndex } from './qmd-search-index';
 
-/** Storage is the file workspace's: markdown, atomic writes. Only search goes through qmd. */
-export const qmdCapabilities = indexedBackendCapabilities;
-
-/** qmd's `search` is BM25 only; its vector modes need GGUF models Cairn never downloads. */
-export const qmdIndex: MemoryIndexRegistration<ResolvedQmdOptions, QmdRefreshStats> = {
+/** The package's entry points, all built from its index registration. */
+export const qmd = defineIndexBackend<QmdBackendOptions, ResolvedQmdOptions, QmdRefreshStats>({
   type: 'qmd',
   name: 'qmd (markdown in .cairn/memory/, search through the qmd CLI)',
   engine: 'qmd',
@@ -22,7 +18,13 @@ export const qmdIndex: MemoryIndexRegistration<ResolvedQmdOptions, QmdRefreshSta
   parseOptions: resolveQmdOptions,
   create: ({ rootDir, dataDir, options, warn }) =>
     new QmdSearchIndex(rootDir, options, resolveQmdCommand(options.command), warn, dataDir),
-};
+});
+
+/** qmd's `search` is BM25 only; its vector modes need GGUF models Cairn never downloads. */
+export const qmdIndex = qmd.index;
+
+/** Storage is the file workspace's: markdown, atomic writes. Only search goes through qmd. */
+export const qmdCapabilities = qmd.capabilities;
 
 export interface QmdBackend extends IndexedBackend<QmdRefreshStats> {
   /** The qmd command in use, or undefined when qmd was not found (search uses the file index). */
@@ -42,18 +44,21 @@ export interface QmdBackend extends IndexedBackend<QmdRefreshStats> {
  */
 export function createQmdBackend(
   input: QmdBackendOptions = {},
-  composition: { fallback?: BackendFallback } = {},
+  composition: BackendComposition = {},
 ): QmdBackend {
   const opened: QmdSearchIndex[] = [];
-  const registration: typeof qmdIndex = {
-    ...qmdIndex,
-    create: (context) => {
-      const index = qmdIndex.create(context) as QmdSearchIndex;
-      opened.push(index);
-      return index;
+  const backend = createIndexedBackend(
+    {
+      ...qmdIndex,
+      create: (context) => {
+        const index = qmdIndex.create(context) as QmdSearchIndex;
+        opened.push(index);
+        return index;
+      },
     },
-  };
-  const backend = createIndexedBackend(registration, input, composition);
+    input,
+    composition,
+  );
   return Object.assign(backend, {
     command: resolveQmdCommand(resolveQmdOptions(input).command),
     flush: async () => {

@@ -1,27 +1,17 @@
 import { createFileBackend } from '@cairn/backend-file';
-import { makeTempProject, type TempProject } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempProjectPerTest } from '@cairn/testkit';
+import { describe, expect, it } from 'vitest';
 import { createQmdBackend, type QmdBackend, type QmdBackendOptions } from './index';
 import { fakeQmd, writeWorkspaceFile } from './test-fixtures';
 
 /** Fallback: when qmd is missing, fails, hangs or talks nonsense, the file index answers. */
 describe('qmd backend falls back to the file index', () => {
-  let project: TempProject;
-  const backends: QmdBackend[] = [];
-  const open = (options: QmdBackendOptions) => {
+  const project = tempProjectPerTest((root) =>
+    writeWorkspaceFile(root, 'MEMORY.md', '# Notes\n\nThe heron job runs nightly.\n'),
+  );
+  const open = (options: QmdBackendOptions) =>
     // The engine composes the file index as the fallback; so does this test.
-    const backend = createQmdBackend(options, { fallback: createFileBackend });
-    backends.push(backend);
-    return backend;
-  };
-  beforeEach(async () => {
-    project = await makeTempProject();
-    await writeWorkspaceFile(project.root, 'MEMORY.md', '# Notes\n\nThe heron job runs nightly.\n');
-  });
-  afterEach(async () => {
-    await Promise.all(backends.splice(0).map((backend) => backend.close()));
-    await project.cleanup();
-  });
+    project.closeAfter(createQmdBackend(options, { fallback: createFileBackend }));
 
   async function expectFallback(backend: QmdBackend, warning: RegExp): Promise<void> {
     const hits = await backend.search(project.root, { query: 'heron nightly' });

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import {
   cairnIndexPath,
-  functionOption,
+  indexCommonOptions,
   integerOption,
   invalidBackendOption,
   lazySchema,
   parseBackendOptions,
+  type ResolvedIndexCommonOptions,
   stringOption,
   stringRecordOption,
 } from '@cairn/core';
@@ -46,7 +47,7 @@ export interface QmdBackendOptions {
   onWarning?: (message: string) => void;
 }
 
-export interface ResolvedQmdOptions {
+export interface ResolvedQmdOptions extends ResolvedIndexCommonOptions {
   command: string[] | undefined;
   collection: string | undefined;
   indexDir: string | undefined;
@@ -54,8 +55,6 @@ export interface ResolvedQmdOptions {
   updateTimeoutMs: number;
   updateDebounceMs: number;
   env: Record<string, string>;
-  getMaxLines: number;
-  onWarning: ((message: string) => void) | undefined;
 }
 
 const COLLECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -89,8 +88,7 @@ export const qmdOptionsSchema = lazySchema(() =>
     updateTimeoutMs: integerOption(1, DEFAULT_UPDATE_TIMEOUT_MS),
     updateDebounceMs: integerOption(0, DEFAULT_UPDATE_DEBOUNCE_MS),
     env: stringRecordOption(),
-    getMaxLines: integerOption(1, 200),
-    onWarning: functionOption<(message: string) => void>(),
+    ...indexCommonOptions(),
     embedder: z.optional(z.unknown()),
   }),
 );

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFileRetrievalAdapter } from '@cairn/backend-file';
-import { describeRetrievalAdapter, makeTempProject, type TempProject } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeRetrievalAdapter, tempProjectPerTest } from '@cairn/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   createQmdRetrievalAdapter,
   type QmdRetrievalAdapter,
@@ -21,32 +21,24 @@ describeRetrievalAdapter({
 });
 
 describe('qmd retrieval adapter', () => {
-  let project: TempProject;
-  const adapters: QmdRetrievalAdapter[] = [];
-  const open = (options: Record<string, unknown> = { command }) => {
-    const adapter = createQmdRetrievalAdapter(
-      { rootDir: project.root, options },
-      { fallback: createFileRetrievalAdapter },
-    );
-    adapters.push(adapter);
-    return adapter;
-  };
-  beforeEach(async () => {
-    project = await makeTempProject();
-    await writeWorkspaceFile(
-      project.root,
+  const project = tempProjectPerTest((root) =>
+    writeWorkspaceFile(
+      root,
       '2026-03-01.md',
       [
         unit(1, 'Deploys use the ibex blue-green pipeline.'),
         unit(2, 'Deploys once used an ibex canary pipeline.', { review: 'deprecated' }),
         unit(3, 'The ibex pipeline owner is Dana.', { category: 'fact' }),
       ].join('\n----\n'),
+    ),
+  );
+  const open = (options: Record<string, unknown> = { command }) =>
+    project.closeAfter(
+      createQmdRetrievalAdapter(
+        { rootDir: project.root, options },
+        { fallback: createFileRetrievalAdapter },
+      ),
     );
-  });
-  afterEach(async () => {
-    await Promise.all(adapters.splice(0).map((adapter) => adapter.close()));
-    await project.cleanup();
-  });
 
   it('is registered as "qmd" with keyword recall only', () => {
     expect(qmdRetrievalAdapter.id).toBe('qmd');

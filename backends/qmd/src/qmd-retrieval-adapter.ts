@@ -1,14 +1,8 @@
-import type { RetrievalAdapterFactoryOptions, RetrievalAdapterRegistration } from '@cairn/core';
-import {
-  type AdapterFallback,
-  createIndexedRetrievalAdapter,
-  type IndexedRetrievalAdapter,
-  recallCapabilities,
-} from '@cairn/index-kit';
-import { qmdIndex } from './qmd-backend';
+import type { IndexedRetrievalAdapter } from '@cairn/index-kit';
+import { qmd } from './qmd-backend';
 import type { QmdRefreshStats } from './qmd-search-index';
 
-export const qmdRetrievalCapabilities = recallCapabilities(qmdIndex);
+export const qmdRetrievalCapabilities = qmd.retrievalCapabilities;
 
 export type QmdRetrievalAdapter = IndexedRetrievalAdapter<QmdRefreshStats>;
 
@@ -20,16 +14,7 @@ export type QmdRetrievalAdapter = IndexedRetrievalAdapter<QmdRefreshStats>;
  * (the engine passes the file adapter), with the reason in `warnings` and
  * `status()`.
  */
-export function createQmdRetrievalAdapter(
-  factory: RetrievalAdapterFactoryOptions,
-  composition: { fallback?: AdapterFallback } = {},
-): QmdRetrievalAdapter {
-  return createIndexedRetrievalAdapter(qmdIndex, factory, composition);
-}
+export const createQmdRetrievalAdapter = qmd.createRetrievalAdapter;
 
 /** The adapter alone, without a fallback; the engine builds it from `qmdIndex` instead. */
-export const qmdRetrievalAdapter: RetrievalAdapterRegistration = {
-  id: 'qmd',
-  capabilities: qmdRetrievalCapabilities,
-  create: (factory) => createQmdRetrievalAdapter(factory),
-};
+export const qmdRetrievalAdapter = qmd.retrievalAdapter;

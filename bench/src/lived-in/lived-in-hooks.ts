@@ -15,6 +15,10 @@ export type HookName = 'claude-code' | 'codex' | 'lifecycle';
 
 export interface HookFigures {
   hook: HookName;
+  /** Whether the hook server was on (the default) or every event ran in its own process. */
+  server: boolean;
+  /** Measured runs the hook server answered. */
+  servedRuns: number;
   /** The command as the table names it. */
   command: string;
   agentId: string;
@@ -31,7 +35,9 @@ export interface HookFigures {
   firstProblem: string | undefined;
 }
 
-export type HookResult = HookFigures | { hook: HookName; promptSet: PromptSet; reason: string };
+export type HookResult =
+  | HookFigures
+  | { hook: HookName; promptSet: PromptSet; server: boolean; reason: string };
 
 /**
  * Where an injection came from, read off the hook's stdout: a pack item
@@ -109,10 +115,30 @@ export function hookCases(
   ];
 }
 
+/** What the client says when the hook server answered (CAIRN_TEST_HOOK_SERVER_TRACE). */
+const SERVED = /answered by hook server \d+/;
+
+/**
+ * Runs the hook until the hook server answers it: the first run starts the
+ * server and answers itself, as a user's first event does. Undefined once
+ * served, else why not.
+ */
+function untilServed(command: (i: number) => NodeCommand, env: NodeJS.ProcessEnv, from: number) {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const run = runNode(command(from + attempt), env);
+    if (SERVED.test(run.stderr)) return undefined;
+    const failed = failure(run);
+    if (failed) return failed;
+  }
+  return 'the hook server did not answer after 50 runs';
+}
+
 /**
  * One hook on one prompt set, beside bare `node -e 0`, interleaved: a new
  * session per run, and every run checked for an injection from the
- * expected source so a fast no-op cannot pass for a figure.
+ * expected source so a fast no-op cannot pass for a figure. With `server`
+ * (the default setup) every measured run must be answered by the hook
+ * server; without it (`CAIRN_HOOK_SERVER=off`) each runs in its own process.
  */
 export function benchHook(
   hookCase: HookCase,
@@ -120,19 +146,27 @@ export function benchHook(
   prompts: string[],
   homeDir: string,
   runs: number,
+  server: boolean,
 ): HookResult {
-  const env = childEnv(homeDir);
-  const prefix = `lived-${hookCase.hook}-${promptSet}`;
+  const env = {
+    ...childEnv(homeDir),
+    CAIRN_HOOK_SERVER: server ? 'on' : 'off',
+    CAIRN_TEST_HOOK_SERVER_TRACE: '1',
+  };
+  const prefix = `lived-${hookCase.hook}-${promptSet}-${server ? 'server' : 'alone'}`;
   const command = (i: number) => hookCase.build(i, prompts[i % prompts.length]!, prefix);
   // The probe may refresh the search index of the copied project: not a sample.
   const probeRun = runNode(command(runs + 2), env);
-  const probe = failure(probeRun);
-  if (probe) return { hook: hookCase.hook, promptSet, reason: probe };
+  const probe = failure(probeRun) ?? (server ? untilServed(command, env, runs + 3) : undefined);
+  if (probe) return { hook: hookCase.hook, promptSet, server, reason: probe };
   let offSourceRuns = 0;
+  let servedRuns = 0;
   let firstOffSource: string | undefined;
   const check = (run: Run) => {
     const failed = failure(run);
     if (failed) return failed;
+    if (SERVED.test(run.stderr)) servedRuns += 1;
+    else if (server) return 'answered in its own process, not by the hook server';
     const off = offSource(run, promptSet);
     if (off) {
       offSourceRuns += 1;
@@ -144,6 +178,8 @@ export function benchHook(
   const result = interleaveWithNode(command, env, runs, check);
   return {
     hook: hookCase.hook,
+    server,
+    servedRuns,
     command: hookCase.command,
     agentId: hookCase.agentId,
     promptSet,

@@ -22,7 +22,40 @@ function log(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
-/** Every hook on both prompt sets, on one copy of the finished project. */
+/** One hook on one prompt set, with the hook server or without. */
+function measureHook(
+  project: LivedInProject,
+  hookCase: ReturnType<typeof hookCases>[number],
+  promptSet: PromptSet,
+  home: string,
+  runs: number,
+  server: boolean,
+): HookResult {
+  if (!('build' in hookCase))
+    return { hook: hookCase.hook, promptSet, server, reason: hookCase.reason };
+  const { manifest } = project;
+  const count = runs + 3;
+  const prompts =
+    promptSet === 'units'
+      ? unitPrompts(manifest.unitSamples, count, PROMPT_SEED)
+      : transcriptPrompts(manifest.mainThreadRareWords[hookCase.agentId], count, PROMPT_SEED);
+  if (prompts.length === 0) {
+    const reason = `the project has no ${promptSet} prompts for ${hookCase.agentId}`;
+    return { hook: hookCase.hook, promptSet, server, reason };
+  }
+  const mode = server ? 'the hook server' : 'its own process each';
+  log(
+    `lived-in: ${runs} interleaved runs of \`${hookCase.command}\` on ${promptSet} prompts, ${mode}`,
+  );
+  return benchHook(hookCase, promptSet, prompts, home, runs, server);
+}
+
+/**
+ * Every hook on both prompt sets, on one copy of the finished project:
+ * answered by the hook server (the default; the server starts with the
+ * first event and lives in this run's HOME, removed at the end) and each
+ * event in its own process (`CAIRN_HOOK_SERVER=off`).
+ */
 async function measureHooks(
   project: LivedInProject,
   rootDir: string,
@@ -32,30 +65,11 @@ async function measureHooks(
   try {
     const bin = resolveCairnBin();
     const results: HookResult[] = [];
-    const count = runs + 3;
     for (const hookCase of hookCases(bin, rootDir, HARNESSES_DIR)) {
       for (const promptSet of ['units', 'transcript'] as PromptSet[]) {
-        if (!('build' in hookCase)) {
-          results.push({ hook: hookCase.hook, promptSet, reason: hookCase.reason });
-          continue;
+        for (const server of [true, false]) {
+          results.push(measureHook(project, hookCase, promptSet, home, runs, server));
         }
-        const { manifest } = project;
-        const prompts =
-          promptSet === 'units'
-            ? unitPrompts(manifest.unitSamples, count, PROMPT_SEED)
-            : transcriptPrompts(manifest.mainThreadRareWords[hookCase.agentId], count, PROMPT_SEED);
-        if (prompts.length === 0) {
-          results.push({
-            hook: hookCase.hook,
-            promptSet,
-            reason: `the project has no ${promptSet} prompts for ${hookCase.agentId}`,
-          });
-          continue;
-        }
-        log(
-          `lived-in: ${runs} interleaved runs of \`${hookCase.command}\` on ${promptSet} prompts`,
-        );
-        results.push(benchHook(hookCase, promptSet, prompts, home, runs));
       }
     }
     return results;

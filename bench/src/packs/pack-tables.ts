@@ -1,7 +1,6 @@
 import { ESTIMATE_SAFETY_FACTOR } from '@cairn/engine';
 import { formatNumber, markQuick, type Table, verdict } from '../report';
-import type { PackFigures } from './run-packs';
-import { PACK_P95_TARGET_MS } from './run-packs';
+import { PACK_P95_TARGET_MS, type PackFigures } from './pack-figures';
 
 const ms = (value: number) => formatNumber(value, 1);
 const ratio = (value: number) => formatNumber(value, 3);
@@ -35,8 +34,8 @@ function latencyTable(f: PackFigures): Table {
       `${f.queries} queries after 5 warm-up calls, one after the other in one process; ${f.beadsIssues} Beads issues and ${f.documents} documents beside the lived-in project.`,
       "The verdict is on wall time. The CPU-time row (the process's user + system time per pack) moves less when other work shares the machine: read the wall figures against the load average above.",
       f.documentsPlane === 'off'
-        ? 'The documents plane is not built in this commit (reported `off`): it is measured without it; the 200 documents are in place for when it is.'
-        : 'The documents plane indexes the 200 documents.',
+        ? `The documents plane answered nothing (reported \`off\`): the ${f.documents} documents were not read.`
+        : `The documents plane reads the ${f.documents} documents through the project's recall (a cold pool of the file index, as \`cairn pack\` does); its first call indexes them (a warm-up call, not counted).`,
     ],
   };
 }

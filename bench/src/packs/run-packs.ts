@@ -13,52 +13,16 @@ import { livedInProject } from '../lived-in/lived-in-project';
 import { transcriptPrompts, unitPrompts } from '../lived-in/lived-in-prompts';
 import { scratchCopy } from '../lived-in/project-copy';
 import type { Section } from '../report';
-import { type Distribution, distribution } from '../stats';
+import { distribution } from '../stats';
+import { type BudgetCheck, PACK_BUDGET, type PackFigures } from './pack-figures';
 import { BEADS_ISSUES, DOCUMENTS, writePackFixture } from './pack-fixture';
 import { type BudgetRequest, budgetRequests, latencyQueries } from './pack-requests';
 import { packTables } from './pack-tables';
 
 const SEED = 14_009;
 const AGENT = 'claude-code';
-/** Issue 14 point 9. */
-export const PACK_BUDGET = 2000;
-export const PACK_P95_TARGET_MS = 30;
-
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
-}
-
-export interface BudgetCheck {
-  counter: 'estimate' | 'o200k_base';
-  requests: number;
-  /** Rendered packs whose text, counted again, is over the request's budget. */
-  overBudget: { estimate: number; tokenizer: number };
-  /** The largest text tokens / budget over the requests with a budget above 0. */
-  maxRatio: { estimate: number; tokenizer: number };
-  /** Requests with budget 0 whose pack was not empty. */
-  nonEmptyAtZero: number;
-  examples: {
-    budgetTokens: number;
-    estimate: number;
-    tokenizer: number;
-    planes?: string[];
-    /** The query's first words and its length. */
-    query: string;
-  }[];
-}
-
-export interface PackFigures {
-  budgetTokens: number;
-  queries: number;
-  beadsIssues: number;
-  documents: number;
-  documentsPlane: string;
-  total: Distribution;
-  /** CPU time of the process per pack (user + system): less swayed by other work on the machine. */
-  cpu: Distribution;
-  planes: { plane: string; status: string; ms: Distribution; candidates: number }[];
-  items: Distribution;
-  budget: BudgetCheck[];
 }
 
 async function measureLatency(sources: ContextPackSources, queries: string[]) {
@@ -154,10 +118,12 @@ export async function measurePacks(quick: boolean): Promise<PackFigures> {
     await writePackFixture(copy.rootDir, SEED);
     const cairn = openCairn(copy.rootDir);
     // PATH without bd: the planning plane reads the export, as on these machines.
-    const base = {
+    // The project's recall, as `cairn pack` passes it: the documents plane reads the docs through it.
+    const base: ContextPackSources = {
       rootDir: copy.rootDir,
       settings: cairn.settings,
       search: cairn.search,
+      recall: (query) => cairn.recall(query),
       env: { PATH: '' },
     };
     const count = quick ? 40 : 300;

@@ -29,6 +29,30 @@ describe('cairn CLI (built binary)', () => {
     expect(text.stdout).toMatch(/memoryBackendType\s+"file"\s+\(default\)/);
   });
 
+  it('status prints the recall adapter state that --json gives, healthy or falling back', async () => {
+    cairn(['init']);
+    const recallLine = () => cairn(['status']).stdout.match(/^ {2}recall {6}(.*)$/m)?.[1];
+    const recallStatus = () =>
+      JSON.parse(cairn(['status', '--json']).stdout).retrievalAdapter.status;
+    expect(recallStatus()).toMatchObject({ ok: true, message: 'full-text index over 1 pool(s)' });
+    expect(recallLine()).toBe('ok: full-text index over 1 pool(s)');
+    // A LanceDB folder under a plain file cannot be created: recall falls back to the file adapter.
+    await writeFile(join(project.root, 'not-a-folder'), '');
+    const userConfig = join(project.root, 'home', '.config', 'cairn', 'config.json');
+    await mkdir(join(userConfig, '..'), { recursive: true });
+    await writeFile(
+      userConfig,
+      JSON.stringify({
+        memoryBackendType: 'lancedb',
+        memoryBackendOptions: { uri: join(project.root, 'not-a-folder', 'lancedb') },
+      }),
+    );
+    const failing = recallStatus();
+    expect(failing.ok).toBe(false);
+    expect(failing.message).toMatch(/^LanceDB unavailable, recall uses the file adapter: /);
+    expect(recallLine()).toBe(`NOT ok: ${failing.message}`);
+  });
+
   it('write from stdin then read, as text and JSON', () => {
     expect(cairn(['write'], '# Memory ✓\n').code).toBe(0);
     expect(cairn(['read']).stdout).toBe('# Memory ✓\n');

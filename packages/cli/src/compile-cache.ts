@@ -1,10 +1,10 @@
+import { isAscii } from 'node:buffer';
 import type * as NodeCrypto from 'node:crypto';
 import {
   closeSync,
   constants,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -14,9 +14,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import vm from 'node:vm';
+import { privateDir, userCacheDir } from './private-dir';
 
 /**
  * Loads one CommonJS file through a V8 code cache. Hooks and `cairn
@@ -41,7 +41,9 @@ import vm from 'node:vm';
  */
 export function requireWithCompileCache(filename: string, variant = ''): unknown {
   const bytes = readFileSync(filename);
-  const source = bytes.toString('utf8');
+  // The bundles are ASCII (esbuild escapes the rest): read as Latin-1, the
+  // bytes are copied as they are instead of going through a UTF-8 decoder.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const cacheFile = cachePath(filename, bytes, variant);
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;
   const script = new vm.Script(Module.wrap(source), { filename, cachedData });
@@ -63,41 +65,15 @@ export function requireWithCompileCache(filename: string, variant = ''): unknown
 }
 
 const PRUNE_AFTER_MS = 7 * 24 * 3600 * 1000;
-const PRIVATE_DIR = 0o700;
 
 /** `$XDG_CACHE_HOME/cairn/compile-cache`, else `~/.cache/cairn/compile-cache` (relative XDG values are ignored, as the spec says). */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
-  return join(base, 'cairn', 'compile-cache');
-}
-
-/**
- * True when `dir` is a real directory (not a symlink) owned by this user
- * that no one else can read or write. A directory that fails is left as it
- * is: it may be someone else's.
- */
-export function isPrivateDir(dir: string): boolean {
-  const stat = lstatSync(dir);
-  if (!stat.isDirectory()) return false;
-  if (typeof process.getuid !== 'function') return true; // Windows: no uid or POSIX modes
-  return stat.uid === process.getuid() && (stat.mode & 0o077) === 0;
+  return join(userCacheDir(env), 'compile-cache');
 }
 
 /** The private cache directory, created when missing; undefined when it is not safe to use. */
 function privateCacheDir(): string | undefined {
-  const dir = compileCacheDir();
-  try {
-    return isPrivateDir(dir) ? dir : undefined;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
-  }
-  try {
-    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
-    return isPrivateDir(dir) ? dir : undefined;
-  } catch {
-    return undefined;
-  }
+  return privateDir(compileCacheDir());
 }
 
 /** `node:crypto`, loaded only when used: loading it costs a few ms, and most starts never need it. */

@@ -3,7 +3,11 @@ import { carryBetterSqlite3 } from './bundled-sqlite';
 import { createHookCommand } from './commands/hook';
 import { lifecycleCommand } from './commands/working-commands';
 import { loadProcessHookDelivery } from './hook-deliveries';
-import { processIO } from './io';
+import { HOOK_PROTOCOL_VERSION, type HookRequest } from './hook-server/hook-protocol';
+import { serveHooks } from './hook-server/hook-server';
+import { createProjectCache } from './hook-server/project-cache';
+import { hookServerSocket } from './hook-server/server-socket';
+import { type CliIO, type PrereadStdin, prereadStdin, processIO } from './io';
 import { runCommand } from './run-command';
 import { startProcess } from './start-process';
 
@@ -25,22 +29,68 @@ function openForOneEvent(root: string, options: OpenCairnOptions): Cairn {
 const CLOSING_EVENTS = new Set(['SessionEnd', 'session-end']);
 
 /**
+ * `cairn hook-server` (hook-server/): answers the events of hook processes
+ * with the same commands, projects kept open between events.
+ */
+async function serve(): Promise<void> {
+  const socket = hookServerSocket(process.env, __dirname);
+  if (!socket) return;
+  const projects = createProjectCache(openCairn);
+  const hookCommand = createHookCommand({
+    loadDelivery: loadProcessHookDelivery,
+    open: projects.open,
+  });
+  const openers = { open: projects.open, openSearch: openMemorySearch };
+  await serveHooks({
+    socket,
+    env: process.env,
+    close: () => projects.closeAll(),
+    async run(request: HookRequest) {
+      let stdout = '';
+      let stderr = '';
+      const io: CliIO = {
+        stdout: (text) => {
+          stdout += text;
+        },
+        stderr: (text) => {
+          stderr += text;
+        },
+        readStdin: () => prereadStdin(request.stdin),
+        cwd: request.cwd,
+        env: request.env,
+      };
+      const code = await runCommand(request.argv, io, [hookCommand, lifecycleCommand], openers);
+      return { v: HOOK_PROTOCOL_VERSION, stdout, stderr, code, pid: process.pid };
+    },
+  });
+}
+
+/**
  * `cairn hook` (Claude Code, Codex) and `cairn lifecycle` in a bundle of
  * their own (bin.ts picks it): these harnesses start a process per event,
  * so it loads only what an event reaches (settings, the lifecycle, the
  * search index, the payload schemas of Claude Code and Codex), built from
  * the workspace's sources. It runs the same command specs through the same
- * runner as main.ts, and exits as soon as the reply is written.
+ * runner as main.ts, and exits as soon as the reply is written. `preread`
+ * is stdin as the launcher read it when it offered the event to the hook
+ * server (hook-server/hook-client.ts) and none answered.
  */
-export function main(importModule?: (specifier: string) => Promise<unknown>): void {
+export function main(
+  importModule?: (specifier: string) => Promise<unknown>,
+  preread?: PrereadStdin,
+): void {
   carryBetterSqlite3();
   const argv = process.argv.slice(2);
+  if (argv[0] === 'hook-server') {
+    startProcess(importModule, () => serve().then(() => 0));
+    return;
+  }
   const open = argv.some((arg) => CLOSING_EVENTS.has(arg)) ? openCairn : openForOneEvent;
   const hookCommand = createHookCommand({ loadDelivery: loadProcessHookDelivery, open });
   startProcess(
     importModule,
     () =>
-      runCommand(argv, processIO({ stdinFromFd: true }), [hookCommand, lifecycleCommand], {
+      runCommand(argv, processIO({ stdinFromFd: true, preread }), [hookCommand, lifecycleCommand], {
         open,
         openSearch: openMemorySearch,
       }),

@@ -1,16 +1,17 @@
-import { closeSync, constants, fstatSync, openSync, read, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { CairnError, DEFAULT_ERROR_HINTS, formatErrorLine } from '@cairn/core';
+import {
+  DEFAULT_STDIN_MAX_BYTES,
+  type PrereadStdin,
+  type ReadStdinOptions,
+  readRawFdBounded,
+  readRawStreamBounded,
+  StdinLimit,
+  stdinWithoutStream,
+} from './stdin-read';
 
-/** What a command reads from stdin at most unless it asks for less (`cairn write`, `cairn add`). */
-export const DEFAULT_STDIN_MAX_BYTES = 32 * 1024 * 1024;
-
-export interface ReadStdinOptions {
-  /** Bytes read at most (default 32 MB): past that, reading stops with INVALID_INPUT. */
-  maxBytes?: number;
-  /** Give up (INVALID_INPUT) when stdin has not ended after this many ms. Default: wait. */
-  timeoutMs?: number;
-}
+export { DEFAULT_STDIN_MAX_BYTES, type PrereadStdin, type ReadStdinOptions };
 
 /** Where a command writes; tests pass their own. */
 export interface CliIO {
@@ -68,7 +69,16 @@ export function writeStderr(text: string): void {
   process.stderr.write(text);
 }
 
+/** Stdin as a hook client read it before handing the event over (hook-server/). */
+export function prereadStdin(preread: PrereadStdin): Promise<string | undefined> {
+  if ('text' in preread) return Promise.resolve(preread.text);
+  if ('terminal' in preread) return Promise.resolve(undefined);
+  return Promise.reject(stdinError(new StdinLimit(preread.limit.kind, preread.limit.value)));
+}
+
 export interface ProcessIOOptions {
+  /** Stdin already read (by the hook client, hook-server/), not to be read again. */
+  preread?: PrereadStdin;
   /**
    * Read stdin with `fs.read` instead of process.stdin where that is safe
    * (a file; a pipe on Linux): no stream machinery to load, a few ms of
@@ -88,9 +98,12 @@ export function processIO(options: ProcessIOOptions = {}): CliIO {
     }),
     stderr: writeStderr,
     readStdin: async (readOptions) => {
+      if (options.preread) return prereadStdin(options.preread);
       if (options.stdinFromFd) {
         const read = stdinWithoutStream();
-        if (read !== 'stream') return read === 'terminal' ? undefined : read(readOptions);
+        if (read === 'terminal') return undefined;
+        if (read !== 'stream')
+          return read(readOptions).catch((e: unknown) => Promise.reject(stdinError(e)));
       }
       if (process.stdin.isTTY) return undefined;
       return readBounded(process.stdin, readOptions);
@@ -128,131 +141,28 @@ const tooLarge = (maxBytes: number) =>
   });
 
 /**
- * How to read stdin without process.stdin where that is safe: a regular
- * file with `fs.read` on fd 0; on Linux, a pipe through a new non-blocking
- * descriptor (/proc/self/fd/0), so no read ever blocks a thread-pool thread
- * (which would hold the process at exit when the writer never closes its
- * end). 'terminal' for a terminal (no input); 'stream' for anything else.
- */
-function stdinWithoutStream():
-  | 'terminal'
-  | 'stream'
-  | ((options?: ReadStdinOptions) => Promise<string>) {
-  let stat: ReturnType<typeof fstatSync>;
-  try {
-    stat = fstatSync(0);
-  } catch {
-    return 'stream';
-  }
-  if (stat.isFile()) return (options) => readFdBounded(0, options);
-  if (stat.isFIFO() && process.platform === 'linux') {
-    let fd: number;
-    try {
-      fd = openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch {
-      return 'stream';
-    }
-    return (options) => readFdBounded(fd, options).finally(() => closeSync(fd));
-  }
-  if (stat.isCharacterDevice()) {
-    // node:tty loads node:net: asked only for character devices.
-    const tty = process.getBuiltinModule('node:tty') as typeof import('node:tty');
-    if (tty.isatty(0)) return 'terminal';
-  }
-  return 'stream';
-}
-
-const READ_CHUNK_BYTES = 64 * 1024;
-
-/** How long a non-blocking stdin that has nothing yet (EAGAIN) waits before reading again. */
-const EAGAIN_RETRY_MS = 2;
-
-/**
- * `readBounded` over a file descriptor with `fs.read`: the same limits and
- * errors, and no stream machinery. A descriptor in non-blocking mode that
- * has nothing to read yet (EAGAIN) is read again shortly after. The
- * descriptor must not block for long (a file, or a non-blocking pipe): a
- * read blocked past the timeout would hold its thread until the writer ends.
+ * `readRawFdBounded` with Cairn's errors: INVALID_INPUT when stdin did not
+ * end in time or was larger than allowed.
  */
 export function readFdBounded(fd: number, options: ReadStdinOptions = {}): Promise<string> {
-  const { maxBytes = DEFAULT_STDIN_MAX_BYTES, timeoutMs } = options;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (error: Error | undefined, text = '') => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      chunks.length = 0;
-      if (error) reject(error);
-      else resolve(text);
-    };
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => finish(timedOut(timeoutMs)), timeoutMs);
-    const next = () => {
-      const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-      read(fd, buffer, 0, buffer.length, null, (error, bytes) => {
-        if (done) return;
-        if ((error as NodeJS.ErrnoException | null)?.code === 'EAGAIN') {
-          setTimeout(next, EAGAIN_RETRY_MS);
-          return;
-        }
-        if (error) return finish(error);
-        if (bytes === 0) return finish(undefined, Buffer.concat(chunks).toString('utf8'));
-        size += bytes;
-        if (size > maxBytes) return finish(tooLarge(maxBytes));
-        chunks.push(buffer.subarray(0, bytes));
-        next();
-      });
-    };
-    next();
+  return readRawFdBounded(fd, options).catch((error: unknown) => {
+    throw stdinError(error);
   });
 }
 
+/** A StdinLimit as the CairnError the commands report; anything else as it is. */
+export function stdinError(error: unknown): unknown {
+  if (!(error instanceof StdinLimit)) return error;
+  return error.kind === 'timeout' ? timedOut(error.limit) : tooLarge(error.limit);
+}
+
 /**
- * Reads `stream` to its end as UTF-8, but stops (and destroys it, so the
- * rest is never read) as soon as more than `maxBytes` arrived, or when it has
- * not ended after `timeoutMs`: a writer that never closes its end, or sends
- * without end, costs neither unbounded memory nor a hung process.
+ * Reads `stream` to its end as UTF-8 within the limits (readRawStreamBounded),
+ * with Cairn's errors.
  */
 export function readBounded(stream: Readable, options: ReadStdinOptions = {}): Promise<string> {
-  const { maxBytes = DEFAULT_STDIN_MAX_BYTES, timeoutMs } = options;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer =
-      timeoutMs === undefined ? undefined : setTimeout(() => stop(timedOut(timeoutMs)), timeoutMs);
-    const onData = (chunk: Buffer | string) => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-      size += bytes.length;
-      if (size <= maxBytes) {
-        chunks.push(bytes);
-        return;
-      }
-      stop(tooLarge(maxBytes));
-    };
-    const onEnd = () => {
-      cleanUp();
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const onError = (error: Error) => {
-      cleanUp();
-      reject(error);
-    };
-    function cleanUp() {
-      clearTimeout(timer);
-      stream.off('data', onData).off('end', onEnd).off('error', onError);
-    }
-    function stop(error: CairnError) {
-      cleanUp();
-      chunks.length = 0;
-      stream.destroy();
-      reject(error);
-    }
-    stream.on('data', onData).on('end', onEnd).on('error', onError);
+  return readRawStreamBounded(stream, options).catch((error: unknown) => {
+    throw stdinError(error);
   });
 }
 

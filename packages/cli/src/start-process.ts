@@ -1,4 +1,4 @@
-import { setModuleImporter } from '@cairn/engine';
+import { setModuleImporter, settleWriteAheadLogs } from '@cairn/engine';
 import * as z from 'zod/mini';
 import { EXIT } from './exit-codes';
 import { outputFlushed, writeStderr } from './io';
@@ -8,11 +8,20 @@ export interface StartOptions {
    * Exit as soon as the command's output is flushed, without Node's
    * teardown: the hook bundle (hook-main.ts) leaves its SQLite connections
    * to the OS, so the WAL checkpoint that closing each one costs (fsyncs,
-   * 10 to 40 ms a hook) falls to a later writer's automatic checkpoint;
-   * committed transactions are in the WAL already.
+   * 10 to 40 ms a hook) is paid only once a log outgrows
+   * `EXIT_LOG_LIMIT_BYTES` (settleWriteAheadLogs); committed transactions
+   * are in the WAL already.
    */
   exitAtOnce?: boolean;
 }
+
+/**
+ * The write-ahead log a one-event process leaves behind at most: each hook
+ * process reads every log it opens in full (about 1 ms a megabyte), so a
+ * larger one is folded into its database before the exit, about once in
+ * fifty events of a busy session.
+ */
+const EXIT_LOG_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * The shared start of the bundled binaries (main.ts, search-main.ts, hook-main.ts): on
@@ -38,6 +47,7 @@ export function startProcess(
       process.exitCode = code;
       if (options.exitAtOnce) {
         await outputFlushed();
+        settleWriteAheadLogs(EXIT_LOG_LIMIT_BYTES);
         process.exit(code);
       }
     });

@@ -26,6 +26,8 @@ function env(root: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_CACHE_HOME: testCache,
+    // Each run answers its event itself: the hook server (hook-server/) has tests of its own.
+    CAIRN_HOOK_SERVER: 'off',
     ...extra,
   };
 }

@@ -1,9 +1,12 @@
 export { ATOMIC_TEMP_PREFIX, writeFileAtomic } from './atomic-write';
 export {
+  booleanOption,
+  chunkOption,
   embedderOption,
   embedderOrDefault,
   functionOption,
   type InvalidOption,
+  indexCommonOptions,
   integerOption,
   invalidBackendOption,
   isEmbedder,
@@ -12,6 +15,7 @@ export {
   numberOption,
   oneOfOption,
   parseBackendOptions,
+  repoOption,
   stringOption,
   stringRecordOption,
 } from './contracts/backend-options';
@@ -92,6 +96,7 @@ export type {
   MemoryIndexRegistration,
   PoolSource,
   PoolTarget,
+  ResolvedIndexCommonOptions,
   SourceFile,
 } from './contracts/memory-index';
 export {
@@ -159,6 +164,7 @@ export {
   type MemoryInstructionMode,
   resolveMemoryInstructionContext,
 } from './instructions';
+export { monotonicMs } from './monotonic-ms';
 export { nodeCrypto, randomUuid, sha256Hex } from './node-crypto';
 export { defaultProjectRepo } from './project-repo';
 export {
@@ -240,6 +246,7 @@ export {
 export {
   type ChunkOptions,
   chunkDocument,
+  DEFAULT_CHUNK_OPTIONS,
   estimateTokens,
   type MemoryChunk,
 } from './units/chunker';
@@ -281,6 +288,7 @@ export {
   rawMemoryId,
   UNIT_ID_PATTERN,
 } from './units/unit-types';
+export { wordRuns } from './units/word-runs';
 export { compareCodeUnits, formatDateInTimeZone, isCalendarDate } from './workspace/dates';
 export {
   decodeExactText,

@@ -61,6 +61,7 @@ export const VERSION: string = pkg.version;
 export {
   type BundledBetterSqlite3,
   SQLITE_DRIVER_FIX,
+  settleWriteAheadLogs,
   sqliteDriverProblem,
   useBundledBetterSqlite3,
   usingBundledBetterSqlite3,

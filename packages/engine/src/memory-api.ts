@@ -7,6 +7,7 @@ import {
   HEAD_START_MARKER,
   type MemoryBackend,
   type MemoryQuery,
+  monotonicMs,
   type ReviewState,
 } from '@cairn/core';
 import { databaseFindings } from './doctor/database-checks';
@@ -101,7 +102,7 @@ export function createMemoryApi(
      * embedded SQLite index. `onProgress` hears each phase.
      */
     async reindex(onProgress: (message: string) => void = () => undefined): Promise<ReindexStats> {
-      const started = performance.now();
+      const started = monotonicMs();
       if (backend.rebuild && backend.type !== 'file' && backend.type !== 'readonly') {
         onProgress(`rebuilding the ${backend.type} index from .cairn/memory/`);
         // UNSUPPORTED: a backend loaded on first use turned out to be the file fallback.
@@ -111,7 +112,7 @@ export function createMemoryApi(
         });
         if (stats) {
           onProgress(`${backend.type} index rebuilt`);
-          return { ...stats, backend: backend.type, ms: performance.now() - started };
+          return { ...stats, backend: backend.type, ms: monotonicMs() - started };
         }
       }
       onProgress('rebuilding the search index under .cairn/index/ from .cairn/memory/');

@@ -1,5 +1,11 @@
 export { type ChunkPlace, recallMetadata, recordMetadata, searchResultOf } from './chunk-place';
 export {
+  type AdapterComposition,
+  type BackendComposition,
+  defineIndexBackend,
+  type IndexBackendEntries,
+} from './define-index-backend';
+export {
   DOCUMENTS_POOL_ID,
   type DocumentSourceOptions,
   documentPoolSource,

@@ -1,3 +1,4 @@
+import { wordRuns } from '@cairn/core';
 /**
  * A plain keyword scan over markdown: split into paragraph blocks, score
  * each block by the query terms it contains, return bounded snippets.
@@ -26,7 +27,7 @@ const STOP_WORDS = new Set(
 
 /** Lowercase alphanumeric terms, stop words dropped, deduplicated. */
 export function queryTerms(query: string): string[] {
-  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = wordRuns(query.toLowerCase());
   return [...new Set(words.filter((word) => !STOP_WORDS.has(word)))];
 }
 

@@ -11,3 +11,4 @@ export {
   useBundledBetterSqlite3,
   usingBundledBetterSqlite3,
 } from './sqlite-driver';
+export { settleWriteAheadLogs } from './write-ahead-logs';

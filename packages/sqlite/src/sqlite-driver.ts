@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { assertSafeDatabasePath, CairnError } from '@cairn/core';
+import { trackDatabase } from './write-ahead-logs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BunCompatDatabase, runningInBun } from './bun-sqlite';
 import { NodeCompatDatabase, nodeSqliteUsable } from './node-sqlite';
@@ -181,9 +182,12 @@ export function openSqlite(
   purpose: string,
   options: SqliteOpenOptions = {},
 ): SqliteDatabase {
-  if (path !== ':memory:' && path !== '') assertSafeDatabasePath(path);
+  const file = path !== ':memory:' && path !== '';
+  if (file) assertSafeDatabasePath(path);
   const { Database, nativeBinding } = loadDriver(purpose);
-  return new Database(path, { ...(nativeBinding ? { nativeBinding } : {}), ...options });
+  const db = new Database(path, { ...(nativeBinding ? { nativeBinding } : {}), ...options });
+  if (file) trackDatabase(db, path);
+  return db;
 }
 
 /** SQLite result codes that mean the file is not a usable database. */

@@ -36,6 +36,13 @@ export {
   startModelServer,
   type ToolCallRule,
 } from './model-server';
+export {
+  type Closable,
+  type ProjectPerTest,
+  type TwoCheckouts,
+  tempProjectPerTest,
+  twoCheckoutsPerTest,
+} from './temp-project-per-test';
 export { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';
 export {
   GATED_CONFIG_CASES,

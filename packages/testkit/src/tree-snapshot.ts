@@ -19,6 +19,9 @@ export async function snapshotTree(dir: string): Promise<Record<string, string>>
       for (const name of (await readdir(path)).sort()) {
         await walk(join(path, name), rel ? `${rel}/${name}` : name);
       }
+    } else if (!info.isFile()) {
+      // A socket (the hook server's, under a HOME's cache), a FIFO or a device: its kind, no content.
+      snapshot[rel] = `special:${info.mode.toString(8)}`;
     } else {
       const hash = createHash('sha256')
         .update(await readFile(path))

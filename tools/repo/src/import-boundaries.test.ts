@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -8,6 +9,7 @@ import { describe, expect, it } from 'vitest';
  * (`src/index.ts`, what `cairn install` and the hook processes load) reaches
  * core and @cairn/harness-kit only, never the engine; only its in-process
  * plugin entries do. No backend package imports another backend package.
+ * No two source files import each other, through any number of others.
  * Type-only imports count: they tie the package's declarations to the engine.
  */
 
@@ -72,7 +74,59 @@ function packagesReached(entry: string): Map<string, string> {
   return reached;
 }
 
+/** Tracked TypeScript sources; tests, fixtures and declarations left out. */
+function sourceFiles(): string[] {
+  return execFileSync('git', ['ls-files', '*.ts', '*.mts'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((file) => file !== '' && !/\.test\.ts$|\.d\.ts$|fixture|\/fixtures\//.test(file))
+    .map((file) => join(ROOT, file));
+}
+
+/** The import cycles among `files` (their local imports), each as its files, named from the root. */
+function importCycles(files: string[]): string[][] {
+  const known = new Set(files);
+  const edges = new Map(
+    files.map((file) => [
+      file,
+      specifiers(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => resolveLocal(file, specifier))
+        .filter((target): target is string => target !== undefined && known.has(target)),
+    ]),
+  );
+  // Tarjan's strongly connected components: a component of two or more files is a cycle.
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const connect = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of edges.get(file)!) {
+      if (!order.has(target)) connect(target);
+      if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, low.get(target)!));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const component = stack.splice(stack.indexOf(file));
+    for (const member of component) onStack.delete(member);
+    const selfImport = edges.get(file)!.includes(file);
+    if (component.length > 1 || selfImport) cycles.push(component.map((f) => relative(ROOT, f)));
+  };
+  for (const file of files) if (!order.has(file)) connect(file);
+  return cycles;
+}
+
 describe('import boundaries', () => {
+  it('no source files import each other (no import cycle among non-test files)', () => {
+    const files = sourceFiles();
+    expect(files.length).toBeGreaterThan(300);
+    expect(importCycles(files)).toEqual([]);
+    // Parses every source file: seconds on a loaded machine.
+  }, 120_000);
+
   it('no harness main entry reaches @cairn/engine', () => {
     const harnesses = folders('harnesses');
     expect(harnesses.length).toBeGreaterThanOrEqual(4);

@@ -11,18 +11,10 @@ import {
   sqliteDriverProblem,
 } from '@cairn/engine';
 import type { CommandSpec } from '../command';
+import { MAX_PAYLOAD_BYTES, stdinTimeoutMs } from '../hook-limits';
 import { oneLine } from '../io';
 
-/** Hook payloads are small JSON objects; reading stops past this, and nothing is written. */
-export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
-
-/** How long a hook waits for the harness to close stdin (`CAIRN_HOOK_STDIN_TIMEOUT_MS` overrides). */
-export const DEFAULT_STDIN_TIMEOUT_MS = 10_000;
-
-function stdinTimeoutMs(env: NodeJS.ProcessEnv): number {
-  const value = Number(env.CAIRN_HOOK_STDIN_TIMEOUT_MS);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_STDIN_TIMEOUT_MS;
-}
+export { DEFAULT_STDIN_TIMEOUT_MS, MAX_PAYLOAD_BYTES } from '../hook-limits';
 
 function parsePayload(text: string | undefined): Record<string, unknown> {
   if (!text?.trim()) {

@@ -1,4 +1,10 @@
-import { describeSource, SETTING_DEFINITIONS, type SettingsTrust, settingValue } from '@cairn/core';
+import {
+  describeSource,
+  type MemoryAdapterStatus,
+  SETTING_DEFINITIONS,
+  type SettingsTrust,
+  settingValue,
+} from '@cairn/core';
 import type { CairnStatus } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 
@@ -16,6 +22,13 @@ function trustLine(trust: SettingsTrust): string {
   return `project config NOT trusted${ignored}: review it, then run \`cairn trust\``;
 }
 
+/** The recall adapter's own state (absent until the workspace has files): healthy, or why it falls back. */
+function recallLines(status: MemoryAdapterStatus | undefined): string[] {
+  if (!status) return [];
+  const state = status.ok ? 'ok' : 'NOT ok';
+  return [`  recall      ${state}${status.message ? `: ${status.message}` : ''}`];
+}
+
 function renderStatus(status: CairnStatus): string {
   const { settings } = status.settings;
   const backend = status.backend;
@@ -24,6 +37,7 @@ function renderStatus(status: CairnStatus): string {
     `  workspace   ${status.workspace} (${status.initialized ? 'initialized' : 'not initialized: run `cairn init`'})`,
     `  backend     ${backend.resolved}${backend.requested !== backend.resolved ? ` (configured: ${backend.requested})` : ''} — ${backend.name} [${capabilityList(backend.capabilities)}]`,
     `  retrieval   ${status.retrievalAdapter.resolved} [${capabilityList(status.retrievalAdapter.capabilities)}]`,
+    ...recallLines(status.retrievalAdapter.status),
     `  user config ${status.settings.userConfigPath}`,
     `  project cfg ${status.settings.projectConfigPath}`,
     `  trust       ${trustLine(status.settings.trust)}`,

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
 import { CairnError } from '../errors';
+import { type ChunkOptions, DEFAULT_CHUNK_OPTIONS } from '../units/chunker';
 import type { Embedder } from './embedder';
 import { createHashEmbedder } from './hash-embedder';
 import { describeZodIssue, safeParse } from './schemas';
@@ -50,6 +51,11 @@ export function numberOption(min: number, max: number, fallback: number) {
   );
 }
 
+/** `true` or `false`, `fallback` when absent. */
+export function booleanOption(fallback: boolean) {
+  return z._default(z.boolean({ error: 'expected true or false' }), fallback);
+}
+
 /** One of `values`, `fallback` when absent. */
 export function oneOfOption<const T extends readonly [string, ...string[]]>(
   values: T,
@@ -67,6 +73,36 @@ export function stringOption(pattern?: RegExp) {
       z.refine((value) => value.trim() !== '', message),
       ...(pattern ? [z.regex(pattern, message)] : []),
     ),
+  );
+}
+
+/**
+ * The `repo` partition of a project in a shared store (LanceDB, Qdrant,
+ * Mem0): up to 200 characters without white space, or absent (the backend
+ * then uses `defaultProjectRepo`).
+ */
+export function repoOption() {
+  return stringOption(/^[^\s]{1,200}$/);
+}
+
+/**
+ * RAW chunk sizing for core's chunker, `{ maxTokens?, overlapTokens? }`:
+ * integers of at least 16 and 0 (at most `max` when given), `defaults`
+ * (core's chunker's) for what is absent.
+ */
+export function chunkOption(
+  defaults: Readonly<Required<ChunkOptions>> = DEFAULT_CHUNK_OPTIONS,
+  max?: number,
+) {
+  return z._default(
+    z.object(
+      {
+        maxTokens: integerOption(16, defaults.maxTokens, max),
+        overlapTokens: integerOption(0, defaults.overlapTokens, max),
+      },
+      { error: 'expected { maxTokens?, overlapTokens? }' },
+    ),
+    () => ({ ...defaults }),
   );
 }
 
@@ -96,6 +132,19 @@ export function stringRecordOption() {
       z.transform((value) => ({ ...value })),
     ),
   );
+}
+
+/**
+ * The options every index keeps for the generic code
+ * (`MemoryIndexCommonOptions`), as entries of a backend's options schema:
+ * `getMaxLines` (at most `maxLines` when given, default 200) and
+ * `onWarning`.
+ */
+export function indexCommonOptions(maxLines?: number) {
+  return {
+    getMaxLines: integerOption(1, 200, maxLines),
+    onWarning: functionOption<(message: string) => void>(),
+  };
 }
 
 /** Whether `value` is a complete Embedder (id, model, positive integer dimensions, embed). */

@@ -1,3 +1,4 @@
+import { wordRuns } from '../units/word-runs';
 import type { Embedder } from './embedder';
 
 export interface HashEmbedderOptions {
@@ -42,9 +43,7 @@ const TRIGRAMS_WEIGHT = 0.6;
 type Add = (feature: string, weight: number) => void;
 
 function addFeatures(text: string, add: Add): void {
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter(
-    (word) => !FUNCTION_WORDS.has(word),
-  );
+  const words = wordRuns(text.toLowerCase()).filter((word) => !FUNCTION_WORDS.has(word));
   for (const [index, word] of words.entries()) {
     add(`w:${word}`, WORD_WEIGHT);
     if (index > 0) add(`b:${words[index - 1]} ${word}`, PAIR_WEIGHT);

@@ -205,6 +205,12 @@ export interface MemoryIndexCommonOptions {
   onWarning?: (message: string) => void;
 }
 
+/** The common options as a backend's parser returns them: `getMaxLines` defaulted. */
+export interface ResolvedIndexCommonOptions extends MemoryIndexCommonOptions {
+  getMaxLines: number;
+  onWarning: ((message: string) => void) | undefined;
+}
+
 /**
  * How an engine package registers its index; the engine builds the
  * backend and the retrieval adapter from it. The registry key is `type`.

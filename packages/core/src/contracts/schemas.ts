@@ -16,68 +16,80 @@ import { DEFAULT_RECALL_LIMIT, DEFAULT_RECALL_TIERS } from './retrieval-adapter'
 export const intInRange = (min: number, max?: number) =>
   z.int().check(z.gte(min), ...(max === undefined ? [] : [z.lte(max)]));
 
-export const memoryGetOptionsSchema = z.strictObject({
-  path: z.string().check(z.minLength(1)),
-  startLine: z._default(intInRange(1), 1),
-  lineCount: z.optional(intInRange(1)),
-});
+export const memoryGetOptionsSchema = lazySchema(() =>
+  z.strictObject({
+    path: z.string().check(z.minLength(1)),
+    startLine: z._default(intInRange(1), 1),
+    lineCount: z.optional(intInRange(1)),
+  }),
+);
 
-const isoDate = z
-  .string()
-  .check(
-    z.refine(
-      (value) => !Number.isNaN(Date.parse(value)),
-      'expected an ISO date such as 2026-03-01',
+const isoDate = lazySchema(() =>
+  z
+    .string()
+    .check(
+      z.refine(
+        (value) => !Number.isNaN(Date.parse(value)),
+        'expected an ISO date such as 2026-03-01',
+      ),
     ),
-  );
+);
 
-export const memorySearchFiltersSchema = z.strictObject({
-  category: z.optional(z.array(z.enum(['preference', 'fact', 'decision', 'entity', 'other']))),
-  kind: z.optional(z.array(z.enum(['UNIT', 'RAW']))),
-  review: z.optional(z.array(z.enum(['draft', 'approved', 'deprecated']))),
-  since: z.optional(isoDate),
-  until: z.optional(isoDate),
-  path: z.optional(z.string().check(z.maxLength(200))),
-  includeDeprecated: z.optional(z.boolean()),
-});
+export const memorySearchFiltersSchema = lazySchema(() =>
+  z.strictObject({
+    category: z.optional(z.array(z.enum(['preference', 'fact', 'decision', 'entity', 'other']))),
+    kind: z.optional(z.array(z.enum(['UNIT', 'RAW']))),
+    review: z.optional(z.array(z.enum(['draft', 'approved', 'deprecated']))),
+    since: z.optional(isoDate),
+    until: z.optional(isoDate),
+    path: z.optional(z.string().check(z.maxLength(200))),
+    includeDeprecated: z.optional(z.boolean()),
+  }),
+);
 
 /** A search query: trimmed, 1 to 2000 characters. */
-export const searchQuerySchema = z
-  .string()
-  .check(z.trim(), z.minLength(1, 'query must not be empty'), z.maxLength(2000));
+export const searchQuerySchema = lazySchema(() =>
+  z.string().check(z.trim(), z.minLength(1, 'query must not be empty'), z.maxLength(2000)),
+);
 
-export const memorySearchOptionsSchema = z.strictObject({
-  query: searchQuerySchema,
-  limit: z._default(intInRange(1, 100), 10),
-  snippetChars: z._default(intInRange(40, 4000), 320),
-  filters: z.optional(memorySearchFiltersSchema),
-});
+export const memorySearchOptionsSchema = lazySchema(() =>
+  z.strictObject({
+    query: searchQuerySchema,
+    limit: z._default(intInRange(1, 100), 10),
+    snippetChars: z._default(intInRange(40, 4000), 320),
+    filters: z.optional(memorySearchFiltersSchema),
+  }),
+);
 
-export const memoryTierSchema = z.enum(['hot', 'warm', 'cold']);
+export const memoryTierSchema = lazySchema(() => z.enum(['hot', 'warm', 'cold']));
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 
-export const memoryPoolDefinitionSchema = z.strictObject({
-  id: z
-    .string()
-    .check(
-      z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'pool ids are 1-64 letters, digits, . _ -'),
-    ),
-  tier: memoryTierSchema,
-  path: nonEmpty(),
-  roles: z.optional(z.array(nonEmpty())),
-  agents: z.optional(z.array(nonEmpty())),
-});
+export const memoryPoolDefinitionSchema = lazySchema(() =>
+  z.strictObject({
+    id: z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'pool ids are 1-64 letters, digits, . _ -'),
+      ),
+    tier: memoryTierSchema,
+    path: nonEmpty(),
+    roles: z.optional(z.array(nonEmpty())),
+    agents: z.optional(z.array(nonEmpty())),
+  }),
+);
 
-export const memoryQuerySchema = z.strictObject({
-  agentId: nonEmpty(),
-  role: z.optional(nonEmpty()),
-  query: z.string().check(z.maxLength(2000)),
-  limit: z._default(intInRange(1, 100), DEFAULT_RECALL_LIMIT),
-  poolIds: z.optional(z.array(z.string())),
-  tiers: z._default(z.array(memoryTierSchema).check(z.minLength(1)), [...DEFAULT_RECALL_TIERS]),
-  filters: z.optional(z.record(z.string(), z.union([z.string(), z.array(z.string())]))),
-});
+export const memoryQuerySchema = lazySchema(() =>
+  z.strictObject({
+    agentId: nonEmpty(),
+    role: z.optional(nonEmpty()),
+    query: z.string().check(z.maxLength(2000)),
+    limit: z._default(intInRange(1, 100), DEFAULT_RECALL_LIMIT),
+    poolIds: z.optional(z.array(z.string())),
+    tiers: z._default(z.array(memoryTierSchema).check(z.minLength(1)), [...DEFAULT_RECALL_TIERS]),
+    filters: z.optional(z.record(z.string(), z.union([z.string(), z.array(z.string())]))),
+  }),
+);
 
 export type NormalizedMemoryQuery = z.output<typeof memoryQuerySchema>;
 

@@ -117,12 +117,41 @@ function scan(text: string, counts: Counts): string {
  * the text's length.
  */
 export function redactSecrets(text: string): RedactionResult {
+  const known = remembered.get(text);
+  if (known) return known;
   const counts: Counts = new Map();
   const joined = text.replace(SPLIT_TOKEN, '');
   const out = scan(joined, counts);
-  if (counts.size === 0) return { text, found: [], redacted: false };
-  const found = sortedCounts(counts);
-  return { text: out, found, redacted: true };
+  const result: RedactionResult =
+    counts.size === 0
+      ? { text, found: [], redacted: false }
+      : { text: out, found: sortedCounts(counts), redacted: true };
+  remember(text, result);
+  return result;
+}
+
+/**
+ * Results for texts redacted lately: a pack's items are redacted when the
+ * pack is composed and again each time it is rendered (every renderer
+ * redacts what it shows), a hook renders a pack a few times while fitting
+ * it to its budget, and a long-lived process (the MCP server, an in-process
+ * plugin) shows the same heads and units again and again. Oldest out
+ * first, about 1M characters of keys at most; results are shared, not
+ * copied, so callers treat them as read-only.
+ */
+const remembered = new Map<string, RedactionResult>();
+const REMEMBER_CHARS = 1_000_000;
+let rememberedChars = 0;
+
+function remember(text: string, result: RedactionResult): void {
+  if (text.length > REMEMBER_CHARS / 64) return;
+  remembered.set(text, result);
+  rememberedChars += text.length;
+  for (const oldest of remembered.keys()) {
+    if (rememberedChars <= REMEMBER_CHARS) break;
+    remembered.delete(oldest);
+    rememberedChars -= oldest.length;
+  }
 }
 
 /** The kinds of secret in a text, sorted; empty when none (what the lineage marks). */

@@ -1,42 +1,51 @@
 import * as z from 'zod/mini';
-import { intInRange } from '../contracts/schemas';
+import { intInRange, lazySchema } from '../contracts/schemas';
 import { DEFAULT_MEMORY_BACKEND, FOLLOW_BACKEND_ADAPTER } from '../registry';
 import { parseBoolean, parseJson, parseNumber, parseString } from './env-values';
 import { MODEL_SETTING_DEFINITIONS } from './model-definitions';
 import { PACK_SETTING_DEFINITIONS } from './pack-definitions';
 import type { SettingDefinition } from './setting-definition';
 
-const typeName = z
-  .string()
-  .check(z.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'use lowercase letters, digits and dashes'));
+const typeName = lazySchema(() =>
+  z
+    .string()
+    .check(z.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'use lowercase letters, digits and dashes')),
+);
 
 /** A five-field cron expression (minute hour day month weekday). */
-const cronSchema = z
-  .string()
-  .check(
-    z.regex(/^\s*(\S+\s+){4}\S+\s*$/, 'expected a five-field cron expression such as "0 2 * * *"'),
-  );
+const cronSchema = lazySchema(() =>
+  z
+    .string()
+    .check(
+      z.regex(
+        /^\s*(\S+\s+){4}\S+\s*$/,
+        'expected a five-field cron expression such as "0 2 * * *"',
+      ),
+    ),
+);
 
 /** `local` means the machine's zone, resolved when a date is formatted (ICU start-up is slow). */
 export const LOCAL_TIME_ZONE = 'local';
 
-const timeZoneSchema = z.string().check(
-  z.refine((zone) => {
-    if (zone === LOCAL_TIME_ZONE) return true;
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'expected "local" or an IANA time zone such as "Europe/Paris" or "UTC"'),
+const timeZoneSchema = lazySchema(() =>
+  z.string().check(
+    z.refine((zone) => {
+      if (zone === LOCAL_TIME_ZONE) return true;
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'expected "local" or an IANA time zone such as "Europe/Paris" or "UTC"'),
+  ),
 );
 
 export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memoryEnabled',
     env: 'CAIRN_MEMORY_ENABLED',
-    schema: z.boolean(),
+    schema: lazySchema(() => z.boolean()),
     fromEnv: parseBoolean,
     defaultValue: true,
     defaultLabel: '`true`',
@@ -46,7 +55,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memoryBackendType',
     env: 'CAIRN_MEMORY_BACKEND_TYPE',
-    schema: typeName,
+    schema: lazySchema(() => typeName),
     fromEnv: parseString,
     defaultValue: DEFAULT_MEMORY_BACKEND,
     defaultLabel: `\`"${DEFAULT_MEMORY_BACKEND}"\``,
@@ -56,7 +65,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memoryBackendOptions',
     env: 'CAIRN_MEMORY_BACKEND_OPTIONS',
-    schema: z.record(z.string(), z.unknown()),
+    schema: lazySchema(() => z.record(z.string(), z.unknown())),
     fromEnv: parseJson,
     defaultValue: {},
     defaultLabel: '`{}`',
@@ -68,7 +77,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'retrievalAdapter',
     env: 'CAIRN_RETRIEVAL_ADAPTER',
-    schema: typeName,
+    schema: lazySchema(() => typeName),
     fromEnv: parseString,
     defaultValue: FOLLOW_BACKEND_ADAPTER,
     defaultLabel: `\`"${FOLLOW_BACKEND_ADAPTER}"\``,
@@ -78,7 +87,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'insightExtractionEnabled',
     env: 'CAIRN_INSIGHT_EXTRACTION_ENABLED',
-    schema: z.boolean(),
+    schema: lazySchema(() => z.boolean()),
     fromEnv: parseBoolean,
     defaultValue: false,
     defaultLabel: '`false`',
@@ -87,7 +96,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'insightExtractionSchedule',
     env: 'CAIRN_INSIGHT_EXTRACTION_SCHEDULE',
-    schema: cronSchema,
+    schema: lazySchema(() => cronSchema),
     fromEnv: parseString,
     defaultValue: '0 2 * * *',
     defaultLabel: '`"0 2 * * *"`',
@@ -96,7 +105,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'insightExtractionMinIntervalMs',
     env: 'CAIRN_INSIGHT_EXTRACTION_MIN_INTERVAL_MS',
-    schema: intInRange(0),
+    schema: lazySchema(() => intInRange(0)),
     fromEnv: parseNumber,
     defaultValue: 86_400_000,
     defaultLabel: '`86400000` (one day)',
@@ -105,7 +114,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'timezone',
     env: 'CAIRN_TIMEZONE',
-    schema: timeZoneSchema,
+    schema: lazySchema(() => timeZoneSchema),
     fromEnv: parseString,
     defaultValue: LOCAL_TIME_ZONE,
     defaultLabel: '`"local"` (the system\'s zone)',
@@ -115,7 +124,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.searchLimit',
     env: 'CAIRN_LIMITS_SEARCH_LIMIT',
-    schema: intInRange(1, 100),
+    schema: lazySchema(() => intInRange(1, 100)),
     fromEnv: parseNumber,
     defaultValue: 10,
     defaultLabel: '`10`',
@@ -124,7 +133,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.snippetChars',
     env: 'CAIRN_LIMITS_SNIPPET_CHARS',
-    schema: intInRange(40, 4000),
+    schema: lazySchema(() => intInRange(40, 4000)),
     fromEnv: parseNumber,
     defaultValue: 320,
     defaultLabel: '`320`',
@@ -133,7 +142,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.maxUnitChars',
     env: 'CAIRN_LIMITS_MAX_UNIT_CHARS',
-    schema: intInRange(20, 100_000),
+    schema: lazySchema(() => intInRange(20, 100_000)),
     fromEnv: parseNumber,
     defaultValue: 2000,
     defaultLabel: '`2000`',
@@ -142,7 +151,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.getMaxLines',
     env: 'CAIRN_LIMITS_GET_MAX_LINES',
-    schema: intInRange(1, 5000),
+    schema: lazySchema(() => intInRange(1, 5000)),
     fromEnv: parseNumber,
     defaultValue: 200,
     defaultLabel: '`200`',
@@ -151,7 +160,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.headTokens',
     env: 'CAIRN_LIMITS_HEAD_TOKENS',
-    schema: intInRange(100, 20_000),
+    schema: lazySchema(() => intInRange(100, 20_000)),
     fromEnv: parseNumber,
     defaultValue: 1200,
     defaultLabel: '`1200`',
@@ -161,7 +170,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'limits.injectTokens',
     env: 'CAIRN_LIMITS_INJECT_TOKENS',
-    schema: intInRange(100, 50_000),
+    schema: lazySchema(() => intInRange(100, 50_000)),
     fromEnv: parseNumber,
     defaultValue: 2400,
     defaultLabel: '`2400`',
@@ -171,7 +180,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'lineage.condenseThreshold',
     env: 'CAIRN_LINEAGE_CONDENSE_THRESHOLD',
-    schema: intInRange(2, 1000),
+    schema: lazySchema(() => intInRange(2, 1000)),
     fromEnv: parseNumber,
     defaultValue: 8,
     defaultLabel: '`8`',
@@ -182,7 +191,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.vectorWeight',
     env: 'CAIRN_SEARCH_VECTOR_WEIGHT',
-    schema: z.number().check(z.gte(0), z.lte(1)),
+    schema: lazySchema(() => z.number().check(z.gte(0), z.lte(1))),
     fromEnv: parseNumber,
     defaultValue: 0.3,
     defaultLabel: '`0.3`',
@@ -192,7 +201,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.keywordWeight',
     env: 'CAIRN_SEARCH_KEYWORD_WEIGHT',
-    schema: z.number().check(z.gte(0), z.lte(1)),
+    schema: lazySchema(() => z.number().check(z.gte(0), z.lte(1))),
     fromEnv: parseNumber,
     defaultValue: 0.7,
     defaultLabel: '`0.7`',
@@ -201,7 +210,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.mmr',
     env: 'CAIRN_SEARCH_MMR',
-    schema: z.boolean(),
+    schema: lazySchema(() => z.boolean()),
     fromEnv: parseBoolean,
     defaultValue: false,
     defaultLabel: '`false`',
@@ -211,7 +220,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.mmrLambda',
     env: 'CAIRN_SEARCH_MMR_LAMBDA',
-    schema: z.number().check(z.gte(0), z.lte(1)),
+    schema: lazySchema(() => z.number().check(z.gte(0), z.lte(1))),
     fromEnv: parseNumber,
     defaultValue: 0.8,
     defaultLabel: '`0.8`',
@@ -220,7 +229,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.minSimilarity',
     env: 'CAIRN_SEARCH_MIN_SIMILARITY',
-    schema: z.number().check(z.gte(-1), z.lte(1)),
+    schema: lazySchema(() => z.number().check(z.gte(-1), z.lte(1))),
     fromEnv: parseNumber,
     defaultValue: 0.1,
     defaultLabel: '`0.1`',
@@ -230,7 +239,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'search.recencyHalfLifeDays',
     env: 'CAIRN_SEARCH_RECENCY_HALF_LIFE_DAYS',
-    schema: z.number().check(z.gte(0), z.lte(36_500)),
+    schema: lazySchema(() => z.number().check(z.gte(0), z.lte(36_500))),
     fromEnv: parseNumber,
     defaultValue: 90,
     defaultLabel: '`90`',

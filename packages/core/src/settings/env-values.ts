@@ -50,6 +50,8 @@ export const parseJson = (raw: string): unknown => {
 export const KNOWN_CAIRN_ENV_VARIABLES: string[] = [
   'CAIRN_AGENT_ID',
   'CAIRN_HOOK_STDIN_TIMEOUT_MS',
+  'CAIRN_HOOK_SERVER',
+  'CAIRN_HOOK_SERVER_IDLE_MS',
   'CAIRN_SQLITE_BINDING',
   'CAIRN_SQLITE_DRIVER',
   'CAIRN_CAPTURE_FILE',

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { intInRange } from '../contracts/schemas';
+import { intInRange, lazySchema } from '../contracts/schemas';
 import { parseBoolean, parseNumber, parseString } from './env-values';
 import type { SettingDefinition } from './setting-definition';
 import { localPathRule } from './trust-rules';
@@ -13,7 +13,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'summarizer.provider',
     env: 'CAIRN_SUMMARIZER_PROVIDER',
-    schema: z.enum(['extractive', 'openai']),
+    schema: lazySchema(() => z.enum(['extractive', 'openai'])),
     fromEnv: parseString,
     defaultValue: 'extractive',
     defaultLabel: '`"extractive"`',
@@ -25,7 +25,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'summarizer.baseUrl',
     env: 'CAIRN_SUMMARIZER_BASE_URL',
-    schema: z.union([z.literal(''), z.url()]),
+    schema: lazySchema(() => z.union([z.literal(''), z.url()])),
     fromEnv: parseString,
     defaultValue: '',
     defaultLabel: '`""`',
@@ -37,7 +37,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'summarizer.model',
     env: 'CAIRN_SUMMARIZER_MODEL',
-    schema: z.string().check(z.maxLength(200)),
+    schema: lazySchema(() => z.string().check(z.maxLength(200))),
     fromEnv: parseString,
     defaultValue: '',
     defaultLabel: '`""`',
@@ -46,10 +46,12 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'summarizer.apiKeyEnv',
     env: 'CAIRN_SUMMARIZER_API_KEY_ENV',
-    schema: z.union([
-      z.literal(''),
-      z.string().check(z.regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name')),
-    ]),
+    schema: lazySchema(() =>
+      z.union([
+        z.literal(''),
+        z.string().check(z.regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name')),
+      ]),
+    ),
     fromEnv: parseString,
     defaultValue: 'OPENAI_API_KEY',
     defaultLabel: '`"OPENAI_API_KEY"`',
@@ -61,7 +63,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.provider',
     env: 'CAIRN_EMBEDDER_PROVIDER',
-    schema: z.enum(['none', 'hash', 'openai', 'transformers']),
+    schema: lazySchema(() => z.enum(['none', 'hash', 'openai', 'transformers'])),
     fromEnv: parseString,
     defaultValue: 'none',
     defaultLabel: '`"none"`',
@@ -73,7 +75,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.model',
     env: 'CAIRN_EMBEDDER_MODEL',
-    schema: z.string().check(z.maxLength(200)),
+    schema: lazySchema(() => z.string().check(z.maxLength(200))),
     fromEnv: parseString,
     defaultValue: '',
     defaultLabel: '`""`',
@@ -83,7 +85,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.baseUrl',
     env: 'CAIRN_EMBEDDER_BASE_URL',
-    schema: z.union([z.literal(''), z.url()]),
+    schema: lazySchema(() => z.union([z.literal(''), z.url()])),
     fromEnv: parseString,
     defaultValue: '',
     defaultLabel: '`""`',
@@ -95,10 +97,12 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.apiKeyEnv',
     env: 'CAIRN_EMBEDDER_API_KEY_ENV',
-    schema: z.union([
-      z.literal(''),
-      z.string().check(z.regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name')),
-    ]),
+    schema: lazySchema(() =>
+      z.union([
+        z.literal(''),
+        z.string().check(z.regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name')),
+      ]),
+    ),
     fromEnv: parseString,
     defaultValue: 'OPENAI_API_KEY',
     defaultLabel: '`"OPENAI_API_KEY"`',
@@ -110,7 +114,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.dimensions',
     env: 'CAIRN_EMBEDDER_DIMENSIONS',
-    schema: intInRange(0, 8192),
+    schema: lazySchema(() => intInRange(0, 8192)),
     fromEnv: parseNumber,
     defaultValue: 0,
     defaultLabel: '`0` (provider default)',
@@ -120,7 +124,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.modelDir',
     env: 'CAIRN_EMBEDDER_MODEL_DIR',
-    schema: z.string().check(z.maxLength(1000)),
+    schema: lazySchema(() => z.string().check(z.maxLength(1000))),
     fromEnv: parseString,
     defaultValue: '',
     defaultLabel: '`""`',
@@ -132,7 +136,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.allowDownload',
     env: 'CAIRN_EMBEDDER_ALLOW_DOWNLOAD',
-    schema: z.boolean(),
+    schema: lazySchema(() => z.boolean()),
     fromEnv: parseBoolean,
     defaultValue: false,
     defaultLabel: '`false`',
@@ -144,7 +148,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.batchSize',
     env: 'CAIRN_EMBEDDER_BATCH_SIZE',
-    schema: intInRange(1, 2048),
+    schema: lazySchema(() => intInRange(1, 2048)),
     fromEnv: parseNumber,
     defaultValue: 64,
     defaultLabel: '`64`',
@@ -153,7 +157,7 @@ export const MODEL_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'embedder.timeoutMs',
     env: 'CAIRN_EMBEDDER_TIMEOUT_MS',
-    schema: intInRange(100, 600_000),
+    schema: lazySchema(() => intInRange(100, 600_000)),
     fromEnv: parseNumber,
     defaultValue: 30_000,
     defaultLabel: '`30000`',

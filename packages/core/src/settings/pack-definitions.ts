@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { intInRange } from '../contracts/schemas';
+import { intInRange, lazySchema } from '../contracts/schemas';
 import { parseBoolean, parseJson, parseNumber, parseString } from './env-values';
 import type { SettingDefinition } from './setting-definition';
 
@@ -25,7 +25,7 @@ const splitList = (raw: string) =>
 const share = (plane: string, key: string, defaultValue: number): SettingDefinition => ({
   key: `memory.${key}Share`,
   env: `CAIRN_MEMORY_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}_SHARE`,
-  schema: z.number().check(z.gte(0), z.lte(1)),
+  schema: lazySchema(() => z.number().check(z.gte(0), z.lte(1))),
   fromEnv: parseNumber,
   defaultValue,
   defaultLabel: `\`${defaultValue}\``,
@@ -41,7 +41,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memory.contextBudgetTokens',
     env: 'CAIRN_MEMORY_CONTEXT_BUDGET_TOKENS',
-    schema: intInRange(0, 100_000),
+    schema: lazySchema(() => intInRange(0, 100_000)),
     fromEnv: parseNumber,
     defaultValue: 2000,
     defaultLabel: '`2000`',
@@ -50,7 +50,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memory.planning',
     env: 'CAIRN_MEMORY_PLANNING',
-    schema: z.enum(['beads', 'bd', 'off']),
+    schema: lazySchema(() => z.enum(['beads', 'bd', 'off'])),
     fromEnv: parseString,
     defaultValue: 'beads',
     defaultLabel: '`"beads"`',
@@ -59,7 +59,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memory.history',
     env: 'CAIRN_MEMORY_HISTORY',
-    schema: z.enum(['digest', 'off']),
+    schema: lazySchema(() => z.enum(['digest', 'off'])),
     fromEnv: parseString,
     defaultValue: 'digest',
     defaultLabel: '`"digest"`',
@@ -68,7 +68,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memory.longTerm',
     env: 'CAIRN_MEMORY_LONG_TERM',
-    schema: z.enum(['units', 'off']),
+    schema: lazySchema(() => z.enum(['units', 'off'])),
     fromEnv: parseString,
     defaultValue: 'units',
     defaultLabel: '`"units"`',
@@ -77,7 +77,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memory.failOpen',
     env: 'CAIRN_MEMORY_FAIL_OPEN',
-    schema: z.boolean(),
+    schema: lazySchema(() => z.boolean()),
     fromEnv: parseBoolean,
     defaultValue: true,
     defaultLabel: '`true`',
@@ -100,7 +100,9 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memory.documentGlobs',
     env: 'CAIRN_MEMORY_DOCUMENT_GLOBS',
-    schema: z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.maxLength(64)),
+    schema: lazySchema(() =>
+      z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.maxLength(64)),
+    ),
     // A JSON array, or a comma-separated list.
     fromEnv: (raw) => (raw.trim().startsWith('[') ? parseJson(raw) : splitList(raw)),
     defaultValue: [...DEFAULT_DOCUMENT_GLOBS],
@@ -111,7 +113,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memory.documentMaxFileBytes',
     env: 'CAIRN_MEMORY_DOCUMENT_MAX_FILE_BYTES',
-    schema: intInRange(1024, 16 * 1024 * 1024),
+    schema: lazySchema(() => intInRange(1024, 16 * 1024 * 1024)),
     fromEnv: parseNumber,
     defaultValue: 256 * 1024,
     defaultLabel: '`262144`',
@@ -120,7 +122,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
   {
     key: 'memory.documentMaxTotalBytes',
     env: 'CAIRN_MEMORY_DOCUMENT_MAX_TOTAL_BYTES',
-    schema: intInRange(1024, 256 * 1024 * 1024),
+    schema: lazySchema(() => intInRange(1024, 256 * 1024 * 1024)),
     fromEnv: parseNumber,
     defaultValue: 8 * 1024 * 1024,
     defaultLabel: '`8388608`',

@@ -10,7 +10,7 @@ import {
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { safeParse } from '../contracts/schemas';
+import { lazySchema, safeParse } from '../contracts/schemas';
 import { CairnError } from '../errors';
 import { withFileLock } from '../file-lock';
 import { randomUuid, sha256Hex } from '../node-crypto';
@@ -23,11 +23,13 @@ import { randomUuid, sha256Hex } from '../node-crypto';
  */
 export const TRUST_STORE_FILE = 'trusted-projects.json';
 
-const entrySchema = z.object({ sha256: z.string(), trustedAt: z.string() });
-const storeSchema = z.object({
-  version: z.literal(1),
-  projects: z.record(z.string(), entrySchema),
-});
+const entrySchema = lazySchema(() => z.object({ sha256: z.string(), trustedAt: z.string() }));
+const storeSchema = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    projects: z.record(z.string(), entrySchema),
+  }),
+);
 export type TrustStore = z.infer<typeof storeSchema>;
 
 export interface TrustStoreLocation {

@@ -28,6 +28,12 @@ export interface ChunkOptions {
   overlapTokens?: number;
 }
 
+/** RAW chunk sizing unless an index says otherwise. */
+export const DEFAULT_CHUNK_OPTIONS: Readonly<Required<ChunkOptions>> = {
+  maxTokens: 400,
+  overlapTokens: 60,
+};
+
 /** A cheap, tokenizer-free estimate: about four characters per token. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
@@ -99,8 +105,8 @@ function packBlock(segments: RawSegment[], maxChars: number, overlapChars: numbe
  * only), and RAW markdown packed by block, never across `----` or a unit.
  */
 export function chunkDocument(document: ParsedDocument, options: ChunkOptions = {}): MemoryChunk[] {
-  const maxChars = (options.maxTokens ?? 400) * 4;
-  const overlapChars = (options.overlapTokens ?? 60) * 4;
+  const maxChars = (options.maxTokens ?? DEFAULT_CHUNK_OPTIONS.maxTokens) * 4;
+  const overlapChars = (options.overlapTokens ?? DEFAULT_CHUNK_OPTIONS.overlapTokens) * 4;
   const chunks: MemoryChunk[] = document.units.map((unit) => ({
     id: `${document.path}#${unit.memoryId}`,
     kind: 'UNIT',

@@ -8,6 +8,7 @@ import {
   describeZodIssue,
   type Embedder,
   embedderSettingsSchema,
+  lazySchema,
   type ResolvedEmbedderSettings,
   safeParse,
 } from '@cairn/core';
@@ -20,14 +21,16 @@ import { createTransformersEmbedder } from './transformers-embedder';
 // zod/mini: `cairn search` builds this on every start (see core's contracts/schemas.ts).
 const share = (min = 0) => z.optional(z.number().check(z.gte(min), z.lte(1)));
 
-const searchSettingsSchema = z.object({
-  vectorWeight: share(),
-  keywordWeight: share(),
-  mmr: z.optional(z.boolean()),
-  mmrLambda: share(),
-  minSimilarity: share(-1),
-  recencyHalfLifeDays: z.optional(z.number().check(z.gte(0))),
-});
+const searchSettingsSchema = lazySchema(() =>
+  z.object({
+    vectorWeight: share(),
+    keywordWeight: share(),
+    mmr: z.optional(z.boolean()),
+    mmrLambda: share(),
+    minSimilarity: share(-1),
+    recencyHalfLifeDays: z.optional(z.number().check(z.gte(0))),
+  }),
+);
 
 function invalid(key: string, reason: string, hint: string): CairnError {
   return new CairnError('INVALID_CONFIG', `Invalid setting "embedder.${key}": ${reason}`, {

@@ -1,4 +1,11 @@
-import { CairnError, describeZodIssue, type Embedder, intInRange, safeParse } from '@cairn/core';
+import {
+  CairnError,
+  describeZodIssue,
+  type Embedder,
+  intInRange,
+  lazySchema,
+  safeParse,
+} from '@cairn/core';
 import * as z from 'zod/mini';
 import { type EmbeddingsEndpoint, postEmbeddings } from './embeddings-http';
 
@@ -26,22 +33,26 @@ export interface OpenAiEmbedderOptions {
 
 // zod/mini, like the settings it is built from (see embedder-from-settings.ts).
 
-const optionsSchema = z.object({
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  model: z.string().check(z.trim(), z.minLength(1)),
-  dimensions: intInRange(1, 8192),
-  apiKey: z.optional(z.string()),
-  batchSize: z._default(intInRange(1, 2048), 64),
-  timeoutMs: z._default(intInRange(1), 30_000),
-  maxRetries: z._default(intInRange(0, 10), 2),
-  retryDelayMs: z._default(intInRange(0), 250),
-  sendDimensions: z._default(z.boolean(), false),
-  fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
-});
+const optionsSchema = lazySchema(() =>
+  z.object({
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    model: z.string().check(z.trim(), z.minLength(1)),
+    dimensions: intInRange(1, 8192),
+    apiKey: z.optional(z.string()),
+    batchSize: z._default(intInRange(1, 2048), 64),
+    timeoutMs: z._default(intInRange(1), 30_000),
+    maxRetries: z._default(intInRange(0, 10), 2),
+    retryDelayMs: z._default(intInRange(0), 250),
+    sendDimensions: z._default(z.boolean(), false),
+    fetch: z.optional(z.custom<typeof fetch>((value) => typeof value === 'function')),
+  }),
+);
 
-const replySchema = z.object({
-  data: z.array(z.object({ index: intInRange(0), embedding: z.array(z.number()) })),
-});
+const replySchema = lazySchema(() =>
+  z.object({
+    data: z.array(z.object({ index: intInRange(0), embedding: z.array(z.number()) })),
+  }),
+);
 
 /** `<baseUrl>/embeddings`, with or without a trailing slash; a full endpoint URL is kept. */
 export function embeddingsUrl(baseUrl: string): string {

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
+import { childProcess } from '../node-builtins';
 
 /**
  * git, read as untrusted input. The repository's own config can name
@@ -116,7 +116,7 @@ export interface DiffStat {
 
 function run(bin: string, cwd: string, env: Record<string, string>, args: string[]) {
   return new Promise<string>((resolve, reject) => {
-    execFile(
+    childProcess().execFile(
       bin,
       [...HARDENING, ...args],
       { cwd, env, timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_OUTPUT_BYTES, windowsHide: true },

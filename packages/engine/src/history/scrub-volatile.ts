@@ -31,7 +31,7 @@ const HEX_RUN = /(?<![\w-])[0-9a-fA-F]{7,}(?![\w-])/g;
 /** Random names and ids: 10+ characters mixing letters and at least 3 digits. */
 const MIXED_ID = /(?<![\w-])[A-Za-z0-9_-]{10,}(?![\w-])/g;
 const DURATION =
-  /(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)(?![\w])/g;
+  /(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|\u00b5s|us|ns|s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?)(?![\w])/g;
 /** Numbers not glued to letters: `TS2345`, `E0308` and `x86` keep theirs. */
 const NUMBER = /(?<![A-Za-z_\d])\d+/g;
 const SPACES = /\s+/g;

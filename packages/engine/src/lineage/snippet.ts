@@ -1,3 +1,5 @@
+import { wordRuns } from '@cairn/core';
+
 /**
  * The snippet of a transcript hit, built here rather than by FTS5: the
  * index holds the full text of every entry while the table keeps long
@@ -9,11 +11,17 @@ const WINDOW_WORDS = 32;
 const WORDS_BEFORE = 8;
 const STEM_PREFIX = 5;
 
-const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+const NON_ASCII = /[^\0-\x7f]/;
+
+/** Lowercase without diacritics; ASCII has none (and needs no `\p{M}` compiled). */
+const fold = (word: string) =>
+  NON_ASCII.test(word)
+    ? word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
+    : word.toLowerCase();
 
 /** Query terms as the index folds them (lowercase, no diacritics), stem prefixes. */
 export function snippetTerms(query: string): string[] {
-  const terms = fold(query).match(/[\p{L}\p{N}]+/gu) ?? [];
+  const terms = wordRuns(fold(query));
   return [...new Set(terms.map((term) => term.slice(0, STEM_PREFIX)))];
 }
 
@@ -32,7 +40,7 @@ export function buildSnippet(text: string, terms: readonly string[]): string {
 /** The index of the first word with a token (a run of letters and digits) that starts with a term, or -1. */
 function firstHit(words: readonly string[], terms: readonly string[]): number {
   const matches = (word: string) => {
-    const tokens = fold(word).match(/[\p{L}\p{N}]+/gu) ?? [];
+    const tokens = wordRuns(fold(word));
     return tokens.some((token) => terms.some((term) => token.startsWith(term)));
   };
   return words.findIndex(matches);

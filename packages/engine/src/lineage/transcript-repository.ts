@@ -1,4 +1,4 @@
-import { parseInput, redactSecrets, secretKinds } from '@cairn/core';
+import { parseInput, redactSecrets, secretKinds, wordRuns } from '@cairn/core';
 import type { z } from 'zod';
 import { readEntryText, storeEntryText } from './entry-body';
 import { readTransaction, type SqliteDatabase, writeTransaction } from './lineage-database';
@@ -178,7 +178,7 @@ const STOPWORDS = new Set(
 
 /** The query's distinct terms, lowercased, without stopwords (unless nothing else is left). */
 export function queryTerms(query: string): string[] {
-  const terms = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const terms = [...new Set(wordRuns(query.toLowerCase()))];
   const telling = terms.filter((term) => !STOPWORDS.has(term) && term.length > 1);
   return (telling.length > 0 ? telling : terms).slice(0, MAX_QUERY_TERMS);
 }

@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 import {
   type BudgetReceipt,
@@ -10,29 +10,33 @@ import {
   packCandidateSchema,
 } from './pack-types';
 
-const planeNumbers = z.object({
-  planning: z.optional(z.number().check(z.gte(0))),
-  history: z.optional(z.number().check(z.gte(0))),
-  'long-term': z.optional(z.number().check(z.gte(0))),
-  documents: z.optional(z.number().check(z.gte(0))),
-});
+const planeNumbers = lazySchema(() =>
+  z.object({
+    planning: z.optional(z.number().check(z.gte(0))),
+    history: z.optional(z.number().check(z.gte(0))),
+    'long-term': z.optional(z.number().check(z.gte(0))),
+    documents: z.optional(z.number().check(z.gte(0))),
+  }),
+);
 
-export const allocationRequestSchema = z.object({
-  /** Everything Cairn may inject in the turn, in tokens. */
-  budgetTokens: z.number().check(z.int(), z.gte(0)),
-  /**
-   * Tokens taken off the top before the planes share the rest: text that is
-   * injected outside the planes (the pack's frame, the memory head).
-   */
-  reservedTokens: z.optional(z.number().check(z.int(), z.gte(0))),
-  /** Relative weights; they need not add up to 1. A plane without one gets 0. */
-  shares: planeNumbers,
-  /** Planes switched off: no share, and their candidates are excluded as `plane-off`. */
-  off: z.optional(z.array(z.enum(PACK_PLANES))),
-  /** Candidates scoring below this (per plane) are excluded as `below-score`. */
-  minScore: z.optional(planeNumbers),
-  candidates: z.array(packCandidateSchema),
-});
+export const allocationRequestSchema = lazySchema(() =>
+  z.object({
+    /** Everything Cairn may inject in the turn, in tokens. */
+    budgetTokens: z.number().check(z.int(), z.gte(0)),
+    /**
+     * Tokens taken off the top before the planes share the rest: text that is
+     * injected outside the planes (the pack's frame, the memory head).
+     */
+    reservedTokens: z.optional(z.number().check(z.int(), z.gte(0))),
+    /** Relative weights; they need not add up to 1. A plane without one gets 0. */
+    shares: planeNumbers,
+    /** Planes switched off: no share, and their candidates are excluded as `plane-off`. */
+    off: z.optional(z.array(z.enum(PACK_PLANES))),
+    /** Candidates scoring below this (per plane) are excluded as `below-score`. */
+    minScore: z.optional(planeNumbers),
+    candidates: z.array(packCandidateSchema),
+  }),
+);
 export type AllocationRequest = z.input<typeof allocationRequestSchema>;
 
 export interface Allocation {

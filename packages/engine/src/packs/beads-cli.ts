@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process';
 // `fs.promises` on use, not `node:fs/promises` on load: the hook bundle
 // loads this module on every prompt and must not pay for fs/promises.
 import { constants, promises as fs } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
+import { lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
+import { childProcess } from '../node-builtins';
 import { BEADS_ID, type BeadsIssue, beadsIssueSchema, toBeadsIssue } from './beads-issue';
 
 /** How long one `bd` call may take before the planning plane gives up on it. */
@@ -48,7 +49,7 @@ export async function findBd(
 
 function runBd(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(
+    childProcess().execFile(
       bin,
       args,
       {
@@ -70,13 +71,15 @@ function runBd(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv)
 }
 
 /** `bd show --json` gives an array (or, in older versions, one object) of issues with details. */
-const showDetailSchema = z.object({
-  id: z.string(),
-  dependents: z.catch(
-    z.optional(z.array(z.object({ id: z.string(), dependency_type: z.catch(z.string(), '') }))),
-    undefined,
-  ),
-});
+const showDetailSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    dependents: z.catch(
+      z.optional(z.array(z.object({ id: z.string(), dependency_type: z.catch(z.string(), '') }))),
+      undefined,
+    ),
+  }),
+);
 
 function parseIssues(stdout: string): { issues: BeadsIssue[]; children: Map<string, string[]> } {
   const json: unknown = JSON.parse(stdout);

@@ -1,3 +1,4 @@
+import { lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 
 /** What a Beads issue id looks like; anything else (an option such as `--db=…`) never reaches `bd`. */
@@ -25,37 +26,43 @@ export interface BeadsIssue {
   line: number | undefined;
 }
 
-const text = z.catch(z.optional(z.string()), undefined);
+const text = lazySchema(() => z.catch(z.optional(z.string()), undefined));
 
 /** A dependency edge of the export: `issue_id` depends on `depends_on_id`. */
-const exportDependencySchema = z.object({
-  issue_id: z.optional(z.string()),
-  depends_on_id: z.string(),
-  type: z.catch(z.string(), 'blocks'),
-});
+const exportDependencySchema = lazySchema(() =>
+  z.object({
+    issue_id: z.optional(z.string()),
+    depends_on_id: z.string(),
+    type: z.catch(z.string(), 'blocks'),
+  }),
+);
 
 /** A dependency as `bd show --json` gives it: the other issue, with its type. */
-const detailDependencySchema = z.object({
-  id: z.string(),
-  dependency_type: z.catch(z.string(), 'blocks'),
-});
+const detailDependencySchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    dependency_type: z.catch(z.string(), 'blocks'),
+  }),
+);
 
-export const beadsIssueSchema = z.object({
-  id: z.string().check(z.minLength(1), z.maxLength(200)),
-  title: z.string(),
-  description: text,
-  design: text,
-  acceptance_criteria: text,
-  notes: text,
-  status: z.catch(z.string(), 'open'),
-  priority: z.catch(z.optional(z.number()), undefined),
-  issue_type: z.catch(z.string(), 'task'),
-  updated_at: text,
-  dependencies: z.catch(
-    z.optional(z.array(z.union([exportDependencySchema, detailDependencySchema]))),
-    undefined,
-  ),
-});
+export const beadsIssueSchema = lazySchema(() =>
+  z.object({
+    id: z.string().check(z.minLength(1), z.maxLength(200)),
+    title: z.string(),
+    description: text,
+    design: text,
+    acceptance_criteria: text,
+    notes: text,
+    status: z.catch(z.string(), 'open'),
+    priority: z.catch(z.optional(z.number()), undefined),
+    issue_type: z.catch(z.string(), 'task'),
+    updated_at: text,
+    dependencies: z.catch(
+      z.optional(z.array(z.union([exportDependencySchema, detailDependencySchema]))),
+      undefined,
+    ),
+  }),
+);
 export type BeadsIssueJson = z.infer<typeof beadsIssueSchema>;
 
 /** Normalizes a parsed issue; `line` is its line in the export, when read from one. */

@@ -1,3 +1,4 @@
+import { lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
 
 /** The planes of a context pack, in the order seed 004 §4 assembles them. */
@@ -37,44 +38,50 @@ export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
  * (its session key), its agent, its role for the item (`origin`,
  * `succeeded`, `failed`) and the tool events it rests on (`T:<transcript>:<seq>`).
  */
-export const evidenceRunSchema = z.object({
-  run: z.string(),
-  agent: z.optional(z.string()),
-  role: z.optional(z.string()),
-  events: z.array(z.string()),
-});
+export const evidenceRunSchema = lazySchema(() =>
+  z.object({
+    run: z.string(),
+    agent: z.optional(z.string()),
+    role: z.optional(z.string()),
+    events: z.array(z.string()),
+  }),
+);
 export type EvidenceRun = z.infer<typeof evidenceRunSchema>;
 
-export const provenanceSchema = z.object({
-  kind: z.enum(['unit', 'lineage', 'run', 'commit', 'document', 'beads', 'head']),
-  id: z.string(),
-  file: z.optional(z.string()),
-  line: z.optional(z.number()),
-  heading: z.optional(z.string()),
-  /** The runs the item rests on, when it rests on several (a fix pattern's evidence runs). */
-  evidence: z.optional(z.array(evidenceRunSchema)),
-});
+export const provenanceSchema = lazySchema(() =>
+  z.object({
+    kind: z.enum(['unit', 'lineage', 'run', 'commit', 'document', 'beads', 'head']),
+    id: z.string(),
+    file: z.optional(z.string()),
+    line: z.optional(z.number()),
+    heading: z.optional(z.string()),
+    /** The runs the item rests on, when it rests on several (a fix pattern's evidence runs). */
+    evidence: z.optional(z.array(evidenceRunSchema)),
+  }),
+);
 export type Provenance = z.infer<typeof provenanceSchema>;
 
 /** A candidate for a pack before the budget is applied. */
-export const packCandidateSchema = z.object({
-  id: z.string().check(z.minLength(1)),
-  plane: z.enum(PACK_PLANES),
-  text: z.string(),
-  source: z.string(),
-  trustClass: z.enum(TRUST_CLASSES),
-  provenance: provenanceSchema,
-  /** ISO date of the evidence, when known. */
-  recency: z.optional(z.string()),
-  tokenCost: z.number().check(z.int(), z.gte(0)),
-  /** Relevance within its plane, higher first; plane scores are not compared with each other. */
-  score: z.number(),
-  why: z.string(),
-  /** Seed 004 §6.3 / §9: draft and deprecated entries are found by search but never injected. */
-  reviewState: z.optional(z.enum(['draft', 'approved', 'deprecated'])),
-  /** Items with the same key say the same thing: only the first included one is kept. */
-  dedupeKey: z.optional(z.string()),
-});
+export const packCandidateSchema = lazySchema(() =>
+  z.object({
+    id: z.string().check(z.minLength(1)),
+    plane: z.enum(PACK_PLANES),
+    text: z.string(),
+    source: z.string(),
+    trustClass: z.enum(TRUST_CLASSES),
+    provenance: provenanceSchema,
+    /** ISO date of the evidence, when known. */
+    recency: z.optional(z.string()),
+    tokenCost: z.number().check(z.int(), z.gte(0)),
+    /** Relevance within its plane, higher first; plane scores are not compared with each other. */
+    score: z.number(),
+    why: z.string(),
+    /** Seed 004 §6.3 / §9: draft and deprecated entries are found by search but never injected. */
+    reviewState: z.optional(z.enum(['draft', 'approved', 'deprecated'])),
+    /** Items with the same key say the same thing: only the first included one is kept. */
+    dedupeKey: z.optional(z.string()),
+  }),
+);
 export type PackCandidate = z.infer<typeof packCandidateSchema>;
 
 export interface PackExclusion {

@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, monotonicMs } from '@cairn/core';
 import type { PackInput } from './compose-pack';
 import type { PackExclusion, PackPlane } from './pack-types';
 
@@ -54,8 +54,8 @@ export async function runPlane(
   gather: PlaneGatherer,
   options: { timeoutMs: number; failOpen: boolean },
 ): Promise<{ report: PlaneReport; yield: PlaneYield }> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
+  const started = monotonicMs();
+  const elapsed = () => Math.round(monotonicMs() - started);
   try {
     const result = await withTimeout(Promise.resolve().then(gather), options.timeoutMs);
     if (elapsed() > options.timeoutMs) throw new PlaneTimeout();

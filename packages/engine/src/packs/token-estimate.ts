@@ -5,81 +5,117 @@
  * space or sign, camelCase parts, groups of up to three digits,
  * punctuation runs, line breaks, spaces) and each piece costs one token,
  * plus a little for what BPE splits further: long words, a word glued to
- * a sign, long punctuation runs, hex ids and non-ASCII letters. Checked
- * against gpt-tokenizer (o200k_base) on units, code, diffs, command output
- * and Markdown: each kind's total within 5% (docs/PACKS.md has the figures).
+ * a sign, long punctuation runs, hex ids and non-ASCII letters
+ * (token-costs.ts). Checked against gpt-tokenizer (o200k_base) on units,
+ * code, diffs, command output and Markdown: each kind's total within 5%
+ * (docs/PACKS.md has the figures).
+ *
+ * The cut, as one pattern (1 a hex run, 2 a word, 3 digits, 4 punctuation,
+ * else a break or spaces):
+ *
+ *   ([0-9a-fA-F]{8,})
+ *   | ([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?:'s|'t|'re|'ve|'m|'ll|'d)?
+ *     | [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?:'s|'t|'re|'ve|'m|'ll|'d)?)
+ *   | (\p{N}{1,3}) | ( ?[^\s\p{L}\p{N}]+[\r\n/]*) | \s*[\r\n]+ | \s+(?!\S) | \s+
+ *
+ * V8 takes tens of milliseconds to compile that pattern's Unicode property
+ * classes, more than a hook may spend. So ASCII text goes through the
+ * same pattern with its classes narrowed to ASCII (`ASCII_PIECES`, which
+ * agrees with it on ASCII text), and the pieces around other characters
+ * through a scanner that implements it exactly (token-scan.ts, which runs
+ * as interpreted code in a short process, so it gets as little as can be
+ * cut out); token-estimate.test.ts holds both to the full pattern, count
+ * for count.
  */
-const COST = {
-  /** Each letter of a word beyond the sixth: long and rare words split. */
-  longLetter: 0.1,
-  /** A word glued to a sign (`.map`, `` `memory``): often split in two. */
-  signPrefix: 0.4,
-  /** Each character of a punctuation run beyond the second. */
-  punctuation: 0.7,
-  /** Each character of a hex id (commit, hash, UUID part): barely merged at all. */
-  hexChar: 0.85,
-  /** Each non-ASCII character of a word beyond the first (CJK, accents). */
-  nonAscii: 0.7,
-} as const;
+import { hexCost, punctuationCost, TOKEN, wordCost } from './token-costs';
+import { scanPieces } from './token-scan';
+
+const ASCII_PIECES =
+  /([0-9a-fA-F]{8,})|([^\r\nA-Za-z0-9]?[A-Z]*[a-z]+(?:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\nA-Za-z0-9]?[A-Z]+[a-z]*(?:'s|'t|'re|'ve|'m|'ll|'d)?)|([0-9]{1,3})|( ?[^\sA-Za-z0-9]+[\r\n/]*)|\s*[\r\n]+|\s+(?!\S)|\s+/g;
+
+const NON_ASCII = /[^\0-\x7f]/g;
+
+/** The cost of `text[start, end)`, all ASCII and cut on piece boundaries. */
+function asciiPieces(text: string, start: number, end: number): number {
+  let total = 0;
+  ASCII_PIECES.lastIndex = start;
+  while (ASCII_PIECES.lastIndex < end) {
+    const match = ASCII_PIECES.exec(text);
+    if (match === null) break;
+    const to = ASCII_PIECES.lastIndex;
+    if (match[1] !== undefined) total += hexCost(text, match.index, to);
+    else if (match[2] !== undefined) total += wordCost(text, match.index, to);
+    else if (match[4] !== undefined) total += punctuationCost(text, match.index, to);
+    else total += TOKEN;
+  }
+  return total;
+}
 
 /**
- * Groups: 1 a hex run, 2 a word, 3 digits, 4 punctuation; anything else
- * is a break or spaces (numbered, not named: `exec` without a groups
- * object per piece is about a third faster on a pack's text).
- * Linear: every alternative either consumes what it scanned or fails after
- * a bounded look (the hex run needs 8 characters before it can match; a
- * failed uppercase-then-lowercase word falls to the all-uppercase one over
- * the same letters).
+ * Where the line that starts at `start` ends on a piece boundary: right
+ * after a line break, unless the pattern's piece holding that break goes
+ * on. A run of white space ends at its last break, and punctuation takes
+ * the `[\r\n/]` after it; so the break must be followed by neither `\r`,
+ * `\n` nor `/`, nor by white space that holds another break (non-ASCII
+ * characters count as white space here: a line is only ever cut later).
  */
-const PIECES =
-  /([0-9a-fA-F]{8,})|([^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?:'s|'t|'re|'ve|'m|'ll|'d)?)|(\p{N}{1,3})|( ?[^\s\p{L}\p{N}]+[\r\n/]*)|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
-
-const isAsciiLetter = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
-const isDigit = (code: number) => code >= 48 && code <= 57;
-
-function hexCost(piece: string): number {
-  let digits = 0;
-  for (let i = 0; i < piece.length; i += 1) if (isDigit(piece.charCodeAt(i))) digits += 1;
-  if (digits === piece.length) return Math.ceil(piece.length / 3);
-  // Letters only (`deadbeef`, `faded`): costs like a long word.
-  if (digits === 0) return 1 + COST.longLetter * Math.max(0, piece.length - 6);
-  return piece.length * COST.hexChar;
-}
-
-function wordCost(piece: string): number {
-  let cost = 1;
-  let letters = piece.length;
-  const first = piece.charCodeAt(0);
-  if (!isAsciiLetter(first) && first < 128) {
-    letters -= 1;
-    if (first !== 32) cost += COST.signPrefix;
+function lineEnd(text: string, start: number): number {
+  let at = text.indexOf('\n', start);
+  while (at >= 0 && at + 1 < text.length) {
+    let next = at + 1;
+    let code = text.charCodeAt(next);
+    while (code === 9 || code === 11 || code === 12 || code === 32 || code > 127) {
+      next += 1;
+      code = text.charCodeAt(next);
+    }
+    if (code !== 10 && code !== 13 && code !== 47) return at + 1;
+    at = text.indexOf('\n', next + (code === 47 ? 1 : 0));
   }
-  let nonAscii = 0;
-  for (let i = 0; i < piece.length; i += 1) if (piece.charCodeAt(i) > 127) nonAscii += 1;
-  if (nonAscii > 1) cost += COST.nonAscii * (nonAscii - 1);
-  return cost + COST.longLetter * Math.max(0, letters - 6);
+  return text.length;
 }
 
-/** A run of one repeated sign (`-----`, `+++`) merges well; mixed signs do not. */
-function punctuationCost(piece: string): number {
-  const signs = piece.trim();
-  let changes = 0;
-  for (let i = 1; i < signs.length; i += 1) {
-    if (signs.charCodeAt(i) !== signs.charCodeAt(i - 1)) changes += 1;
-  }
-  const mixed = 1 + COST.punctuation * Math.max(0, signs.length - 2);
-  return Math.min(mixed, 1 + changes + signs.length / 16);
+/**
+ * A space after a character that is not white space starts a piece: a
+ * piece holds a space only at its start (a word's or punctuation's lead)
+ * or inside a run of white space. Only ASCII is judged here.
+ */
+function spaceStartsPiece(text: string, at: number): boolean {
+  if (text.charCodeAt(at) !== 32) return false;
+  const before = text.charCodeAt(at - 1);
+  return before < 128 && before !== 32 && !(before >= 9 && before <= 13);
 }
 
-/** Estimated o200k_base tokens in `text` (0 for an empty text). Linear in its length. */
+/** The last piece boundary at or before `at`, no earlier than `start` (a boundary). */
+function boundaryBefore(text: string, start: number, at: number): number {
+  for (let i = at; i > start; i -= 1) if (spaceStartsPiece(text, i)) return i;
+  return start;
+}
+
+/** The first piece boundary after `at`. */
+function boundaryAfter(text: string, at: number): number {
+  const line = lineEnd(text, at);
+  for (let i = at + 1; i < line; i += 1) if (spaceStartsPiece(text, i)) return i;
+  return line;
+}
+
+/**
+ * Estimated o200k_base tokens in `text` (0 for an empty text). Linear in
+ * its length. Each non-ASCII character goes to the scanner with the
+ * pieces around it, between two boundaries; the rest to `ASCII_PIECES`.
+ */
 export function estimateTokenCount(text: string): number {
   let total = 0;
-  PIECES.lastIndex = 0;
-  for (let match = PIECES.exec(text); match !== null; match = PIECES.exec(text)) {
-    if (match[1] !== undefined) total += hexCost(match[1]);
-    else if (match[2] !== undefined) total += wordCost(match[2]);
-    else if (match[4] !== undefined) total += punctuationCost(match[4]);
-    else total += 1;
+  for (let start = 0; start < text.length; ) {
+    NON_ASCII.lastIndex = start;
+    if (!NON_ASCII.test(text)) {
+      total += asciiPieces(text, start, text.length);
+      break;
+    }
+    const nonAscii = NON_ASCII.lastIndex - 1;
+    const from = boundaryBefore(text, start, nonAscii);
+    const to = boundaryAfter(text, nonAscii);
+    total += asciiPieces(text, start, from) + scanPieces(text, from, to);
+    start = to;
   }
-  return Math.ceil(total);
+  return Math.ceil(total / TOKEN);
 }

@@ -1,6 +1,15 @@
 import type { MemoryPoolDefinition, MemoryResult, NormalizedMemoryQuery } from '@cairn/core';
 import type { LineageStore, TranscriptHit } from '../lineage';
-import type { TranscriptLookup } from '../working/transcript-recall';
+
+/** One transcript lookup: an agent's entries for a query, in a thread, without one session. */
+export interface TranscriptLookup {
+  agentId: string;
+  query: string;
+  limit: number;
+  threadKey?: string;
+  /** The asking session: its own entries are what the agent sees already. */
+  excludeSessionKey?: string;
+}
 
 /** How one caller's recall reaches the lineage (the lifecycle passes what it has open). */
 export interface RecallContext {

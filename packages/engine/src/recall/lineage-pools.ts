@@ -4,6 +4,7 @@ import {
   compareCodeUnits,
   type MemoryResult,
   type NormalizedMemoryQuery,
+  wordRuns,
 } from '@cairn/core';
 import {
   LINEAGE_DB_FILENAME,
@@ -14,13 +15,13 @@ import {
 } from '../lineage';
 import type { TemporalNode, TemporalNodeKind } from '../lineage/lineage-types';
 import { queryTerms } from '../lineage/transcript-repository';
-import type { TranscriptLookup } from '../working/transcript-recall';
 import {
   type EnginePool,
   type LineageAccess,
   type PoolContext,
   SUMMARIES_POOL_ID,
   TRANSCRIPTS_POOL_ID,
+  type TranscriptLookup,
 } from './engine-pool';
 
 export { SUMMARIES_POOL_ID, TRANSCRIPTS_POOL_ID };
@@ -37,7 +38,7 @@ const single = (value: string | string[] | undefined) => (Array.isArray(value) ?
 /** Share of the query's terms the text holds (0 to 1). */
 function overlap(text: string, terms: readonly string[]): number {
   if (terms.length === 0) return 0;
-  const words = new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const words = new Set(wordRuns(text.toLowerCase()));
   return terms.filter((term) => words.has(term)).length / terms.length;
 }
 

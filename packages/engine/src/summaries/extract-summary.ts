@@ -74,7 +74,7 @@ function addProseLine(line: string, out: Collector): void {
 /** True when a line continues the current section (see the section rule). */
 function staysInSection(line: string, state: SectionState): boolean {
   if (!state.category) return false;
-  const isListItem = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/.test(line);
+  const isListItem = /^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+/.test(line);
   return isListItem || !state.afterBlank || state.items === 0;
 }
 

@@ -81,7 +81,7 @@ const ANY_RULE = new RegExp(
 
 /** False when no sentence of `line` can match a rule. */
 export function mayClassify(line: string): boolean {
-  return ANY_RULE.test(line.includes('’') ? line.replace(/’/g, "'") : line);
+  return ANY_RULE.test(line.includes('’') ? line.replace(/\u2019/g, "'") : line);
 }
 
 /** A problem the same sentence reports as solved is not a blocker. */
@@ -94,7 +94,7 @@ export function stripMarkup(line: string): string {
   if (/^[A-Za-z"'`(]/.test(line) && !line.includes('**') && !line.includes('__'))
     return line.trim();
   return line
-    .replace(/^\s*(?:>\s*)*(?:[-*+•]|\d{1,3}[.)])\s+/, '')
+    .replace(/^\s*(?:>\s*)*(?:[-*+\u2022]|\d{1,3}[.)])\s+/, '')
     .replace(/^\[[ xX]\]\s+/, '')
     .replace(/\*\*|__/g, '')
     .trim();
@@ -102,7 +102,7 @@ export function stripMarkup(line: string): string {
 
 /** The list a sentence belongs to, or undefined. */
 export function classifySentence(sentence: string): PhraseCategory | undefined {
-  const text = sentence.includes('’') ? sentence.replace(/’/g, "'") : sentence;
+  const text = sentence.includes('’') ? sentence.replace(/\u2019/g, "'") : sentence;
   if (text.includes(':')) {
     for (const [pattern, category] of LABEL_RULES) if (pattern.test(text)) return category;
   }

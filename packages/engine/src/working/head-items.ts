@@ -1,7 +1,8 @@
 import { redactSecrets } from '@cairn/core';
 import type { PackItem } from '../packs/compose-pack';
+import { escapePackText } from '../packs/escape-pack-text';
 import type { PackExclusion } from '../packs/pack-types';
-import { renderPackItem } from '../packs/render-pack';
+import { layoutPackItem } from '../packs/render-pack';
 import type { TokenCounter } from '../packs/token-counter';
 import type { ThreadHeadState } from './thread-state';
 
@@ -81,6 +82,18 @@ function headItem(head: HeadCandidate, lines: string[], whole: number, redacted:
   };
 }
 
+/** The largest `keep` in [0, most] for which `fits(keep)` holds, `fits` holding for fewer lines whenever it holds for more. */
+function mostThatFit(most: number, fits: (keep: number) => boolean): number {
+  let low = 0;
+  let high = most;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
 export function fitHeads(
   heads: readonly HeadCandidate[],
   budgetTokens: number,
@@ -91,11 +104,23 @@ export function fitHeads(
     const allowance = Math.floor(budgetTokens * head.share);
     const redaction = redactSecrets(head.text);
     const redacted = redaction.found.map((f) => f.kind);
-    const lines = redaction.text.split('\n');
+    const text = redaction.text.replace(/\r\n?/g, '\n');
+    const lines = text.split('\n');
+    // Escaped once (the text is redacted already): the first `keep` lines of
+    // the escaped text are the escaped first `keep` lines, so each cut
+    // costs a count, not a render (renderPackItem redacts and escapes).
+    const prepared = escapePackText(text).split('\n');
     const cost = (keep: number) =>
-      counter.count(renderPackItem(headItem(head, lines.slice(0, keep), lines.length, redacted)));
+      counter.count(
+        layoutPackItem(
+          headItem(head, lines.slice(0, keep), lines.length, redacted),
+          prepared.slice(0, keep).join('\n').trim(),
+        ),
+      );
     // One pass: each line's cost (plus its indent) gives the cut; one count of
-    // the whole checks it, and lines come off while the estimate disagrees.
+    // the whole checks it, and when the estimate disagrees the most lines up
+    // to that cut that fit are found by halving (a count of the whole is a
+    // pass over the head, so not one per line taken off).
     let low = lines.length;
     if (cost(low) > allowance) {
       let sum = cost(0);
@@ -105,7 +130,8 @@ export function fitHeads(
         if (sum > allowance) break;
         low += 1;
       }
-      while (low > 0 && cost(low) > allowance) low -= 1;
+      if (low > 0 && cost(low) > allowance)
+        low = mostThatFit(low - 1, (keep) => cost(keep) <= allowance);
     }
     if (low === 0) {
       fit.excluded.push({

@@ -1,18 +1,9 @@
 import type { Embedder } from '@cairn/core';
 import { type LineageStore, rankTranscriptsByMeaning, type TranscriptHit } from '../lineage';
+import type { TranscriptLookup } from '../recall/engine-pool';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 import { logLifecycleFailure } from './lifecycle-log';
-
-/** One transcript lookup: an agent's entries for a query, in a thread, without one session. */
-export interface TranscriptLookup {
-  agentId: string;
-  query: string;
-  limit: number;
-  threadKey?: string;
-  /** The asking session: its own entries are what the agent sees already. */
-  excludeSessionKey?: string;
-}
 
 /**
  * The transcript fallback of recall (seed 002 §4): other sessions of this

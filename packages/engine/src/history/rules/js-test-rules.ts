@@ -16,9 +16,9 @@ export const vitestRule: SignatureRule = {
 };
 
 /** jest: `● suite › name` and `Tests:       1 failed, 2 passed`. */
-const JEST_FAIL = /^\s*● (.+)$/;
+const JEST_FAIL = /^\s*\u25cf (.+)$/;
 const JEST_SUMMARY = /^Tests:\s+\d+ failed/;
-const JEST_SUITE = /^\s*● Test suite failed to run/;
+const JEST_SUITE = /^\s*\u25cf Test suite failed to run/;
 
 export const jestRule: SignatureRule = {
   family: 'jest',

@@ -51,7 +51,7 @@ export const pnpmRule: SignatureRule = {
   },
 };
 
-const YARN_BERRY = /\b(YN\d{4}): (?:│\s)?(.+)$/;
+const YARN_BERRY = /\b(YN\d{4}): (?:\u2502\s)?(.+)$/;
 const YARN_CLASSIC = /^error ([A-Z].+)$/;
 
 /** yarn: berry's `YN0001: ...` codes (YN0000 is only progress), classic's `error An unexpected error`. */

@@ -1,0 +1,155 @@
+import { closeSync, constants, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { connect } from 'node:net';
+import { parse } from 'node:path';
+import { MAX_PAYLOAD_BYTES, stdinTimeoutMs } from '../hook-limits';
+import {
+  type PrereadStdin,
+  type ReadStdinOptions,
+  readRawStreamBounded,
+  StdinLimit,
+  stdinWithoutStream,
+} from '../stdin-read';
+import {
+  HOOK_PROTOCOL_VERSION,
+  type HookReply,
+  type HookRequest,
+  MAX_MESSAGE_BYTES,
+  servedCommand,
+} from './hook-protocol';
+
+/** What the launcher does next: nothing (the server answered), or run the command itself. */
+export type ClientOutcome = { served: true } | { served: false; preread?: PrereadStdin };
+
+/** A start marker older than this is a server that failed to start: another may try. */
+const START_MARKER_MS = 10_000;
+
+function stdinLimits(argv: readonly string[], env: NodeJS.ProcessEnv): ReadStdinOptions {
+  return argv[0] === 'hook' ? { maxBytes: MAX_PAYLOAD_BYTES, timeoutMs: stdinTimeoutMs(env) } : {};
+}
+
+/**
+ * Stdin read ahead, as the command would have read it. A socket (what a
+ * Node harness such as Claude Code hands its hooks) is read as a stream:
+ * node:net, which the client loads anyway, brings the stream machinery.
+ */
+async function readAhead(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<PrereadStdin> {
+  const direct = stdinWithoutStream();
+  if (direct === 'terminal' || (direct === 'stream' && process.stdin.isTTY))
+    return { terminal: true };
+  const limits = stdinLimits(argv, env);
+  const read =
+    direct === 'stream' ? () => readRawStreamBounded(process.stdin, limits) : () => direct(limits);
+  try {
+    return { text: await read() };
+  } catch (error) {
+    if (!(error instanceof StdinLimit)) throw error;
+    return { limit: { kind: error.kind, value: error.limit } };
+  }
+}
+
+/** Sends the request and resolves to the reply, or undefined when there is no server or it failed. */
+function exchange(socket: string, request: HookRequest): Promise<HookReply | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const connection = connect(socket);
+    connection.on('connect', () => connection.end(`${JSON.stringify(request)}\n`));
+    connection.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_MESSAGE_BYTES) connection.destroy();
+      else chunks.push(chunk);
+    });
+    connection.on('error', () => resolve(undefined));
+    connection.on('close', () => {
+      try {
+        const reply = JSON.parse(Buffer.concat(chunks).toString('utf8')) as HookReply;
+        resolve(reply?.v === HOOK_PROTOCOL_VERSION ? reply : undefined);
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+/**
+ * Starts the server in the background for the next events, unless one is
+ * being started: the marker file, created exclusively, lets one client of
+ * many that found no server start it.
+ */
+function startServer(socket: string, launcher: string): void {
+  const marker = `${socket}.starting`;
+  try {
+    const age = Date.now() - (statSync(marker, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    if (age < START_MARKER_MS) return;
+    try {
+      unlinkSync(marker);
+    } catch {
+      // Another client took the stale marker away first.
+    }
+    closeSync(openSync(marker, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600));
+    const { spawn } = process.getBuiltinModule(
+      'node:child_process',
+    ) as typeof import('node:child_process');
+    const child = spawn(process.execPath, [launcher, 'hook-server'], {
+      // A daemon holds no project (or home) folder busy; each event names its own.
+      cwd: parse(launcher).root,
+      detached: true,
+      stdio: 'ignore',
+    });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // No server this time: the event is answered in this process.
+  }
+}
+
+function print(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  try {
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+  } catch {
+    // The reader is gone (EPIPE), as a process stream would swallow.
+  }
+}
+
+/**
+ * Hands a hook or lifecycle event to the hook server (hook-server.ts) when
+ * one is running for this build and user (`socket`), so the event is
+ * answered by a warm process instead of loading Cairn in this one. Stdin
+ * is read here first, with the command's own limits, and handed on either
+ * way. No server: one is started for the next events, and this event runs
+ * here, as does anything the server declines or fails to answer.
+ */
+export async function handToHookServer(
+  argv: string[],
+  socket: string | undefined,
+  launcher: string,
+): Promise<ClientOutcome> {
+  if (!socket || !servedCommand(argv)) return { served: false };
+  const preread = await readAhead(argv, process.env);
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  const request: HookRequest = {
+    v: HOOK_PROTOCOL_VERSION,
+    argv,
+    cwd: process.cwd(),
+    env,
+    stdin: preread,
+  };
+  const reply = await exchange(socket, request);
+  if (!reply) {
+    startServer(socket, launcher);
+    return { served: false, preread };
+  }
+  if ('declined' in reply) return { served: false, preread };
+  print(1, reply.stdout);
+  print(2, reply.stderr);
+  if (process.env.CAIRN_TEST_HOOK_SERVER_TRACE === '1')
+    print(2, `cairn: answered by hook server ${reply.pid}\n`);
+  process.exitCode = reply.code;
+  return { served: true };
+}
