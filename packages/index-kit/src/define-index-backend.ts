@@ -17,8 +17,8 @@ import {
   createIndexedRetrievalAdapter,
   type IndexedRetrievalAdapter,
   recallCapabilities,
+  type SourcePool,
 } from './indexed-retrieval-adapter';
-import type { SourcePool } from './pool-sources';
 
 /** What whoever composes passes to a backend built on an index: the file backend behind it. */
 export interface BackendComposition {
