@@ -89,6 +89,11 @@ export const runDigestSchema = lazySchema(() =>
 );
 export type RunDigest = z.infer<typeof runDigestSchema>;
 
+/** The namespace a digest was recorded in (older digests, before namespaces: `default`). */
+export function digestNamespace(digest: Pick<RunDigest, 'namespace'>): string {
+  return digest.namespace ?? 'default';
+}
+
 /** A stored digest: the digest and the lineage node that holds it. */
 export interface StoredRunDigest {
   nodeId: string;
