@@ -1,11 +1,15 @@
 import { statSync } from 'node:fs';
-import type { SqliteDatabase } from './sqlite-driver';
+/** What `settleWriteAheadLogs` needs of a connection (every driver's database has it). */
+interface Connection {
+  readonly open: boolean;
+  close(): unknown;
+}
 
 /** The file databases this process opened (openSqlite), for `settleWriteAheadLogs`. */
-const opened = new Map<SqliteDatabase, string>();
+const opened = new Map<Connection, string>();
 
 /** Called by openSqlite for every file database. */
-export function trackDatabase(db: SqliteDatabase, path: string): void {
+export function trackDatabase(db: Connection, path: string): void {
   for (const [other] of opened) if (!other.open) opened.delete(other);
   opened.set(db, path);
 }
