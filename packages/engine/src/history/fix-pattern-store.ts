@@ -253,25 +253,36 @@ export function listPatternRows(
   return rows.map(toPattern);
 }
 
-/** Signatures met in the repository, newest first (for the history plane). */
+/** How many of the newest failures `recentSignatures` reads at most for its few signatures. */
+const RECENT_FAILURES_READ = 2_000;
+
+/**
+ * Signatures met in the namespace (and repository, when given), newest
+ * first (for the history plane): the newest failures are read in time
+ * order until `limit` signatures are found, not every failure grouped.
+ */
 export function recentSignatures(
   db: Database,
   scope: { repo?: string; namespace?: string; limit: number },
 ): string[] {
   const rows = db
     .prepare(
-      `SELECT signature, max(at) AS last FROM failures
-       WHERE (? IS NULL OR repo = ?) AND (? IS NULL OR namespace = ?)
-       GROUP BY signature ORDER BY last DESC LIMIT ?`,
+      scope.namespace === undefined
+        ? 'SELECT signature, repo FROM failures ORDER BY at DESC, id DESC LIMIT ?'
+        : `SELECT signature, repo FROM failures WHERE namespace = ?
+           ORDER BY at DESC, id DESC LIMIT ?`,
     )
-    .all(
-      scope.repo ?? null,
-      scope.repo ?? null,
-      scope.namespace ?? null,
-      scope.namespace ?? null,
-      scope.limit,
-    ) as { signature: string }[];
-  return rows.map((row) => row.signature);
+    .iterate(
+      ...(scope.namespace === undefined ? [] : [scope.namespace]),
+      RECENT_FAILURES_READ,
+    ) as IterableIterator<{ signature: string; repo: string }>;
+  const found = new Set<string>();
+  for (const row of rows) {
+    if (scope.repo !== undefined && row.repo !== scope.repo) continue;
+    found.add(row.signature);
+    if (found.size >= scope.limit) break;
+  }
+  return [...found];
 }
 
 export function patternDetail(

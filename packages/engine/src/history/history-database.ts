@@ -20,6 +20,9 @@ export function historyDatabasePath(rootDir: string): string {
  *   step sequence, with their state and outcome counts.
  * - pattern_runs: each pattern's evidence, one row per run (session) and role.
  * - applications: a pattern shown after a failure, and how that ended.
+ * 2: the namespace's failures newest first and its patterns by signature,
+ *    for the pack's history plane (which read every failure of a year-old
+ *    project to find the few signatures met last).
  */
 export const HISTORY_MIGRATIONS = [
   `CREATE TABLE failures (
@@ -56,6 +59,8 @@ export const HISTORY_MIGRATIONS = [
      session_key TEXT NOT NULL, failure_id INTEGER NOT NULL, step_cursor INTEGER NOT NULL,
      at TEXT NOT NULL, outcome TEXT);
    CREATE INDEX applications_open ON applications (agent_id, session_key, outcome);`,
+  `CREATE INDEX failures_by_namespace ON failures (namespace, at);
+   CREATE INDEX patterns_by_signature ON patterns (namespace, signature);`,
 ];
 
 /** Opens (creating and migrating) history.db. */

@@ -110,17 +110,35 @@ export function listRunDigests(
   return latestPerRun(sorted, options.limit ?? 20);
 }
 
+/**
+ * One run's latest digest, found by its run id (the session key its digest
+ * nodes carry, through the session index), or undefined: however many runs
+ * the agent has, only that run's few versions are read.
+ */
+export function latestRunDigest(
+  store: LineageStore,
+  agentId: string,
+  runId: string,
+): StoredRunDigest | undefined {
+  const versions = store.listNodes({
+    agentId,
+    sessionKey: runId,
+    kinds: ['run_digest'],
+    order: 'desc',
+    limit: SCAN_LIMIT,
+  });
+  return latestPerRun(
+    [...versions].sort((a, b) => descending(a.createdAt, b.createdAt)),
+    1,
+  ).find((entry) => entry.digest.runId === runId);
+}
+
 /** A run's latest digest by run id (its session key) or by a digest node id; NOT_FOUND otherwise. */
 export function getRunDigest(store: LineageStore, agentId: string, run: string): StoredRunDigest {
-  if (run.startsWith('node:')) {
-    const entry = stored(store.getNode(agentId, run));
-    if (entry) return entry;
-  } else {
-    const entry = listRunDigests(store, { agentId, limit: SCAN_LIMIT }).find(
-      (candidate) => candidate.digest.runId === run,
-    );
-    if (entry) return entry;
-  }
+  const entry = run.startsWith('node:')
+    ? stored(store.getNode(agentId, run))
+    : latestRunDigest(store, agentId, run);
+  if (entry) return entry;
   throw new CairnError('NOT_FOUND', `No run digest for ${run} of agent ${agentId}`, {
     hint: 'list runs with `cairn history runs`; a digest is written at session end',
     details: { run, agentId },
@@ -148,19 +166,7 @@ export function recordRunDigest(
   store: LineageStore,
   digest: RunDigest,
 ): { nodeId: string; written: boolean } {
-  const versions = store
-    .listNodes({
-      agentId: digest.agentId,
-      threadKey: digest.threadKey,
-      kinds: ['run_digest'],
-      order: 'desc',
-      limit: SCAN_LIMIT,
-    })
-    .filter((node) => node.sessionKey === digest.runId);
-  const previous = latestPerRun(
-    versions.sort((a, b) => descending(a.createdAt, b.createdAt)),
-    1,
-  ).find((entry) => entry.digest.runId === digest.runId);
+  const previous = latestRunDigest(store, digest.agentId, digest.runId);
   if (previous && sameRecord(previous.digest, digest)) {
     return { nodeId: previous.nodeId, written: false };
   }

@@ -5,7 +5,7 @@ import { createExtractiveSummarizer, harnessSummaryToStructured } from '../summa
 import { buildRunDigest, type RunDigestInput } from './build-run-digest';
 import { namespaceOf } from './history-scope';
 import { type PromotionMemory, type PromotionResult, promoteRecurringFromRun } from './promote';
-import { listRunDigests, recordRunDigest } from './run-digest-store';
+import { latestRunDigest, listRunDigests, recordRunDigest } from './run-digest-store';
 import { digestNamespace, type RunDigest } from './run-digest-types';
 import { createGitReader, findGit } from './safe-git';
 
@@ -215,11 +215,7 @@ export function createSessionDigests(
         const session = node.sessionKey ? sessionOf(agentId, node.sessionKey) : undefined;
         if (!session) continue;
         // The run ended at its session end, not now: commits made since are not its own.
-        const ended = listRunDigests(ctx.store(), {
-          agentId,
-          threadKey: session.threadKey,
-          limit: 500,
-        }).find((entry) => entry.digest.runId === session.sessionKey)?.digest.endedAt;
+        const ended = latestRunDigest(ctx.store(), agentId, session.sessionKey)?.digest.endedAt;
         const result = await digestSession(ctx, session, nodeId, ended);
         if (result.written) written.push(result.nodeId);
       }

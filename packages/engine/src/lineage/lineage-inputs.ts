@@ -90,6 +90,8 @@ export const listNodesSchema = lazySchema(() =>
   z.object({
     agentId: agentIdSchema,
     threadKey: z.optional(threadKeySchema),
+    /** One run's nodes (the session they summarize or digest). */
+    sessionKey: z.optional(sessionKeySchema),
     kinds: z.optional(z.array(z.enum(TEMPORAL_NODE_KINDS)).check(z.minLength(1))),
     roots: z.optional(z.boolean()),
     since: z.optional(instantSchema),

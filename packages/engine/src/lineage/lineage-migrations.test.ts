@@ -98,6 +98,21 @@ describe('lineage migrations', () => {
     ).toBe(2);
   });
 
+  it('migration 6 orders one kind of node by time through an index, not a sort of the agent', () => {
+    const db = rawDatabase();
+    migrateLineageDatabase(db, 5);
+    expect(migrateLineageDatabase(db)).toMatchObject({ from: 5, to: 6, applied: [6] });
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM temporal_nodes n
+         WHERE n.agent_id = 'a' AND n.kind = 'run_digest' ORDER BY n.start_at DESC, n.rowid DESC LIMIT 50`,
+      )
+      .all() as { detail: string }[];
+    const details = plan.map((row) => row.detail).join(' | ');
+    expect(details).toContain('temporal_nodes_by_kind');
+    expect(details).not.toContain('TEMP B-TREE FOR ORDER BY');
+  });
+
   it('a failing step rolls back entirely and leaves the version where it was', () => {
     const db = rawDatabase();
     migrateLineageDatabase(db, 1);

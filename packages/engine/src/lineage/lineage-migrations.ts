@@ -155,6 +155,16 @@ ALTER TABLE transcript_entries ADD COLUMN secrets TEXT;
 ALTER TABLE temporal_nodes ADD COLUMN secrets TEXT;
 `;
 
+/**
+ * Nodes of one kind of an agent in time order: the run digests a session
+ * end and the pack's history plane list across every thread, which the
+ * thread index cannot order (a project of two thousand sessions had its
+ * nodes sorted on every session end).
+ */
+const NODES_BY_KIND = `
+CREATE INDEX temporal_nodes_by_kind ON temporal_nodes (agent_id, kind, start_at);
+`;
+
 /** The ordered schema history of lineage.db. */
 export const LINEAGE_MIGRATIONS: readonly LineageMigration[] = [
   { version: 1, name: 'history tables', up: (db) => db.exec(HISTORY_TABLES) },
@@ -162,6 +172,7 @@ export const LINEAGE_MIGRATIONS: readonly LineageMigration[] = [
   { version: 3, name: 'compressed entry bodies', up: (db) => db.exec(ENTRY_BODIES) },
   { version: 4, name: 'node roots', up: (db) => db.exec(NODE_ROOTS) },
   { version: 5, name: 'secret marks', up: (db) => db.exec(SECRET_MARKS) },
+  { version: 6, name: 'nodes by kind', up: (db) => db.exec(NODES_BY_KIND) },
 ];
 
 export const LINEAGE_SCHEMA_VERSION = LINEAGE_MIGRATIONS.length;

@@ -156,6 +156,8 @@ export interface AddNodeInput {
 export interface ListNodesFilter {
   agentId: string;
   threadKey?: string;
+  /** Only the nodes of this session (a run's summaries and digests). */
+  sessionKey?: string;
   kinds?: TemporalNodeKind[];
   /** true: only nodes with no parent; false: only consumed nodes. */
   roots?: boolean;

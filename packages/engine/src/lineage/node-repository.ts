@@ -121,8 +121,11 @@ function listNodesSql(filter: ValidListFilter): string {
   const table = filter.roots ? 'r' : 'n';
   const where = [`${table}.agent_id = @agentId`];
   if (filter.threadKey !== undefined) where.push(`${table}.thread_key = @threadKey`);
+  if (filter.sessionKey !== undefined) where.push('n.session_key = @sessionKey');
   if (filter.since !== undefined) where.push('n.end_at >= @since');
-  if (filter.kinds) where.push('n.kind IN (SELECT value FROM json_each(@kinds))');
+  // One kind as an equality, so that the kind index (agent, kind, start) orders the listing.
+  if (filter.kinds?.length === 1) where.push('n.kind = @kind');
+  else if (filter.kinds) where.push('n.kind IN (SELECT value FROM json_each(@kinds))');
   if (filter.roots === false) where.push(`NOT ${IS_ROOT}`);
   const direction = filter.order === 'desc' ? 'DESC' : 'ASC';
   return `SELECT ${NODE_COLUMNS} FROM ${from}
@@ -135,8 +138,10 @@ export function listNodes(db: SqliteDatabase, raw: ListNodesFilter): TemporalNod
   const filter = parseInput(listNodesSchema, raw, 'node filter');
   const params: Record<string, unknown> = { agentId: filter.agentId, limit: filter.limit ?? -1 };
   if (filter.threadKey !== undefined) params.threadKey = filter.threadKey;
+  if (filter.sessionKey !== undefined) params.sessionKey = filter.sessionKey;
   if (filter.since !== undefined) params.since = filter.since;
-  if (filter.kinds) params.kinds = JSON.stringify(filter.kinds);
+  if (filter.kinds?.length === 1) params.kind = filter.kinds[0];
+  else if (filter.kinds) params.kinds = JSON.stringify(filter.kinds);
   return readTransaction(
     db,
     'list temporal nodes',

@@ -135,12 +135,13 @@ describe('node roots', () => {
     // Grow history through a store, then take back exactly what step 4 added.
     grow(fixture.open(), 23, 120);
     const old = rawDatabase();
-    // Step 5 (secret marks) came after it: take that back too.
-    old.exec(`ALTER TABLE transcript_entries DROP COLUMN secrets;
+    // Steps 5 (secret marks) and 6 (nodes by kind) came after it: take those back too.
+    old.exec(`DROP INDEX temporal_nodes_by_kind;
+      ALTER TABLE transcript_entries DROP COLUMN secrets;
       ALTER TABLE temporal_nodes DROP COLUMN secrets;
       DROP TRIGGER node_roots_on_node; DROP TRIGGER node_roots_on_edge;
       DROP TABLE node_roots; DELETE FROM schema_migrations WHERE version >= 4;`);
-    expect(migrateLineageDatabase(old)).toMatchObject({ from: 3, to: 5, applied: [4, 5] });
+    expect(migrateLineageDatabase(old)).toMatchObject({ from: 3, to: 6, applied: [4, 5, 6] });
     const reopened = fixture.open();
     expectSameListings(reopened, old);
     addLeaf(reopened, { agentId: 'a', at: 900, threadKey: 'main' });

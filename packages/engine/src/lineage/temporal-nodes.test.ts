@@ -53,6 +53,16 @@ describe('temporal nodes', () => {
     expect(store.listNodes({ agentId: 'a', kinds: ['compaction'] }).map((n) => n.id)).toEqual([
       compaction.id,
     ]);
+    addLeaf(store, { agentId: 'a', at: 40, sessionKey: 's2' });
+    expect(store.listNodes({ agentId: 'a', sessionKey: 's1' }).map((n) => n.id)).toEqual([
+      compaction.id,
+      summary.id,
+    ]);
+    expect(
+      store
+        .listNodes({ agentId: 'a', sessionKey: 's1', kinds: ['session_summary'] })
+        .map((n) => n.id),
+    ).toEqual([summary.id]);
   });
 
   it('never shows one agent’s nodes to another, even with the same session and thread', () => {
