@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { CairnError } from '@cairn/core';
 import type { Database } from '../working/sqlite';
 import { rankPatterns } from './fix-pattern-learning';
@@ -40,14 +40,48 @@ export interface NamespaceOption {
 
 const PATTERN_ID = /^FIX-[0-9a-f]{12}$/;
 
+/** How long a read keeps history.db open for the reads that follow it (the next prompt's, in a server). */
+const READER_IDLE_MS = 10_000;
+
+interface Reader {
+  db: Database;
+  /** The file it opened: a history.db replaced or removed since is opened anew, or read as none. */
+  ino: number;
+  timer?: NodeJS.Timeout;
+}
+
+const readers = new Map<string, Reader>();
+
+function dropReader(rootDir: string): void {
+  const reader = readers.get(rootDir);
+  readers.delete(rootDir);
+  clearTimeout(reader?.timer);
+  reader?.db.close();
+}
+
+/**
+ * Reads history.db through a connection kept for a few seconds: the pack's
+ * history plane reads it at every prompt and session start, and opening
+ * (link checks, WAL, the migration check) costs more than its reads.
+ */
 function withDatabase<T>(rootDir: string, empty: T, read: (db: Database) => T): T {
-  const db = openHistoryDatabaseIfAny(rootDir);
-  if (!db) return empty;
-  try {
-    return read(db);
-  } finally {
-    db.close();
+  const ino = statSync(historyDatabasePath(rootDir), { throwIfNoEntry: false })?.ino;
+  let reader = readers.get(rootDir);
+  if (reader && (reader.ino !== ino || !reader.db.open)) {
+    dropReader(rootDir);
+    reader = undefined;
   }
+  if (ino === undefined) return empty;
+  if (!reader) {
+    const db = openHistoryDatabaseIfAny(rootDir);
+    if (!db) return empty;
+    reader = { db, ino };
+    readers.set(rootDir, reader);
+  }
+  clearTimeout(reader.timer);
+  reader.timer = setTimeout(() => dropReader(rootDir), READER_IDLE_MS);
+  reader.timer.unref();
+  return read(reader.db);
 }
 
 function checkId(id: string): string {

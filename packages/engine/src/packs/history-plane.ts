@@ -106,7 +106,7 @@ function threadNodes(store: LineageStore, request: HistoryRequest & { threadKey:
 /** Digests of similar runs (every thread of the agent) and the fix patterns of recent signatures. */
 function runCandidates(store: LineageStore, request: HistoryRequest): PackInput[] {
   // The hooks ask for fewer nodes: they read as few digests, of their own thread
-  // only (the thread index serves that in order; every thread means a scan).
+  // only (`cairn pack` reads every thread's; an index serves either in order).
   const hook = request.maxNodes !== undefined && request.threadKey !== undefined;
   const limit = Math.min(DIGEST_POOL, request.maxNodes ?? DIGEST_POOL);
   const namespace = namespaceOf(request);
