@@ -1,6 +1,7 @@
 import { type DoctorFinding, formatBytes } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 import { EXIT } from '../exit-codes';
+import { hookServerLine, hookServerState } from '../hook-server/server-state';
 import { oneLine } from '../io';
 import { harnessLines, harnessStatuses } from './harness-status';
 
@@ -40,6 +41,7 @@ export const doctorCommand: CommandSpec = {
     const report = await cairn.doctor();
     const health = cairn.workingHealth();
     const harnesses = await harnessStatuses(context);
+    const hookServer = await hookServerState(context.io.env);
     const harnessProblems = harnesses.some((status) => status.problems.length > 0);
     const ignored = cairn.resolved.trust.ignored;
     const ok = report.ok && health.pending.length === 0 && !harnessProblems && !ignored.length;
@@ -57,6 +59,7 @@ export const doctorCommand: CommandSpec = {
       ...(health.headsError ? [`  ~ deferred head writes not read: ${health.headsError}`] : []),
       ...health.failures.map((f) => `  ~ ${f.at} ${f.event} failed open: ${f.code}: ${f.message}`),
       ...harnessLines(harnesses),
+      hookServerLine(hookServer),
       ...ignored.map(
         (i) =>
           `  ! ignored ${i.key} from the untrusted project config (${i.reason}); run \`cairn trust\` to allow it`,
@@ -70,6 +73,7 @@ export const doctorCommand: CommandSpec = {
         pendingWrites: health.pending,
         lifecycleFailures: health.failures,
         harnesses,
+        hookServer,
         trust: cairn.resolved.trust,
       },
       text: lines.map(oneLine).join('\n'),

@@ -208,6 +208,22 @@ describe('the hook server', () => {
     }
   });
 
+  it('is reported by cairn doctor: off, not running, answering', async () => {
+    const state = (env: NodeJS.ProcessEnv) =>
+      (
+        JSON.parse(cli.run(['doctor', '--json'], undefined, { ...serverEnv(), ...env }).stdout) as {
+          hookServer: { state: string };
+        }
+      ).hookServer.state;
+    expect(state({ CAIRN_HOOK_SERVER: 'off' })).toBe('off');
+    expect(state({})).toBe('idle');
+    await startServer();
+    expect(state({})).toBe('answering');
+    expect(cli.run(['doctor'], undefined, serverEnv()).stdout).toContain(
+      'hook server: answering hook events',
+    );
+  });
+
   it('stops when it has been idle, and when its socket is removed', async () => {
     await startServer({ CAIRN_HOOK_SERVER_IDLE_MS: '300' });
     await until(() => sockets().length === 0, 'the idle server to stop');
