@@ -3,13 +3,9 @@ import { openSqlite } from '@cairn/sqlite';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { stemmer } from 'stemmer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  COMMON_TERM_SHARE,
-  keepInformativeTerms,
-  MIN_CHUNKS_TO_PRUNE,
-  queryChunks,
-} from './index-query';
+import { queryChunks } from './index-query';
 import { IndexStore } from './index-store';
+import { COMMON_TERM_SHARE, keepInformativeTerms, MIN_CHUNKS_TO_PRUNE } from './term-pruning';
 
 let project: TempProject;
 let store: IndexStore;
@@ -153,6 +149,51 @@ describe('keepInformativeTerms', () => {
       other.close();
     }
     check();
+  });
+
+  it('answers as a fresh count after each of many small writes, counting again only near the line', () => {
+    fill(MIN_CHUNKS_TO_PRUNE + 500, 29);
+    const asked = queries(40, 31);
+    let lookups = 0;
+    const query = store.query.bind(store);
+    store.query = (sql: string) => {
+      if (sql.includes('FROM chunks_vocab WHERE term = ?')) {
+        const statement = query(sql);
+        return {
+          ...statement,
+          get: (...args: unknown[]) => (lookups++, statement.get(...args)),
+        } as never;
+      }
+      return query(sql);
+    };
+    for (let write = 0; write < 25; write += 1) {
+      // One small file a write, of words some queries use: counts move by a few.
+      store.apply({
+        pool: 'workspace',
+        restat: [],
+        removed: [],
+        updates: [
+          {
+            ...{ path: `small-${write}.md`, size: 1, mtimeMs: 1, hash: `h${write}` },
+            chunks: [
+              {
+                id: `small-${write}.md#L1-L1`,
+                kind: 'RAW' as const,
+                path: `small-${write}.md`,
+                startLine: 1,
+                endLine: 1,
+                text: `w${write % 40} w${(write * 7) % 40}`,
+              },
+            ],
+          },
+        ],
+      });
+      for (const terms of asked)
+        expect(keepInformativeTerms(store, terms)).toEqual(reference(terms));
+    }
+    // Far fewer lookups than one per stem per query per write.
+    const stems = new Set(asked.flat()).size;
+    expect(lookups).toBeLessThan(stems * 25);
   });
 });
 

@@ -1,10 +1,10 @@
 import type { MemoryKind, MemoryRecordMeta } from '@cairn/core';
 import { compareCodeUnits } from '@cairn/core';
-import { stemmer } from 'stemmer';
 import { CONTEXT_WEIGHT } from './chunk-context';
 import { recordOfRow } from './chunk-record';
 import { buildFtsQuery } from './fts-query';
 import type { IndexStore } from './index-store';
+import { keepInformativeTerms } from './term-pruning';
 
 /** Chunk columns a query may narrow with an `IN (...)` list. */
 export type FilterColumn =
@@ -184,74 +184,6 @@ function rowsByRank(store: IndexStore, query: ChunkQuery, ranked: RankedId[]): C
         compareCodeUnits(a.chunkId, b.chunkId),
     )
     .slice(0, query.limit);
-}
-
-/** A term in more than this share of chunks is left out when rarer terms remain. */
-export const COMMON_TERM_SHARE = 0.25;
-/** Below this many chunks every query is cheap, so nothing is pruned. */
-export const MIN_CHUNKS_TO_PRUNE = 2000;
-
-/** Chunks holding a stem (null: none), valid while the index is unchanged. */
-interface TermDocs {
-  stamp: string;
-  docs: Map<string, number | null>;
-}
-
-const termDocsCache = new WeakMap<IndexStore, TermDocs>();
-const MAX_CACHED_TERMS = 4096;
-
-/**
- * Changes whenever a chunk is written: by this connection (total_changes,
- * which counts trigger writes too), by another one (data_version), or when
- * tables are dropped and recreated (the count).
- */
-function indexStamp(store: IndexStore, total: number): string {
-  const row = store
-    .query(
-      'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version',
-    )
-    .get() as { changes: number; version: number };
-  return `${row.changes}:${row.version}:${total}`;
-}
-
-/**
- * The document frequency of each stem. fts5vocab counts a term by reading
- * its whole doclist, so a common term costs in proportion to the corpus:
- * the counts are kept until the index changes. One `=` lookup per stem, as
- * fts5vocab scans its whole table for an `IN (...)` list.
- */
-function termDocs(store: IndexStore, total: number, stems: string[]): Map<string, number | null> {
-  const stamp = indexStamp(store, total);
-  let cache = termDocsCache.get(store);
-  if (!cache || cache.stamp !== stamp || cache.docs.size > MAX_CACHED_TERMS) {
-    cache = { stamp, docs: new Map() };
-    termDocsCache.set(store, cache);
-  }
-  const lookup = store.query('SELECT doc FROM chunks_vocab WHERE term = ?');
-  for (const stem of stems) {
-    if (cache.docs.has(stem)) continue;
-    const row = lookup.get(stem) as { doc: number } | undefined;
-    cache.docs.set(stem, row ? row.doc : null);
-  }
-  return cache.docs;
-}
-
-/**
- * Drops very common terms. Ranking every chunk that holds such a word costs
- * far more than the word adds to BM25 (its idf is small), so it is left out
- * unless nothing rarer is left. Frequencies come from the fts5vocab table,
- * keyed by the porter stem the tokenizer stored.
- */
-export function keepInformativeTerms(store: IndexStore, terms: string[]): string[] {
-  if (terms.length < 2) return terms;
-  const { total } = store.query('SELECT count(*) AS total FROM chunks').get() as { total: number };
-  if (total < MIN_CHUNKS_TO_PRUNE) return terms;
-  const stems = terms.map((term) => stemmer(term));
-  const docs = termDocs(store, total, stems);
-  const common = (stem: string) => (docs.get(stem) ?? 0) > total * COMMON_TERM_SHARE;
-  const kept = terms.filter((_, index) => !common(stems[index]!));
-  // Only prune when a rarer term actually occurs: otherwise the query would find nothing.
-  return kept.some((term) => typeof docs.get(stemmer(term)) === 'number') ? kept : terms;
 }
 
 function toHit(row: ChunkRow): ChunkHit {

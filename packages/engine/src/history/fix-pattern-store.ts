@@ -15,13 +15,13 @@ const FAILURE_COLUMNS = `id, event_id AS eventId, agent_id AS agentId, session_k
   command_family AS commandFamily, step_cursor AS stepCursor, at, status,
   resolved_event_id AS resolvedEventId, pattern_id AS patternId`;
 
-const PATTERN_COLUMNS = `id, repo, namespace, signature, family, normalized,
+export const PATTERN_COLUMNS = `id, repo, namespace, signature, family, normalized,
   command_family AS commandFamily, steps_key AS stepsKey, steps, state, reason,
   applied, succeeded, failed, failure_event_id AS failureEventId,
   success_event_id AS successEventId, created_at AS createdAt, updated_at AS updatedAt`;
 
-type PatternRow = Omit<FixPattern, 'steps'> & { steps: string };
-const toPattern = (row: PatternRow): FixPattern => ({
+export type PatternRow = Omit<FixPattern, 'steps'> & { steps: string };
+export const toPattern = (row: PatternRow): FixPattern => ({
   ...row,
   steps: JSON.parse(row.steps) as FixStep[],
 });
@@ -251,38 +251,6 @@ export function listPatternRows(
       filter.limit,
     ) as PatternRow[];
   return rows.map(toPattern);
-}
-
-/** How many of the newest failures `recentSignatures` reads at most for its few signatures. */
-const RECENT_FAILURES_READ = 2_000;
-
-/**
- * Signatures met in the namespace (and repository, when given), newest
- * first (for the history plane): the newest failures are read in time
- * order until `limit` signatures are found, not every failure grouped.
- */
-export function recentSignatures(
-  db: Database,
-  scope: { repo?: string; namespace?: string; limit: number },
-): string[] {
-  const rows = db
-    .prepare(
-      scope.namespace === undefined
-        ? 'SELECT signature, repo FROM failures ORDER BY at DESC, id DESC LIMIT ?'
-        : `SELECT signature, repo FROM failures WHERE namespace = ?
-           ORDER BY at DESC, id DESC LIMIT ?`,
-    )
-    .iterate(
-      ...(scope.namespace === undefined ? [] : [scope.namespace]),
-      RECENT_FAILURES_READ,
-    ) as IterableIterator<{ signature: string; repo: string }>;
-  const found = new Set<string>();
-  for (const row of rows) {
-    if (scope.repo !== undefined && row.repo !== scope.repo) continue;
-    found.add(row.signature);
-    if (found.size >= scope.limit) break;
-  }
-  return [...found];
 }
 
 export function patternDetail(

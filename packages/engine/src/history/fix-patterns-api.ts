@@ -1,14 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { CairnError } from '@cairn/core';
 import type { Database } from '../working/sqlite';
 import { rankPatterns } from './fix-pattern-learning';
+import { livePatternsOf, patternRunsOf, recentSignatures } from './fix-pattern-queries';
 import {
   getPatternRow,
   listPatternRows,
   patternDetail,
-  patternRuns,
-  patternsFor,
-  recentSignatures,
   sessionFailures,
   updatePattern,
 } from './fix-pattern-store';
@@ -23,6 +21,7 @@ import {
   openHistoryDatabase,
   openHistoryDatabaseIfAny,
 } from './history-database';
+import { withDatabase } from './history-reader';
 import { namespaceOf } from './history-scope';
 
 /**
@@ -39,50 +38,6 @@ export interface NamespaceOption {
 }
 
 const PATTERN_ID = /^FIX-[0-9a-f]{12}$/;
-
-/** How long a read keeps history.db open for the reads that follow it (the next prompt's, in a server). */
-const READER_IDLE_MS = 10_000;
-
-interface Reader {
-  db: Database;
-  /** The file it opened: a history.db replaced or removed since is opened anew, or read as none. */
-  ino: number;
-  timer?: NodeJS.Timeout;
-}
-
-const readers = new Map<string, Reader>();
-
-function dropReader(rootDir: string): void {
-  const reader = readers.get(rootDir);
-  readers.delete(rootDir);
-  clearTimeout(reader?.timer);
-  reader?.db.close();
-}
-
-/**
- * Reads history.db through a connection kept for a few seconds: the pack's
- * history plane reads it at every prompt and session start, and opening
- * (link checks, WAL, the migration check) costs more than its reads.
- */
-function withDatabase<T>(rootDir: string, empty: T, read: (db: Database) => T): T {
-  const ino = statSync(historyDatabasePath(rootDir), { throwIfNoEntry: false })?.ino;
-  let reader = readers.get(rootDir);
-  if (reader && (reader.ino !== ino || !reader.db.open)) {
-    dropReader(rootDir);
-    reader = undefined;
-  }
-  if (ino === undefined) return empty;
-  if (!reader) {
-    const db = openHistoryDatabaseIfAny(rootDir);
-    if (!db) return empty;
-    reader = { db, ino };
-    readers.set(rootDir, reader);
-  }
-  clearTimeout(reader.timer);
-  reader.timer = setTimeout(() => dropReader(rootDir), READER_IDLE_MS);
-  reader.timer.unref();
-  return read(reader.db);
-}
 
 function checkId(id: string): string {
   if (typeof id !== 'string' || !PATTERN_ID.test(id)) {
@@ -187,24 +142,27 @@ export function deprecateFixPattern(
   });
 }
 
+/**
+ * The best pattern (verified first, never deprecated) of each signature, in
+ * the signatures' order, one per repository holding one, at most `limit`.
+ */
 function bestPerSignature(
   db: Database,
   signatures: readonly string[],
   limit: number,
   namespace: string,
 ) {
+  const bySignature = new Map<string, Map<string, FixPattern[]>>();
+  for (const pattern of livePatternsOf(db, namespace, signatures)) {
+    const byRepo = bySignature.get(pattern.signature) ?? new Map<string, FixPattern[]>();
+    byRepo.set(pattern.repo, [...(byRepo.get(pattern.repo) ?? []), pattern]);
+    bySignature.set(pattern.signature, byRepo);
+  }
   const out: FixPattern[] = [];
   for (const signature of signatures) {
-    const rows = db
-      .prepare(
-        'SELECT DISTINCT repo, namespace FROM patterns WHERE signature = ? AND namespace = ?',
-      )
-      .all(signature, namespace) as { repo: string; namespace: string }[];
-    for (const scope of rows) {
-      const best = rankPatterns(
-        patternsFor(db, { ...scope, signature }).filter((p) => p.state !== 'deprecated'),
-      )[0];
-      if (best) out.push(best);
+    const byRepo = bySignature.get(signature);
+    for (const repo of [...(byRepo?.keys() ?? [])].sort()) {
+      out.push(rankPatterns(byRepo!.get(repo)!)[0]!);
     }
     if (out.length >= limit) break;
   }
@@ -265,9 +223,12 @@ export function patternsForPack(
             namespace,
           )
         : [];
-    return [...met, ...recent.filter((p) => !seen.has(p.id))]
-      .slice(0, limit)
-      .map((pattern) => ({ ...pattern, runs: patternRuns(db, pattern.id) }));
+    const chosen = [...met, ...recent.filter((p) => !seen.has(p.id))].slice(0, limit);
+    const runs = patternRunsOf(
+      db,
+      chosen.map((pattern) => pattern.id),
+    );
+    return chosen.map((pattern) => ({ ...pattern, runs: runs.get(pattern.id) ?? [] }));
   });
 }
 

@@ -15,10 +15,8 @@ import { type RunDigest, runDigestSchema, type StoredRunDigest } from './run-dig
 
 const OPEN = '\n\n<!-- cairn:run-digest ';
 const CLOSE = ' -->';
-/** Digests of a thread scanned for an earlier version of the same run. */
+/** Runs listed at most, and versions of one run read at most. */
 const SCAN_LIMIT = 500;
-/** Digest nodes read per run asked for (versions of one run are adjacent in the scan). */
-const VERSIONS_SCANNED_PER_RUN = 4;
 
 /**
  * The JSON's field names: `threadKey` and `sessionKey` are stored as
@@ -56,9 +54,25 @@ export function decodeRunDigest(text: string): RunDigest | undefined {
   }
 }
 
+/**
+ * Digests decoded lately, by node id: nodes are append-only, so a node's
+ * digest never changes, and the pack's history plane decodes the same
+ * recent runs at every call of a long-lived process. Oldest out first.
+ */
+const decoded = new Map<string, StoredRunDigest | null>();
+const DECODED_KEPT = 2_000;
+
 function stored(node: TemporalNode): StoredRunDigest | undefined {
+  const known = decoded.get(node.id);
+  if (known !== undefined) return known ?? undefined;
   const digest = node.kind === 'run_digest' ? decodeRunDigest(node.text) : undefined;
-  return digest ? { nodeId: node.id, createdAt: node.createdAt, digest } : undefined;
+  const entry = digest ? { nodeId: node.id, createdAt: node.createdAt, digest } : undefined;
+  decoded.set(node.id, entry ?? null);
+  for (const oldest of decoded.keys()) {
+    if (decoded.size <= DECODED_KEPT) break;
+    decoded.delete(oldest);
+  }
+  return entry;
 }
 
 /** For a sort, newest first; ties keep the scan order (its rowid, newest first). */
@@ -98,10 +112,10 @@ export function listRunDigests(
     agentId: options.agentId,
     ...(options.threadKey ? { threadKey: options.threadKey } : {}),
     kinds: ['run_digest'],
+    // A run's older versions are skipped in SQL: each wanted run costs one node read.
+    newestPerSession: true,
     order: 'desc',
-    // A run has a version or two: scanning a few per wanted run keeps the
-    // prompt hook's read small in a project with thousands of digests.
-    limit: Math.min(SCAN_LIMIT, (options.limit ?? 20) * VERSIONS_SCANNED_PER_RUN),
+    limit: Math.min(SCAN_LIMIT, options.limit ?? 20),
   });
   // Versions of one run share its start, so the scan order puts the newest version first.
   const sorted = [...nodes].sort(

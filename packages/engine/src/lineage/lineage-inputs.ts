@@ -92,6 +92,7 @@ export const listNodesSchema = lazySchema(() =>
     threadKey: z.optional(threadKeySchema),
     /** One run's nodes (the session they summarize or digest). */
     sessionKey: z.optional(sessionKeySchema),
+    newestPerSession: z.optional(z.boolean()),
     kinds: z.optional(z.array(z.enum(TEMPORAL_NODE_KINDS)).check(z.minLength(1))),
     roots: z.optional(z.boolean()),
     since: z.optional(instantSchema),

@@ -158,6 +158,8 @@ export interface ListNodesFilter {
   threadKey?: string;
   /** Only the nodes of this session (a run's summaries and digests). */
   sessionKey?: string;
+  /** Only the newest node of each session (with `kinds`: of that kind), e.g. a run's latest digest. */
+  newestPerSession?: boolean;
   kinds?: TemporalNodeKind[];
   /** true: only nodes with no parent; false: only consumed nodes. */
   roots?: boolean;

@@ -114,10 +114,21 @@ type ValidListFilter = z.output<typeof listNodesSchema>;
  * SQLite off the thread index. Roots are read from `node_roots`, so listing
  * a thread's roots reads its few roots, not all its nodes.
  */
+/**
+ * The index a listing goes through when more than one could serve it:
+ * without statistics SQLite may take the kind index for its order and scan
+ * every digest of the agent for one run's or one thread's few.
+ */
+function nodesIndex(filter: ValidListFilter): string {
+  if (filter.sessionKey !== undefined) return ' INDEXED BY temporal_nodes_by_session';
+  if (filter.threadKey !== undefined) return ' INDEXED BY temporal_nodes_by_thread';
+  return '';
+}
+
 function listNodesSql(filter: ValidListFilter): string {
   const from = filter.roots
     ? 'node_roots r CROSS JOIN temporal_nodes n ON n.id = r.node_id'
-    : 'temporal_nodes n';
+    : `temporal_nodes n${nodesIndex(filter)}`;
   const table = filter.roots ? 'r' : 'n';
   const where = [`${table}.agent_id = @agentId`];
   if (filter.threadKey !== undefined) where.push(`${table}.thread_key = @threadKey`);
@@ -127,6 +138,14 @@ function listNodesSql(filter: ValidListFilter): string {
   if (filter.kinds?.length === 1) where.push('n.kind = @kind');
   else if (filter.kinds) where.push('n.kind IN (SELECT value FROM json_each(@kinds))');
   if (filter.roots === false) where.push(`NOT ${IS_ROOT}`);
+  if (filter.newestPerSession) {
+    // Nodes are appended: the session's newest is its largest rowid (found through the session index).
+    const sameKind = filter.kinds ? ' AND m.kind = n.kind' : '';
+    where.push(
+      `n.rowid = (SELECT max(m.rowid) FROM temporal_nodes m INDEXED BY temporal_nodes_by_session
+        WHERE m.agent_id = n.agent_id AND m.session_key IS n.session_key${sameKind})`,
+    );
+  }
   const direction = filter.order === 'desc' ? 'DESC' : 'ASC';
   return `SELECT ${NODE_COLUMNS} FROM ${from}
     WHERE ${where.join(' AND ')}

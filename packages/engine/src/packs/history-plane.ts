@@ -4,6 +4,7 @@ import { cairnStatePath } from '@cairn/core';
 import { namespaceOf } from '../history/history-scope';
 import { listRunDigests } from '../history/run-digest-store';
 import { digestNamespace } from '../history/run-digest-types';
+import { keptReaders } from '../kept-readers';
 import { LINEAGE_DB_FILENAME, type LineageStore, openLineageStore } from '../lineage';
 import type { TemporalNode, TemporalNodeKind } from '../lineage/lineage-types';
 import type { PackInput } from './compose-pack';
@@ -161,10 +162,14 @@ export function historyCandidates(request: HistoryRequest): HistoryResult {
     return { candidates: fixPatterns(request, []), otherThreads: [], note };
   }
   if (request.store) return read(request.store(), request);
-  const store = openLineageStore(request.rootDir);
-  try {
-    return read(store, request);
-  } finally {
-    store.close();
-  }
+  return lineageReaders.read(request.rootDir, { candidates: [], otherThreads: [] }, (store) =>
+    read(store, request),
+  );
 }
+
+/** `cairn pack` and the MCP tool read the lineage through a store kept a few seconds. */
+const lineageReaders = keptReaders<LineageStore>({
+  path: (rootDir) => join(cairnStatePath(rootDir), LINEAGE_DB_FILENAME),
+  open: openLineageStore,
+  close: (store) => store.close(),
+});

@@ -49,7 +49,19 @@ const MAX_PATTERNS = 5;
 export const terms = (text: string) =>
   new Set(text.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? ([] as string[]));
 
-function digestTerms({ digest }: StoredRunDigest): Set<string> {
+/** Each digest's terms, kept with the digest (stored digests are decoded once and shared). */
+const termsOf = new WeakMap<StoredRunDigest, Set<string>>();
+
+function digestTerms(stored: StoredRunDigest): Set<string> {
+  let kept = termsOf.get(stored);
+  if (!kept) {
+    kept = digestTermsOf(stored);
+    termsOf.set(stored, kept);
+  }
+  return kept;
+}
+
+function digestTermsOf({ digest }: StoredRunDigest): Set<string> {
   return terms(
     [
       digest.intent,

@@ -1,0 +1,104 @@
+import { stemmer } from 'stemmer';
+import type { IndexStore } from './index-store';
+
+/*
+ * Which query terms are worth ranking: a term in a large share of the
+ * chunks adds little to BM25 and costs a pass over all of them.
+ */
+
+/** A term in more than this share of chunks is left out when rarer terms remain. */
+export const COMMON_TERM_SHARE = 0.25;
+/** Below this many chunks every query is cheap, so nothing is pruned. */
+export const MIN_CHUNKS_TO_PRUNE = 2000;
+
+/** A stem's chunk count (null: none) and this connection's change count when it was read. */
+interface TermCount {
+  docs: number | null;
+  changes: number;
+}
+
+/** Stem counts, valid while no other connection writes the index (`data_version`). */
+interface TermDocs {
+  version: number;
+  counts: Map<string, TermCount>;
+}
+
+const termDocsCache = new WeakMap<IndexStore, TermDocs>();
+const MAX_CACHED_TERMS = 4096;
+
+/** What the pruning needs to know of a stem. */
+interface TermUse {
+  /** In more than `COMMON_TERM_SHARE` of the chunks. */
+  common: boolean;
+  /** In at least one chunk. */
+  present: boolean;
+}
+
+/**
+ * What a count read earlier says now, if it says it for certain: since it
+ * was read, this connection wrote at most `moved` rows (total_changes
+ * counts every row a statement or its triggers wrote), so at most `moved`
+ * chunks gained or lost the stem, and its count is within `moved` of the
+ * one read. Undefined when the answer could have changed.
+ */
+function certainUse(count: TermCount, moved: number, total: number): TermUse | undefined {
+  const limit = total * COMMON_TERM_SHARE;
+  if (count.docs === null) return moved === 0 ? { common: false, present: false } : undefined;
+  if (count.docs - moved > limit) return { common: true, present: true };
+  if (count.docs + moved <= limit && count.docs - moved > 0)
+    return { common: false, present: true };
+  return undefined;
+}
+
+/**
+ * Whether each stem is common and present. fts5vocab counts a term by
+ * reading its whole doclist, so a common term costs in proportion to the
+ * corpus: counts are kept and re-read only when the writes since could have
+ * changed the answer (a stem near the threshold, or one absent since), or
+ * when another connection wrote the index. The answers are exactly those a
+ * fresh count gives. One `=` lookup per stem, as fts5vocab scans its whole
+ * table for an `IN (...)` list.
+ */
+function termUses(store: IndexStore, total: number, stems: string[]): Map<string, TermUse> {
+  const state = store
+    .query(
+      'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version',
+    )
+    .get() as { changes: number; version: number };
+  let cache = termDocsCache.get(store);
+  if (!cache || cache.version !== state.version || cache.counts.size > MAX_CACHED_TERMS) {
+    cache = { version: state.version, counts: new Map() };
+    termDocsCache.set(store, cache);
+  }
+  const lookup = store.query('SELECT doc FROM chunks_vocab WHERE term = ?');
+  const uses = new Map<string, TermUse>();
+  for (const stem of stems) {
+    const known = cache.counts.get(stem);
+    let use = known && certainUse(known, state.changes - known.changes, total);
+    if (!use) {
+      const row = lookup.get(stem) as { doc: number } | undefined;
+      const docs = row ? row.doc : null;
+      cache.counts.set(stem, { docs, changes: state.changes });
+      use = { common: (docs ?? 0) > total * COMMON_TERM_SHARE, present: (docs ?? 0) > 0 };
+    }
+    uses.set(stem, use);
+  }
+  return uses;
+}
+
+/**
+ * Drops very common terms. Ranking every chunk that holds such a word costs
+ * far more than the word adds to BM25 (its idf is small), so it is left out
+ * unless nothing rarer is left. Frequencies come from the fts5vocab table,
+ * keyed by the porter stem the tokenizer stored.
+ */
+export function keepInformativeTerms(store: IndexStore, terms: string[]): string[] {
+  if (terms.length < 2) return terms;
+  const { total } = store.query('SELECT count(*) AS total FROM chunks').get() as { total: number };
+  if (total < MIN_CHUNKS_TO_PRUNE) return terms;
+  const stems = terms.map((term) => stemmer(term));
+  const uses = termUses(store, total, stems);
+  const kept = terms.filter((_, index) => !uses.get(stems[index]!)!.common);
+  // Only prune when a rarer term actually occurs: otherwise the query would find nothing.
+  return kept.some((term) => uses.get(stemmer(term))!.present) ? kept : terms;
+}

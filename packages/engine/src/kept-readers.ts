@@ -1,0 +1,57 @@
+import { statSync } from 'node:fs';
+
+/** How long a reader stays open for the reads that follow it (the next prompt's, in a server). */
+const IDLE_MS = 10_000;
+
+interface Kept<H> {
+  handle: H;
+  /** The file it opened: one replaced or removed since is opened anew, or read as none. */
+  ino: number;
+  timer?: NodeJS.Timeout;
+}
+
+export interface KeptReaders<H> {
+  /** Runs `read` on the project's kept reader (opened when needed); `empty` when the file is not there. */
+  read<T>(rootDir: string, empty: T, read: (handle: H) => T): T;
+}
+
+/**
+ * Readers of a project database kept open a few seconds after their last
+ * read: the pack's history plane reads history.db and lineage.db at every
+ * prompt and session start, and opening one (link checks, WAL, the
+ * migration check) costs more than its reads. A file replaced or removed
+ * between two reads (a restore, a test's new project) is opened anew.
+ * Readers never create the file.
+ */
+export function keptReaders<H>(options: {
+  path: (rootDir: string) => string;
+  open: (rootDir: string) => H;
+  close: (handle: H) => void;
+}): KeptReaders<H> {
+  const kept = new Map<string, Kept<H>>();
+  const drop = (rootDir: string) => {
+    const reader = kept.get(rootDir);
+    kept.delete(rootDir);
+    clearTimeout(reader?.timer);
+    if (reader) options.close(reader.handle);
+  };
+  return {
+    read(rootDir, empty, read) {
+      const ino = statSync(options.path(rootDir), { throwIfNoEntry: false })?.ino;
+      let reader = kept.get(rootDir);
+      if (reader && reader.ino !== ino) {
+        drop(rootDir);
+        reader = undefined;
+      }
+      if (ino === undefined) return empty;
+      if (!reader) {
+        reader = { handle: options.open(rootDir), ino };
+        kept.set(rootDir, reader);
+      }
+      clearTimeout(reader.timer);
+      reader.timer = setTimeout(() => drop(rootDir), IDLE_MS);
+      reader.timer.unref();
+      return read(reader.handle);
+    },
+  };
+}
