@@ -161,7 +161,10 @@ describe('keepInformativeTerms', () => {
         const statement = query(sql);
         return {
           ...statement,
-          get: (...args: unknown[]) => (lookups++, statement.get(...args)),
+          get: (...args: unknown[]) => {
+            lookups += 1;
+            return statement.get(...args);
+          },
         } as never;
       }
       return query(sql);

@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { assertSafeDatabasePath, CairnError } from '@cairn/core';
-import { trackDatabase } from './write-ahead-logs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BunCompatDatabase, runningInBun } from './bun-sqlite';
 import { NodeCompatDatabase, nodeSqliteUsable } from './node-sqlite';
+import { trackDatabase } from './write-ahead-logs';
 
 export type SqliteDatabase = BetterSqlite3.Database;
 export type SqliteStatement = BetterSqlite3.Statement;

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+
 /** What `settleWriteAheadLogs` needs of a connection (every driver's database has it). */
 interface Connection {
   readonly open: boolean;

@@ -16,11 +16,7 @@ import {
   type FixPatternDetail,
   type FixPatternState,
 } from './fix-pattern-types';
-import {
-  historyDatabasePath,
-  openHistoryDatabase,
-  openHistoryDatabaseIfAny,
-} from './history-database';
+import { historyDatabasePath, openHistoryDatabase } from './history-database';
 import { withDatabase } from './history-reader';
 import { namespaceOf } from './history-scope';
 

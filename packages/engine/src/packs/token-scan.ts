@@ -101,6 +101,26 @@ function spaceEnd(text: string, i: number): number {
   return end - 1;
 }
 
+/** The piece that starts at `i`, as the pattern cuts it: where it ends and what it costs. */
+function pieceAt(text: string, i: number): { end: number; cost: number } {
+  const flags = classAt(text, i);
+  const hexEnd = (flags & HEX) !== 0 ? runEnd(text, i, HEX) : i;
+  if (hexEnd - i >= 8) return { end: hexEnd, cost: hexCost(text, i, hexEnd) };
+  const word = wordEnd(text, i);
+  if (word >= 0) return { end: word, cost: wordCost(text, i, word) };
+  if ((flags & NUMBER) !== 0) {
+    let to = i;
+    for (let n = 0; n < 3 && to < text.length && (classAt(text, to) & NUMBER) !== 0; n += 1) {
+      to += widthAt(text, to);
+    }
+    return { end: to, cost: TOKEN };
+  }
+  const punctuation = punctuationEnd(text, i);
+  if (punctuation >= 0) return { end: punctuation, cost: punctuationCost(text, i, punctuation) };
+  // White space: every other code point is a word, digits or punctuation.
+  return { end: Math.max(spaceEnd(text, i), i + widthAt(text, i)), cost: TOKEN };
+}
+
 /**
  * The cost of the pieces that tile `text[start, end)` (a span that starts
  * and ends on piece boundaries), in cost units (token-costs.ts). The scanner is exact for any
@@ -111,26 +131,9 @@ export function scanPieces(text: string, start: number, end: number): number {
   let total = 0;
   let i = start;
   while (i < end) {
-    const flags = classAt(text, i);
-    let to = (flags & HEX) !== 0 ? runEnd(text, i, HEX) : i;
-    if (to - i >= 8) {
-      total += hexCost(text, i, to);
-    } else if ((to = wordEnd(text, i)) >= 0) {
-      total += wordCost(text, i, to);
-    } else if ((flags & NUMBER) !== 0) {
-      to = i;
-      for (let n = 0; n < 3 && to < text.length && (classAt(text, to) & NUMBER) !== 0; n += 1) {
-        to += widthAt(text, to);
-      }
-      total += TOKEN;
-    } else if ((to = punctuationEnd(text, i)) >= 0) {
-      total += punctuationCost(text, i, to);
-    } else {
-      // White space: every other code point is a word, digits or punctuation.
-      to = Math.max(spaceEnd(text, i), i + widthAt(text, i));
-      total += TOKEN;
-    }
-    i = to;
+    const piece = pieceAt(text, i);
+    total += piece.cost;
+    i = piece.end;
   }
   return total;
 }
