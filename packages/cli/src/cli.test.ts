@@ -34,8 +34,8 @@ describe('cairn CLI (built binary)', () => {
     const recallLine = () => cairn(['status']).stdout.match(/^ {2}recall {6}(.*)$/m)?.[1];
     const recallStatus = () =>
       JSON.parse(cairn(['status', '--json']).stdout).retrievalAdapter.status;
-    expect(recallStatus()).toMatchObject({ ok: true, message: 'full-text index over 1 pool(s)' });
-    expect(recallLine()).toBe('ok: full-text index over 1 pool(s)');
+    expect(recallStatus()).toMatchObject({ ok: true, message: 'full-text index over 2 pool(s)' });
+    expect(recallLine()).toBe('ok: full-text index over 2 pool(s)');
     // A LanceDB folder under a plain file cannot be created: recall falls back to the file adapter.
     await writeFile(join(project.root, 'not-a-folder'), '');
     const userConfig = join(project.root, 'home', '.config', 'cairn', 'config.json');
