@@ -13,6 +13,20 @@ interface Kept<H> {
 export interface KeptReaders<H> {
   /** Runs `read` on the project's kept reader (opened when needed); `empty` when the file is not there. */
   read<T>(rootDir: string, empty: T, read: (handle: H) => T): T;
+  /** Closes the project's reader now. */
+  close(rootDir: string): void;
+}
+
+/** Every set of kept readers, so that closing a project closes its readers too. */
+const everyKind: KeptReaders<unknown>[] = [];
+
+/**
+ * Closes a project's kept readers: when a project's stores close, a reader
+ * still open would keep the last writer from folding its write-ahead log
+ * into the database (only the last connection to close does).
+ */
+export function closeKeptReaders(rootDir: string): void {
+  for (const readers of everyKind) readers.close(rootDir);
 }
 
 /**
@@ -35,7 +49,8 @@ export function keptReaders<H>(options: {
     clearTimeout(reader?.timer);
     if (reader) options.close(reader.handle);
   };
-  return {
+  const readers: KeptReaders<H> = {
+    close: drop,
     read(rootDir, empty, read) {
       const ino = statSync(options.path(rootDir), { throwIfNoEntry: false })?.ino;
       let reader = kept.get(rootDir);
@@ -54,4 +69,6 @@ export function keptReaders<H>(options: {
       return read(reader.handle);
     },
   };
+  everyKind.push(readers as KeptReaders<unknown>);
+  return readers;
 }

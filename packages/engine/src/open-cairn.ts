@@ -22,6 +22,7 @@ import {
   writeFileAtomic,
 } from '@cairn/core';
 import { settingsFindings } from './doctor/settings-checks';
+import { closeKeptReaders } from './kept-readers';
 import { createMemoryApi, type MemoryApi } from './memory-api';
 import { createHistoryRecords } from './recall/history-pool';
 import { createLineageAccess } from './recall/lineage-pools';
@@ -141,6 +142,8 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
     ...memory,
     ...working,
     closeWorking() {
+      // Readers the history plane kept open first: the stores' own close then folds their logs in.
+      closeKeptReaders(rootDir);
       working.closeWorking();
       // The recall's own lineage connection and documents index, when it opened them.
       void project.recall.close();
