@@ -29,7 +29,7 @@ function counted() {
 describe('keptReaders', () => {
   it('opens once for reads that follow each other, never without the file, anew when it is replaced', () => {
     const { readers, log } = counted();
-    expect(readers.read(root, 'none', (h) => h)).toBe('none');
+    expect(readers.read<number | 'none'>(root, 'none', (h) => h)).toBe('none');
     writeFileSync(join(root, 'data'), 'a');
     expect(readers.read(root, 0, (h) => h)).toBe(1);
     expect(readers.read(root, 0, (h) => h)).toBe(1);
@@ -37,7 +37,7 @@ describe('keptReaders', () => {
     renameSync(join(root, 'data.new'), join(root, 'data'));
     expect(readers.read(root, 0, (h) => h)).toBe(2);
     rmSync(join(root, 'data'));
-    expect(readers.read(root, 'none', (h) => h)).toBe('none');
+    expect(readers.read<number | 'none'>(root, 'none', (h) => h)).toBe('none');
     expect(log).toEqual(['open 1', 'close 1', 'open 2', 'close 2']);
   });
 
