@@ -4,6 +4,7 @@ import { cairnIndexPath, memoryWorkspacePath } from '@cairn/core';
 import { openSqlite } from '@cairn/sqlite';
 import {
   DIGEST_FIXTURE_PATH,
+  expectRecordsThroughRecall,
   historyRecordsFixture,
   makeTempProject,
   PATTERN_FIXTURE_PATH,
@@ -67,31 +68,7 @@ describe('file index: task-history records (seed 004 §6.2)', () => {
 
   it('gives markdown chunks doc and long_term_shadow, and filters on record_kind through recall', async () => {
     const adapter = adapterOver();
-    const query = { agentId: 'a', query: 'quokkaflare build', limit: 10 };
-    const all = await adapter.recall(query);
-    const kinds = all.map((r) => r.metadata?.record_kind).sort();
-    expect(kinds).toEqual(['doc', 'fix_pattern', 'long_term_shadow', 'run_digest']);
-    const unitHit = all.find((r) => r.metadata?.record_kind === 'long_term_shadow');
-    expect(unitHit?.metadata?.trust_class).toBe('approved');
-    const patterns = await adapter.recall({ ...query, filters: { record_kind: 'fix_pattern' } });
-    expect(patterns.map((r) => r.metadata?.path)).toEqual([PATTERN_FIXTURE_PATH]);
-    expect(patterns[0]?.metadata).toMatchObject({
-      trust_class: 'approved',
-      namespace_id: 'default',
-      repo: 'shop',
-      'run_ref.kind': 'run',
-      'run_ref.id': 's-42',
-    });
-    const history = await adapter.recall({
-      ...query,
-      filters: { record_kind: ['run_digest', 'fix_pattern'], 'run_ref.id': 's-42' },
-    });
-    expect(history.map((r) => r.metadata?.path).sort()).toEqual([
-      PATTERN_FIXTURE_PATH,
-      DIGEST_FIXTURE_PATH,
-    ]);
-    const docs = await adapter.recall({ ...query, filters: { record_kind: 'doc' } });
-    expect(docs.map((r) => r.metadata?.poolId)).toEqual(['workspace']);
+    await expectRecordsThroughRecall(adapter, { namespace: 'default', repo: 'shop' });
     await adapter.close();
   });
 

@@ -2,14 +2,13 @@ import { join } from 'node:path';
 import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import {
   DIGEST_FIXTURE_PATH,
+  expectRecordsThroughRecall,
   historyRecordsFixture,
-  makeTempProject,
   PATTERN_FIXTURE_PATH,
-  type TempProject,
+  recordsProjectPerTest,
 } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLancedbRetrievalAdapter, type LancedbRetrievalAdapter, loadLancedb } from './index';
-import { unit, writeWorkspaceFile } from './test-fixtures';
 
 /**
  * Seed 004 §6.2 in LanceDB: task-history records (a run digest, a fix
@@ -18,24 +17,22 @@ import { unit, writeWorkspaceFile } from './test-fixtures';
  * a table never see each other's rows.
  */
 describe('lancedb: task-history records', () => {
-  let temp: TempProject;
-  let shared: string;
-  const adapters: LancedbRetrievalAdapter[] = [];
+  const temp = recordsProjectPerTest();
+  const sharedDir = () => join(temp.root, 'shared-lancedb');
   const open = (options: Record<string, unknown>, namespace: string, word?: string) => {
     const fixture = historyRecordsFixture({ namespace, repo: String(options.repo), word });
     const adapter = createLancedbRetrievalAdapter(
-      { rootDir: temp.root, options: { uri: shared, namespace, ...options } },
+      { rootDir: temp.root, options: { uri: sharedDir(), namespace, ...options } },
       {
         fallback: createFileRetrievalAdapter,
         sourcePools: [{ definition: fixture.definition, source: fixture.source }],
       },
     );
-    adapters.push(adapter);
-    return adapter;
+    return temp.closeAfter(adapter);
   };
   const storedRows = async () => {
     const { lancedb } = await loadLancedb();
-    const db = await lancedb.connect(shared);
+    const db = await lancedb.connect(sharedDir());
     const columns = [
       'project',
       'namespace_id',
@@ -51,20 +48,6 @@ describe('lancedb: task-history records', () => {
     db.close();
     return rows.map((row) => ({ ...row })) as Record<string, string | null>[];
   };
-
-  beforeEach(async () => {
-    temp = await makeTempProject();
-    shared = join(temp.root, 'shared-lancedb');
-    await writeWorkspaceFile(
-      temp.root,
-      'MEMORY.md',
-      `The quokkaflare notes.\n\n${unit(1, 'The quokkaflare build uses pnpm.', { review: 'approved' })}\n`,
-    );
-  });
-  afterEach(async () => {
-    await Promise.all(adapters.splice(0).map((a) => a.close()));
-    await temp.cleanup();
-  });
 
   it('stores a digest and a pattern with their record columns, markdown with doc / long_term_shadow', async () => {
     const adapter = open({ repo: 'shop' }, 'team-a');
@@ -100,19 +83,10 @@ describe('lancedb: task-history records', () => {
   });
 
   it('filters on record_kind and run_ref through recall (pushed down as predicates)', async () => {
-    const adapter = open({ repo: 'shop' }, 'default');
-    const query = { agentId: 'bob', query: 'quokkaflare build', limit: 10 };
-    const patterns = await adapter.recall({ ...query, filters: { record_kind: 'fix_pattern' } });
-    expect(patterns.map((h) => h.metadata?.path)).toEqual([PATTERN_FIXTURE_PATH]);
-    expect(patterns[0]?.metadata).toMatchObject({
-      trust_class: 'approved',
-      namespace_id: 'default',
+    await expectRecordsThroughRecall(open({ repo: 'shop' }, 'default'), {
+      namespace: 'default',
       repo: 'shop',
-      'run_ref.kind': 'run',
-      'run_ref.id': 's-42',
     });
-    const docs = await adapter.recall({ ...query, filters: { record_kind: ['doc'] } });
-    expect(docs.map((h) => h.metadata?.poolId)).toEqual(['workspace']);
   });
 
   it('keeps two namespaces and two repos of one table apart', async () => {

@@ -2,16 +2,15 @@ import { join } from 'node:path';
 import { createFileRetrievalAdapter } from '@cairn/backend-file';
 import {
   DIGEST_FIXTURE_PATH,
+  expectRecordsThroughRecall,
   historyRecordsFixture,
-  makeTempProject,
   PATTERN_FIXTURE_PATH,
-  type TempProject,
+  recordsProjectPerTest,
 } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMem0RetrievalAdapter, type Mem0RetrievalAdapter } from './index';
 import { resolveMem0Options } from './mem0-options';
 import { openOssStore } from './oss-store';
-import { unit, writeWorkspaceFile } from './test-fixtures';
 
 /**
  * Seed 004 §6.2 / §6.3 in Mem0 (OSS, its SQLite vector store, for real):
@@ -20,8 +19,7 @@ import { unit, writeWorkspaceFile } from './test-fixtures';
  * two namespaces or repos sharing one store never see each other's.
  */
 describe('mem0: task-history records', () => {
-  let temp: TempProject;
-  const adapters: Mem0RetrievalAdapter[] = [];
+  const temp = recordsProjectPerTest();
   const storeOptions = () => ({
     vectorStore: { provider: 'memory', config: { dbPath: join(temp.root, 'shared.db') } },
     dataDir: join(temp.root, 'mem0-data'),
@@ -35,8 +33,7 @@ describe('mem0: task-history records', () => {
         sourcePools: [{ definition: fixture.definition, source: fixture.source }],
       },
     );
-    adapters.push(adapter);
-    return adapter;
+    return temp.closeAfter(adapter);
   };
   /** Every entry of the shared store, as Mem0 keeps it. */
   const entries = async () => {
@@ -47,19 +44,6 @@ describe('mem0: task-history records', () => {
       await store.close();
     }
   };
-
-  beforeEach(async () => {
-    temp = await makeTempProject();
-    await writeWorkspaceFile(
-      temp.root,
-      'MEMORY.md',
-      `The quokkaflare notes.\n\n${unit(1, 'The quokkaflare build uses pnpm.', { review: 'approved' })}\n`,
-    );
-  });
-  afterEach(async () => {
-    await Promise.all(adapters.splice(0).map((a) => a.close()));
-    await temp.cleanup();
-  });
 
   it('mirrors a digest and a pattern with their record metadata, markdown as doc / long_term_shadow', async () => {
     const adapter = open('team-a', 'shop');
@@ -89,31 +73,11 @@ describe('mem0: task-history records', () => {
   });
 
   it('filters on record_kind and run_ref through recall (Mem0 applies them)', async () => {
-    const adapter = open('default', 'shop');
-    const query = {
-      agentId: 'bob',
-      query: 'When the quokkaflare build fails, run pnpm install.',
-      limit: 10,
-    };
-    const patterns = await adapter.recall({ ...query, filters: { record_kind: 'fix_pattern' } });
-    expect(patterns.map((h) => h.metadata?.path)).toEqual([PATTERN_FIXTURE_PATH]);
-    expect(patterns[0]?.metadata).toMatchObject({
-      trust_class: 'approved',
-      namespace_id: 'default',
-      repo: 'shop',
-      'run_ref.kind': 'run',
-      'run_ref.id': 's-42',
-    });
-    const byRun = await adapter.recall({
-      ...query,
-      filters: { record_kind: ['run_digest', 'fix_pattern'], 'run_ref.id': 's-42' },
-    });
-    expect(byRun.map((h) => h.metadata?.path).sort()).toEqual([
-      PATTERN_FIXTURE_PATH,
-      DIGEST_FIXTURE_PATH,
-    ]);
-    const none = await adapter.recall({ ...query, filters: { 'run_ref.id': 's-99' } });
-    expect(none).toEqual([]);
+    await expectRecordsThroughRecall(
+      open('default', 'shop'),
+      { namespace: 'default', repo: 'shop' },
+      { agentId: 'bob', query: 'When the quokkaflare build fails, run pnpm install.', limit: 10 },
+    );
   });
 
   it('keeps two namespaces and two repos sharing one store apart', async () => {

@@ -4,6 +4,8 @@ import {
   type MemoryRecordMeta,
   type PoolSource,
 } from '@cairn/core';
+import { type ProjectPerTest, tempProjectPerTest } from './temp-project-per-test';
+import { fixtureUnit, writeWorkspaceFile } from './workspace-fixtures';
 
 /**
  * Task-history records as the engine's history pool renders them (one
@@ -67,4 +69,16 @@ export function historyRecordsFixture(
     },
     records,
   };
+}
+
+/**
+ * A fresh project for every test whose workspace holds the quokkaflare
+ * notes (a raw line and one approved unit): the markdown beside
+ * `historyRecordsFixture`'s records in the record tests of every index.
+ */
+export function recordsProjectPerTest(): ProjectPerTest {
+  return tempProjectPerTest(async (root) => {
+    const unit = fixtureUnit(1, 'The quokkaflare build uses pnpm.', { review: 'approved' });
+    await writeWorkspaceFile(root, 'MEMORY.md', `The quokkaflare notes.\n\n${unit}\n`);
+  });
 }

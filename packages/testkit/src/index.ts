@@ -23,6 +23,7 @@ export {
   type HistoryRecordsFixture,
   historyRecordsFixture,
   PATTERN_FIXTURE_PATH,
+  recordsProjectPerTest,
 } from './history-records';
 export {
   COMPACTION_PROMPT_MARKERS,
@@ -36,6 +37,7 @@ export {
   startModelServer,
   type ToolCallRule,
 } from './model-server';
+export { expectRecordsThroughRecall, type RecordPartition } from './record-recall';
 export {
   type Closable,
   type ProjectPerTest,
