@@ -9,7 +9,11 @@ import {
 } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn } from './open-cairn';
-import { loadConfiguredPackages, setModuleImporter } from './optional-packages';
+import {
+  importEngineDependency,
+  loadConfiguredPackages,
+  setModuleImporter,
+} from './optional-packages';
 
 const LANCEDB_PACKAGE = '@cairn/backend-lancedb';
 
@@ -119,6 +123,29 @@ describe('loadConfiguredPackages and openCairn reading the settings once', () =>
     expect(handedOver.settings.limits.searchLimit).toBe(7);
     expect(handedOver.resolved).toBe(resolvedSettings);
     expect(openCairn(project.root, options).settings.limits.searchLimit).toBe(9);
+  });
+});
+
+describe('importEngineDependency', () => {
+  afterEach(() => setModuleImporter((specifier) => import(specifier)));
+
+  it('finds the engine’s own dependency when the host’s importer resolves from elsewhere', async () => {
+    setModuleImporter(async (specifier) => {
+      throw moduleNotFound(specifier);
+    });
+    const tokenizer = (await importEngineDependency('gpt-tokenizer/encoding/o200k_base')) as {
+      countTokens(text: string): number;
+    };
+    expect(tokenizer.countTokens('hello world')).toBe(2);
+  });
+
+  it('reports the host importer’s error for a module neither can find', async () => {
+    setModuleImporter(async (specifier) => {
+      throw moduleNotFound(specifier);
+    });
+    await expect(importEngineDependency('@cairn/not-a-package')).rejects.toThrow(
+      /imported from \/project/,
+    );
   });
 });
 

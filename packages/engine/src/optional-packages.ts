@@ -17,7 +17,8 @@ import type { OpenCairnOptions } from './open-options';
 
 type ModuleImporter = (specifier: string) => Promise<unknown>;
 
-let importModule: ModuleImporter = (specifier) => import(specifier);
+const ownImport: ModuleImporter = (specifier) => import(specifier);
+let importModule: ModuleImporter = ownImport;
 
 /**
  * Hosts that cannot run `import()` themselves (the CLI's code-cached
@@ -30,6 +31,20 @@ export function setModuleImporter(importer: ModuleImporter): void {
 /** `import()` through the host's importer (see setModuleImporter). */
 export function importOptionalModule(specifier: string): Promise<unknown> {
   return importModule(specifier);
+}
+
+/**
+ * One of the engine's own dependencies (the tokenizer): through the host's
+ * importer, which a host that resolves from its own folder (the bench, a
+ * plugin host) may not find it from, then from the engine itself.
+ */
+export async function importEngineDependency(specifier: string): Promise<unknown> {
+  try {
+    return await importModule(specifier);
+  } catch (cause) {
+    if (importModule === ownImport) throw cause;
+    return ownImport(specifier).catch(() => Promise.reject(cause));
+  }
 }
 
 /** The backends Cairn ships as optional packages, by the id settings use. */

@@ -1,5 +1,5 @@
 import { CairnError } from '@cairn/core';
-import { importOptionalModule } from '../optional-packages';
+import { importEngineDependency } from '../optional-packages';
 import { estimateTokenCount } from './token-estimate';
 
 /** Counts the tokens of a text; `name` goes into a pack's receipt. */
@@ -65,7 +65,7 @@ async function load(): Promise<TokenCounter> {
   try {
     // Through the host's importer: the CLI's bundles keep the tokenizer out
     // (2.4 MB of data) and cannot run import() themselves.
-    tokenizer = (await importOptionalModule(TOKENIZER_MODULE)) as TokenizerModule;
+    tokenizer = (await importEngineDependency(TOKENIZER_MODULE)) as TokenizerModule;
   } catch (cause) {
     loading = undefined;
     throw new CairnError('INTERNAL', `Could not load the tokenizer (${TOKENIZER_MODULE})`, {
