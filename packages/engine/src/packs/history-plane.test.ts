@@ -87,6 +87,39 @@ describe('history plane: run digests', () => {
   });
 });
 
+describe('history plane: the run the pack is for (runRef, seed 004 §7)', () => {
+  it('takes the named run’s digest first, whatever the query, and its signatures’ patterns first', async () => {
+    await seedRuns();
+    await run('r-port', 'web.main', 'Start the dev server', {
+      stdout: '',
+      stderr: 'Error: listen EADDRINUSE: address already in use :::3000',
+    });
+    const seen: string[][] = [];
+    const recentPatterns: RecentPatterns = ({ signatures }) => {
+      seen.push([...signatures]);
+      return [];
+    };
+    const request = { rootDir: project.root, agentId: 'claude', query: 'restyle button' };
+    const named = historyCandidates({ ...request, runRef: 'r-db', recentPatterns });
+    expect(named.candidates[0]).toMatchObject({ provenance: { kind: 'run', id: 'r-db' } });
+    expect(named.candidates[0]!.why).toMatch(/the run this pack is for/);
+    const plain = historyCandidates({ ...request, recentPatterns });
+    expect(plain.candidates.map((c) => c.provenance.id)).not.toContain('r-db');
+    // Both runs met an error: the named run's signature leads, the newest run's otherwise.
+    expect(seen[0]).toHaveLength(2);
+    expect(seen[0]).toEqual([seen[1]![1], seen[1]![0]]);
+    // An unknown run changes nothing.
+    const unknown = historyCandidates({ ...request, runRef: 'r-none', recentPatterns });
+    expect(unknown.candidates).toEqual(plain.candidates);
+    const pack = await retrieveContextPack(
+      { ...request, runRef: 'r-db', planes: ['history'] },
+      { rootDir: project.root, settings: cairn.settings, search: (s) => cairn.search(s) },
+    );
+    expect(pack.runRef).toBe('r-db');
+    expect(pack.items[0]).toMatchObject({ provenance: { kind: 'run', id: 'r-db' } });
+  });
+});
+
 describe('history plane: fix patterns (the pattern store seam)', () => {
   const pattern = (
     id: string,

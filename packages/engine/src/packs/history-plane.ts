@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
 import { namespaceOf } from '../history/history-scope';
-import { listRunDigests } from '../history/run-digest-store';
-import { digestNamespace } from '../history/run-digest-types';
+import { latestRunDigest, listRunDigests } from '../history/run-digest-store';
+import { digestNamespace, type StoredRunDigest } from '../history/run-digest-types';
 import { keptReaders } from '../kept-readers';
 import { LINEAGE_DB_FILENAME, type LineageStore, openLineageStore } from '../lineage';
 import type { TemporalNode, TemporalNodeKind } from '../lineage/lineage-types';
@@ -23,6 +23,8 @@ export interface HistoryRequest {
   agentId: string;
   threadKey?: string;
   query: string;
+  /** The run the pack is for (seed 004 §7 `run_ref`): its digest and its signatures' patterns come first. */
+  runRef?: string;
   /** The pattern store's recent patterns; default none (the seam the pattern store fills). */
   recentPatterns?: RecentPatterns;
   /** The memory namespace (`memory.namespace`): digests and patterns of others are left out. */
@@ -116,11 +118,27 @@ function runCandidates(store: LineageStore, request: HistoryRequest): PackInput[
     limit,
     ...(hook ? { threadKey: request.threadKey } : {}),
   }).filter((entry) => digestNamespace(entry.digest) === namespace);
-  const signatures = recentSignatures(digests);
+  const ordered = withRunFirst(store, request, digests);
+  const signatures = recentSignatures(ordered);
   return [
-    ...digestCandidates(digests, request.query, request.threadKey),
+    ...digestCandidates(ordered, request.query, request.threadKey, request.runRef),
     ...fixPatterns(request, signatures),
   ];
+}
+
+/** The digests with the request's run first (read apart when it is older than the pool). */
+function withRunFirst(
+  store: LineageStore,
+  request: HistoryRequest,
+  digests: StoredRunDigest[],
+): StoredRunDigest[] {
+  const { runRef } = request;
+  if (!runRef) return digests;
+  const own =
+    digests.find((entry) => entry.digest.runId === runRef) ??
+    latestRunDigest(store, request.agentId, runRef);
+  if (!own || digestNamespace(own.digest) !== namespaceOf(request)) return digests;
+  return [own, ...digests.filter((entry) => entry !== own)];
 }
 
 /** The fix patterns, those of the signatures the recent digests met first. */

@@ -87,6 +87,9 @@ function sharedWeights(query: Set<string>, docs: readonly Set<string>[]): number
   });
 }
 
+/** What naming a run (`runRef`) adds to its digest's score: it is always taken, and ranks high. */
+const RUN_REF_WEIGHT = 3;
+
 /**
  * Digests of runs like this one. A digest is taken when it shares query
  * terms, or when it is one of the two latest of this thread; same thread
@@ -96,16 +99,19 @@ export function digestCandidates(
   digests: readonly StoredRunDigest[],
   query: string,
   threadKey: string | undefined,
+  runRef?: string,
 ): PackInput[] {
   const weights = sharedWeights(terms(query), digests.map(digestTerms));
   const scored = digests.map((stored, rank) => {
     const sameThread = threadKey !== undefined && stored.digest.threadKey === threadKey;
+    const thisRun = runRef !== undefined && stored.digest.runId === runRef;
     const recent = 1 / (rank + 1);
     return {
       stored,
       sameThread,
-      shared: weights[rank]!,
-      score: weights[rank]! + (sameThread ? 1 : 0) + recent,
+      thisRun,
+      shared: weights[rank]! + (thisRun ? RUN_REF_WEIGHT : 0),
+      score: weights[rank]! + (sameThread ? 1 : 0) + recent + (thisRun ? RUN_REF_WEIGHT : 0),
     };
   });
   const ownLatest = new Set(
@@ -118,7 +124,7 @@ export function digestCandidates(
     .filter((s) => s.shared > 0 || ownLatest.has(s.stored.nodeId))
     .sort((a, b) => b.score - a.score || (a.stored.nodeId < b.stored.nodeId ? -1 : 1))
     .slice(0, MAX_DIGESTS)
-    .map(({ stored, sameThread, score }) => {
+    .map(({ stored, sameThread, thisRun, score }) => {
       const { digest } = stored;
       const evidence = [
         `node ${stored.nodeId}`,
@@ -135,7 +141,7 @@ export function digestCandidates(
         provenance: { kind: 'run' as const, id: digest.runId },
         recency: digest.endedAt,
         score,
-        why: `digest of run ${digest.runId} (${digest.outcome})${sameThread ? ', this thread' : `, thread ${digest.threadKey}`}; evidence: ${evidence}`,
+        why: `digest of run ${digest.runId} (${digest.outcome})${thisRun ? ', the run this pack is for' : ''}${sameThread ? ', this thread' : `, thread ${digest.threadKey}`}; evidence: ${evidence}`,
         dedupeKey: `run:${digest.runId}`,
       };
     });

@@ -45,6 +45,7 @@ const EXPORT = [
   issue('bd-3', {
     title: 'Planning plane',
     description: 'Read Beads issues into the pack.',
+    design: 'Index the export lazily, per file version.',
     acceptance_criteria: '- reads .beads/issues.jsonl\n- skips corrupt lines',
     priority: 1,
     dependencies: [dep('bd-3', 'bd-1', 'parent-child'), dep('bd-3', 'bd-2', 'blocks')],
@@ -67,7 +68,7 @@ const exportLines = () => EXPORT.map((entry) => JSON.stringify(entry));
 const noBd = { PATH: '' };
 
 describe('planning plane from the .beads export', () => {
-  it('gives the issue, its acceptance criteria, dependencies and ready siblings', async () => {
+  it('gives the issue with its design notes, its acceptance criteria, dependencies and ready siblings', async () => {
     await writeExport(exportLines());
     const result = await planningCandidates({
       projectRoot: project,
@@ -91,7 +92,7 @@ describe('planning plane from the .beads export', () => {
       source: 'beads (.beads/issues.jsonl)',
       provenance: { kind: 'beads', id: 'bd-3', file: '.beads/issues.jsonl', line: 3 },
       recency: at,
-      text: 'bd-3 [open, P1, task] Planning plane\nRead Beads issues into the pack.',
+      text: 'bd-3 [open, P1, task] Planning plane\nRead Beads issues into the pack.\nDesign: Index the export lazily, per file version.',
     });
     expect(target!.tokenCost).toBeGreaterThan(5);
     expect(acceptance!.text).toContain('- skips corrupt lines');

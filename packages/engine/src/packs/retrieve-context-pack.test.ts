@@ -156,6 +156,26 @@ describe('retrieveContextPack', () => {
     expect(off.planes[1]?.reason).toBeDefined();
   });
 
+  it('leaves out what the planning and long-term switches turn off, and gives their share on', async () => {
+    await writeBeads();
+    await seedUnits();
+    const request = { query: 'deploy context packs bd-1', agentId: 'claude' };
+    const on = await retrieveContextPack(request, sources());
+    expect(new Set(on.items.map((item) => item.plane))).toEqual(new Set(['planning', 'long-term']));
+    const off = await retrieveContextPack(request, sources({ planning: 'off', longTerm: 'off' }));
+    expect(off.items).toEqual([]);
+    expect(off.planes.map((p) => [p.plane, p.status, p.reason])).toEqual([
+      ['planning', 'off', 'switched off (memory.planning)'],
+      ['history', 'ok', expect.any(String)],
+      ['long-term', 'off', 'switched off (memory.longTerm)'],
+      ['documents', 'off', 'not built yet'],
+    ]);
+    const share = (pack: typeof on, plane: string) =>
+      pack.budget.planes.find((b) => b.plane === plane)?.share ?? 0;
+    expect([share(off, 'planning'), share(off, 'long-term')]).toEqual([0, 0]);
+    expect(share(off, 'history')).toBeGreaterThan(share(on, 'history'));
+  });
+
   it('says why history is empty without a thread', async () => {
     const pack = await retrieveContextPack({ query: 'deploy', agentId: 'claude' }, sources());
     expect(pack.planes[1]).toMatchObject({

@@ -103,6 +103,7 @@ function defaultGatherers(
         agentId: request.agentId,
         query: request.query,
         ...(request.threadKey ? { threadKey: request.threadKey } : {}),
+        ...(request.runRef ? { runRef: request.runRef } : {}),
         recentPatterns: storeRecentPatterns,
         namespace: sources.settings.memory.namespace,
       });
@@ -130,7 +131,13 @@ const alreadyShown = (candidate: PackInput): PackExclusion => ({
   tokenCost: 0,
 });
 
-function offReason(plane: PackPlane, off: readonly PackPlane[], wanted: ReadonlySet<PackPlane>) {
+function offReason(
+  plane: PackPlane,
+  off: readonly PackPlane[],
+  wanted: ReadonlySet<PackPlane>,
+  enabled: boolean,
+) {
+  if (!enabled) return 'memory is off (memoryEnabled)';
   if (!wanted.has(plane)) return 'not requested';
   if (off.includes(plane)) return `switched off (${SWITCH[plane]})`;
   return undefined;
@@ -159,7 +166,9 @@ export async function retrieveContextPack(
   const gatheredExclusions: PackExclusion[] = [];
   for (const plane of PACK_PLANES) {
     const gather = gatherers[plane];
-    const reason = offReason(plane, off, wanted) ?? (gather ? undefined : 'not built yet');
+    const reason =
+      offReason(plane, off, wanted, sources.settings.memoryEnabled !== false) ??
+      (gather ? undefined : 'not built yet');
     if (reason || !gather) {
       planes.push({
         plane,

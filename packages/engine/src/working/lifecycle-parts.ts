@@ -64,12 +64,17 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     return { code, message };
   }
 
-  /** Runs an event: deferred head writes first, and any failure logged and answered empty. */
+  /**
+   * Runs an event: deferred head writes first, and any failure logged and
+   * answered empty. With `memoryEnabled: false` (the master switch) an event
+   * records and injects nothing; its input was still checked.
+   */
   async function guarded(
     event: string,
     ids: Ids,
     run: () => Promise<LifecycleResult>,
   ): Promise<LifecycleResult> {
+    if (ctx.settings.memoryEnabled === false) return EMPTY_RESULT;
     try {
       await get().headRefresh.settlePending();
       return await run();
