@@ -89,6 +89,9 @@ async function loadManifest(path: string): Promise<Manifest> {
   }
 }
 
+/** A unit's provenance (its `source`) sent to Mem0, at most: pointers, not a document. */
+const MAX_PROVENANCE = 500;
+
 /** The metadata every mirrored entry carries: enough to map a hit back to Cairn and to filter on. */
 export function chunkMetadata(
   chunk: MemoryChunk,
@@ -116,6 +119,10 @@ export function chunkMetadata(
       : {}),
     // Mem0 keeps its own `createdAt` on every entry and drops ours: hence another name.
     ...(chunk.createdAt ? { unitCreatedAt: chunk.createdAt } : {}),
+    // Seed 004 §6.3: the unit's provenance pointers (runs, tool events, commits), redacted.
+    ...(chunk.source
+      ? { provenance: redactSecrets(chunk.source).text.slice(0, MAX_PROVENANCE) }
+      : {}),
   };
 }
 

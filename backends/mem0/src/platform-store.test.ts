@@ -30,10 +30,12 @@ async function startPlatform() {
     for await (const chunk of req) text += chunk;
     return text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
   };
+  const state = { down: false };
   const server: Server = createServer(async (req, res) => {
     const body = await bodyOf(req);
     const url = req.url ?? '';
     requests.push({ method: req.method ?? '', url, body, auth: req.headers.authorization });
+    if (state.down) return res.writeHead(503, { 'content-type': 'application/json' }).end('{}');
     const send = (value: unknown) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(value));
@@ -59,7 +61,13 @@ async function startPlatform() {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  return { host: `http://127.0.0.1:${port}`, requests, entries, close: () => server.close() };
+  return {
+    host: `http://127.0.0.1:${port}`,
+    requests,
+    entries,
+    state,
+    close: () => server.close(),
+  };
 }
 
 describe('mem0 platform mode (MemoryClient against a local server)', () => {
@@ -119,12 +127,9 @@ describe('mem0 platform mode (MemoryClient against a local server)', () => {
     expect(search?.body?.query).toBe('pnpm [REDACTED:github-token]');
   });
 
-  it('adds units verbatim with scope and metadata, searches, and deletes removed units', async () => {
-    await writeWorkspaceFile(
-      root,
-      '2026-03-01.md',
-      `${unit(1, 'Use pnpm here.')}${unit(2, 'CI runs on Node 20.')}`,
-    );
+  it('adds units verbatim with scope, provenance and metadata, searches, and deletes removed units', async () => {
+    const first = unit(1, 'Use pnpm here.', { source: 'run s-42 tool:t-7 commit 1a2b3c' });
+    await writeWorkspaceFile(root, '2026-03-01.md', `${first}${unit(2, 'CI runs on Node 20.')}`);
     const mem0 = open();
     expect(await mem0.sync(root)).toMatchObject({ chunksAdded: 2 });
     const adds = platform.requests.filter((r) => r.url === '/v3/memories/add/');
@@ -141,8 +146,12 @@ describe('mem0 platform mode (MemoryClient against a local server)', () => {
       pool: 'workspace',
       kind: 'UNIT',
       review: 'approved',
+      // Seed 004 §6.3: scope and the unit's provenance pointers.
+      scope: 'project',
+      provenance: 'run s-42 tool:t-7 commit 1a2b3c',
     });
     expect(Object.values(metadata)).toContain(unitId(1));
+    expect(adds[1]?.body?.metadata).not.toHaveProperty('provenance');
 
     const hits = await mem0.search(root, { query: 'pnpm' });
     expect(hits.map((h) => h.memoryId)).toEqual([unitId(1), unitId(2)]);
@@ -152,12 +161,23 @@ describe('mem0 platform mode (MemoryClient against a local server)', () => {
       filters: { AND: [{ user_id: 'dev' }, { agent_id: 'claude' }] },
     });
 
-    await writeWorkspaceFile(root, '2026-03-01.md', unit(1, 'Use pnpm here.'));
+    await writeWorkspaceFile(root, '2026-03-01.md', first);
     expect(await mem0.sync(root)).toMatchObject({ chunksDeleted: 1 });
     expect(platform.requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
       '/v1/memories/m-2/',
     ]);
     expect([...platform.entries.keys()]).toEqual(['m-1']);
+  });
+
+  it('a server that goes down after the sync costs quality, not answers (seed 004 §9)', async () => {
+    await writeWorkspaceFile(root, 'MEMORY.md', `${unit(1, 'The dingo proxy caches DNS.')}`);
+    const mem0 = open();
+    expect(await mem0.sync(root)).toMatchObject({ chunksAdded: 1 });
+    expect((await mem0.search(root, { query: 'dingo proxy' }))[0]?.memoryId).toBe(unitId(1));
+    platform.state.down = true;
+    const [hit] = await mem0.search(root, { query: 'dingo proxy' });
+    expect(hit?.memoryId).toBe(unitId(1));
+    expect(mem0.warnings.join('\n')).toMatch(/mem0/i);
   });
 
   it('without the API key: BACKEND_UNAVAILABLE naming the variable, and search falls back', async () => {
