@@ -119,6 +119,21 @@ describe('the history pool (seed 004 §6.2 records through recall)', () => {
     expect(cairn.warnings).toEqual([]);
   });
 
+  it('with memory.history off (seed 004 §8 MEMORY_HISTORY=off), recall has no history pool', async () => {
+    await run(open(), 'r1', 'lockfile');
+    const off = open(undefined, { memory: { history: 'off' } });
+    const records = await off.recall({
+      ...warmQuery,
+      filters: { record_kind: ['fix_pattern', 'run_digest'] },
+    });
+    expect(records).toEqual([]);
+    const on = await open().recall({
+      ...warmQuery,
+      filters: { record_kind: ['fix_pattern', 'run_digest'] },
+    });
+    expect(on.length).toBeGreaterThan(0);
+  });
+
   it('a hot recall (the prompt hook asks only the hot tier) never opens history.db', async () => {
     const cairn = open();
     await run(cairn, 'r1', 'lockfile');
