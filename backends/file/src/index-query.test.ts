@@ -3,9 +3,15 @@ import { openSqlite } from '@cairn/sqlite';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { stemmer } from 'stemmer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { queryChunks } from './index-query';
+import { CONTEXT_WEIGHT } from './chunk-context';
+import { COMMON_QUERY_WINDOW, queryChunks } from './index-query';
 import { IndexStore } from './index-store';
-import { COMMON_TERM_SHARE, keepInformativeTerms, MIN_CHUNKS_TO_PRUNE } from './term-pruning';
+import {
+  COMMON_TERM_SHARE,
+  informativeTerms,
+  keepInformativeTerms,
+  MIN_CHUNKS_TO_PRUNE,
+} from './term-pruning';
 
 let project: TempProject;
 let store: IndexStore;
@@ -222,5 +228,47 @@ describe('queryChunks', () => {
     }[];
     expect(plan.map((row) => row.detail).join('\n')).toMatch(/INTEGER PRIMARY KEY/);
     expect(plan.map((row) => row.detail).join('\n')).not.toMatch(/chunks_by_file/);
+  });
+
+  it('ranks a query of only very common words among the newest chunks, and the whole index when they fall short', () => {
+    // An older pool first, then the workspace: the newest chunks are all the workspace's.
+    const next = random(29);
+    const old: MemoryChunk[] = Array.from({ length: 300 }, (_, index) => ({
+      id: `old.md#L${index + 1}`,
+      kind: 'RAW',
+      path: 'old.md',
+      startLine: index + 1,
+      endLine: index + 1,
+      text: next() < 0.9 ? 'w0 archived' : 'archived',
+    }));
+    store.apply({
+      pool: 'archive',
+      restat: [],
+      removed: [],
+      updates: [{ path: 'old.md', size: 1, mtimeMs: 1, hash: 'h', chunks: old }],
+    });
+    fill(COMMON_QUERY_WINDOW + 1000, 31);
+    expect(informativeTerms(store, ['w0'])).toEqual({ terms: ['w0'], commonOnly: true });
+    expect(informativeTerms(store, ['w0', 'missing']).commonOnly).toBe(true);
+    expect(informativeTerms(store, ['w0', 'w39'])).toEqual({ terms: ['w39'], commonOnly: false });
+
+    const { from } = store
+      .query('SELECT rowid AS "from" FROM chunks ORDER BY rowid DESC LIMIT 1 OFFSET ?')
+      .get(COMMON_QUERY_WINDOW - 1) as { from: number };
+    const hits = queryChunks(store, { pool: 'workspace', terms: ['w0'], limit: 5 });
+    expect(hits).toHaveLength(5);
+    expect(hits.every((hit) => hit.rowid >= from)).toBe(true);
+    // The same five the window's own ranking gives, best first.
+    const ranked = store
+      .query(
+        `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH 'w0' AND rowid >= ?
+         ORDER BY bm25(chunks_fts, 1.0, ${CONTEXT_WEIGHT}), rowid LIMIT 5`,
+      )
+      .all(from) as { id: number }[];
+    expect(new Set(hits.map((hit) => hit.rowid))).toEqual(new Set(ranked.map((row) => row.id)));
+    // The archive's chunks are all older than the window: the whole index answers.
+    const archived = queryChunks(store, { pool: 'archive', terms: ['w0'], limit: 5 });
+    expect(archived).toHaveLength(5);
+    expect(archived.every((hit) => hit.path === 'old.md')).toBe(true);
   });
 });

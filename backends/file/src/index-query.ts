@@ -4,7 +4,7 @@ import { CONTEXT_WEIGHT } from './chunk-context';
 import { recordOfRow } from './chunk-record';
 import { buildFtsQuery } from './fts-query';
 import type { IndexStore } from './index-store';
-import { keepInformativeTerms } from './term-pruning';
+import { informativeTerms } from './term-pruning';
 
 /** Chunk columns a query may narrow with an `IN (...)` list. */
 export type FilterColumn =
@@ -109,17 +109,17 @@ const COLUMNS = `c.rowid AS rowid, c.chunk_id AS chunkId, c.kind, c.path, c.star
   c.namespace_id AS namespace, c.repo, c.run_ref_kind AS runRefKind, c.run_ref_id AS runRefId`;
 
 /** Ranks and cuts first, then reads the text of the few rows kept, so the sort never carries text. */
-function rankedRows(store: IndexStore, query: ChunkQuery, match: string): ChunkRow[] {
+function rankedRows(store: IndexStore, query: ChunkQuery, match: string, from = 0): ChunkRow[] {
   const filter = filterClause(query);
   const sql = `SELECT ${COLUMNS}, top.rank FROM (
       SELECT c.rowid AS id, ${BM25} AS rank, c.path AS p, c.start_line AS s, c.chunk_id AS k
       FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-      WHERE chunks_fts MATCH ? AND ${filter.sql.join(' AND ')}
+      WHERE chunks_fts MATCH ? AND chunks_fts.rowid >= ? AND ${filter.sql.join(' AND ')}
       ORDER BY rank, p, s, k
       LIMIT ?
     ) AS top JOIN chunks c ON c.rowid = top.id
     ORDER BY top.rank, top.p, top.s, top.k`;
-  return store.query(sql).all(match, ...filter.params, query.limit) as ChunkRow[];
+  return store.query(sql).all(match, from, ...filter.params, query.limit) as ChunkRow[];
 }
 
 /** How many best-ranked candidates the fast path looks at, per result wanted. */
@@ -131,14 +131,15 @@ const CANDIDATES_PER_RESULT = 4;
  * above the cut are trusted, so ties at the cut cannot change the answer;
  * when they are too few (heavy filters), the full query runs instead.
  */
-function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string): ChunkRow[] {
+function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string, from = 0): ChunkRow[] {
   const want = query.limit * CANDIDATES_PER_RESULT + 8;
   const scored = store
     .query(
       // bm25() sorted by SQLite, not FTS5's `ORDER BY rank` sorter: about a third faster here.
-      `SELECT rowid AS id, ${BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score LIMIT ?`,
+      `SELECT rowid AS id, ${BM25} AS score FROM chunks_fts
+       WHERE chunks_fts MATCH ? AND rowid >= ? ORDER BY score LIMIT ?`,
     )
-    .all(match, want) as { id: number; score: number }[];
+    .all(match, from, want) as { id: number; score: number }[];
   const top: RankedId[] = scored.map((row) => ({ id: row.id, rank: row.score }));
   if (top.length === 0) return [];
   // Every match was ranked: filter them, no second MATCH needed.
@@ -149,7 +150,7 @@ function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string): Ch
     query,
     top.filter((row) => row.rank < cut),
   );
-  return rows.length >= query.limit ? rows : rankedRows(store, query, match);
+  return rows.length >= query.limit ? rows : rankedRows(store, query, match, from);
 }
 
 export interface RankedId {
@@ -210,9 +211,33 @@ function toHit(row: ChunkRow): ChunkHit {
  * location so equal indexes always answer in the same order.
  */
 export function queryChunks(store: IndexStore, query: ChunkQuery): ChunkHit[] {
-  const match = buildFtsQuery(keepInformativeTerms(store, query.terms));
+  const informative = informativeTerms(store, query.terms);
+  const match = buildFtsQuery(informative.terms);
   if (!match) return [];
+  if (informative.commonOnly) {
+    const from = recentWindowStart(store);
+    const recent = from === undefined ? [] : rankedRowsFast(store, query, match, from);
+    if (recent.length >= query.limit) return recent.map(toHit);
+  }
   return rankedRowsFast(store, query, match).map(toHit);
+}
+
+/**
+ * How many of the newest chunks a query of only very common words ranks
+ * first. Such words are in most chunks (their idf is near nothing), so
+ * ranking them reads most of the index for an order that says little;
+ * among the chunks of the files changed last it costs a fraction. When
+ * those give fewer hits than asked (a pool indexed long ago), the whole
+ * index is ranked.
+ */
+export const COMMON_QUERY_WINDOW = 2000;
+
+/** The lowest rowid of the newest `COMMON_QUERY_WINDOW` chunks (a file's new version gets new rows). */
+function recentWindowStart(store: IndexStore): number | undefined {
+  const row = store
+    .query('SELECT rowid FROM chunks ORDER BY rowid DESC LIMIT 1 OFFSET ?')
+    .get(COMMON_QUERY_WINDOW - 1) as { rowid: number } | undefined;
+  return row?.rowid;
 }
 
 /**

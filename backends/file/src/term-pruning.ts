@@ -86,19 +86,40 @@ function termUses(store: IndexStore, total: number, stems: string[]): Map<string
   return uses;
 }
 
+/** The terms worth ranking, and whether every one the index holds is a very common one. */
+export interface InformativeTerms {
+  terms: string[];
+  /**
+   * Every query term that occurs is in more than `COMMON_TERM_SHARE` of
+   * the chunks (and at least one occurs), in an index of at least
+   * `MIN_CHUNKS_TO_PRUNE` chunks: the query says little, and ranking it
+   * reads most of the index (see `queryChunks`).
+   */
+  commonOnly: boolean;
+}
+
 /**
  * Drops very common terms. Ranking every chunk that holds such a word costs
  * far more than the word adds to BM25 (its idf is small), so it is left out
  * unless nothing rarer is left. Frequencies come from the fts5vocab table,
  * keyed by the porter stem the tokenizer stored.
  */
-export function keepInformativeTerms(store: IndexStore, terms: string[]): string[] {
-  if (terms.length < 2) return terms;
+export function informativeTerms(store: IndexStore, terms: string[]): InformativeTerms {
+  if (terms.length === 0) return { terms, commonOnly: false };
   const { total } = store.query('SELECT count(*) AS total FROM chunks').get() as { total: number };
-  if (total < MIN_CHUNKS_TO_PRUNE) return terms;
+  if (total < MIN_CHUNKS_TO_PRUNE) return { terms, commonOnly: false };
   const stems = terms.map((term) => stemmer(term));
   const uses = termUses(store, total, stems);
-  const kept = terms.filter((_, index) => !uses.get(stems[index]!)!.common);
+  const use = (index: number) => uses.get(stems[index]!)!;
+  const present = terms.map((_, index) => index).filter((index) => use(index).present);
+  const commonOnly = present.length > 0 && present.every((index) => use(index).common);
+  const kept = terms.filter((_, index) => !use(index).common);
   // Only prune when a rarer term actually occurs: otherwise the query would find nothing.
-  return kept.some((term) => uses.get(stemmer(term))!.present) ? kept : terms;
+  const rarerOccurs = terms.some((_, index) => use(index).present && !use(index).common);
+  return { terms: terms.length > 1 && rarerOccurs ? kept : terms, commonOnly };
+}
+
+/** The terms `informativeTerms` keeps. */
+export function keepInformativeTerms(store: IndexStore, terms: string[]): string[] {
+  return informativeTerms(store, terms).terms;
 }
