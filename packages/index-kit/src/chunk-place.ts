@@ -79,6 +79,7 @@ export function searchResultOf(
     kind: place.kind === 'UNIT' ? 'UNIT' : 'RAW',
     ...(place.memoryId ? { memoryId: place.memoryId } : {}),
     ...(place.category ? { category: place.category } : {}),
+    ...(place.review ? { review: place.review } : {}),
     ...(place.createdAt ? { createdAt: place.createdAt } : {}),
   };
 }

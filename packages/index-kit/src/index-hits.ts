@@ -97,6 +97,7 @@ export function searchResultOfRecall(
     kind: String(meta.kind ?? 'RAW'),
     memoryId: meta.memoryId as string | undefined,
     category: meta.category as string | undefined,
+    review: meta.review as string | undefined,
     createdAt: meta.createdAt as string | undefined,
   };
   const found = searchResultOf(

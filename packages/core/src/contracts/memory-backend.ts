@@ -95,6 +95,8 @@ export interface MemorySearchResult {
   memoryId?: string;
   kind?: MemoryKind;
   category?: string;
+  /** A unit's review state (`approved`, `draft`, `deprecated`), when the index keeps it. */
+  review?: string;
   createdAt?: string;
 }
 

@@ -55,9 +55,23 @@ const NO_THREAD = 'no thread given: summaries are read from one thread (run dige
 /** The agent's latest run digests (one per run) the similar runs are chosen from. */
 const DIGEST_POOL = 100;
 
+/** Term sets of nodes read lately, by node id: a node's text never changes (the lineage is append-only). */
+const nodeTerms = new Map<string, Set<string>>();
+const MAX_NODE_TERMS = 512;
+
+function termsOfNode(node: TemporalNode): Set<string> {
+  let kept = nodeTerms.get(node.id);
+  if (!kept) {
+    kept = terms(node.text);
+    if (nodeTerms.size >= MAX_NODE_TERMS) nodeTerms.delete(nodeTerms.keys().next().value!);
+    nodeTerms.set(node.id, kept);
+  }
+  return kept;
+}
+
 /** Query terms the node shares, plus a recency bonus by rank (newest 1, then 1/2, 1/3...). */
 function score(node: TemporalNode, rank: number, query: Set<string>): number {
-  const text = terms(node.text);
+  const text = termsOfNode(node);
   let shared = 0;
   for (const term of query) if (text.has(term)) shared += 1;
   return shared + 1 / (rank + 1);
