@@ -1,20 +1,12 @@
 import type { MemoryIndexFilters } from '@cairn/core';
+import { CHUNK_FILTER_COLUMNS } from '@cairn/index-kit';
 import type { ChunkQuery, FilterColumn } from './index-query';
 
-/** Index filter fields the chunk table holds as columns. */
+/** Index filter fields the chunk table holds as columns (the partition's two as well). */
 const COLUMNS: Record<string, FilterColumn> = {
-  path: 'path',
-  kind: 'kind',
-  category: 'category',
-  review: 'review',
-  memoryId: 'memory_id',
-  // Seed 004 §6.2 keys, under the names recall metadata reports them.
-  record_kind: 'record_kind',
-  trust_class: 'trust_class',
+  ...CHUNK_FILTER_COLUMNS,
   namespace_id: 'namespace_id',
   repo: 'repo',
-  'run_ref.kind': 'run_ref_kind',
-  'run_ref.id': 'run_ref_id',
 };
 
 /** The filters as a chunk query; what has no column is checked on each hit (`rest`). */

@@ -1,20 +1,12 @@
 import type { MemoryIndexFilterName, MemoryIndexQuery } from '@cairn/core';
+import { CHUNK_FILTER_COLUMNS } from '@cairn/index-kit';
 import { sqlOneOf, sqlString } from './sql';
 
-/** Index filter fields the table holds as columns. */
+/** Index filter fields the table holds as columns (its pool and tier too). */
 const COLUMNS: Record<string, string> = {
   poolId: 'pool',
   tier: 'tier',
-  path: 'path',
-  kind: 'kind',
-  category: 'category',
-  review: 'review',
-  memoryId: 'memory_id',
-  // Seed 004 §6.2 keys, under the names recall metadata reports them.
-  record_kind: 'record_kind',
-  trust_class: 'trust_class',
-  'run_ref.kind': 'run_ref_kind',
-  'run_ref.id': 'run_ref_id',
+  ...CHUNK_FILTER_COLUMNS,
 };
 
 /** What LanceDB applies itself: every column, deprecation, dates and path prefixes. */

@@ -143,3 +143,20 @@ export function passesIndexFilters(
   }
   return createdWithin(metadata.createdAt, filters);
 }
+
+/**
+ * The column each index filter field is stored under in a table of chunks
+ * (the file index's SQLite table, LanceDB's table): unit fields and seed
+ * 004 §6.2's record keys, under the names recall metadata reports them.
+ */
+export const CHUNK_FILTER_COLUMNS = {
+  path: 'path',
+  kind: 'kind',
+  category: 'category',
+  review: 'review',
+  memoryId: 'memory_id',
+  record_kind: 'record_kind',
+  trust_class: 'trust_class',
+  'run_ref.kind': 'run_ref_kind',
+  'run_ref.id': 'run_ref_id',
+} as const;

@@ -13,6 +13,7 @@ export {
 } from './document-source';
 export { embedInBatches } from './embed-batches';
 export {
+  CHUNK_FILTER_COLUMNS,
   passesIndexFilters,
   RECALL_FILTER_KEYS,
   recallFiltersOfSearch,
