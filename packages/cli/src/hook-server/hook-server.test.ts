@@ -225,7 +225,8 @@ describe('the hook server', () => {
   });
 
   it('stops when it has been idle, and when its socket is removed', async () => {
-    await startServer({ CAIRN_HOOK_SERVER_IDLE_MS: '300' });
+    // Idle long enough for a loaded machine's poll to see the socket before it goes.
+    await startServer({ CAIRN_HOOK_SERVER_IDLE_MS: '2000' });
     await until(() => sockets().length === 0, 'the idle server to stop');
     await startServer();
     const pid = answeredBy(hook('s-pid'));
