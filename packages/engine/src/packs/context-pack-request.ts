@@ -1,4 +1,10 @@
-import { agentIdSchema, lazySchema, parseInput, threadKeySchema } from '@cairn/core';
+import {
+  agentIdSchema,
+  lazySchema,
+  parseInput,
+  sessionKeySchema,
+  threadKeySchema,
+} from '@cairn/core';
 import * as z from 'zod/mini';
 import { BEADS_ID } from './beads-issue';
 import { PACK_PLANES } from './pack-types';
@@ -9,8 +15,8 @@ export const contextPackRequestSchema = lazySchema(() =>
     query: z.string().check(z.maxLength(20_000, 'query is at most 20000 characters')),
     agentId: agentIdSchema,
     threadKey: z.optional(threadKeySchema),
-    /** A run id; recorded in the receipt (run digests come with issue 11). */
-    runRef: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+    /** The run the pack is for: a run id is its session key (its digest leads the history plane). */
+    runRef: z.optional(sessionKeySchema),
     /** A Beads issue id the run is linked to; never an option for `bd` (it starts with a letter). */
     planningRef: z.optional(
       z
