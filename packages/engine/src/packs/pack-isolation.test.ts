@@ -54,7 +54,14 @@ function history(cairn: Cairn, threadKey: string, text: string): string {
 const pack = (cairn: Cairn, threadKey: string) =>
   retrieveContextPack(
     { query: 'wombat scheduler deploy', agentId: 'claude', threadKey, budgetTokens: 4000 },
-    { rootDir: cairn.rootDir, settings: cairn.settings, search: cairn.search, env: { PATH: '' } },
+    {
+      rootDir: cairn.rootDir,
+      settings: cairn.settings,
+      search: cairn.search,
+      env: { PATH: '' },
+      // Isolation, not speed: LanceDB's first open can pass the 2 s plane budget on a loaded machine.
+      planeTimeoutMs: 60_000,
+    },
   );
 
 beforeEach(async () => {
