@@ -41,7 +41,8 @@ describeMemoryBackend({
   seed: async (root, content) => writeWorkspaceFile(root, 'MEMORY.md', content),
 });
 
-describe('qmd backend search through the real qmd', () => {
+// Each test runs the real qmd CLI several times: seconds apiece on a loaded machine.
+describe('qmd backend search through the real qmd', { timeout: 60_000 }, () => {
   const project = tempProjectPerTest();
   const open = (options: Parameters<typeof createQmdBackend>[0] = {}) =>
     project.closeAfter(createQmdBackend({ command, ...options }));

@@ -20,7 +20,7 @@ describeRetrievalAdapter({
   cleanup: (adapter) => (adapter as QmdRetrievalAdapter).close(),
 });
 
-describe('qmd retrieval adapter', () => {
+describe('qmd retrieval adapter', { timeout: 60_000 }, () => {
   const project = tempProjectPerTest((root) =>
     writeWorkspaceFile(
       root,
