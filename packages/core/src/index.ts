@@ -243,6 +243,7 @@ export {
   trustProjectConfig,
   trustStorePath,
 } from './settings/trust-store';
+export { type TextMemo, textMemo } from './text-memo';
 export {
   type ChunkOptions,
   chunkDocument,

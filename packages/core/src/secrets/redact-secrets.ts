@@ -1,3 +1,4 @@
+import { textMemo } from '../text-memo';
 import {
   ASSIGNMENT,
   isPlaceholder,
@@ -126,7 +127,7 @@ export function redactSecrets(text: string): RedactionResult {
     counts.size === 0
       ? { text, found: [], redacted: false }
       : { text: out, found: sortedCounts(counts), redacted: true };
-  remember(text, result);
+  remembered.set(text, result);
   return result;
 }
 
@@ -139,20 +140,7 @@ export function redactSecrets(text: string): RedactionResult {
  * first, about 1M characters of keys at most; results are shared, not
  * copied, so callers treat them as read-only.
  */
-const remembered = new Map<string, RedactionResult>();
-const REMEMBER_CHARS = 1_000_000;
-let rememberedChars = 0;
-
-function remember(text: string, result: RedactionResult): void {
-  if (text.length > REMEMBER_CHARS / 64) return;
-  remembered.set(text, result);
-  rememberedChars += text.length;
-  for (const oldest of remembered.keys()) {
-    if (rememberedChars <= REMEMBER_CHARS) break;
-    remembered.delete(oldest);
-    rememberedChars -= oldest.length;
-  }
-}
+const remembered = textMemo<RedactionResult>(1_000_000);
 
 /** The kinds of secret in a text, sorted; empty when none (what the lineage marks). */
 export function secretKinds(text: string): string[] {

@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, textMemo } from '@cairn/core';
 import { importEngineDependency } from '../optional-packages';
 import { estimateTokenCount } from './token-estimate';
 
@@ -32,22 +32,13 @@ export const estimateCounter: TokenCounter = { name: 'estimate', count: countWit
  * costs the same items (a thread's summaries, the pack's frame) on every
  * pack. Oldest out first, about 1M characters of keys at most.
  */
-const remembered = new Map<string, number>();
-const REMEMBER_CHARS = 1_000_000;
-let rememberedChars = 0;
+const remembered = textMemo<number>(1_000_000);
 
 function countWithMargin(text: string): number {
   const known = remembered.get(text);
   if (known !== undefined) return known;
   const count = Math.ceil(estimateTokenCount(text) * ESTIMATE_SAFETY_FACTOR);
-  if (text.length > REMEMBER_CHARS / 64) return count;
   remembered.set(text, count);
-  rememberedChars += text.length;
-  for (const oldest of remembered.keys()) {
-    if (rememberedChars <= REMEMBER_CHARS) break;
-    remembered.delete(oldest);
-    rememberedChars -= oldest.length;
-  }
   return count;
 }
 
