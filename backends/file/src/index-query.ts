@@ -1,7 +1,7 @@
 import type { MemoryKind, MemoryRecordMeta } from '@cairn/core';
 import { compareCodeUnits } from '@cairn/core';
 import { CONTEXT_WEIGHT } from './chunk-context';
-import { recordOfRow } from './chunk-record';
+import { type RecordColumns, recordOfRow } from './chunk-record';
 import { buildFtsQuery } from './fts-query';
 import type { IndexStore } from './index-store';
 import { informativeTerms } from './term-pruning';
@@ -54,7 +54,7 @@ export interface ChunkHit {
   score: number;
 }
 
-interface ChunkRow {
+interface ChunkRow extends RecordColumns {
   rowid: number;
   chunkId: string;
   kind: MemoryKind;
@@ -65,13 +65,6 @@ interface ChunkRow {
   memoryId: string | null;
   category: string | null;
   review: string | null;
-  createdAt: string | null;
-  recordKind: string;
-  trustClass: string;
-  namespace: string | null;
-  repo: string | null;
-  runRefKind: string | null;
-  runRefId: string | null;
   rank: number;
 }
 

@@ -21,6 +21,15 @@ interface TermCount {
 interface TermDocs {
   version: number;
   counts: Map<string, TermCount>;
+  /** The chunk count, exact while this connection's change count is the one it was read at. */
+  total?: { changes: number; chunks: number };
+}
+
+/** The index as a query finds it: its term cache, this connection's change count, its chunks. */
+interface IndexState {
+  cache: TermDocs;
+  changes: number;
+  total: number;
 }
 
 const termDocsCache = new WeakMap<IndexStore, TermDocs>();
@@ -51,15 +60,10 @@ function certainUse(count: TermCount, moved: number, total: number): TermUse | u
 }
 
 /**
- * Whether each stem is common and present. fts5vocab counts a term by
- * reading its whole doclist, so a common term costs in proportion to the
- * corpus: counts are kept and re-read only when the writes since could have
- * changed the answer (a stem near the threshold, or one absent since), or
- * when another connection wrote the index. The answers are exactly those a
- * fresh count gives. One `=` lookup per stem, as fts5vocab scans its whole
- * table for an `IN (...)` list.
+ * The index's term cache and chunk count: the count is read again only
+ * after a write (this connection's or, through `data_version`, another's).
  */
-function termUses(store: IndexStore, total: number, stems: string[]): Map<string, TermUse> {
+function indexState(store: IndexStore): IndexState {
   const state = store
     .query(
       'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version',
@@ -70,15 +74,35 @@ function termUses(store: IndexStore, total: number, stems: string[]): Map<string
     cache = { version: state.version, counts: new Map() };
     termDocsCache.set(store, cache);
   }
+  if (cache.total?.changes !== state.changes) {
+    const { chunks } = store.query('SELECT count(*) AS chunks FROM chunks').get() as {
+      chunks: number;
+    };
+    cache.total = { changes: state.changes, chunks };
+  }
+  return { cache, changes: state.changes, total: cache.total.chunks };
+}
+
+/**
+ * Whether each stem is common and present. fts5vocab counts a term by
+ * reading its whole doclist, so a common term costs in proportion to the
+ * corpus: counts are kept and re-read only when the writes since could have
+ * changed the answer (a stem near the threshold, or one absent since), or
+ * when another connection wrote the index. The answers are exactly those a
+ * fresh count gives. One `=` lookup per stem, as fts5vocab scans its whole
+ * table for an `IN (...)` list.
+ */
+function termUses(index: IndexState, store: IndexStore, stems: string[]): Map<string, TermUse> {
+  const { cache, changes, total } = index;
   const lookup = store.query('SELECT doc FROM chunks_vocab WHERE term = ?');
   const uses = new Map<string, TermUse>();
   for (const stem of stems) {
     const known = cache.counts.get(stem);
-    let use = known && certainUse(known, state.changes - known.changes, total);
+    let use = known && certainUse(known, changes - known.changes, total);
     if (!use) {
       const row = lookup.get(stem) as { doc: number } | undefined;
       const docs = row ? row.doc : null;
-      cache.counts.set(stem, { docs, changes: state.changes });
+      cache.counts.set(stem, { docs, changes });
       use = { common: (docs ?? 0) > total * COMMON_TERM_SHARE, present: (docs ?? 0) > 0 };
     }
     uses.set(stem, use);
@@ -106,10 +130,10 @@ export interface InformativeTerms {
  */
 export function informativeTerms(store: IndexStore, terms: string[]): InformativeTerms {
   if (terms.length === 0) return { terms, commonOnly: false };
-  const { total } = store.query('SELECT count(*) AS total FROM chunks').get() as { total: number };
-  if (total < MIN_CHUNKS_TO_PRUNE) return { terms, commonOnly: false };
+  const index = indexState(store);
+  if (index.total < MIN_CHUNKS_TO_PRUNE) return { terms, commonOnly: false };
   const stems = terms.map((term) => stemmer(term));
-  const uses = termUses(store, total, stems);
+  const uses = termUses(index, store, stems);
   const use = (index: number) => uses.get(stems[index]!)!;
   const present = terms.map((_, index) => index).filter((index) => use(index).present);
   const commonOnly = present.length > 0 && present.every((index) => use(index).common);
