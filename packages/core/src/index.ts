@@ -290,6 +290,22 @@ export {
   UNIT_ID_PATTERN,
 } from './units/unit-types';
 export { wordRuns } from './units/word-runs';
+export {
+  checkUserPath,
+  forgetSoundFolders,
+  shellQuote,
+  type UserPathProblem,
+  type UserPathProblemCode,
+  type UserPathRule,
+} from './user-paths/owner-rule';
+export { ensureUserDir, isPrivateDir, privateDir, userPathWarning } from './user-paths/user-dir';
+export {
+  MCP_TOKEN_FILE,
+  userCacheDir,
+  userConfigDir,
+  userStateDir,
+} from './user-paths/user-dirs';
+export { type UserPathWarning, userPathWarnings } from './user-paths/user-path-report';
 export { compareCodeUnits, formatDateInTimeZone, isCalendarDate } from './workspace/dates';
 export {
   decodeExactText,

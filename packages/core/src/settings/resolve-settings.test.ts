@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -130,4 +130,45 @@ describe('resolveSettings', () => {
     expect(settings.retrievalAdapter).toBe('lancedb');
     expect(userConfigPath).toBe(join(xdg, 'cairn', 'config.json'));
   });
+});
+
+describe('a user config that fails the ownership rule', () => {
+  // The user config may turn on settings that run programs or send data off the machine.
+  const remote = { summarizer: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } };
+
+  it('is ignored in a folder others can write, with a warning naming the folder and the fix', async () => {
+    const open = join(cleanupDir, 'open');
+    await mkdir(join(open, 'cairn'), { recursive: true });
+    await chmod(open, 0o777);
+    await writeFile(join(open, 'cairn', 'config.json'), JSON.stringify(remote));
+    const resolved = resolve({ XDG_CONFIG_HOME: open });
+    expect(resolved.settings.summarizer.provider).toBe('extractive');
+    expect(resolved.sources['summarizer.baseUrl']).toEqual({ kind: 'default' });
+    expect(resolved.warnings).toContain(
+      `the user config ${join(open, 'cairn', 'config.json')} is not used (its settings are ignored): ${open} can be written by group or others; run \`chmod go-w ${open}\` (see docs/SECURITY.md#per-user-files-and-folders)`,
+    );
+  });
+
+  it('is read through a link to a sound file (a dotfile manager), not to one others can write', async () => {
+    const dotfiles = join(cleanupDir, 'dotfiles');
+    await mkdir(dotfiles);
+    await writeFile(join(dotfiles, 'cairn.json'), JSON.stringify(remote));
+    await symlink(join(dotfiles, 'cairn.json'), userFile());
+    expect(resolve().settings.summarizer.provider).toBe('openai');
+    await chmod(join(dotfiles, 'cairn.json'), 0o646);
+    const resolved = resolve();
+    expect(resolved.settings.summarizer.provider).toBe('extractive');
+    expect(resolved.warnings.join('\n')).toContain(`chmod go-w ${join(dotfiles, 'cairn.json')}`);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'is ignored when another user owns it (needs root to chown)',
+    async () => {
+      await writeFile(userFile(), JSON.stringify(remote));
+      await chown(userFile(), 65534, 65534);
+      const resolved = resolve();
+      expect(resolved.settings.summarizer.provider).toBe('extractive');
+      expect(resolved.warnings.join('\n')).toMatch(/belongs to another user \(uid 65534\)/);
+    },
+  );
 });

@@ -1,7 +1,9 @@
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describeZodIssue, safeParse } from '../contracts/schemas';
 import { CairnError, configError } from '../errors';
+import { checkUserPath } from '../user-paths/owner-rule';
+import { userPathWarning } from '../user-paths/user-dir';
+import { userConfigDir } from '../user-paths/user-dirs';
 import { CAIRN_DIR } from '../workspace/paths';
 import { getPath, readConfigFileWithHash, setPath, unknownKeys } from './config-file';
 import { SETTING_DEFINITIONS, type SettingDefinition } from './definitions';
@@ -119,9 +121,9 @@ export interface ResolveSettingsOptions {
 
 export const PROJECT_CONFIG_FILE = 'config.json';
 
-export function userConfigPath(env: NodeJS.ProcessEnv, homeDir: string): string {
-  const base = env.XDG_CONFIG_HOME || join(homeDir, '.config');
-  return join(base, 'cairn', 'config.json');
+/** `$XDG_CONFIG_HOME/cairn/config.json`, else `~/.config/cairn/config.json` (a relative XDG value is ignored). */
+export function userConfigPath(env: NodeJS.ProcessEnv, homeDir?: string): string {
+  return join(userConfigDir(env, homeDir), 'config.json');
 }
 
 export function projectConfigPath(projectRoot: string): string {
@@ -168,6 +170,23 @@ function fileLayer(
     warnings.push(`unknown setting "${key}" in ${file} is ignored`);
   }
   return { source: { kind, file }, lookup: (d) => getPath(config, d.key) };
+}
+
+/**
+ * The user config is a trusted layer (it may turn on settings that run
+ * programs or send data off the machine), so it is read only when it and
+ * every folder above it pass the ownership rule; otherwise it is ignored
+ * with a warning naming the path and the fix. It may be a link (a dotfile
+ * manager's) whose target passes the rule.
+ */
+function userLayer(file: string, warnings: string[]): Layer | undefined {
+  const problem = checkUserPath(file, { kind: 'file', followLink: true });
+  if (problem?.code === 'missing') return undefined;
+  if (problem) {
+    warnings.push(userPathWarning('the user config', file, problem, 'its settings are ignored'));
+    return undefined;
+  }
+  return fileLayer('user', file, readConfigFileWithHash(file)?.config, warnings);
 }
 
 function envLayer(env: NodeJS.ProcessEnv): Layer {
@@ -232,11 +251,11 @@ function migrateInjectTokens(
  */
 export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettings {
   const env = options.env ?? process.env;
-  const userFile = userConfigPath(env, options.homeDir ?? homedir());
+  const userFile = userConfigPath(env, options.homeDir);
   const projectFile = projectConfigPath(options.projectRoot);
   const warnings: string[] = [];
   const layers: Layer[] = [];
-  const user = fileLayer('user', userFile, readConfigFileWithHash(userFile)?.config, warnings);
+  const user = userLayer(userFile, warnings);
   if (user) layers.push(user);
   const projectContent = readConfigFileWithHash(projectFile);
   const trust = projectTrustState(

@@ -1,6 +1,5 @@
 import {
   chmodSync,
-  mkdirSync,
   readFileSync,
   realpathSync,
   renameSync,
@@ -14,6 +13,9 @@ import { lazySchema, safeParse } from '../contracts/schemas';
 import { CairnError } from '../errors';
 import { withFileLock } from '../file-lock';
 import { randomUuid, sha256Hex } from '../node-crypto';
+import { checkUserPath, type UserPathProblem } from '../user-paths/owner-rule';
+import { ensureUserDir, userPathWarning } from '../user-paths/user-dir';
+import { userStateDir } from '../user-paths/user-dirs';
 
 /**
  * The user's record of trusted project configs: the real path of each
@@ -42,13 +44,27 @@ export interface TrustStoreLocation {
 export function trustStorePath(location: TrustStoreLocation = {}): string {
   const env = location.env ?? process.env;
   const home = location.homeDir ?? (env.HOME || homedir());
-  const base = env.XDG_STATE_HOME || join(home, '.local', 'state');
-  return join(base, 'cairn', TRUST_STORE_FILE);
+  return join(userStateDir(env, home), TRUST_STORE_FILE);
 }
 
-/** Reads the store; a missing file is empty, a broken one is empty with a warning. */
+const NOTHING_TRUSTED = 'no project config is trusted';
+
+/**
+ * Reads the store; a missing file is empty, a broken one is empty with a
+ * warning. So is a store that fails the ownership rule (it, or a folder
+ * above it, belongs to someone else or is writable by others): whoever can
+ * write it could trust any repository, so nothing is trusted (fail closed).
+ */
 export function readTrustStore(file: string): { store: TrustStore; warning?: string } {
   const empty: TrustStore = { version: 1, projects: {} };
+  const problem = checkUserPath(file, { kind: 'file' });
+  if (problem?.code === 'missing') return { store: empty };
+  if (problem) {
+    return {
+      store: empty,
+      warning: userPathWarning('the trust store', file, problem, NOTHING_TRUSTED),
+    };
+  }
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -83,7 +99,6 @@ export function isTrusted(store: TrustStore, configFile: string, sha256: string)
 
 function writeStore(file: string, store: TrustStore): void {
   const dir = dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const temp = join(dir, `.${TRUST_STORE_FILE}.${process.pid}.${randomUuid()}`);
   try {
@@ -98,6 +113,23 @@ function writeStore(file: string, store: TrustStore): void {
       hint: 'check that the state directory is writable (XDG_STATE_HOME or ~/.local/state)',
     });
   }
+}
+
+/**
+ * A store whose file or folders fail the ownership rule is neither read
+ * nor rewritten: the user fixes the path (or points XDG_STATE_HOME at a
+ * folder of their own) first, and nothing changes.
+ */
+function refuseUnsound(storePath: string, problem: UserPathProblem | undefined): void {
+  if (!problem) return;
+  throw new CairnError(
+    'INVALID_CONFIG',
+    `Cannot use the trust store ${storePath}: ${problem.path} ${problem.problem}`,
+    {
+      hint: `run \`${problem.fix}\`, or set XDG_STATE_HOME to a folder of your own`,
+      details: { path: problem.path, problem: problem.code },
+    },
+  );
 }
 
 export interface TrustChange {
@@ -118,8 +150,10 @@ async function updateStore(
   storePath: string,
   change: (store: TrustStore) => boolean,
 ): Promise<boolean> {
-  mkdirSync(dirname(storePath), { recursive: true, mode: 0o700 });
+  refuseUnsound(storePath, ensureUserDir(dirname(storePath)));
   return withFileLock(`${storePath}.lock`, async () => {
+    const existing = checkUserPath(storePath, { kind: 'file' });
+    if (existing?.code !== 'missing') refuseUnsound(storePath, existing);
     const { store } = readTrustStore(storePath);
     const changed = change(store);
     if (changed) writeStore(storePath, store);

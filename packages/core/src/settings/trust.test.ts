@@ -1,8 +1,20 @@
-import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
+import { forgetSoundFolders } from '../user-paths/owner-rule';
 import { resolveSettings } from './resolve-settings';
 import { localPathRule, registerBackendOptionTrust } from './trust-rules';
 import { revokeProjectConfig, trustProjectConfig, trustStorePath } from './trust-store';
@@ -12,6 +24,8 @@ let home: string;
 let project: string;
 
 beforeEach(async () => {
+  // Tests below change folders the rule found sound earlier in this process.
+  forgetSoundFolders();
   dir = await mkdtemp(join(tmpdir(), 'cairn-trust-'));
   home = join(dir, 'home');
   project = join(dir, 'project');
@@ -230,6 +244,82 @@ describe('project config trust', () => {
     const resolved = resolve();
     expect(resolved.trust.projectConfig).toBe('untrusted');
     expect(resolved.warnings.join('\n')).toMatch(/trust store .* is malformed/);
+  });
+});
+
+describe('a trust store that fails the ownership rule', () => {
+  const storeDir = () => join(home, '.local', 'state', 'cairn');
+  const store = () => join(storeDir(), 'trusted-projects.json');
+
+  async function trustedThenTampered(tamper: () => Promise<void>) {
+    await writeFile(projectFile(), JSON.stringify(remote));
+    await trust();
+    expect(resolve().trust.projectConfig).toBe('trusted');
+    await tamper();
+    // Folders above are checked once per process: a new process sees the change.
+    forgetSoundFolders();
+    return resolve();
+  }
+
+  it('trusts nothing when others can write it (0666), naming the file and `chmod go-w`', async () => {
+    const resolved = await trustedThenTampered(() => chmod(store(), 0o666));
+    expect(resolved.trust.projectConfig).toBe('untrusted');
+    expect(resolved.settings.summarizer.baseUrl).toBe('');
+    expect(resolved.warnings).toContain(
+      `the trust store ${store()} is not used (no project config is trusted): it can be written by group or others; run \`chmod go-w ${store()}\` (see docs/SECURITY.md#per-user-files-and-folders)`,
+    );
+  });
+
+  it('trusts nothing when a folder above it is writable by others', async () => {
+    const resolved = await trustedThenTampered(() => chmod(join(home, '.local'), 0o777));
+    expect(resolved.trust.projectConfig).toBe('untrusted');
+    expect(resolved.warnings.join('\n')).toContain(`run \`chmod go-w ${join(home, '.local')}\``);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'trusts nothing when another user owns it, or a folder above it (needs root to chown)',
+    async () => {
+      const resolved = await trustedThenTampered(() => chown(store(), 65534, 65534));
+      expect(resolved.trust.projectConfig).toBe('untrusted');
+      expect(resolved.warnings.join('\n')).toMatch(
+        /belongs to another user \(uid 65534\).*chown root/,
+      );
+      await chown(store(), 0, 0);
+      expect(resolve().trust.projectConfig).toBe('trusted');
+      await chown(join(home, '.local'), 65534, 65534);
+      forgetSoundFolders();
+      expect(resolve().trust.projectConfig).toBe('untrusted');
+    },
+  );
+
+  it('is neither read nor rewritten by `cairn trust`: INVALID_CONFIG names the fix', async () => {
+    await writeFile(projectFile(), JSON.stringify(remote));
+    await trust();
+    const before = await readFile(store(), 'utf8');
+    await chmod(store(), 0o666);
+    await writeFile(projectFile(), '{}');
+    const error = await trust().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(CairnError.isInstance(error) && error.code).toBe('INVALID_CONFIG');
+    expect((error as Error).message).toContain(`chmod go-w ${store()}`);
+    expect(await readFile(store(), 'utf8')).toBe(before);
+  });
+
+  it('is not created below a folder others can write', async () => {
+    await writeFile(projectFile(), '{}');
+    const open = join(dir, 'open');
+    await mkdir(open);
+    await chmod(open, 0o777);
+    const location = { env: { XDG_STATE_HOME: join(open, 'state') } };
+    const error = await trustProjectConfig(projectFile(), location).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(CairnError.isInstance(error) && error.code).toBe('INVALID_CONFIG');
+    expect((error as Error).message).toContain(`chmod go-w ${open}`);
+    expect(await readdir(open)).toEqual([]);
   });
 });
 
