@@ -76,12 +76,16 @@ export default defineConfig([
   // bundle resolves it; required only when it is the driver chosen, so the
   // bundle loads without it) and the MCP server (loaded only by `cairn mcp`)
   // stay out.
+  // It takes the ownership rule of per-user folders (user-paths/ in the
+  // core) from the core's sources, so only those few functions are bundled.
   packageBuild({
     entry: ['src/bin.ts'],
     format: ['cjs'],
     outExtension: () => ({ js: '.cjs' }),
     dts: false,
     clean: false,
+    esbuildPlugins: [workspaceSources],
+    noExternal: [/^@cairn\/core$/],
     external: ['@cairn/mcp'],
   }),
   packageBuild({

@@ -215,6 +215,105 @@ describe('a planted code cache', () => {
   });
 });
 
+describe('the ownership rule for the code cache (docs/SECURITY.md)', () => {
+  const isRoot = process.getuid?.() === 0;
+
+  it.runIf(isRoot)(
+    'is neither read nor written below a folder another user owns (a squatted XDG_CACHE_HOME; needs root)',
+    () => {
+      const marker = join(root, 'planted-ran');
+      const squat = join(root, 'squat');
+      mkdirSync(squat, { mode: 0o755 });
+      const xdg = join(squat, 'cache');
+      // Our own private folder, as an earlier run made it: only a folder above is theirs.
+      const dir = join(xdg, 'cairn', 'compile-cache');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(join(dir, versionCacheNames().current), foreignCache(marker));
+      chownSync(squat, 65534, 65534);
+      expectRealVersion(marker, { XDG_CACHE_HOME: xdg });
+      expect(readdirSync(dir)).toEqual([versionCacheNames().current]);
+      const status = run(['status'], { XDG_CACHE_HOME: xdg });
+      expect(existsSync(marker)).toBe(false);
+      expect(status.stdout).toContain(
+        `Cairn's cache folder ${join(xdg, 'cairn')} is not used (no code cache, and no hook server: each hook event runs in its own process): ${squat} belongs to another user (uid 65534), not to you or root; run \`chown root ${squat}\``,
+      );
+    },
+  );
+
+  it('does not load a cache file others can write, even in a private folder', () => {
+    const marker = join(root, 'planted-ran');
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    const planted = join(cacheDir, versionCacheNames().current);
+    writeFileSync(planted, foreignCache(marker));
+    chmodSync(planted, 0o666);
+    expectRealVersion(marker);
+    if (!isRoot) return;
+    // Nor one another user owns (needs root to chown).
+    writeFileSync(planted, foreignCache(marker));
+    chmodSync(planted, 0o600);
+    chownSync(planted, 65534, 65534);
+    expectRealVersion(marker);
+  });
+
+  it('is used in a folder of ours below a sticky world-writable one (HOME=/tmp)', () => {
+    const sharedTmp = join(root, 'shared-tmp');
+    mkdirSync(sharedTmp);
+    chmodSync(sharedTmp, 0o1777);
+    expect(run(['--version'], { HOME: sharedTmp }).code).toBe(0);
+    const dir = join(sharedTmp, '.cache', 'cairn', 'compile-cache');
+    expect(readdirSync(dir)).toContain(versionCacheNames().current);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it.runIf(isRoot)(
+    'is not used when another user took that folder first in the sticky one (HOME=/tmp; needs root)',
+    () => {
+      const sharedTmp = join(root, 'shared-tmp');
+      mkdirSync(sharedTmp);
+      chmodSync(sharedTmp, 0o1777);
+      const squatted = join(sharedTmp, '.cache');
+      mkdirSync(squatted, { mode: 0o777 });
+      chownSync(squatted, 65534, 65534);
+      expect(run(['--version'], { HOME: sharedTmp }).code).toBe(0);
+      expect(readdirSync(squatted)).toEqual([]);
+    },
+  );
+
+  const runAsNobody =
+    isRoot &&
+    process.platform === 'linux' &&
+    spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status === 0;
+
+  it.skipIf(!runAsNobody)(
+    "as another user, trusts root's folders and its own, not a third user's (needs root and setpriv)",
+    () => {
+      chmodSync(root, 0o755);
+      const bin = fileURLToPath(new URL('../dist/bin.cjs', import.meta.url));
+      const asNobody = (xdg: string) =>
+        spawnSync(
+          'setpriv',
+          ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, '--version'],
+          { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: xdg, XDG_CACHE_HOME: xdg } },
+        );
+      // Folders above owned by root (this temp folder, /tmp, /): trusted.
+      const own = join(root, 'nobody-cache');
+      mkdirSync(own, { mode: 0o700 });
+      chownSync(own, 65534, 65534);
+      expect(asNobody(own).status).toBe(0);
+      expect(readdirSync(join(own, 'cairn', 'compile-cache'))).toHaveLength(1);
+      // A folder above owned by a third user (uid 4242): not.
+      const third = join(root, 'third');
+      mkdirSync(third, { mode: 0o755 });
+      const inside = join(third, 'nobody-cache');
+      mkdirSync(inside, { mode: 0o700 });
+      chownSync(inside, 65534, 65534);
+      chownSync(third, 4242, 4242);
+      expect(asNobody(inside).status).toBe(0);
+      expect(readdirSync(inside)).toEqual([]);
+    },
+  );
+});
+
 describe('writeAtomically', () => {
   it('never writes through a file or symlink already at its temp name', () => {
     const victim = join(root, 'victim');

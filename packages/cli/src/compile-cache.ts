@@ -9,6 +9,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  type Stats,
   statSync,
   unlinkSync,
   writeFileSync,
@@ -31,10 +32,13 @@ import { privateDir, userCacheDir } from './private-dir';
  * flags before running it, so a cache built from other source of the same
  * length runs as if it were ours. Hence the cache lives in a per-user
  * directory (`$XDG_CACHE_HOME/cairn/compile-cache`, else
- * `~/.cache/cairn/compile-cache`) that must be ours, mode 0700 and not a
- * symlink (otherwise nothing is cached), and each file is named after the
- * sha256 of the source it was built from (plus its size and mtime). Files are opened without
- * following symlinks and written to an exclusive temp file, then renamed.
+ * `~/.cache/cairn/compile-cache`) that must pass the ownership rule
+ * (private-dir.ts: it and every folder above it are ours or root's and
+ * closed to others; it is mode 0700 and not a symlink; otherwise nothing is
+ * cached or read), and each file is named after the sha256 of the source it
+ * was built from (plus its size and mtime). Files are opened without
+ * following symlinks, read only when they are ours (or root's) and
+ * writable by no one else, and written to an exclusive temp file, then renamed.
  * Writing one prunes caches written more than a week ago (earlier builds).
  * Any failure to read or write a cache only costs the compile it would have
  * saved.
@@ -116,13 +120,23 @@ function readCache(cacheFile: string): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(cacheFile, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    if (!fstatSync(fd).isFile()) return undefined;
-    return readFileSync(fd);
+    return isOwnCacheFile(fstatSync(fd)) ? readFileSync(fd) : undefined;
   } catch {
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * A regular file of this user's (or root's) that only its owner can write:
+ * anything else in the folder was not written by this user's Cairn.
+ */
+function isOwnCacheFile(stat: Stats): boolean {
+  if (!stat.isFile()) return false;
+  if (typeof process.getuid !== 'function') return true; // Windows: no uid or POSIX modes
+  const owner = stat.uid === process.getuid() || stat.uid === 0;
+  return owner && (stat.mode & 0o022) === 0;
 }
 
 function writeCache(cacheFile: string, script: vm.Script): void {

@@ -44,11 +44,11 @@ export function cliRunner(root: () => string, extraEnv: NodeJS.ProcessEnv = {}) 
       });
       return { code: result.status, stdout: result.stdout, stderr: result.stderr };
     },
-    start(args: string[], input?: string): Promise<CliRun> {
+    start(args: string[], input?: string, moreEnv: NodeJS.ProcessEnv = {}): Promise<CliRun> {
       return new Promise((resolve) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd: root(),
-          env: env(root(), extraEnv),
+          env: env(root(), { ...extraEnv, ...moreEnv }),
         });
         let stdout = '';
         let stderr = '';

@@ -1,3 +1,4 @@
+import { userPathWarnings } from '@cairn/core';
 import { type DoctorFinding, formatBytes } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 import { EXIT } from '../exit-codes';
@@ -44,7 +45,14 @@ export const doctorCommand: CommandSpec = {
     const hookServer = await hookServerState(context.io.env);
     const harnessProblems = harnesses.some((status) => status.problems.length > 0);
     const ignored = cairn.resolved.trust.ignored;
-    const ok = report.ok && health.pending.length === 0 && !harnessProblems && !ignored.length;
+    // Per-user paths (cache, state, config) that fail the ownership rule are not used.
+    const userPaths = userPathWarnings({ env: context.io.env });
+    const ok =
+      report.ok &&
+      health.pending.length === 0 &&
+      !harnessProblems &&
+      !ignored.length &&
+      !userPaths.length;
     const lines = [
       `${report.files} files, ${report.units} units`,
       `stores: ${report.stores.map((s) => `${s.store} ${formatBytes(s.bytes)}`).join(', ')}`,
@@ -60,6 +68,7 @@ export const doctorCommand: CommandSpec = {
       ...health.failures.map((f) => `  ~ ${f.at} ${f.event} failed open: ${f.code}: ${f.message}`),
       ...harnessLines(harnesses),
       hookServerLine(hookServer),
+      ...userPaths.map((warning) => `  ! ${warning.message}`),
       ...ignored.map(
         (i) =>
           `  ! ignored ${i.key} from the untrusted project config (${i.reason}); run \`cairn trust\` to allow it`,
@@ -74,6 +83,7 @@ export const doctorCommand: CommandSpec = {
         lifecycleFailures: health.failures,
         harnesses,
         hookServer,
+        userPaths,
         trust: cairn.resolved.trust,
       },
       text: lines.map(oneLine).join('\n'),

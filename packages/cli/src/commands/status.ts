@@ -4,6 +4,7 @@ import {
   SETTING_DEFINITIONS,
   type SettingsTrust,
   settingValue,
+  userPathWarnings,
 } from '@cairn/core';
 import type { CairnStatus } from '@cairn/engine';
 import type { CommandSpec } from '../command';
@@ -27,6 +28,19 @@ function recallLines(status: MemoryAdapterStatus | undefined): string[] {
   if (!status) return [];
   const state = status.ok ? 'ok' : 'NOT ok';
   return [`  recall      ${state}${status.message ? `: ${status.message}` : ''}`];
+}
+
+/**
+ * The project's warnings, then those of the per-user paths that fail the
+ * ownership rule (cache, state, config: docs/SECURITY.md), each once: the
+ * settings already warn about the user config and trust store they skipped.
+ */
+function allWarnings(status: CairnStatus, env: NodeJS.ProcessEnv): string[] {
+  const warnings = [...status.warnings];
+  for (const { problem, message } of userPathWarnings({ env })) {
+    if (!warnings.some((warning) => warning.includes(`\`${problem.fix}\``))) warnings.push(message);
+  }
+  return warnings;
 }
 
 function renderStatus(status: CairnStatus): string {
@@ -67,8 +81,9 @@ export const statusCommand: CommandSpec = {
   options: {},
   positionals: { min: 0, max: 0 },
   listsWarnings: true,
-  async run({ open }) {
-    const status = await open().status();
+  async run({ open, io }) {
+    const opened = await open().status();
+    const status = { ...opened, warnings: allWarnings(opened, io.env) };
     const { settings, sources, userConfigPath, projectConfigPath } = status.settings;
     return {
       json: {
