@@ -2,12 +2,14 @@ import {
   chmodSync,
   chownSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { forgetSoundFolders } from '@cairn/core';
 import { expectCode, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadOrCreateMcpToken, mcpTokenPath, rotateMcpToken } from './mcp-token';
@@ -15,6 +17,7 @@ import { loadOrCreateMcpToken, mcpTokenPath, rotateMcpToken } from './mcp-token'
 let temp: TempProject;
 let options: { env: NodeJS.ProcessEnv; homeDir: string };
 beforeEach(async () => {
+  forgetSoundFolders();
   temp = await makeTempProject('cairn-mcp-token-');
   options = { env: {}, homeDir: join(temp.root, 'home') };
 });
@@ -76,8 +79,41 @@ describe('the MCP token file', () => {
       Promise.resolve().then(() => loadOrCreateMcpToken(options)),
       'INVALID_CONFIG',
     );
-    expect(error.message).toMatch(/writable by others/);
+    expect(error.message).toMatch(/can be written by group or others/);
+    expect(error.message).toContain(`chmod go-w ${dirname(path)}`);
   });
+
+  it('is refused, and not created, below a folder others can write (the server does not start)', async () => {
+    const open = join(temp.root, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const xdg = { ...options, env: { XDG_STATE_HOME: join(open, 'state') } };
+    const error = await expectCode(
+      Promise.resolve().then(() => loadOrCreateMcpToken(xdg)),
+      'INVALID_CONFIG',
+    );
+    expect(error.message).toContain(`${open} can be written by group or others`);
+    expect(error.message).toContain(`run \`chmod go-w ${open}\``);
+    expect(readdirSync(open)).toEqual([]);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'is refused below a folder another user owns, even in a 0700 folder of ours (needs root)',
+    async () => {
+      const squat = join(temp.root, 'squat');
+      mkdirSync(squat, { mode: 0o755 });
+      const xdg = { ...options, env: { XDG_STATE_HOME: join(squat, 'state') } };
+      const token = loadOrCreateMcpToken(xdg);
+      chownSync(squat, 65534, 65534);
+      forgetSoundFolders();
+      const error = await expectCode(
+        Promise.resolve().then(() => loadOrCreateMcpToken(xdg)),
+        'INVALID_CONFIG',
+      );
+      expect(error.message).toMatch(/belongs to another user \(uid 65534\)/);
+      expect(error.message).not.toContain(token);
+    },
+  );
 
   it.runIf(process.getuid?.() === 0)('is refused when another user owns it', async () => {
     const path = mcpTokenPath(options);

@@ -4,8 +4,6 @@ import {
   constants,
   fstatSync,
   linkSync,
-  lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -13,8 +11,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
-import { CairnError } from '@cairn/core';
+import { dirname, join } from 'node:path';
+import {
+  CairnError,
+  checkUserPath,
+  ensureUserDir,
+  MCP_TOKEN_FILE,
+  type UserPathProblem,
+  userStateDir,
+} from '@cairn/core';
 
 /**
  * The bearer token of Cairn's local HTTP servers (`cairn mcp --http`): a
@@ -31,9 +36,7 @@ export interface McpTokenOptions {
 /** `$XDG_STATE_HOME/cairn/mcp-token`, else `~/.local/state/cairn/mcp-token`. */
 export function mcpTokenPath(options: McpTokenOptions = {}): string {
   const { env = process.env, homeDir = homedir() } = options;
-  const xdg = env.XDG_STATE_HOME;
-  const base = xdg && isAbsolute(xdg) ? xdg : join(homeDir, '.local', 'state');
-  return join(base, 'cairn', 'mcp-token');
+  return join(userStateDir(env, homeDir), MCP_TOKEN_FILE);
 }
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -46,21 +49,33 @@ function unsafe(path: string, reason: string, hint: string): CairnError {
   });
 }
 
+/** The refusal for a token file or folder that fails the ownership rule (see docs/SECURITY.md). */
+function unsound(path: string, problem: UserPathProblem): CairnError {
+  const where = problem.path === path ? 'it' : problem.path;
+  return unsafe(
+    path,
+    `${where} ${problem.problem}`,
+    `run \`${problem.fix}\`, or set XDG_STATE_HOME to a folder of your own`,
+  );
+}
+
 const ROTATE_HINT = 'delete it, or run `cairn mcp token --rotate` to write a new one';
 
-/** The dir must be ours and closed to others: anyone who can write it can swap the token. */
-function checkDir(dir: string): void {
-  const stat = lstatSync(dir);
-  if (!stat.isDirectory()) throw unsafe(dir, 'its folder is not a directory', 'remove it');
-  if (!isPosix) return;
-  if (stat.uid !== process.getuid?.())
-    throw unsafe(dir, 'its folder belongs to another user', 'use your own XDG_STATE_HOME');
-  if ((stat.mode & 0o022) !== 0)
-    throw unsafe(dir, 'its folder is writable by others', `run chmod 700 ${dir}`);
+/**
+ * The folder (created when missing) must pass the ownership rule: it and
+ * every folder above it are the user's or root's and closed to writing by
+ * others, since anyone who can write one of them can swap the token.
+ */
+function checkDir(path: string): void {
+  const problem = ensureUserDir(dirname(path));
+  if (problem) throw unsound(path, problem);
 }
 
 /** Reads the token, refusing a file that is a symlink, someone else's, or readable by others. */
 function readToken(path: string): string | undefined {
+  const problem = checkUserPath(path, { kind: 'file', private: true });
+  if (problem?.code === 'missing') return undefined;
+  if (problem && problem.path !== path) throw unsound(path, problem);
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
@@ -93,8 +108,7 @@ export function generateMcpToken(): string {
 /** Writes a new token to a temp file (0600, exclusive); `place` moves it to `path`. */
 function writeNew(path: string, place: (temp: string) => void): void {
   const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  checkDir(dir);
+  checkDir(path);
   const temp = join(dir, `.mcp-token.${randomBytes(8).toString('hex')}.tmp`);
   writeFileSync(temp, `${generateMcpToken()}\n`, { flag: 'wx', mode: 0o600 });
   try {
@@ -116,11 +130,9 @@ function writeNew(path: string, place: (temp: string) => void): void {
  */
 export function loadOrCreateMcpToken(options: McpTokenOptions = {}): string {
   const path = mcpTokenPath(options);
+  checkDir(path);
   const existing = readToken(path);
-  if (existing) {
-    checkDir(dirname(path));
-    return existing;
-  }
+  if (existing) return existing;
   writeNew(path, (temp) => {
     try {
       linkSync(temp, path);
