@@ -1,5 +1,6 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type CairnError, forgetSoundFolders } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan, formatJsonLike, planJsonEdit } from './install-files';
@@ -48,6 +49,34 @@ describe('install backups and records', () => {
     expect(installStateDir({ ...user, env: { XDG_STATE_HOME: '/x' } })).toBe(
       join('/x', 'cairn', 'install-backups'),
     );
+  });
+
+  it('a user install refuses a state folder below a folder others can write, changing nothing', async () => {
+    const open = join(temp.root, 'open');
+    await mkdir(open);
+    await chmod(open, 0o777);
+    await writeFile(file, ONE_LINE);
+    const user = {
+      ...target,
+      scope: 'user' as const,
+      env: { XDG_STATE_HOME: join(open, 'state') },
+    };
+    const plan = [await planJsonEdit(file, add)];
+    for (const dryRun of [true, false]) {
+      const error = await applyPlan('h', { ...user, dryRun }, plan).then(
+        () => undefined,
+        (caught: unknown) => caught as CairnError,
+      );
+      expect(error?.code).toBe('INVALID_CONFIG');
+      expect(error?.message).toContain(`run \`chmod go-w ${open}\``);
+    }
+    expect(await readFile(file, 'utf8')).toBe(ONE_LINE);
+    expect(await readdir(open)).toEqual([]);
+    // Its own state folder: installed, with the record that uninstall reads.
+    await chmod(open, 0o755);
+    forgetSoundFolders();
+    expect((await applyPlan('h', user, plan)).changes[0]!.action).toBe('update');
+    expect(await readdir(join(open, 'state', 'cairn', 'install-backups', 'h'))).toHaveLength(2);
   });
 
   it('uninstall restores the original bytes when nothing else changed the file', async () => {

@@ -8,6 +8,7 @@ import {
   writeFileAtomic,
 } from '@cairn/core';
 import {
+  checkInstallStateDir,
   dropRecord,
   type InstallLocation,
   installStateDir,
@@ -168,6 +169,7 @@ export async function applyPlan(
   options: ApplyOptions = {},
 ): Promise<HarnessInstallReport> {
   const at = options.now ?? new Date();
+  checkInstallStateDir(target);
   const dir = join(installStateDir(target), harness);
   const stateDir = installStateDir(target);
   const records = await Promise.all(

@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CAIRN_DIR, CAIRN_STATE_DIR, type InstallScope, writeFileAtomic } from '@cairn/core';
+import {
+  CAIRN_DIR,
+  CAIRN_STATE_DIR,
+  CairnError,
+  checkUserPath,
+  ensureUserDir,
+  type InstallScope,
+  userStateDir,
+  writeFileAtomic,
+} from '@cairn/core';
 import { z } from 'zod';
 
 /**
@@ -22,9 +31,31 @@ export function installStateDir(location: InstallLocation): string {
   if (location.scope === 'project') {
     return join(location.projectRoot, CAIRN_DIR, CAIRN_STATE_DIR, 'install-backups');
   }
-  const xdg = location.env?.XDG_STATE_HOME;
-  const base = xdg ? xdg : join(location.homeDir, '.local', 'state');
-  return join(base, 'cairn', 'install-backups');
+  return join(userStateDir(location.env ?? {}, location.homeDir), 'install-backups');
+}
+
+/**
+ * A user install keeps its records and backups in the user's state folder;
+ * they say what uninstall writes back into the harness's settings (its
+ * hooks run programs), so that folder must pass the ownership rule (it and
+ * every folder above it are the user's or root's, closed to writing by
+ * others). Otherwise nothing is read, written or changed: INVALID_CONFIG
+ * names the path and the command that fixes it. A dry run creates nothing.
+ * A project install's folder is the project's (`.cairn/state/`).
+ */
+export function checkInstallStateDir(location: InstallLocation & { dryRun?: boolean }): void {
+  if (location.scope !== 'user') return;
+  const dir = installStateDir(location);
+  const problem = location.dryRun ? checkUserPath(dir, { kind: 'directory' }) : ensureUserDir(dir);
+  if (!problem || problem.code === 'missing') return;
+  throw new CairnError(
+    'INVALID_CONFIG',
+    `Cannot keep install records in ${dir}: ${problem.path} ${problem.problem}`,
+    {
+      hint: `run \`${problem.fix}\`, or set XDG_STATE_HOME to a folder of your own; nothing was changed`,
+      details: { path: problem.path, problem: problem.code },
+    },
+  );
 }
 
 /**
