@@ -14,7 +14,9 @@ export function ensureUserDir(
 ): UserPathProblem | undefined {
   const rule = { kind: 'directory' as const, private: options.private };
   const problem = checkUserPath(dir, rule);
-  if (problem?.code !== 'missing') return problem;
+  if (problem && problem.code !== 'missing') return problem;
+  // Without uids (Windows) every path passes: the folder is still created.
+  if (!problem && typeof process.getuid === 'function') return undefined;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
