@@ -156,6 +156,15 @@ export {
 export { type FileLockOptions, withFileLock } from './file-lock';
 export { fsError, isFileSystemRefusal, typedFileSystemError } from './fs-errors';
 export {
+  checkLocalOrigin,
+  createLocalHttpGuard,
+  type LocalHttpGuardOptions,
+  type LocalHttpVerdict,
+  loopbackOrigins,
+  tokensEqual,
+} from './http/local-http-guard';
+export { isLoopbackHost, isLoopbackHostHeader } from './http/loopback';
+export {
   buildExecutionMemoryInstructions,
   buildPlanningMemoryInstructions,
   buildReviewerMemoryInstructions,
