@@ -74,8 +74,8 @@ export default defineConfig([
   // ~150 ESM modules costs more than the work of a search. The native
   // SQLite binding (an optional dependency of this package too, so the
   // bundle resolves it; required only when it is the driver chosen, so the
-  // bundle loads without it) and the MCP server (loaded only by `cairn mcp`)
-  // stay out.
+  // bundle loads without it), the MCP server (loaded only by `cairn mcp`)
+  // and the dashboard server (only by `cairn ui`) stay out.
   // It takes the ownership rule of per-user folders (user-paths/ in the
   // core) from the core's sources, so only those few functions are bundled.
   packageBuild({
@@ -86,14 +86,14 @@ export default defineConfig([
     clean: false,
     esbuildPlugins: [workspaceSources],
     noExternal: [/^@cairn\/core$/],
-    external: ['@cairn/mcp'],
+    external: ['@cairn/mcp', '@cairn/server'],
   }),
   packageBuild({
     entry: { main: 'src/main.ts' },
     ...cliBundle,
     onSuccess: recordContentHash('main'),
-    noExternal: [/^@cairn\/(?!mcp)/, 'zod'],
-    external: ['better-sqlite3', '@cairn/mcp', 'gpt-tokenizer'],
+    noExternal: [/^@cairn\/(?!mcp|server)/, 'zod'],
+    external: ['better-sqlite3', '@cairn/mcp', '@cairn/server', 'gpt-tokenizer'],
   }),
   // `cairn search` alone (search-main.ts), from the workspace's sources.
   // This bundle and the hook bundle carry better-sqlite3's JavaScript (see

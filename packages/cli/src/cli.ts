@@ -12,6 +12,7 @@ import { getCommand, listCommand, searchCommand } from './commands/read-commands
 import { reviewCommand } from './commands/review';
 import { statusCommand } from './commands/status';
 import { trustCommand } from './commands/trust';
+import { uiCommand } from './commands/ui';
 import { addCommand, removeCommand, replaceCommand } from './commands/unit-commands';
 import {
   expandCommand,
@@ -50,6 +51,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   historyCommand,
   packCommand,
   reviewCommand,
+  uiCommand,
 ];
 
 function usage(): string {

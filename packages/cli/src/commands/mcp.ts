@@ -26,19 +26,22 @@ function usageError(message: string): CairnError {
   return new CairnError('INVALID_INPUT', message, { hint: `usage: ${mcpCommand.usage}` });
 }
 
-function parsePort(value: unknown): number | undefined {
+/** `--port`: 0-65535 (0 picks a free port); INVALID_INPUT with the command's usage otherwise. */
+export function parsePort(value: unknown, usage = mcpCommand.usage): number | undefined {
   if (value === undefined) return undefined;
   const port = Number(value);
   if (typeof value !== 'string' || !/^\d+$/.test(value) || port > 65535) {
-    throw usageError(
+    throw new CairnError(
+      'INVALID_INPUT',
       `--port must be a number from 0 to 65535 (0 picks a free port), got ${String(value)}`,
+      { hint: `usage: ${usage}` },
     );
   }
   return port;
 }
 
 /** Waits until the server stops: the client hung up, or SIGINT/SIGTERM asked it to. */
-async function untilStopped(handle: ServerHandle): Promise<void> {
+export async function untilStopped(handle: ServerHandle): Promise<void> {
   const stop = () => void handle.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -139,6 +139,23 @@ export function deprecateFixPattern(
 }
 
 /**
+ * Undoes a person's approval or rejection: the pattern is a candidate
+ * again, judged by its counts as before.
+ */
+export function reopenFixPattern(
+  rootDir: string,
+  id: string,
+  options: { reason?: string; now?: Date } & NamespaceOption = {},
+): FixPatternDetail {
+  return setState(rootDir, id, {
+    state: 'candidate',
+    reason: options.reason ?? 'reopened by a person',
+    now: options.now ?? new Date(),
+    namespace: namespaceOf(options),
+  });
+}
+
+/**
  * The best pattern (verified first, never deprecated) of each signature, in
  * the signatures' order, one per repository holding one, at most `limit`.
  */

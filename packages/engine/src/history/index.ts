@@ -42,6 +42,7 @@ export {
   patternsForSession,
   patternsForSignatures,
   recentPatterns,
+  reopenFixPattern,
 } from './fix-patterns-api';
 export { type FixStep, type FixStepKind, followsPattern } from './fix-steps';
 export { HISTORY_DB_FILENAME, HISTORY_MIGRATIONS, historyDatabasePath } from './history-database';
