@@ -1,7 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { CairnError, nodeCrypto, tokensEqual } from '@cairn/core';
 
-/** The session cookie; its value is a random id only this server's memory knows. */
+/**
+ * The session cookie's name, followed by the port: browsers keep cookies
+ * per host, not per port, so two dashboards (two projects) need two names.
+ * Its value is a random id only this server's memory knows.
+ */
 export const SESSION_COOKIE = 'cairn_ui';
 /** The header every write must carry with the session's CSRF token. */
 export const CSRF_HEADER = 'x-cairn-csrf';
@@ -13,6 +17,8 @@ export const CSRF_HEADER = 'x-cairn-csrf';
  * is stored on disk: a restart signs everyone out.
  */
 export interface DashboardAuth {
+  /** `cairn_ui_<port>`, set once the server listens. */
+  cookieName: string;
   readonly launchToken: string;
   launchUsed: boolean;
   /** Session id -> CSRF token. */
@@ -22,7 +28,12 @@ export interface DashboardAuth {
 const randomToken = () => nodeCrypto().randomBytes(32).toString('base64url');
 
 export function createDashboardAuth(): DashboardAuth {
-  return { launchToken: randomToken(), launchUsed: false, sessions: new Map() };
+  return {
+    cookieName: SESSION_COOKIE,
+    launchToken: randomToken(),
+    launchUsed: false,
+    sessions: new Map(),
+  };
 }
 
 /**
@@ -42,7 +53,7 @@ export function redeemLaunchToken(auth: DashboardAuth, given: string): string {
   auth.launchUsed = true;
   const session = randomToken();
   auth.sessions.set(session, randomToken());
-  return `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`;
+  return `${auth.cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -55,7 +66,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 /** The CSRF token of the request's session, or undefined when it has no valid session cookie. */
 export function sessionCsrf(auth: DashboardAuth, headers: IncomingHttpHeaders): string | undefined {
-  const session = cookieValue(headers.cookie, SESSION_COOKIE);
+  const session = cookieValue(headers.cookie, auth.cookieName);
   if (!session) return undefined;
   for (const [id, csrf] of auth.sessions) {
     if (tokensEqual(session, id)) return csrf;

@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { memoryWorkspacePath } from '@cairn/core';
 import { type Cairn, openCairn } from '@cairn/engine';
@@ -15,13 +15,30 @@ export interface SeededProject {
 }
 
 /** The project's memory with this test's home (no user config of the machine's user). */
-export function openProject(root: string, backend?: 'readonly'): Cairn {
+export function openProject(root: string, backend?: 'readonly', now?: () => Date): Cairn {
   return openCairn(root, {
     env: {},
     homeDir: join(root, 'home'),
     overrides: { timezone: 'UTC', ...(backend ? { memoryBackendType: backend } : {}) },
+    ...(now ? { now } : {}),
   });
 }
+
+/** Units of a week of work, a day apart; the last two are drafts. */
+const UNITS = [
+  'Use pnpm for dependency management in this workspace.',
+  'The build runs with `pnpm build` at the repository root (turbo).',
+  'Prefer small commits with conventional subjects.',
+  'Integration tests need the Postgres container from docker-compose.test.yml.',
+  'The payments service retries webhooks three times with exponential backoff.',
+  'Feature flags live in config/flags.yaml and are read at start-up only.',
+  'Never log request bodies of the auth endpoints: they carry passwords.',
+  'The staging deploy runs from the release branch, not from main.',
+];
+const DRAFTS = [
+  'The release checklist lives in docs/RELEASING.md.',
+  'Database migrations must be backwards compatible for one release.',
+];
 
 async function add(cairn: Cairn, text: string, review?: 'draft'): Promise<string> {
   const result = await cairn.add({ text, ...(review ? { review, source: 'fixture' } : {}) });
@@ -54,22 +71,46 @@ async function liveSession(cairn: Cairn, agentId: string, sessionKey: string, di
   await cairn.lifecycle.sessionEnd({ ...base, reason: 'exit' });
 }
 
+const traceback = `Traceback (most recent call last):
+  File "/w/two/manage.py", line 12, in <module>
+    from django.core.management import execute_from_command_line
+ModuleNotFoundError: No module named 'django'
+`;
+
+/** A failure met once and fixed: a candidate fix pattern. */
+async function pythonFix(cairn: Cairn, agentId: string, sessionKey: string) {
+  const bash = (command: string, output: unknown) =>
+    cairn.lifecycle.toolUse({ agentId, sessionKey, toolName: 'Bash', input: { command }, output });
+  await bash('python manage.py migrate', { stdout: '', stderr: traceback });
+  await bash('pip install django', { stdout: 'Successfully installed django-5.1', stderr: '' });
+  await bash('python manage.py migrate', { stdout: 'No migrations to apply.', stderr: '' });
+}
+
 /**
  * A lived-in project through the engine's public API: approved and draft
  * units with the user's own text around them in the daily file, two
  * sessions with injections (receipts), lineage nodes and a fix pattern.
  */
 export async function seedProject(root: string): Promise<SeededProject> {
-  const cairn = openProject(root);
+  // A clock that walks through a week, so the memory grows over days.
+  let clock = Date.parse('2026-11-02T09:00:00.000Z');
+  const tick = () => {
+    clock += 1000;
+    return new Date(clock);
+  };
+  const cairn = openProject(root, undefined, tick);
   try {
     await cairn.init();
-    const approvedId = await add(cairn, 'Use pnpm for dependency management in this workspace.');
-    await add(cairn, 'The build runs with `pnpm build` at the repository root (turbo).');
-    await add(cairn, 'Prefer small commits with conventional subjects.');
-    const draftId = await add(cairn, 'The release checklist lives in docs/RELEASING.md.', 'draft');
-    const dailyFile = readdirSync(memoryWorkspacePath(root)).find((name) =>
-      /^\d{4}-\d\d-\d\d\.md$/.test(name),
-    )!;
+    for (const text of UNITS.slice(1)) {
+      await add(cairn, text);
+      clock += 20 * 3600_000;
+    }
+    // The last day's file: an approved unit, then drafts, then the user's notes.
+    const approvedId = await add(cairn, UNITS[0]!);
+    const drafts: string[] = [];
+    for (const text of DRAFTS) drafts.push(await add(cairn, text, 'draft'));
+    const draftId = drafts[0]!;
+    const dailyFile = `${new Date(clock).toISOString().slice(0, 10)}.md`;
     // The user's own notes after the units, one of them not UTF-8: kept byte for byte.
     appendFileSync(
       join(memoryWorkspacePath(root), dailyFile),
@@ -80,6 +121,7 @@ export async function seedProject(root: string): Promise<SeededProject> {
       ]),
     );
     await liveSession(cairn, 'claude-code', 's-1', '/w/one');
+    await pythonFix(cairn, 'claude-code', 's-2');
     await liveSession(cairn, 'claude-code', 's-2', '/w/two');
     const patternId = (await import('@cairn/engine')).listFixPatterns(root)[0]?.id;
     if (!patternId) throw new Error('fixture: no fix pattern was learned');

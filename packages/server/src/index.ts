@@ -11,6 +11,7 @@ export {
   type StaleUnit,
 } from './maintenance-source';
 export { checkUserEdit, managedRegions } from './managed-regions';
+export type { Refusal } from './request-guard';
 export { type DashboardHandle, type DashboardOptions, serveDashboard } from './serve-dashboard';
 
 export const VERSION: string = pkg.version;

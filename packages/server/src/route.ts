@@ -7,7 +7,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface RouteContext {
   cairn: Cairn;
   maintenance: MaintenanceSource;
-  /** The path's captured groups, URL-decoded. */
+  /** The path's captured groups (the path is URL-decoded before matching). */
   params: string[];
   query: URLSearchParams;
   /** The JSON body of a write (undefined for reads). */

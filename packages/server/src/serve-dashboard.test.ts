@@ -62,7 +62,7 @@ describe('the dashboard guard', () => {
   });
 
   it('refuses the API without the session cookie, or with a made-up one', async () => {
-    for (const cookie of [undefined, 'cairn_ui=forged']) {
+    for (const cookie of [undefined, `cairn_ui_${dashboard.port}=forged`]) {
       const answer = await rawRequest(dashboard.port, '/api/units', {
         headers: cookie ? { cookie } : {},
       });
@@ -181,7 +181,7 @@ describe('the dashboard API over a real project', () => {
     const bytes = daily();
     expect(bytes.includes(Buffer.from('## My own notes'))).toBe(true);
     expect(bytes.includes(Buffer.from([0x43, 0x61, 0x66, 0xe9]))).toBe(true);
-    const unitEdit = saved.json().content.replace('Prefer small commits', 'Prefer big commits');
+    const unitEdit = saved.json().content.replace('The release checklist', 'The release list');
     const refused = await write('PUT', '/api/memory/file', {
       path: seeded.dailyFile,
       content: unitEdit,

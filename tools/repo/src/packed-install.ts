@@ -3,7 +3,8 @@
  * every publishable package as the registry would get it, lints each
  * tarball with publint and attw, installs the tarballs with npm into an
  * empty prefix, and runs the installed `cairn` there: init, add, search,
- * `mcp` over stdio and `install <harness> --dry-run` for every harness.
+ * `mcp` over stdio, `ui` (the dashboard answers) and `install <harness>
+ * --dry-run` for every harness.
  * Prints the tarball sizes; `--write-doc` also writes them into
  * docs/BENCHMARKS.md; `--sizes-only` packs and measures, nothing more.
  * `--keep` leaves the temporary folder in place.
@@ -13,7 +14,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { HARNESSES, smokeInstall, smokeMcp, smokeMemory } from './packed-smoke';
+import { HARNESSES, smokeInstall, smokeMcp, smokeMemory, smokeUi } from './packed-smoke';
 import { measureTarball, sizesTable, type TarballSize, withSizesSection } from './tarballs';
 import { type PublishablePackage, publishablePackages, REPO_ROOT } from './workspace-packages';
 
@@ -185,6 +186,7 @@ async function lintInstallRun(
   await step('cairn init, add, search', () => smokeMemory(ctx));
   const tools = await step('cairn mcp: initialize, tools/list', () => smokeMcp(ctx));
   process.stdout.write(`cairn mcp tools: ${tools.join(', ')}\n`);
+  await step('cairn ui: sign in, page, /api/units', () => smokeUi(ctx));
   await step(`cairn install ${HARNESSES.join(' | ')} --dry-run`, () => smokeInstall(ctx));
 }
 

@@ -108,3 +108,55 @@ export async function smokeMcp(ctx: SmokeContext): Promise<string[]> {
   }
   return tools;
 }
+
+/**
+ * `cairn ui --no-open`: the installed dashboard (`@cairn/server` with its
+ * built UI) starts, its one-time URL signs in, the page and the API answer.
+ * Returns what the dashboard printed.
+ */
+export async function smokeUi(ctx: SmokeContext): Promise<string> {
+  const child = spawn(ctx.bin, ['ui', '--no-open', '--port', '0', '--root', ctx.project], {
+    env: ctx.env,
+    cwd: ctx.project,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const guard = setTimeout(() => child.kill(), LIMIT_MS);
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  let printed = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  const url = await new Promise<string | undefined>((resolve) => {
+    child.stdout.on('data', (chunk) => {
+      printed += String(chunk);
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/auth\/\S+)\n$/.exec(printed);
+      if (match) resolve(match[1]);
+    });
+    child.on('close', () => resolve(undefined));
+  });
+  try {
+    check(url !== undefined, `cairn ui printed no sign-in URL: ${printed}${stderr}`);
+    const signIn = await fetch(url!, { redirect: 'manual' });
+    const cookie = signIn.headers.get('set-cookie')?.split(';')[0] ?? '';
+    check(
+      signIn.status === 303 && cookie !== '',
+      `cairn ui: the sign-in URL answered ${signIn.status}`,
+    );
+    const page = await fetch(new URL('/', url), { headers: { cookie } });
+    const script = await fetch(new URL('/assets/app.js', url));
+    check(
+      page.ok && script.ok,
+      `cairn ui: the page answered ${page.status}, its script ${script.status}`,
+    );
+    const units = await fetch(new URL('/api/units', url), { headers: { cookie } });
+    const body = (await units.json()) as { units?: unknown[] };
+    check(units.ok && Array.isArray(body.units), `cairn ui: /api/units answered ${units.status}`);
+  } finally {
+    child.kill('SIGTERM');
+    const code = await exited;
+    clearTimeout(guard);
+    check(code === 0, `cairn ui exited ${code}: ${stderr}`);
+  }
+  return printed;
+}

@@ -44,6 +44,11 @@ async function serve(context: CommandContext): Promise<void> {
   const handle = await serveDashboard(cairn, {
     port,
     onInternalError: (error) => io.stderr(`cairn ui: ${formatError(error)}\n`),
+    // A refused request is worth seeing: another page or user trying the port, or a stale link.
+    onRefused: (refusal) =>
+      io.stderr(
+        `cairn ui: refused ${refusal.method} ${refusal.path} (${refusal.status}: ${refusal.reason.split(' — ')[0]}${refusal.origin ? `; Origin ${refusal.origin}` : ''})\n`,
+      ),
   });
   const opened = values['no-open'] !== true && openBrowser(handle.url, io.env);
   io.stdout(
