@@ -200,6 +200,24 @@ describe.skipIf(skip !== undefined)(
       expect(daily()).toEqual(before);
     });
 
+    it('is usable with the keyboard: a link opens a view, its title takes focus, Tab walks the form', async () => {
+      await page.goto(`${dashboard.origin}/#/overview`);
+      await page.getByRole('link', { name: 'Units', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL('**/#/units');
+      const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+      await expect.poll(focused).toBe('Units');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Added from the keyboard alone.');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await focused()).toBe('Add');
+      await page.keyboard.press('Enter');
+      await page.getByRole('status').getByText('Unit added.').waitFor();
+      const added = await cairn.list();
+      expect(added.some((unit) => unit.text === 'Added from the keyboard alone.')).toBe(true);
+    });
+
     it('refuses a foreign Origin, a rebinding Host and a browser without the cookie', async () => {
       const before = daily();
       await page.goto(`http://evil.test:${evilPort}/`);
