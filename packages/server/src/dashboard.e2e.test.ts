@@ -205,7 +205,14 @@ describe.skipIf(skip !== undefined)(
       await page.getByRole('link', { name: 'Units', exact: true }).focus();
       await page.keyboard.press('Enter');
       await page.waitForURL('**/#/units');
-      const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+      // Runs in the page: its `document`, which Node's types do not declare.
+      const focused = () =>
+        page.evaluate(() => {
+          const { document } = globalThis as unknown as {
+            document: { activeElement: { textContent: string | null } | null };
+          };
+          return document.activeElement?.textContent ?? '';
+        });
       await expect.poll(focused).toBe('Units');
       await page.keyboard.press('Tab');
       await page.keyboard.type('Added from the keyboard alone.');
