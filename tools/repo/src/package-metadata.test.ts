@@ -15,8 +15,8 @@ const SANE_WORKSPACE_PEER = 'workspace:0.x';
 describe('publishable packages', () => {
   const packages = publishablePackages();
 
-  it('are the eighteen published packages', () => {
-    expect(packages).toHaveLength(18);
+  it('are the nineteen published packages', () => {
+    expect(packages).toHaveLength(19);
     expect(LICENSE).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the Cairn authors\n/);
   });
 
