@@ -4,7 +4,12 @@ import type { Cairn } from '../index';
 import { retrieveContextPack } from '../packs';
 import { closeTestProject, openTestProject } from '../test-project.fixture';
 import { approveAndPromoteFixPattern } from './approve-pattern';
-import { getFixPattern, listFixPatterns } from './fix-patterns-api';
+import {
+  deprecateFixPattern,
+  getFixPattern,
+  listFixPatterns,
+  reopenFixPattern,
+} from './fix-patterns-api';
 import {
   fixPatternUnitSteps,
   PROMOTION_SOURCE,
@@ -126,5 +131,17 @@ describe('a person approves a fix pattern (issue 15, seed 004 §5.3.3)', () => {
     const { promotion } = await approveAndPromoteFixPattern(project.root, cairn, pattern.id);
     expect(promotion).toMatchObject({ action: 'unchanged', review: 'deprecated' });
     expect((await decisions()).map((u) => u.review)).toEqual(['deprecated']);
+  });
+
+  it('reopens an approved or rejected pattern as a candidate (the undo of a decision)', async () => {
+    const pattern = await learnPattern();
+    await approveAndPromoteFixPattern(project.root, cairn, pattern.id);
+    expect(reopenFixPattern(project.root, pattern.id)).toMatchObject({
+      state: 'candidate',
+      reason: 'reopened by a person',
+    });
+    deprecateFixPattern(project.root, pattern.id);
+    expect(reopenFixPattern(project.root, pattern.id).state).toBe('candidate');
+    expect(() => reopenFixPattern(project.root, 'FIX-000000000000')).toThrow(/No fix pattern/);
   });
 });
