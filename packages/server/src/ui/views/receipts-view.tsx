@@ -38,6 +38,12 @@ function Turn({ receipt }: { receipt: Receipt }) {
         </summary>
         {pack.query ? <p class="meta">Query: {pack.query}</p> : null}
         <p class="meta">
+          Tokens by plane:{' '}
+          {pack.budget.planes
+            .map((plane) => `${plane.plane} ${plane.used} of ${plane.share}`)
+            .join(' · ')}
+        </p>
+        <p class="meta">
           Planes:{' '}
           {pack.planes
             .map(
