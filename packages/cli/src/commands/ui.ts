@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { CairnError, formatError } from '@cairn/core';
 import { importOptionalModule } from '@cairn/engine';
 import type { CommandContext, CommandSpec } from '../command';
@@ -26,6 +25,8 @@ function openBrowser(url: string, env: NodeJS.ProcessEnv): boolean {
   const command = opener && findOnPath(opener, env);
   if (!command) return false;
   try {
+    // Loaded here: every other command starts without node:child_process.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(command, [url], { detached: true, stdio: 'ignore', env });
     child.on('error', () => undefined);
     child.unref();
