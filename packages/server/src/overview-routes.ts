@@ -84,6 +84,9 @@ async function overview({ cairn, maintenance }: RouteContext) {
 
 const proposalDecision = z.object({});
 
+/** Drafts the inbox lists at once, oldest first: a year of promotions can hold thousands. */
+export const INBOX_DRAFTS = 200;
+
 export const overviewRoutes: Route[] = [
   { method: 'GET', path: /^\/api\/overview$/, handle: overview },
   {
@@ -96,8 +99,10 @@ export const overviewRoutes: Route[] = [
         maintenance.staleUnits(),
       ]);
       const namespace = cairn.settings.memory.namespace;
+      const units = drafts.filter((unit) => unit.kind === 'UNIT');
       return {
-        drafts: drafts.filter((unit) => unit.kind === 'UNIT'),
+        drafts: units.slice(0, INBOX_DRAFTS),
+        draftsTotal: units.length,
         proposals,
         stale,
         maintenance: maintenance.available,

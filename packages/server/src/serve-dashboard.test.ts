@@ -211,6 +211,7 @@ describe('the dashboard API over a real project', () => {
     expect(overview.turns.length).toBeGreaterThan(0);
     const review = (await api('/api/review')).json();
     expect(review).toMatchObject({ proposals: [], stale: [], maintenance: false });
+    expect(review.draftsTotal).toBe(review.drafts.length);
     const receipts = (await api('/api/receipts')).json().receipts;
     expect(receipts.length).toBeGreaterThan(0);
     const lineage = (await api('/api/lineage/sessions')).json();

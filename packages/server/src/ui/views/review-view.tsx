@@ -8,6 +8,7 @@ import { ErrorLine } from './error-line';
 
 interface Inbox {
   drafts: Unit[];
+  draftsTotal: number;
   proposals: Proposal[];
   stale: StaleUnit[];
   patterns: FixPattern[];
@@ -128,7 +129,13 @@ export function ReviewView({ notify }: ViewProps) {
   if (!data) return <p class="loading">Loading…</p>;
   return (
     <section>
-      <h2>Drafts ({data.drafts.length})</h2>
+      <h2>Drafts ({data.draftsTotal})</h2>
+      {data.draftsTotal > data.drafts.length ? (
+        <p class="meta">
+          The oldest {data.drafts.length} are listed; the Units view filters all of them (Review:
+          draft).
+        </p>
+      ) : null}
       <Drafts drafts={data.drafts} notify={notify} reload={reload} />
       <h2>Consolidation proposals</h2>
       <Proposals inbox={data} notify={notify} reload={reload} />
