@@ -128,7 +128,8 @@ async function serve(
     return sendJson(res, 405, errorBody(error), { allow: 'GET, HEAD' });
   }
   const auth = /^\/auth\/([A-Za-z0-9_-]{1,100})$/.exec(url.pathname);
-  if (auth) return signIn(state, res, auth[1]!);
+  // Only a GET signs in: a HEAD (a link preview, a checker) must not use up the link.
+  if (auth && req.method === 'GET') return signIn(state, res, auth[1]!);
   serveAsset(state, res, url.pathname);
 }
 

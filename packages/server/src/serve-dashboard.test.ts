@@ -41,7 +41,7 @@ const write = (method: string, path: string, body: unknown, headers: Record<stri
   });
 
 describe('the dashboard guard', () => {
-  it('refuses a rebinding Host, even on the sign-in link, which stays unused', async () => {
+  it('refuses a rebinding Host, even on the sign-in link, which a HEAD does not use up either', async () => {
     const path = new URL(dashboard.url).pathname;
     for (const target of ['/', path, '/api/units']) {
       const refused = await rawRequest(dashboard.port, target, {
@@ -50,6 +50,8 @@ describe('the dashboard guard', () => {
       expect(refused.status, target).toBe(403);
       expect(refused.body).toContain('loopback Host');
     }
+    const head = await rawRequest(dashboard.port, path, { method: 'HEAD' });
+    expect(head.headers['set-cookie']).toBeUndefined();
     session = await signIn(dashboard.port, dashboard.url);
     expect(session.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
