@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -7,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CairnError } from './errors';
 import { withFileLock } from './file-lock';
+import { processStartTime } from './lock-holder';
 
 const fixture = fileURLToPath(new URL('./file-lock.fixture.ts', import.meta.url));
 
@@ -153,5 +155,94 @@ describe('withFileLock', () => {
     } finally {
       await rm(real, { recursive: true, force: true });
     }
+  });
+});
+
+describe('withFileLock: who holds a lock', () => {
+  const linux = existsSync('/proc/self/stat');
+  const bootId = async () => (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+  const lockOf = (pid: number, ...fields: string[]) =>
+    `${pid}\n${new Date().toISOString()}\nnonce\n${fields.map((f) => `${f}\n`).join('')}`;
+  const conflict = (lock: string, options = {}) =>
+    withFileLock(lock, async () => 'ran', { timeoutMs: 100, ...options }).catch((e) =>
+      CairnError.isInstance(e) ? e.code : e,
+    );
+  const age = async (path: string, ms: number) => {
+    const then = new Date(Date.now() - ms);
+    await utimes(path, then, then);
+  };
+
+  it('records its pid, start time, boot id, PID namespace and host', async () => {
+    const lock = join(dir, 'mine.lock');
+    const content = await withFileLock(lock, () => readFile(lock, 'utf8'));
+    expect(content.split('\n')[0]).toBe(String(process.pid));
+    expect(content).toMatch(/^host=.+$/m);
+    if (linux) {
+      expect(content).toContain(`\nstart=${processStartTime('self')}\n`);
+      expect(content).toContain(`\nboot=${await bootId()}\n`);
+      expect(content).toMatch(/^pidns=pid:\[\d+\]$/m);
+    }
+  });
+
+  it.skipIf(!linux)(
+    'takes over a lock naming PID 1, alive, with a start time that is not PID 1’s (a reused pid)',
+    async () => {
+      const lock = join(dir, 'pid1.lock');
+      const start = String(Number(processStartTime(1)) + 1);
+      await writeFile(lock, lockOf(1, `start=${start}`, `boot=${await bootId()}`));
+      await expect(withFileLock(lock, async () => 'ran', { timeoutMs: 2_000 })).resolves.toBe(
+        'ran',
+      );
+    },
+  );
+
+  it('takes over a lock from another machine (another boot id, or another host without one), though its pid runs here', async () => {
+    const lock = join(dir, 'committed.lock');
+    await writeFile(lock, lockOf(process.pid, 'start=1', 'boot=0-other-boot', 'host=elsewhere'));
+    await expect(conflict(lock)).resolves.toBe('ran');
+    await writeFile(lock, lockOf(process.pid, 'host=a-laptop-that-committed-it'));
+    await expect(conflict(lock)).resolves.toBe('ran');
+  });
+
+  it('waits for a lock it cannot check (an older lock, another PID namespace), and takes it over once older than maxAgeMs', async () => {
+    const lock = join(dir, 'unknown.lock');
+    for (const content of [
+      `${process.pid}\n2026-01-01T00:00:00.000Z\n`,
+      lockOf(process.pid, 'pidns=pid:[1]'),
+    ]) {
+      await writeFile(lock, content);
+      await expect(conflict(lock)).resolves.toBe('CONFLICT');
+      await age(lock, 61_000);
+      await expect(conflict(lock)).resolves.toBe('ran');
+    }
+  });
+
+  it('leaves the lock of a running holder alone and keeps it fresh while it works', async () => {
+    const lock = join(dir, 'held.lock');
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = () => {};
+    const held = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const holder = withFileLock(
+      lock,
+      async () => {
+        holding();
+        await released;
+      },
+      { maxAgeMs: 400 },
+    );
+    await held;
+    await expect(conflict(lock, { maxAgeMs: 60_000 })).resolves.toBe('CONFLICT');
+    // Made to look stopped: the holder's next refresh brings the mtime back.
+    await age(lock, 10_000);
+    const old = (await stat(lock)).mtimeMs;
+    while ((await stat(lock)).mtimeMs <= old) await new Promise((r) => setTimeout(r, 20));
+    release();
+    await holder;
+    await expect(conflict(lock)).resolves.toBe('ran');
   });
 });

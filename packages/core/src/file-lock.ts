@@ -2,6 +2,7 @@ import { constants, promises as fsp } from 'node:fs';
 // `fsp` is read on first use: importing node:fs/promises loads readline up front (~1.5 ms a hook).
 import { basename, dirname, join } from 'node:path';
 import { CairnError } from './errors';
+import { holderLines, holderState, parseHolder } from './lock-holder';
 import { nodeCrypto } from './node-crypto';
 import { makeDirectory } from './workspace/state-paths';
 
@@ -14,7 +15,18 @@ export interface FileLockOptions {
    * empty one is debris of a crash or of something else. Default 2 s.
    */
   staleMs?: number;
+  /**
+   * A lock not refreshed for this long is taken over even though its
+   * holder may run: one Cairn cannot check (an older lock without a start
+   * time, a process in another PID namespace), or a holder that stopped
+   * (Ctrl-Z, `kill -STOP`). A holder refreshes its lock's mtime every
+   * quarter of this while it works. Default 60 s: Cairn's locks guard file
+   * writes that take milliseconds.
+   */
+  maxAgeMs?: number;
 }
+
+const DEFAULT_MAX_AGE_MS = 60_000;
 
 /** How long a takeover guard may live; holding it takes microseconds. */
 const GUARD_STALE_MS = 10_000;
@@ -39,15 +51,6 @@ function symlinkError(path: string): CairnError {
   );
 }
 
-function holderAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoCode(error) === 'EPERM';
-  }
-}
-
 /** Reads a lock without following a symlink; undefined when it is gone. */
 async function snapshot(path: string): Promise<LockSnapshot | undefined> {
   let handle: Awaited<ReturnType<typeof fsp.open>> | undefined;
@@ -64,16 +67,27 @@ async function snapshot(path: string): Promise<LockSnapshot | undefined> {
   }
 }
 
-/** A lock whose holder PID is dead, or without a PID and older than `staleMs`. */
-function isStale(lock: LockSnapshot, staleMs: number): boolean {
-  const first = lock.content.split('\n')[0] ?? '';
-  const pid = /^\d+$/.test(first) ? Number(first) : Number.NaN;
-  if (Number.isSafeInteger(pid) && pid > 0) return !holderAlive(pid);
-  return Date.now() - lock.mtimeMs > staleMs;
+interface StaleAfter {
+  /** A lock without a holder pid. */
+  staleMs: number;
+  /** A lock not refreshed (see FileLockOptions.maxAgeMs). */
+  maxAgeMs: number;
+}
+
+/**
+ * A lock whose holder is gone (dead, its pid reused, another boot or
+ * machine: lock-holder.ts), one not refreshed for `maxAgeMs`, or one
+ * without a holder pid older than `staleMs`.
+ */
+function isStale(lock: LockSnapshot, after: StaleAfter): boolean {
+  const age = Date.now() - lock.mtimeMs;
+  const holder = parseHolder(lock.content);
+  if (!holder) return age > after.staleMs;
+  return holderState(holder) === 'gone' || age > after.maxAgeMs;
 }
 
 const lockContent = () =>
-  `${process.pid}\n${new Date().toISOString()}\n${nodeCrypto().randomUUID()}\n`;
+  `${process.pid}\n${new Date().toISOString()}\n${nodeCrypto().randomUUID()}\n${holderLines()}`;
 
 const sameLock = (a: LockSnapshot, b: LockSnapshot) => a.ino === b.ino && a.content === b.content;
 
@@ -145,7 +159,7 @@ async function removeIfSame(path: string, seen: LockSnapshot): Promise<void> {
  * the guard holder looks at the lock again before removing it, so a lock
  * created after the stale one was seen is never deleted.
  */
-async function takeOver(path: string, seen: LockSnapshot, staleMs: number): Promise<boolean> {
+async function takeOver(path: string, seen: LockSnapshot, after: StaleAfter): Promise<boolean> {
   const guard = `${path}.takeover`;
   if (!(await createWhole(guard, lockContent()))) {
     const other = await snapshot(guard);
@@ -155,7 +169,7 @@ async function takeOver(path: string, seen: LockSnapshot, staleMs: number): Prom
   }
   try {
     const now = await snapshot(path);
-    if (now && sameLock(now, seen) && isStale(now, staleMs)) await removeIfSame(path, now);
+    if (now && sameLock(now, seen) && isStale(now, after)) await removeIfSame(path, now);
     return true;
   } finally {
     await fsp.unlink(guard).catch(() => {});
@@ -168,11 +182,34 @@ async function refuseSymlinkedDir(dir: string): Promise<void> {
 }
 
 /**
+ * Keeps a held lock's mtime fresh while `fn` runs, so a holder that works
+ * longer than `maxAgeMs` is not taken for a stopped one.
+ */
+function keepFresh(path: string, mine: string, maxAgeMs: number): () => void {
+  const timer = setInterval(
+    () => {
+      void snapshot(path)
+        .then((held) => {
+          const now = new Date();
+          if (held?.content === mine) return fsp.lutimes(path, now, now);
+        })
+        .catch(() => {});
+    },
+    Math.max(10, Math.floor(maxAgeMs / 4)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
  * Runs `fn` while holding an exclusive lock file, across processes. The
- * lock holds `pid`, a date and a nonce; a lock whose holder is dead is
- * taken over at once, an empty or garbage one after `staleMs`. Waits with
- * jittered backoff; after `timeoutMs` throws CONFLICT. A lock path (or its
- * folder) that is a symbolic link is refused with INVALID_PATH.
+ * lock records who holds it (pid, date, nonce, and the process's start
+ * time, boot id, PID namespace and host: lock-holder.ts). A lock whose
+ * holder is gone (dead, its pid reused, another boot or machine) is taken
+ * over at once, one not refreshed for `maxAgeMs` (a stopped holder, or one
+ * that cannot be checked) then, an empty or garbage one after `staleMs`.
+ * Waits with jittered backoff; after `timeoutMs` throws CONFLICT. A lock
+ * path (or its folder) that is a symbolic link is refused with INVALID_PATH.
  */
 export async function withFileLock<T>(
   path: string,
@@ -180,7 +217,10 @@ export async function withFileLock<T>(
   options: FileLockOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  const staleMs = options.staleMs ?? 2_000;
+  const after = {
+    staleMs: options.staleMs ?? 2_000,
+    maxAgeMs: options.maxAgeMs ?? DEFAULT_MAX_AGE_MS,
+  };
   // A folder that is a dangling link makes mkdir fail; lstat says why.
   const made = await makeDirectory(dirname(path)).then(
     () => undefined,
@@ -194,19 +234,22 @@ export async function withFileLock<T>(
   while (!(await createWhole(path, mine))) {
     const seen = await snapshot(path);
     if (seen === undefined) continue;
-    if (isStale(seen, staleMs) && (await takeOver(path, seen, staleMs))) continue;
+    if (isStale(seen, after) && (await takeOver(path, seen, after))) continue;
     if (Date.now() > deadline) {
+      const holder = parseHolder(seen.content)?.pid;
       throw new CairnError('CONFLICT', `Timed out waiting for the lock ${path}`, {
-        hint: 'another Cairn process is writing; retry, or delete the lock file if no Cairn process is running',
-        details: { lock: path },
+        hint: `another Cairn process${holder ? ` (pid ${holder})` : ''} is writing; retry, or delete the lock file if no Cairn process is running`,
+        details: { lock: path, ...(holder ? { holder } : {}) },
       });
     }
     await new Promise((resolve) => setTimeout(resolve, delay + Math.random() * delay));
     delay = Math.min(delay * 2, 100);
   }
+  const stopRefreshing = keepFresh(path, mine, after.maxAgeMs);
   try {
     return await fn();
   } finally {
+    stopRefreshing();
     const held = await snapshot(path).catch(() => undefined);
     if (held?.content === mine) await fsp.unlink(path).catch(() => {});
   }
