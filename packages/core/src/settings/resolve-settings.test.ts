@@ -130,6 +130,13 @@ describe('resolveSettings', () => {
     expect(settings.retrievalAdapter).toBe('lancedb');
     expect(userConfigPath).toBe(join(xdg, 'cairn', 'config.json'));
   });
+
+  it('reads the user file under the HOME of the environment it is given, not this process’s', async () => {
+    await writeFile(userFile(), JSON.stringify({ memory: { longTerm: 'off' } }));
+    const given = resolveSettings({ projectRoot: project, env: { HOME: home } });
+    expect(given.userConfigPath).toBe(userFile());
+    expect(given.settings.memory.longTerm).toBe('off');
+  });
 });
 
 describe('a user config that fails the ownership rule', () => {

@@ -114,7 +114,11 @@ export interface ResolveSettingsOptions {
   /** The project root (the folder holding `.cairn/`). */
   projectRoot: string;
   env?: NodeJS.ProcessEnv;
-  /** Defaults to the current user's home directory. */
+  /**
+   * Defaults to `env.HOME`, then the current user's home directory: a
+   * process that resolves settings for another process's environment (the
+   * hook server) reads that environment's config, not its own.
+   */
   homeDir?: string;
   overrides?: CairnSettingsOverrides;
 }
@@ -251,7 +255,7 @@ function migrateInjectTokens(
  */
 export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettings {
   const env = options.env ?? process.env;
-  const userFile = userConfigPath(env, options.homeDir);
+  const userFile = userConfigPath(env, options.homeDir ?? (env.HOME || homedir()));
   const projectFile = projectConfigPath(options.projectRoot);
   const warnings: string[] = [];
   const layers: Layer[] = [];
