@@ -1,10 +1,22 @@
-import { type Cairn, type OpenCairnOptions, openCairn, openMemorySearch } from '@cairn/engine';
+import { resolve } from 'node:path';
+import {
+  type Cairn,
+  findProjectRoot,
+  type OpenCairnOptions,
+  openCairn,
+  openMemorySearch,
+} from '@cairn/engine';
 import { carryBetterSqlite3 } from './bundled-sqlite';
 import { createHookCommand } from './commands/hook';
 import { lifecycleCommand } from './commands/working-commands';
 import { loadProcessHookDelivery } from './hook-deliveries';
-import { HOOK_PROTOCOL_VERSION, type HookRequest } from './hook-server/hook-protocol';
+import {
+  type EventReply,
+  HOOK_PROTOCOL_VERSION,
+  type HookRequest,
+} from './hook-server/hook-protocol';
 import { serveHooks } from './hook-server/hook-server';
+import { hookServerCommand } from './hook-server/hook-server-command';
 import { createProjectCache } from './hook-server/project-cache';
 import { hookServerSocket } from './hook-server/server-socket';
 import { type CliIO, type PrereadStdin, prereadStdin, processIO } from './io';
@@ -29,6 +41,44 @@ function openForOneEvent(root: string, options: OpenCairnOptions): Cairn {
 const CLOSING_EVENTS = new Set(['SessionEnd', 'session-end']);
 
 /**
+ * The project an event is for, as far as the queue needs to know: the
+ * `--root` it names, else the project above the hook process's folder
+ * (the harness starts it in the session's folder).
+ */
+function projectOf(request: HookRequest): string {
+  const { argv, cwd } = request;
+  const at = argv.indexOf('--root');
+  const flag = at >= 0 ? argv[at + 1] : argv.find((arg) => arg.startsWith('--root='))?.slice(7);
+  return findProjectRoot(resolve(cwd, flag ?? '.'));
+}
+
+/** Runs one event with the request's folder, environment and stdin, output kept for the reply. */
+async function runRequest(
+  request: HookRequest,
+  hookCommand: ReturnType<typeof createHookCommand>,
+  open: (root: string, options: OpenCairnOptions) => Cairn,
+): Promise<EventReply> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    readStdin: () => prereadStdin(request.stdin),
+    cwd: request.cwd,
+    env: request.env,
+  };
+  const code = await runCommand(request.argv, io, [hookCommand, lifecycleCommand], {
+    open,
+    openSearch: openMemorySearch,
+  });
+  return { v: HOOK_PROTOCOL_VERSION, stdout, stderr, code, pid: process.pid };
+}
+
+/**
  * `cairn hook-server` (hook-server/): answers the events of hook processes
  * with the same commands, projects kept open between events.
  */
@@ -40,28 +90,13 @@ async function serve(): Promise<void> {
     loadDelivery: loadProcessHookDelivery,
     open: projects.open,
   });
-  const openers = { open: projects.open, openSearch: openMemorySearch };
   await serveHooks({
     socket,
     env: process.env,
     close: () => projects.closeAll(),
-    async run(request: HookRequest) {
-      let stdout = '';
-      let stderr = '';
-      const io: CliIO = {
-        stdout: (text) => {
-          stdout += text;
-        },
-        stderr: (text) => {
-          stderr += text;
-        },
-        readStdin: () => prereadStdin(request.stdin),
-        cwd: request.cwd,
-        env: request.env,
-      };
-      const code = await runCommand(request.argv, io, [hookCommand, lifecycleCommand], openers);
-      return { v: HOOK_PROTOCOL_VERSION, stdout, stderr, code, pid: process.pid };
-    },
+    projectOf,
+    openProjects: () => projects.roots(),
+    run: (request) => runRequest(request, hookCommand, projects.open),
   });
 }
 
@@ -82,7 +117,12 @@ export function main(
   carryBetterSqlite3();
   const argv = process.argv.slice(2);
   if (argv[0] === 'hook-server') {
-    startProcess(importModule, () => serve().then(() => 0));
+    startProcess(importModule, async () => {
+      const code = await hookServerCommand(argv.slice(1), processIO());
+      if (code !== undefined) return code;
+      await serve();
+      return 0;
+    });
     return;
   }
   const open = argv.some((arg) => CLOSING_EVENTS.has(arg)) ? openCairn : openForOneEvent;

@@ -1,7 +1,6 @@
 import { closeSync, constants, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { connect } from 'node:net';
-import { parse } from 'node:path';
-import { MAX_PAYLOAD_BYTES, stdinTimeoutMs } from '../hook-limits';
+import { dirname, parse } from 'node:path';
+import { clientTimeoutMs, MAX_PAYLOAD_BYTES, proofTimeoutMs, stdinTimeoutMs } from '../hook-limits';
 import {
   type PrereadStdin,
   type ReadStdinOptions,
@@ -10,12 +9,14 @@ import {
   stdinWithoutStream,
 } from '../stdin-read';
 import {
+  type EventReply,
+  failOpenReply,
   HOOK_PROTOCOL_VERSION,
-  type HookReply,
   type HookRequest,
-  MAX_MESSAGE_BYTES,
   servedCommand,
 } from './hook-protocol';
+import { askServer } from './server-connection';
+import { readServerKey } from './server-key';
 
 /** What the launcher does next: nothing (the server answered), or run the command itself. */
 export type ClientOutcome = { served: true } | { served: false; preread?: PrereadStdin };
@@ -45,30 +46,6 @@ async function readAhead(argv: readonly string[], env: NodeJS.ProcessEnv): Promi
     if (!(error instanceof StdinLimit)) throw error;
     return { limit: { kind: error.kind, value: error.limit } };
   }
-}
-
-/** Sends the request and resolves to the reply, or undefined when there is no server or it failed. */
-function exchange(socket: string, request: HookRequest): Promise<HookReply | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const connection = connect(socket);
-    connection.on('connect', () => connection.end(`${JSON.stringify(request)}\n`));
-    connection.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_MESSAGE_BYTES) connection.destroy();
-      else chunks.push(chunk);
-    });
-    connection.on('error', () => resolve(undefined));
-    connection.on('close', () => {
-      try {
-        const reply = JSON.parse(Buffer.concat(chunks).toString('utf8')) as HookReply;
-        resolve(reply?.v === HOOK_PROTOCOL_VERSION ? reply : undefined);
-      } catch {
-        resolve(undefined);
-      }
-    });
-  });
 }
 
 /**
@@ -113,13 +90,33 @@ function print(fd: number, text: string): void {
   }
 }
 
+function printReply(reply: EventReply): void {
+  print(1, reply.stdout);
+  print(2, reply.stderr);
+  process.exitCode = reply.code;
+}
+
+function requestOf(argv: string[], preread: PrereadStdin): HookRequest {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  return { v: HOOK_PROTOCOL_VERSION, argv, cwd: process.cwd(), env, stdin: preread };
+}
+
 /**
  * Hands a hook or lifecycle event to the hook server (hook-server.ts) when
  * one is running for this build and user (`socket`), so the event is
  * answered by a warm process instead of loading Cairn in this one. Stdin
  * is read here first, with the command's own limits, and handed on either
- * way. No server: one is started for the next events, and this event runs
- * here, as does anything the server declines or fails to answer.
+ * way. The request (environment, folder, payload) goes only to a server
+ * that proves it knows the user's key (server-key.ts); until it has been
+ * sent, anything wrong (no server, one that cannot prove it, none within
+ * the proof deadline) makes the event run here, and a server is started
+ * for the next events. Once sent, the server owns the event: if no reply
+ * comes within the client's deadline (hook-limits.ts), this process fails
+ * open rather than run it a second time.
  */
 export async function handToHookServer(
   argv: string[],
@@ -128,28 +125,38 @@ export async function handToHookServer(
 ): Promise<ClientOutcome> {
   if (!socket || !servedCommand(argv)) return { served: false };
   const preread = await readAhead(argv, process.env);
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined,
-    ),
-  );
-  const request: HookRequest = {
-    v: HOOK_PROTOCOL_VERSION,
-    argv,
-    cwd: process.cwd(),
-    env,
-    stdin: preread,
-  };
-  const reply = await exchange(socket, request);
-  if (!reply) {
+  const key = readServerKey(dirname(socket));
+  if (!key) {
     startServer(socket, launcher);
     return { served: false, preread };
   }
-  if ('declined' in reply) return { served: false, preread };
-  print(1, reply.stdout);
-  print(2, reply.stderr);
-  if (process.env.CAIRN_TEST_HOOK_SERVER_TRACE === '1')
-    print(2, `cairn: answered by hook server ${reply.pid}\n`);
-  process.exitCode = reply.code;
+  const replyMs = clientTimeoutMs(argv, process.env);
+  const outcome = await askServer(socket, key, requestOf(argv, preread), {
+    proofMs: proofTimeoutMs(replyMs),
+    replyMs,
+  });
+  if (outcome.kind === 'unproven') {
+    if (outcome.why === 'impostor')
+      print(
+        2,
+        `cairn: warning: the process on ${socket} did not prove it is your hook server; nothing was sent to it, the event runs here\n`,
+      );
+    startServer(socket, launcher);
+    return { served: false, preread };
+  }
+  if (outcome.kind === 'reply' && 'declined' in outcome.reply) return { served: false, preread };
+  if (outcome.kind === 'reply' && 'code' in outcome.reply) {
+    printReply(outcome.reply);
+    if (process.env.CAIRN_TEST_HOOK_SERVER_TRACE === '1')
+      print(2, `cairn: answered by hook server ${outcome.reply.pid}\n`);
+    return { served: true };
+  }
+  printReply(
+    failOpenReply(
+      argv,
+      `the hook server did not answer within ${replyMs} ms; the event was handed to it and is not run twice (see docs/HOOKS.md)`,
+      0,
+    ),
+  );
   return { served: true };
 }

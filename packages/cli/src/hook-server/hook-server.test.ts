@@ -1,96 +1,14 @@
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLineageStore } from '@cairn/engine';
-import { makeTempProject, type TempProject } from '@cairn/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type CliRun, cliRunner } from '../test-cli';
+import { HOOK_PROTOCOL_VERSION } from './hook-protocol';
+import { alive, ask, eventRequest, until, useHookServer } from './hook-server.fixture';
 
-let project: TempProject;
-let cache: string;
-const servers = new Set<number>();
-const cli = cliRunner(() => project.root);
-/** The hook server on, in a cache folder of this test's own, and the client saying who answered. */
-const serverEnv = () => ({
-  CAIRN_HOOK_SERVER: 'on',
-  XDG_CACHE_HOME: cache,
-  CAIRN_TEST_HOOK_SERVER_TRACE: '1',
-});
-
-beforeEach(async () => {
-  project = await makeTempProject();
-  // Short: a Unix socket path must fit in about 100 bytes.
-  cache = join(tmpdir(), `chs-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
-  expect(cli.run(['init']).code).toBe(0);
-  expect(cli.run(['add', 'Deploys go through the kestrel pipeline on Fridays.']).code).toBe(0);
-});
-
-afterEach(async () => {
-  for (const pid of servers) {
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // Gone already.
-    }
-  }
-  servers.clear();
-  rmSync(cache, { recursive: true, force: true });
-  await project.cleanup();
-});
-
-const socketDir = () => join(cache, 'cairn', 'hooks');
-const sockets = () =>
-  existsSync(socketDir()) ? readdirSync(socketDir()).filter((name) => name.endsWith('.sock')) : [];
-
-async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-const prompt = (sessionId: string, text = 'when do deploys go out through kestrel') =>
-  JSON.stringify({
-    session_id: sessionId,
-    transcript_path: join(project.root, 'transcript.jsonl'),
-    cwd: project.root,
-    hook_event_name: 'UserPromptSubmit',
-    prompt: text,
-  });
-
-/** The server that answered a run, or undefined when the run answered itself. */
-function answeredBy(run: CliRun): number | undefined {
-  const pid = /answered by hook server (\d+)/.exec(run.stderr)?.[1];
-  if (pid) servers.add(Number(pid));
-  return pid ? Number(pid) : undefined;
-}
-
-/** Starts the server with a first event (answered in that process) and waits for its socket. */
-async function startServer(env: NodeJS.ProcessEnv = {}): Promise<void> {
-  const first = cli.run(['hook', 'claude-code', 'UserPromptSubmit'], prompt('s-start'), {
-    ...serverEnv(),
-    ...env,
-  });
-  expect(first.code).toBe(0);
-  expect(answeredBy(first)).toBeUndefined();
-  await until(() => sockets().length === 1, 'the hook server socket');
-}
-
-const hook = (sessionId: string, env: NodeJS.ProcessEnv = {}, text?: string) =>
-  cli.run(['hook', 'claude-code', 'UserPromptSubmit'], prompt(sessionId, text), {
-    ...serverEnv(),
-    ...env,
-  });
+const t = useHookServer();
+const { cli, answeredBy, hook, prompt, serverEnv, sockets, socketDir, startServer } = t;
 
 describe('the hook server', () => {
   it('answers a hook as the process would have, from a server the first event started', async () => {
@@ -107,7 +25,7 @@ describe('the hook server', () => {
     expect(context(served)).toContain('kestrel pipeline');
     expect(context(served)).toBe(context(alone));
     // The server recorded the prompt in the project, as the process would have.
-    const lineage = openLineageStore(project.root);
+    const lineage = openLineageStore(t.project().root);
     try {
       const entries = lineage.getTranscript('claude-code', 's-served')?.entries ?? [];
       expect(entries.map((entry) => entry.text)).toEqual([
@@ -130,12 +48,12 @@ describe('the hook server', () => {
   it('opens a project again when its database was moved aside between two events', async () => {
     await startServer();
     expect(answeredBy(hook('s-before'))).toBeGreaterThan(0);
-    const state = join(project.root, '.cairn', 'state');
+    const state = join(t.project().root, '.cairn', 'state');
     for (const name of readdirSync(state).filter((n) => n.startsWith('lineage.db'))) {
       renameSync(join(state, name), join(state, `old-${name}`));
     }
     expect(answeredBy(hook('s-after'))).toBeGreaterThan(0);
-    const lineage = openLineageStore(project.root);
+    const lineage = openLineageStore(t.project().root);
     try {
       expect(lineage.getTranscript('claude-code', 's-after')?.entries).toHaveLength(1);
     } finally {
@@ -147,7 +65,7 @@ describe('the hook server', () => {
     await startServer();
     const runs = await Promise.all(
       ['a', 'b', 'c', 'd'].map((id) =>
-        cliRunner(() => project.root, serverEnv()).start(
+        cliRunner(() => t.project().root, serverEnv()).start(
           ['hook', 'claude-code', 'UserPromptSubmit'],
           prompt(`s-together-${id}`),
         ),
@@ -164,7 +82,7 @@ describe('the hook server', () => {
   it('runs nothing but hook and lifecycle events, and refuses a request it cannot read', async () => {
     await startServer();
     const socket = join(socketDir(), sockets()[0]!);
-    const ask = (body: string) =>
+    const raw = (body: string) =>
       new Promise<string>((resolve, reject) => {
         const connection = connect(socket);
         let reply = '';
@@ -175,15 +93,22 @@ describe('the hook server', () => {
         connection.on('error', reject);
         connection.on('close', () => resolve(reply));
       });
-    const request = (argv: string[]) =>
-      `${JSON.stringify({ v: 1, argv, cwd: project.root, env: {}, stdin: { text: 'x' } })}\n`;
-    expect(JSON.parse(await ask(request(['add', 'Injected through the socket'])))).toEqual({
-      v: 1,
-      declined: 'not served: add',
+    const add = eventRequest(['add', 'Injected through the socket'], t.project().root, 'x', {});
+    // Without the hello first, nothing is read.
+    expect(JSON.parse(await raw(`${JSON.stringify(add)}\n`))).toEqual({
+      v: HOOK_PROTOCOL_VERSION,
+      declined: 'no hello: not a hook client',
     });
-    expect(JSON.parse(await ask('{"v":1,"argv":'))).toEqual({
-      v: 1,
-      declined: 'not a hook request',
+    // After it, only hook and lifecycle events run.
+    const outcome = await ask(socket, add);
+    expect(outcome).toEqual({
+      kind: 'reply',
+      reply: { v: HOOK_PROTOCOL_VERSION, declined: 'not served: add' },
+    });
+    const broken = await ask(socket, { v: HOOK_PROTOCOL_VERSION, argv: 'hook' } as never);
+    expect(broken).toEqual({
+      kind: 'reply',
+      reply: { v: HOOK_PROTOCOL_VERSION, declined: 'not a hook request' },
     });
     const units = cli.run(['list', '--json']);
     expect(units.stdout).not.toContain('Injected through the socket');
@@ -194,7 +119,7 @@ describe('the hook server', () => {
     expect(statSync(socketDir()).mode & 0o777).toBe(0o700);
     expect(statSync(join(socketDir(), sockets()[0]!)).mode & 0o777).toBe(0o600);
     // Another cache whose hooks folder anyone may write: no server is started or used there.
-    const shared = `${cache}-shared`;
+    const shared = `${t.cache()}-shared`;
     mkdirSync(join(shared, 'cairn', 'hooks'), { recursive: true });
     chmodSync(join(shared, 'cairn', 'hooks'), 0o777);
     try {
@@ -232,13 +157,6 @@ describe('the hook server', () => {
     const pid = answeredBy(hook('s-pid'));
     expect(pid).toBeGreaterThan(0);
     rmSync(socketDir(), { recursive: true, force: true });
-    await until(() => {
-      try {
-        process.kill(pid as number, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 'the server to notice its socket is gone');
+    await until(() => !alive(pid as number), 'the server to notice its socket is gone');
   });
 });

@@ -6,6 +6,7 @@ import type { Cairn, OpenCairnOptions } from '@cairn/engine';
 const MAX_OPEN_PROJECTS = 8;
 
 interface Entry {
+  root: string;
   cairn: Cairn;
   close: () => void;
   /** The project's files as the last event left them (`fingerprint`). */
@@ -40,6 +41,8 @@ function fingerprint(root: string): string {
 export interface ProjectCache {
   /** openCairn for one event: the project as it was opened by an earlier event with the same settings and environment, or newly opened. */
   open(root: string, options: OpenCairnOptions): Cairn;
+  /** The folders of the projects open now. */
+  roots(): string[];
   /** Closes every project. */
   closeAll(): void;
 }
@@ -84,7 +87,7 @@ export function createProjectCache(
         return known.cairn;
       }
       const cairn = openProject(root, options);
-      const entry: Entry = { cairn, close: cairn.closeWorking.bind(cairn) };
+      const entry: Entry = { root, cairn, close: cairn.closeWorking.bind(cairn) };
       // The commands close what they open after each event: a kept project
       // notes its files instead, to compare before the next event.
       cairn.closeWorking = () => {
@@ -96,6 +99,9 @@ export function createProjectCache(
         evict(oldest);
       }
       return cairn;
+    },
+    roots() {
+      return [...new Set([...entries.values()].map((entry) => entry.root))].sort();
     },
     closeAll() {
       for (const key of [...entries.keys()]) evict(key);

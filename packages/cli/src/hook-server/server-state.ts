@@ -1,26 +1,24 @@
-import { connect } from 'node:net';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ControlRequest, HOOK_PROTOCOL_VERSION, type ServerStatus } from './hook-protocol';
+import { askServer, type ServerOutcome } from './server-connection';
+import { readServerKey } from './server-key';
 import { hookServerEnabled, hookServerSocket } from './server-socket';
 
 export interface HookServerState {
-  /** `answering`: a server runs for this build; `idle`: none runs (the next hook event starts one); `off`: `CAIRN_HOOK_SERVER=off`; `unavailable`: no private socket folder (events run in their own process). */
-  state: 'answering' | 'idle' | 'off' | 'unavailable';
+  /**
+   * `answering`: a server runs for this build and proved it is the user's;
+   * `idle`: none runs (the next hook event starts one); `silent`: something
+   * holds the socket but does not prove it is the user's server in time (a
+   * stopped or wedged server; events run in their own process meanwhile);
+   * `off`: `CAIRN_HOOK_SERVER=off`; `unavailable`: no private socket folder
+   * (events run in their own process).
+   */
+  state: 'answering' | 'idle' | 'silent' | 'off' | 'unavailable';
   socket?: string;
-}
-
-function answers(socket: string, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = connect(socket);
-    const done = (answer: boolean) => {
-      clearTimeout(timer);
-      probe.destroy();
-      resolve(answer);
-    };
-    const timer = setTimeout(() => done(false), timeoutMs);
-    probe.on('connect', () => done(true));
-    probe.on('error', () => done(false));
-  });
+  /** What the server says about itself, when it answers. */
+  status?: ServerStatus;
 }
 
 /**
@@ -32,21 +30,43 @@ function bundleDir(): string {
   return typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
 }
 
-/** The hook server of this build and user, as `cairn doctor` reports it (docs/HOOKS.md). */
+/** Sends a control request to the server on `socket`, once it proved itself. */
+export function controlServer(
+  socket: string,
+  control: ControlRequest['control'],
+  timeoutMs = 2_000,
+): Promise<ServerOutcome> {
+  const key = readServerKey(dirname(socket));
+  if (!key) return Promise.resolve({ kind: 'unproven', why: 'absent' });
+  return askServer(
+    socket,
+    key,
+    { v: HOOK_PROTOCOL_VERSION, control },
+    { proofMs: timeoutMs, replyMs: timeoutMs },
+  );
+}
+
+/** The hook server of this build and user, as `cairn doctor` and `cairn hook-server status` report it (docs/HOOKS.md). */
 export async function hookServerState(env: NodeJS.ProcessEnv): Promise<HookServerState> {
   if (!hookServerEnabled(env)) return { state: 'off' };
   const socket = hookServerSocket(env, bundleDir());
   if (!socket) return { state: 'unavailable' };
-  return { state: (await answers(socket, 500)) ? 'answering' : 'idle', socket };
+  const outcome = await controlServer(socket, 'status');
+  if (outcome.kind === 'reply' && 'status' in outcome.reply) {
+    return { state: 'answering', socket, status: outcome.reply.status };
+  }
+  return { state: existsSync(socket) ? 'silent' : 'idle', socket };
 }
 
 /** One line for `cairn doctor`. */
 export function hookServerLine(server: HookServerState): string {
   switch (server.state) {
     case 'answering':
-      return `hook server: answering hook events (${server.socket})`;
+      return `hook server: answering hook events (${server.socket}, pid ${server.status?.pid})`;
     case 'idle':
       return 'hook server: not running; the next Claude Code, Codex or `cairn lifecycle` event starts it';
+    case 'silent':
+      return `hook server: something holds ${server.socket} but does not prove it is your hook server; hook events run in their own process (\`cairn hook-server stop\` removes it)`;
     case 'off':
       return 'hook server: off (CAIRN_HOOK_SERVER=off); every hook event runs in its own process';
     default:
