@@ -19,7 +19,7 @@ import { serveHooks } from './hook-server/hook-server';
 import { hookServerCommand } from './hook-server/hook-server-command';
 import { createProjectCache } from './hook-server/project-cache';
 import { hookServerSocket } from './hook-server/server-socket';
-import { type CliIO, type PrereadStdin, prereadStdin, processIO } from './io';
+import { type CliIO, type PrereadStdin, prereadStdin, processIO, writeStderr } from './io';
 import { runCommand } from './run-command';
 import { startProcess } from './start-process';
 
@@ -82,9 +82,14 @@ async function runRequest(
  * `cairn hook-server` (hook-server/): answers the events of hook processes
  * with the same commands, projects kept open between events.
  */
-async function serve(): Promise<void> {
-  const socket = hookServerSocket(process.env, __dirname);
-  if (!socket) return;
+async function serve(): Promise<number> {
+  const socket = hookServerSocket(process.env, __dirname, false);
+  if (!socket) {
+    writeStderr(
+      'cairn: no hook server: its socket folder ($XDG_CACHE_HOME/cairn/hooks) is missing or not private; a hook event makes it (docs/HOOKS.md)\n',
+    );
+    return 1;
+  }
   const projects = createProjectCache(openCairn);
   const hookCommand = createHookCommand({
     loadDelivery: loadProcessHookDelivery,
@@ -98,6 +103,7 @@ async function serve(): Promise<void> {
     openProjects: () => projects.roots(),
     run: (request) => runRequest(request, hookCommand, projects.open),
   });
+  return 0;
 }
 
 /**
@@ -119,9 +125,7 @@ export function main(
   if (argv[0] === 'hook-server') {
     startProcess(importModule, async () => {
       const code = await hookServerCommand(argv.slice(1), processIO());
-      if (code !== undefined) return code;
-      await serve();
-      return 0;
+      return code ?? serve();
     });
     return;
   }

@@ -48,7 +48,7 @@ describe('cairn hook-server status | stop', () => {
     expect(JSON.parse(again.stdout)).toEqual({ state: 'idle', stopped: false });
   });
 
-  it('prints its help, starts nothing for it, and refuses an unknown command', () => {
+  it('prints its help, starts nothing for it, refuses an unknown command, and never makes its folder again', () => {
     const help = hookServer(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('usage: cairn hook-server [status | stop] [--json]');
@@ -57,6 +57,11 @@ describe('cairn hook-server status | stop', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('INVALID_INPUT');
     expect(unknown.stderr).toContain('usage: cairn hook-server');
+    // A server whose socket folder is gone (a wiped cache) does not make it again.
+    const serve = hookServer([]);
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain('socket folder');
+    expect(existsSync(t.socketDir())).toBe(false);
   });
 });
 

@@ -15,7 +15,8 @@ const HELP = `usage: ${HOOK_SERVER_USAGE}
 
 The hook server answers the hook events of Claude Code and Codex, and
 \`cairn lifecycle\`, from a warm process (docs/HOOKS.md). Hook events start
-it; \`cairn hook-server\` alone runs one in the foreground.
+it; \`cairn hook-server\` alone runs one in the foreground (in the socket
+folder a hook event made: a server never makes it again after it is wiped).
 
   cairn hook-server status   whether one runs for this build and user: pid,
                              uptime, projects open, socket (--json)

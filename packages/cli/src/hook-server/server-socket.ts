@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { privateDir, userCacheDir } from '../private-dir';
+import { isPrivateDir, privateDir, userCacheDir } from '../private-dir';
 
 /** `CAIRN_HOOK_SERVER`: the hook server is on unless this says otherwise. */
 export function hookServerEnabled(env: NodeJS.ProcessEnv): boolean {
@@ -30,6 +30,15 @@ function shortHash(text: string): string {
   return `${high.toString(16).padStart(8, '0')}${(low & 0x1fffff).toString(16).padStart(6, '0')}`;
 }
 
+function existingPrivateDir(env: NodeJS.ProcessEnv): string | undefined {
+  const dir = join(userCacheDir(env), 'hooks');
+  try {
+    return isPrivateDir(dir) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The socket of the hook server for this build of the CLI (`bundleDir`
  * holds hook-main.cjs and the sha256 the build recorded for it), this Node,
@@ -37,8 +46,15 @@ function shortHash(text: string): string {
  * in a folder only this user can enter. Another build or Node version has
  * a server of its own. Undefined where there is none: the server is off
  * (`CAIRN_HOOK_SERVER=off`), Windows, no private folder, or a path too long.
+ * The folder is made when missing, unless `create` is false (the server:
+ * a folder gone since the hook that started it made it is a wiped cache,
+ * which a server must not bring back).
  */
-export function hookServerSocket(env: NodeJS.ProcessEnv, bundleDir: string): string | undefined {
+export function hookServerSocket(
+  env: NodeJS.ProcessEnv,
+  bundleDir: string,
+  create = true,
+): string | undefined {
   if (!hookServerEnabled(env) || process.platform === 'win32') return undefined;
   let build: string;
   try {
@@ -46,7 +62,7 @@ export function hookServerSocket(env: NodeJS.ProcessEnv, bundleDir: string): str
   } catch {
     return undefined;
   }
-  const dir = privateDir(join(userCacheDir(env), 'hooks'));
+  const dir = create ? privateDir(join(userCacheDir(env), 'hooks')) : existingPrivateDir(env);
   if (!dir) return undefined;
   const processEnv = PROCESS_ENV.map((name) => `${name}=${env[name] ?? ''}`).join('\n');
   const key = shortHash(`${build}\n${process.version}\n${process.arch}\n${processEnv}`);
