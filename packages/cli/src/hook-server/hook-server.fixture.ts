@@ -77,6 +77,12 @@ export function useHookServer(): HookServerTest {
     expect(cli.run(['add', 'Deploys go through the kestrel pipeline on Fridays.']).code).toBe(0);
   });
   afterEach(async () => {
+    // Every server still answering goes with SIGKILL: a server that exits on its own writes
+    // its code cache on the way out, which would make the removed cache folder again.
+    for (const name of sockets()) {
+      const outcome = await ask(join(socketDir(), name), STATUS, 500);
+      if (outcome.kind === 'reply' && 'status' in outcome.reply) pids.add(outcome.reply.status.pid);
+    }
     for (const pid of pids) {
       try {
         process.kill(pid, 'SIGCONT');
@@ -146,6 +152,8 @@ export function useHookServer(): HookServerTest {
   };
 }
 
+const STATUS = { v: HOOK_PROTOCOL_VERSION, control: 'status' } as const;
+
 /** Talks to the server on `socket` as a client does (the key read from its folder). */
 export function ask(
   socket: string,
@@ -162,7 +170,7 @@ export async function serverStatus(socket: string): Promise<ServerStatus> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     // Short tries: a stopped server on the socket holds each try to its deadline.
-    const outcome = await ask(socket, { v: HOOK_PROTOCOL_VERSION, control: 'status' }, 1_000);
+    const outcome = await ask(socket, STATUS, 1_000);
     if (outcome.kind === 'reply' && 'status' in outcome.reply) return outcome.reply.status;
     if (Date.now() > deadline) throw new Error(`no hook server answers on ${socket}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
