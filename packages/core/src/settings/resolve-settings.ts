@@ -255,7 +255,7 @@ function migrateInjectTokens(
  */
 export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettings {
   const env = options.env ?? process.env;
-  const userFile = userConfigPath(env, options.homeDir ?? (env.HOME || homedir()));
+  const userFile = userConfigPath(env, options.homeDir);
   const projectFile = projectConfigPath(options.projectRoot);
   const warnings: string[] = [];
   const layers: Layer[] = [];
