@@ -17,6 +17,7 @@ export {
 } from './describe-retrieval-adapter';
 export { expectCode } from './expect-code';
 export { type FakeSecret, fakeSecretDump, fakeSecrets, leakedFakeSecrets } from './fake-secrets';
+export { FORGING_TEXTS, type ForgingText, injectionForgeries } from './forging-texts';
 export {
   DIGEST_FIXTURE_PATH,
   HISTORY_FIXTURE_POOL,
