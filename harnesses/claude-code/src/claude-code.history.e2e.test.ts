@@ -138,7 +138,7 @@ describe.skipIf(skip !== undefined)(
       // A failed Bash call fires PostToolUseFailure, whose additionalContext Claude Code forwards.
       expect(injected!.text).toContain('PostToolUseFailure:Bash hook additional context');
       expect(injected!.text).toContain(`Fix pattern ${pattern!.id} (candidate, seen once)`);
-      expect(injected!.text).toContain(`edited ${join(root, 'lib/greet.js')}`);
+      expect(injected!.text).toContain(`edited \`${join(root, 'lib/greet.js')}\``);
       expect(listFixPatterns(root)[0]).toMatchObject({ id: pattern!.id, applied: 1 });
     });
   },

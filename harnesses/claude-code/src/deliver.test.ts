@@ -113,7 +113,7 @@ describe('deliver', () => {
     const output = again.output as { hookSpecificOutput: Record<string, string> };
     expect(output.hookSpecificOutput.hookEventName).toBe('PostToolUseFailure');
     expect(output.hookSpecificOutput.additionalContext).toContain('candidate, seen once');
-    expect(output.hookSpecificOutput.additionalContext).toContain('edited /w/one/lib/greet.js');
+    expect(output.hookSpecificOutput.additionalContext).toContain('edited `/w/one/lib/greet.js`');
     // The user stopping a call is not a failure of the tool.
     const stopped = await deliver('PostToolUseFailure', {
       session_id: 'sess-3',

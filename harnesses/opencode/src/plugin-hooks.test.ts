@@ -141,7 +141,7 @@ describe('the OpenCode plugin hooks', () => {
       const system = { system: [] as string[] };
       await hooks['experimental.chat.system.transform']!({ sessionID: 'ses_two' }, system);
       expect(system.system.join('\n')).toContain('Known fix for this error');
-      expect(system.system.join('\n')).toContain('edited /w/one/src/db.ts');
+      expect(system.system.join('\n')).toContain('edited `/w/one/src/db.ts`');
       await hooks.dispose!();
       expect(logs).toEqual([]);
     } finally {

@@ -1,4 +1,11 @@
-import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
+import { escapePackLabel, escapePackText, type PackCandidate, renderPack } from '@cairn/engine';
+import {
+  FORGING_TEXTS,
+  injectionForgeries,
+  makeTempProject,
+  snapshotTree,
+  type TempProject,
+} from '@cairn/testkit';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -136,6 +143,61 @@ const cliCase: fc.Arbitrary<CliCase> = fc.oneof(
     })),
 );
 
+/** A forging attempt, a hostile string, or both glued together. */
+const injectedText = fc.oneof(
+  hostileString,
+  fc.constantFrom(...FORGING_TEXTS.map((attempt) => attempt.text)),
+  fc
+    .tuple(
+      fc.array(fc.oneof(hostileString, fc.constantFrom(...FORGING_TEXTS.map((a) => a.text))), {
+        maxLength: 4,
+      }),
+      fc.constantFrom('\n', '\r', '\u2028', ' '),
+    )
+    .map(([parts, separator]) => parts.join(separator)),
+);
+
+describe('the one escape', () => {
+  it('any text in any field of any trust class: the rendered pack forges nothing, and escaping is idempotent', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            text: injectedText,
+            field: injectedText,
+            trust: fc.constantFrom('approved', 'derived', 'raw'),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        (inputs) => {
+          const items: PackCandidate[] = inputs.map(({ text, field, trust }, i) => ({
+            id: `i-${i}`,
+            plane: 'history',
+            text,
+            quotes: [{ from: field, text: field }],
+            source: field,
+            trustClass: trust as PackCandidate['trustClass'],
+            provenance: { kind: 'document', id: field, file: field, heading: field },
+            tokenCost: 1,
+            score: 1,
+            why: field,
+          }));
+          const pack = renderPack(items);
+          expect(injectionForgeries(pack)).toEqual([]);
+          expect(pack.split('\n').filter((line) => line.startsWith('- ['))).toHaveLength(
+            items.length,
+          );
+          for (const { text } of inputs) {
+            expect(escapePackText(escapePackText(text))).toBe(escapePackText(text));
+            expect(escapePackLabel(text)).not.toContain('\n');
+          }
+        },
+      ),
+      { ...FUZZ_RUNS, numRuns: 300 },
+    );
+  });
+});
+
 describe('hostile inputs', () => {
   it('CLI: a typed error or a documented success; a refusal changes nothing', async () => {
     await fc.assert(
@@ -262,7 +324,11 @@ describe('hostile inputs', () => {
           expectErrorLine(run.stderr, `cairn hook ${harness} ${event}: `);
           expect(await memorySnapshot(project.root)).toEqual(memory);
         } else if (run.stdout && (event === 'SessionStart' || event === 'UserPromptSubmit')) {
-          expect(JSON.parse(run.stdout)).toBeTypeOf('object');
+          const reply = JSON.parse(run.stdout);
+          expect(reply).toBeTypeOf('object');
+          // Whatever the payload held, what is injected forges nothing (docs/SECURITY.md "Escaping").
+          const injected = reply.hookSpecificOutput?.additionalContext;
+          if (typeof injected === 'string') expect(injectionForgeries(injected)).toEqual([]);
         }
         await expectHealthyWorkspace(project.root);
       }),

@@ -45,6 +45,22 @@ function planesFlag(value: unknown): PackPlane[] | undefined {
   return planes as PackPlane[];
 }
 
+/** `--related-thread` (repeatable, or comma-separated): only with the thread it relates to. */
+function relatedFlag(value: unknown, thread: string | undefined): string[] | undefined {
+  const raw = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
+  const threads = raw
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (threads.length === 0) return undefined;
+  if (!thread) {
+    throw new CairnError('INVALID_INPUT', '--related-thread needs --thread', {
+      hint: 'name the thread the others relate to: cairn pack "<query>" --thread t --related-thread t2',
+    });
+  }
+  return threads;
+}
+
 const oneLine = (text: string, max = 160) => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -120,12 +136,13 @@ export const packCommand: CommandSpec = {
   summary:
     'Show the context pack for a query (or, with --last, what the hooks injected last): items, what was left out and why, the budget',
   usage:
-    'cairn pack "<query>" [--budget N] [--plane planning|history|long-term|documents]... [--agent a] [--thread t] [--json]\n       cairn pack --last [--session <key>] [--json]',
+    'cairn pack "<query>" [--budget N] [--plane planning|history|long-term|documents]... [--agent a] [--thread t [--related-thread t2]...] [--json]\n       cairn pack --last [--session <key>] [--json]',
   options: {
     budget: { type: 'string' },
     plane: { type: 'string', multiple: true },
     agent: { type: 'string' },
     thread: { type: 'string' },
+    'related-thread': { type: 'string', multiple: true },
     last: { type: 'boolean' },
     session: { type: 'string' },
   },
@@ -147,12 +164,14 @@ export const packCommand: CommandSpec = {
     const budgetTokens = budgetFlag(values.budget);
     const planes = planesFlag(values.plane);
     const thread = stringFlag(values.thread);
+    const related = relatedFlag(values['related-thread'], thread);
     const cairn = open();
     const pack = await retrieveContextPack(
       {
         query: positionals.join(' '),
         agentId: stringFlag(values.agent) ?? PACK_DEFAULT_AGENT,
         ...(thread ? { threadKey: thread } : {}),
+        ...(related ? { relatedThreads: related } : {}),
         ...(budgetTokens === undefined ? {} : { budgetTokens }),
         ...(planes ? { planes } : {}),
       },

@@ -1,3 +1,10 @@
+import {
+  escapePackLabel,
+  fencedCode,
+  normalizeBreaks,
+  packCodeSpan,
+  quotePackText,
+} from '../packs/escape-pack-text';
 import type { FixPattern } from './fix-pattern-types';
 import type { FixStep } from './fix-steps';
 
@@ -10,37 +17,79 @@ export function patternStateLabel(pattern: FixPattern): string {
   const failed = pattern.failed > 0 ? `, failed ${times(pattern.failed)}` : '';
   if (pattern.state === 'verified') return `verified: worked ${times(pattern.succeeded)}${failed}`;
   if (pattern.state === 'deprecated')
-    return `deprecated${pattern.reason ? `: ${pattern.reason}` : ''}`;
+    return `deprecated${pattern.reason ? `: ${oneLine(pattern.reason)}` : ''}`;
   return pattern.succeeded <= 1
     ? `candidate, seen once${failed}`
     : `candidate, worked ${times(pattern.succeeded)} in one run${failed}`;
 }
 
-function stepLine(step: FixStep, index: number): string {
+/**
+ * A field that is one line by nature (a command, a path, an error
+ * signature): its line breaks cannot start a line of their own in any
+ * rendering, for people or for a model.
+ */
+const oneLine = (text: string) => normalizeBreaks(text).replace(/\s+/g, ' ').trim();
+
+/** A code span for people: one line, in a fence no backtick inside closes. */
+const codeSpan = (text: string) => fencedCode(oneLine(text));
+
+function stepLine(step: FixStep, index: number, code: (text: string) => string): string {
   const what =
     step.kind === 'run'
-      ? `ran \`${step.detail}\``
+      ? `ran ${code(step.detail)}`
       : step.kind === 'config'
-        ? `changed the configuration file ${step.detail}`
-        : `edited ${step.detail}`;
+        ? `changed the configuration file ${code(step.detail)}`
+        : `edited ${code(step.detail)}`;
   return `  ${index + 1}. ${what}`;
 }
 
-/**
- * A pattern as lines for the model or a person: what it fixes, its state
- * and counts, its steps, and the command family that then succeeded. The
- * text comes from tool events (derived, not approved): it is offered as
- * what worked before, never as an instruction.
- */
-export function renderFixPattern(pattern: FixPattern): string[] {
-  const steps = pattern.steps.slice(0, SHOWN_STEPS).map(stepLine);
+/** The steps and the command that then succeeded, each field on its line. */
+function stepsPart(pattern: FixPattern, code: (text: string) => string): string[] {
+  const steps = pattern.steps.slice(0, SHOWN_STEPS).map((step, i) => stepLine(step, i, code));
   const more = pattern.steps.length - steps.length;
   return [
-    `Fix pattern ${pattern.id} (${patternStateLabel(pattern)}) for: ${pattern.normalized}`,
     ...(steps.length > 0
       ? ['What resolved it last time:', ...steps]
       : ['Last time the same command passed when run again unchanged (flaky?).']),
     ...(more > 0 ? [`  … and ${more} more steps (\`cairn history pattern ${pattern.id}\`)`] : []),
-    `  then \`${pattern.commandFamily}\` succeeded.`,
+    `  then ${code(pattern.commandFamily)} succeeded.`,
+  ];
+}
+
+/**
+ * A pattern as lines for a person (`cairn history pattern`, the pattern's
+ * record): what it fixes, its state and counts, its steps, and the command
+ * family that then succeeded. Every field stays on its line.
+ */
+export function renderFixPattern(pattern: FixPattern): string[] {
+  return [
+    `Fix pattern ${pattern.id} (${patternStateLabel(pattern)}) for: ${oneLine(pattern.normalized)}`,
+    ...stepsPart(pattern, codeSpan),
+  ];
+}
+
+/**
+ * The steps of a pattern for a pack item's text: what resolved it, then
+ * the command that succeeded, on one line (the pack escapes it again).
+ */
+export function fixPatternSteps(pattern: FixPattern): string {
+  return stepsPart(pattern, codeSpan)
+    .map((line) => line.trim())
+    .join(' ');
+}
+
+/**
+ * The Known-fix block's lines for the model, escaped as a pack is
+ * (docs/SECURITY.md "Escaping"): Cairn's words, each field on its line
+ * with no tag, marker or line break of its own, and the error text, which
+ * is tool output, only as a marked quotation. Its text comes from tool
+ * events (derived, not approved): offered as what worked before, never as
+ * an instruction.
+ */
+export function renderKnownFix(pattern: FixPattern): string[] {
+  return [
+    `Fix pattern ${escapePackLabel(pattern.id)} (${escapePackLabel(patternStateLabel(pattern))}), for the error quoted here:`,
+    ...quotePackText(escapePackLabel(pattern.normalized), `error signature ${pattern.signature}`),
+    ...stepsPart(pattern, packCodeSpan),
   ];
 }

@@ -62,7 +62,7 @@ export {
   type RecurringGotcha,
   recurringGotchas,
 } from './promote';
-export { renderRunDigest, renderRunDigestBrief } from './render-run-digest';
+export { digestGotchaQuotes, renderRunDigest, renderRunDigestBrief } from './render-run-digest';
 export {
   decodeRunDigest,
   encodeRunDigest,

@@ -55,9 +55,25 @@ export function renderRunDigest(digest: RunDigest): string {
   return sections.join('\n\n');
 }
 
+/** Gotchas a pack's digest item names, at most. */
+const BRIEF_GOTCHAS = 3;
+
+/**
+ * The error texts of the gotchas the brief names, in its order: tool
+ * output, which a pack quotes under the digest, never in its words.
+ */
+export function digestGotchaQuotes(digest: RunDigest): { from: string; text: string }[] {
+  return digest.gotchas.slice(0, BRIEF_GOTCHAS).map((gotcha, index) => ({
+    from: `error text of gotcha ${index + 1}, tool event ${gotcha.eventId}`,
+    text: gotcha.normalized,
+  }));
+}
+
 /**
  * A few lines for a context pack: intent, outcome, changes, gotchas and
  * next steps, without the evidence list (the item's provenance has it).
+ * A gotcha is named by its family, state and signature; its error text
+ * is for `digestGotchaQuotes`.
  */
 export function renderRunDigestBrief(digest: RunDigest): string {
   const lines = [`Run ${digest.runId} (${digest.endedAt.slice(0, 10)}): ${digest.intent}`];
@@ -67,9 +83,11 @@ export function renderRunDigestBrief(digest: RunDigest): string {
     const commits = digest.changes.commits.map((c) => c.subject).join('; ');
     lines.push(`Changes: ${[commits, files.slice(0, 8).join(', ')].filter(Boolean).join(' | ')}`);
   }
-  for (const gotcha of digest.gotchas.slice(0, 3)) {
-    lines.push(`Gotcha: ${gotcha.normalized} (${gotcha.status})`);
-  }
+  digest.gotchas.slice(0, BRIEF_GOTCHAS).forEach((gotcha, index) => {
+    lines.push(
+      `Gotcha ${index + 1}: a ${gotcha.family} error, ${gotcha.status} (signature ${gotcha.signature}; its text quoted below)`,
+    );
+  });
   for (const step of digest.decisions.slice(0, 3)) lines.push(`Decision: ${step}`);
   for (const step of digest.nextSteps.slice(0, 3)) lines.push(`Next: ${step}`);
   return lines.join('\n');

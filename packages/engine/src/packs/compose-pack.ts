@@ -56,12 +56,19 @@ export function composePack(
   const redactions = new Map<string, string[]>();
   const costed: PackCandidate[] = candidates.map((candidate) => {
     const redaction = redactSecrets(candidate.text);
-    if (redaction.redacted)
-      redactions.set(
-        candidate.id,
-        redaction.found.map((f) => f.kind),
-      );
-    const item = { ...candidate, text: redaction.text, tokenCost: 0 };
+    const kinds = redaction.found.map((f) => f.kind);
+    const quotes = candidate.quotes?.map((quote) => {
+      const quoted = redactSecrets(quote.text);
+      kinds.push(...quoted.found.map((f) => f.kind));
+      return { ...quote, text: quoted.text };
+    });
+    if (kinds.length) redactions.set(candidate.id, kinds);
+    const item = {
+      ...candidate,
+      text: redaction.text,
+      ...(quotes ? { quotes } : {}),
+      tokenCost: 0,
+    };
     return { ...item, tokenCost: counter.count(renderPackItem(item)) };
   });
   const trusted = applyTrustPolicy(costed, options.trust);

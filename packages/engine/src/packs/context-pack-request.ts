@@ -1,5 +1,6 @@
 import {
   agentIdSchema,
+  CairnError,
   lazySchema,
   parseInput,
   sessionKeySchema,
@@ -17,6 +18,14 @@ export const contextPackRequestSchema = lazySchema(() =>
     threadKey: z.optional(threadKeySchema),
     /** The run the pack is for: a run id is its session key (its digest leads the history plane). */
     runRef: z.optional(sessionKeySchema),
+    /**
+     * Other threads relevant to `threadKey` (an explicit relevance signal,
+     * seed 002 §6): their run digests join the thread's. Without it, a pack
+     * for a thread reads no other thread's context.
+     */
+    relatedThreads: z.optional(
+      z.array(threadKeySchema).check(z.maxLength(16, 'relatedThreads holds at most 16 threads')),
+    ),
     /** A Beads issue id the run is linked to; never an option for `bd` (it starts with a letter). */
     planningRef: z.optional(
       z
@@ -35,5 +44,11 @@ export const contextPackRequestSchema = lazySchema(() =>
 export type ContextPackRequest = z.infer<typeof contextPackRequestSchema>;
 
 export function parseContextPackRequest(value: unknown): ContextPackRequest {
-  return parseInput(contextPackRequestSchema, value, 'context pack request');
+  const request = parseInput(contextPackRequestSchema, value, 'context pack request');
+  if (request.relatedThreads?.length && !request.threadKey) {
+    throw new CairnError('INVALID_INPUT', 'relatedThreads needs threadKey', {
+      hint: 'name the thread the related threads are relevant to (threadKey), or leave relatedThreads out',
+    });
+  }
+  return request;
 }

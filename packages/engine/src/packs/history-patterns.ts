@@ -1,4 +1,4 @@
-import { renderFixPattern } from '../history/fix-pattern-render';
+import { fixPatternSteps } from '../history/fix-pattern-render';
 import type { FixPattern, FixPatternRun } from '../history/fix-pattern-types';
 import { patternsForPack } from '../history/fix-patterns-api';
 import type { HistoryPattern, RecentPatterns } from './history-runs';
@@ -36,11 +36,8 @@ export function toHistoryPattern(
     signature: pattern.signature,
     normalized: pattern.normalized,
     state: pattern.state,
-    // The steps and the command that then succeeded; the first line (the title) the plane writes itself.
-    text: renderFixPattern(pattern)
-      .slice(1)
-      .map((line) => line.trim())
-      .join(' '),
+    // The steps and the command that then succeeded; the title the plane writes itself.
+    text: fixPatternSteps(pattern),
     evidenceRuns: [...new Set(evidence.map((entry) => entry.run))],
     evidence,
     lastSeenAt: pattern.updatedAt,

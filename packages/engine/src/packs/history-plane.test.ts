@@ -40,27 +40,59 @@ async function seedRuns() {
 }
 
 describe('history plane: run digests', () => {
-  it('takes digests of similar runs of any thread, scored by shared terms, with run provenance', async () => {
+  it("takes digests of similar runs of the request's thread only, with run provenance", async () => {
     await seedRuns();
-    const result = historyCandidates({
-      rootDir: project.root,
-      agentId: 'claude',
-      threadKey: 'web.main',
-      query: 'users table postgres tests fail',
-    });
-    const digests = result.candidates.filter((c) => c.provenance.kind === 'run');
+    const query = 'users table postgres tests fail';
+    const request = { rootDir: project.root, agentId: 'claude', query };
+    const api = historyCandidates({ ...request, threadKey: 'api.main' });
+    const digests = api.candidates.filter((c) => c.provenance.kind === 'run');
     expect(digests[0]).toMatchObject({
       trustClass: 'derived',
       provenance: { kind: 'run', id: 'r-db' },
       dedupeKey: 'run:r-db',
     });
     expect(digests[0]!.text).toContain('Fix the users table tests against postgres');
-    expect(digests[0]!.text).toMatch(/Gotcha: node: Error \| relation .*users.* does not exist/);
+    // The gotcha in Cairn's words; its error text (tool output) only as a quotation.
+    expect(digests[0]!.text).toMatch(/Gotcha 1: a node error, unresolved \(signature \w+/);
+    expect(digests[0]!.text).not.toContain('does not exist');
+    expect(digests[0]!.quotes).toEqual([
+      {
+        from: expect.stringMatching(/^error text of gotcha 1, tool event \d+:\d+$/),
+        text: expect.stringMatching(/^node: Error \| relation .*users.* does not exist/),
+      },
+    ]);
     expect(digests[0]!.why).toMatch(
-      /digest of run r-db \(failed\), thread api.main; evidence: node node:/,
+      /digest of run r-db \(failed\), this thread; evidence: node node:/,
     );
-    // The latest run of this thread comes along even without shared terms; unrelated ones do not.
-    expect(digests.map((d) => d.provenance.id).sort()).toEqual(['r-css', 'r-db']);
+    // The latest run of this thread comes along even without shared terms.
+    expect(digests.map((d) => d.provenance.id).sort()).toEqual(['r-db', 'r-docs']);
+    // Another thread shares the words but is not this one: left out, named in the receipt.
+    const web = historyCandidates({ ...request, threadKey: 'web.main' });
+    const webRuns = web.candidates.filter((c) => c.provenance.kind === 'run');
+    expect(webRuns.map((c) => c.provenance.id)).toEqual(['r-css']);
+    expect(web.candidates.some((c) => c.text.includes('users'))).toBe(false);
+    const left = web.otherThreads.filter((e) => e.reason === 'other-thread').map((e) => e.id);
+    for (const digest of digests) expect(left).toContain(digest.id);
+  });
+
+  it('takes another thread’s digest on an explicit relevance signal only (seed 002 §6)', async () => {
+    await seedRuns();
+    const request = {
+      rootDir: project.root,
+      agentId: 'claude',
+      threadKey: 'web.main',
+      query: 'users table postgres tests fail',
+    };
+    const ids = (result: ReturnType<typeof historyCandidates>) =>
+      result.candidates.filter((c) => c.provenance.kind === 'run').map((c) => c.provenance.id);
+    expect(ids(historyCandidates(request))).toEqual(['r-css']);
+    // The caller names the thread as related: its similar runs join, ranked by shared terms.
+    expect(ids(historyCandidates({ ...request, relatedThreads: ['api.main'] }))).toEqual([
+      'r-db',
+      'r-css',
+    ]);
+    // The caller names the run: its digest is taken whatever its thread.
+    expect(ids(historyCandidates({ ...request, runRef: 'r-docs' }))).toEqual(['r-docs', 'r-css']);
   });
 
   it('reads digests without a thread, and the pack carries them', async () => {
@@ -164,9 +196,14 @@ describe('history plane: fix patterns (the pattern store seam)', () => {
       'pattern:p-other',
     ]);
     expect(patterns[0]).toMatchObject({ trustClass: 'approved' });
-    expect(patterns[0]!.text).toMatch(/^Verified fix for /);
+    expect(patterns[0]!.text).toMatch(/^Verified fix for the error quoted below: /);
+    expect(patterns[0]!.quotes).toEqual([
+      { from: `error signature ${signature}`, text: expect.stringContaining('(p-ver)') },
+    ]);
     expect(patterns[1]).toMatchObject({ trustClass: 'derived' });
-    expect(patterns[1]!.text).toMatch(/^Candidate fix \(not verified yet\) for /);
+    expect(patterns[1]!.text).toMatch(
+      /^Candidate fix \(not verified yet\) for the error quoted below: /,
+    );
     expect(patterns[0]!.why).toContain(`signature ${signature}, met by a recent run`);
     const policy = applyTrustPolicy(patterns.map((p) => ({ ...p, tokenCost: 10 })));
     expect(policy.excluded).toEqual([

@@ -25,6 +25,11 @@ export interface HistoryRequest {
   query: string;
   /** The run the pack is for (seed 004 §7 `run_ref`): its digest and its signatures' patterns come first. */
   runRef?: string;
+  /**
+   * Other threads the caller names as relevant to this one (seed 002 §6's
+   * explicit relevance signal): their run digests are read with the thread's.
+   */
+  relatedThreads?: readonly string[];
   /** The pattern store's recent patterns; default none (the seam the pattern store fills). */
   recentPatterns?: RecentPatterns;
   /** The memory namespace (`memory.namespace`): digests and patterns of others are left out. */
@@ -77,6 +82,13 @@ function score(node: TemporalNode, rank: number, query: Set<string>): number {
   return shared + 1 / (rank + 1);
 }
 
+/**
+ * A summary or compaction node: `raw`. Its words are the transcript's
+ * (sentences of prompts and answers the extractive summarizer copies) or a
+ * model's retelling of it, tool output included (a harness's compaction
+ * summary, a model summary), so it is only ever a quoted excerpt. The
+ * thread head and the run digest say in Cairn's words what it holds.
+ */
 function toCandidate(node: TemporalNode, rank: number, query: Set<string>): PackInput {
   const label = node.kind === 'compaction' ? 'compaction summary' : 'session summary';
   return {
@@ -84,7 +96,7 @@ function toCandidate(node: TemporalNode, rank: number, query: Set<string>): Pack
     plane: 'history',
     text: node.text,
     source: `lineage ${label} (${node.source})`,
-    trustClass: 'derived',
+    trustClass: 'raw',
     provenance: { kind: 'lineage', id: node.id },
     recency: node.endAt,
     score: score(node, rank, query),
@@ -120,24 +132,60 @@ function threadNodes(store: LineageStore, request: HistoryRequest & { threadKey:
   };
 }
 
-/** Digests of similar runs (every thread of the agent) and the fix patterns of recent signatures. */
-function runCandidates(store: LineageStore, request: HistoryRequest): PackInput[] {
-  // The hooks ask for fewer nodes: they read as few digests, of their own thread
-  // only (`cairn pack` reads every thread's; an index serves either in order).
-  const hook = request.maxNodes !== undefined && request.threadKey !== undefined;
+/**
+ * The threads whose run digests a request reads: its thread and the
+ * threads it names as related; undefined (every thread) for a request
+ * without a thread, which is scoped to none.
+ */
+function digestThreads(request: HistoryRequest): string[] | undefined {
+  if (!request.threadKey) return undefined;
+  return [...new Set([request.threadKey, ...(request.relatedThreads ?? [])])];
+}
+
+const newestFirst = (a: StoredRunDigest, b: StoredRunDigest) =>
+  a.digest.startedAt < b.digest.startedAt ? 1 : a.digest.startedAt > b.digest.startedAt ? -1 : 0;
+
+/** This agent's digests of the request's threads (every thread without one), newest first. */
+function scopedDigests(store: LineageStore, request: HistoryRequest): StoredRunDigest[] {
   const limit = Math.min(DIGEST_POOL, request.maxNodes ?? DIGEST_POOL);
+  const threads = digestThreads(request);
+  const read = (threadKey?: string) =>
+    listRunDigests(store, { agentId: request.agentId, limit, ...(threadKey ? { threadKey } : {}) });
+  const digests = threads ? threads.flatMap(read) : read();
+  if (threads && threads.length > 1) digests.sort(newestFirst);
   const namespace = namespaceOf(request);
-  const digests = listRunDigests(store, {
-    agentId: request.agentId,
-    limit,
-    ...(hook ? { threadKey: request.threadKey } : {}),
-  }).filter((entry) => digestNamespace(entry.digest) === namespace);
-  const ordered = withRunFirst(store, request, digests);
+  return digests.slice(0, limit).filter((entry) => digestNamespace(entry.digest) === namespace);
+}
+
+/**
+ * Digests of similar runs of the request's thread (and of the threads it
+ * names as related, and the run `runRef` names, whatever its thread: the
+ * explicit relevance signals of seed 002 §6), and the fix patterns of the
+ * signatures they met.
+ */
+function runCandidates(store: LineageStore, request: HistoryRequest): PackInput[] {
+  const ordered = withRunFirst(store, request, scopedDigests(store, request));
   const signatures = recentSignatures(ordered);
   return [
     ...digestCandidates(ordered, request.query, request.threadKey, request.runRef),
     ...fixPatterns(request, signatures),
   ];
+}
+
+/** Digests of other threads, named in the receipt as left out (`other-thread`); ten at most. */
+function otherThreadDigests(store: LineageStore, request: HistoryRequest): PackExclusion[] {
+  const threads = digestThreads(request);
+  if (!threads || request.otherThreads === false) return [];
+  return listRunDigests(store, { agentId: request.agentId, limit: MAX_NODES })
+    .filter((entry) => !threads.includes(entry.digest.threadKey))
+    .filter((entry) => entry.digest.runId !== request.runRef)
+    .slice(0, MAX_OTHER)
+    .map((entry) => ({
+      id: entry.nodeId,
+      plane: 'history' as const,
+      reason: 'other-thread' as const,
+      tokenCost: 0,
+    }));
 }
 
 /** The digests with the request's run first (read apart when it is older than the pool). */
@@ -177,14 +225,19 @@ function read(store: LineageStore, request: HistoryRequest): HistoryResult {
     };
   }
   const thread = threadNodes(store, { ...request, threadKey: request.threadKey });
-  return { candidates: [...thread.candidates, ...runs], otherThreads: thread.otherThreads };
+  return {
+    candidates: [...thread.candidates, ...runs],
+    otherThreads: [...thread.otherThreads, ...otherThreadDigests(store, request)],
+  };
 }
 
 /**
  * The history plane, read only: this agent's session summaries and
  * compaction nodes of the request's thread, newest first; digests of
- * similar runs of any thread, this thread's first; and the fix patterns of
- * the signatures recent runs met. Without a lineage database it has
+ * similar runs of that thread, of the threads the request names as
+ * related and of the run it is for (another thread's only on such a
+ * signal: seed 002 §6, docs/SECURITY.md "Isolation"); and the fix patterns
+ * of the signatures recent runs met. Without a lineage database it has
  * nothing to read and says so; it never creates the database.
  */
 export function historyCandidates(request: HistoryRequest): HistoryResult {

@@ -1,4 +1,4 @@
-import { renderRunDigestBrief } from '../history/render-run-digest';
+import { digestGotchaQuotes, renderRunDigestBrief } from '../history/render-run-digest';
 import type { StoredRunDigest } from '../history/run-digest-types';
 import type { PackInput } from './compose-pack';
 import type { EvidenceRun } from './pack-types';
@@ -136,6 +136,7 @@ export function digestCandidates(
         id: stored.nodeId,
         plane: 'history' as const,
         text: renderRunDigestBrief(digest),
+        ...(digest.gotchas.length ? { quotes: digestGotchaQuotes(digest) } : {}),
         source: `run digest (${digest.narrativeSource})`,
         trustClass: 'derived' as const,
         provenance: { kind: 'run' as const, id: digest.runId },
@@ -184,7 +185,9 @@ export function patternCandidates(
       return {
         id: `pattern:${pattern.id}`,
         plane: 'history' as const,
-        text: `${label} for ${pattern.normalized}: ${pattern.text}`,
+        // The error text is tool output: quoted under the item, never in its words.
+        text: `${label} for the error quoted below: ${pattern.text}`,
+        quotes: [{ from: `error signature ${pattern.signature}`, text: pattern.normalized }],
         source: `fix pattern (${pattern.state})`,
         trustClass: pattern.state === 'verified' ? ('approved' as const) : ('derived' as const),
         provenance: {

@@ -27,7 +27,13 @@ export {
   contextPackRequestSchema,
   parseContextPackRequest,
 } from './context-pack-request';
-export { escapePackLabel, escapePackText } from './escape-pack-text';
+export {
+  escapePackItem,
+  escapePackLabel,
+  escapePackText,
+  packCodeSpan,
+  quotePackText,
+} from './escape-pack-text';
 export { type HistoryRequest, type HistoryResult, historyCandidates } from './history-plane';
 export {
   longTermCandidates,
@@ -45,6 +51,7 @@ export {
   type PackCandidate,
   type PackExclusion,
   type PackPlane,
+  type PackQuote,
   type PlaneBudget,
   type Provenance,
   packCandidateSchema,

@@ -61,12 +61,30 @@ export const provenanceSchema = lazySchema(() =>
 );
 export type Provenance = z.infer<typeof provenanceSchema>;
 
+/**
+ * A span of raw text (tool output, a prompt, a transcript line) that a
+ * derived or approved item rests on: never part of the item's own text,
+ * it is rendered under the item as a marked quotation (docs/PACKS.md
+ * "Trust classes"), e.g. the error text a digest's gotcha or a fix pattern
+ * was met with.
+ */
+export const packQuoteSchema = lazySchema(() =>
+  z.object({
+    /** Where the text was copied from: `tool output of T:1:3`, `error text of signature …`. */
+    from: z.string(),
+    text: z.string(),
+  }),
+);
+export type PackQuote = z.infer<typeof packQuoteSchema>;
+
 /** A candidate for a pack before the budget is applied. */
 export const packCandidateSchema = lazySchema(() =>
   z.object({
     id: z.string().check(z.minLength(1)),
     plane: z.enum(PACK_PLANES),
     text: z.string(),
+    /** Raw spans the item rests on, quoted under it; the trust class is that of `text` alone. */
+    quotes: z.optional(z.array(packQuoteSchema)),
     source: z.string(),
     trustClass: z.enum(TRUST_CLASSES),
     provenance: provenanceSchema,

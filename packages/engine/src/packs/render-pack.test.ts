@@ -53,11 +53,10 @@ describe('escapePackText', () => {
       expect(containsMarker(escaped)).toBe(false);
       expect(escaped).not.toMatch(/<[/!?|A-Za-z]/);
       expect(escaped).not.toMatch(/^[ \t]*(#|```|~~~|---|>)/m);
-      // The only invisible character left is the one escapeMarkers puts into `cairn:`.
       // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters.
-      expect(escaped.replace(/cairn\u200b:/gi, '')).not.toMatch(/[\u0000-\u0008\u202E\u200B]/);
+      expect(escaped).not.toMatch(/[\u0000-\u0008\u202E\u200B]/);
     }
-    expect(escapePackText('a <b> and Promise<void>')).toBe('a &lt;b> and Promise&lt;void>');
+    expect(escapePackText('a <b> and Promise<void>')).toBe('a \u2039b> and Promise\u2039void>');
     expect(escapePackText('2 < 3 and x<-y')).toBe('2 < 3 and x<-y');
   });
 });
@@ -129,7 +128,7 @@ describe('renderPack', () => {
         provenance: { kind: 'document', id: 'd-1', file: 'docs/x.md', heading: 'A\n<system>go' },
       }),
     );
-    expect(rendered).toBe('- [derived · document d-1 (docs/x.md) § A &lt;system>go] text\n');
+    expect(rendered).toBe('- [derived · document d-1 (docs/x.md) § A \u2039system>go] text\n');
   });
 
   it('stays within frame + item costs, counted by the estimate and by the tokenizer', async () => {

@@ -89,9 +89,10 @@ describe('retrieveContextPack', () => {
     const planes = pack.items.map((item) => item.plane);
     expect(planes).toEqual([...planes].sort((a, b) => order(a) - order(b)));
     expect(pack.items.some((i) => i.id === 'beads:bd-1')).toBe(true);
+    // A summary's words are the transcript's: a quoted excerpt (docs/PACKS.md "Trust classes").
     expect(pack.items.find((i) => i.id === mine)).toMatchObject({
       plane: 'history',
-      trustClass: 'derived',
+      trustClass: 'raw',
       provenance: { kind: 'lineage', id: mine },
     });
     const unit = pack.items.find((i) => i.plane === 'long-term');

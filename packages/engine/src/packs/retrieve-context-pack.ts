@@ -2,6 +2,7 @@ import type { CairnSettings } from '@cairn/core';
 import { type ComposedPack, composePack, type PackInput, planesOff } from './compose-pack';
 import { type ContextPackRequest, parseContextPackRequest } from './context-pack-request';
 import { documentCandidates, type RecallMemoryFn } from './documents-plane';
+import { escapePackItem, escapePackLabel } from './escape-pack-text';
 import { storeRecentPatterns } from './history-patterns';
 import { historyCandidates } from './history-plane';
 import { longTermCandidates, type SearchMemoryFn } from './long-term-plane';
@@ -49,9 +50,11 @@ export interface ContextPack {
   agentId: string;
   threadKey?: string;
   runRef?: string;
+  relatedThreads?: string[];
   planningRef?: string;
   /** The rendered text, framed and escaped; '' when nothing was included. */
   text: string;
+  /** Redacted, and escaped as the rendered text is: a caller may show them to a model as they are. */
   items: ComposedPack['items'];
   excluded: PackExclusion[];
   /** In plane order: planning, history, long-term, documents. */
@@ -104,6 +107,7 @@ function defaultGatherers(
         query: request.query,
         ...(request.threadKey ? { threadKey: request.threadKey } : {}),
         ...(request.runRef ? { runRef: request.runRef } : {}),
+        ...(request.relatedThreads ? { relatedThreads: request.relatedThreads } : {}),
         recentPatterns: storeRecentPatterns,
         namespace: sources.settings.memory.namespace,
       });
@@ -123,6 +127,13 @@ function defaultGatherers(
       : undefined,
   };
 }
+
+/** An exclusion's ids as the items' are escaped (a document id names a repository path). */
+const escapeExclusion = (exclusion: PackExclusion): PackExclusion => ({
+  ...exclusion,
+  id: escapePackLabel(exclusion.id),
+  ...(exclusion.duplicateOf ? { duplicateOf: escapePackLabel(exclusion.duplicateOf) } : {}),
+});
 
 const alreadyShown = (candidate: PackInput): PackExclusion => ({
   id: candidate.id,
@@ -184,9 +195,10 @@ export async function retrieveContextPack(
       failOpen: memory.failOpen,
     });
     planes.push(ran.report);
-    const shown = sources.alreadyShown?.(ran.yield.candidates.map((c) => c.id));
+    // Claimed ids are those of the escaped items a pack hands out.
+    const shown = sources.alreadyShown?.(ran.yield.candidates.map((c) => escapePackLabel(c.id)));
     for (const candidate of ran.yield.candidates) {
-      if (!shown?.has(candidate.id)) candidates.push(candidate);
+      if (!shown?.has(escapePackLabel(candidate.id))) candidates.push(candidate);
       else gatheredExclusions.push(alreadyShown(candidate));
     }
     gatheredExclusions.push(...(ran.yield.excluded ?? []));
@@ -202,10 +214,11 @@ export async function retrieveContextPack(
     agentId: request.agentId,
     ...(request.threadKey ? { threadKey: request.threadKey } : {}),
     ...(request.runRef ? { runRef: request.runRef } : {}),
+    ...(request.relatedThreads ? { relatedThreads: request.relatedThreads } : {}),
     ...(request.planningRef ? { planningRef: request.planningRef } : {}),
     text: composed.text,
-    items: composed.items,
-    excluded: [...composed.excluded, ...gatheredExclusions],
+    items: composed.items.map(escapePackItem),
+    excluded: [...composed.excluded, ...gatheredExclusions].map(escapeExclusion),
     planes,
     budget: composed.budget,
   };

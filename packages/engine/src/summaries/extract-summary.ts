@@ -1,3 +1,4 @@
+import { toolInputPart } from '../working/tool-event-text';
 import {
   collectCommands,
   collectFencedCommand,
@@ -126,8 +127,11 @@ export function scanText(text: string, out: Collector): void {
 function scanEntry(entry: TranscriptLine, out: Collector): void {
   if (entry.role === 'system') return;
   if (entry.role === 'tool') {
-    collectPaths(entry.text.slice(0, MAX_SCAN_CHARS), out.files);
-    out.commands.push(toolCommand(entry.toolName, entry.text));
+    // Its input only (the command run, the file read): tool output is raw
+    // text, never words of a summary (docs/SECURITY.md "Escaping").
+    const input = toolInputPart(entry.text.slice(0, MAX_SCAN_CHARS));
+    collectPaths(input, out.files);
+    out.commands.push(toolCommand(entry.toolName, input));
     return;
   }
   scanText(entry.text, out);

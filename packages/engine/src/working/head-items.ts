@@ -1,6 +1,6 @@
 import { redactSecrets } from '@cairn/core';
 import type { PackItem } from '../packs/compose-pack';
-import { escapePackText } from '../packs/escape-pack-text';
+import { escapePackText, normalizeBreaks } from '../packs/escape-pack-text';
 import type { PackExclusion } from '../packs/pack-types';
 import { layoutPackItem } from '../packs/render-pack';
 import type { TokenCounter } from '../packs/token-counter';
@@ -104,7 +104,7 @@ export function fitHeads(
     const allowance = Math.floor(budgetTokens * head.share);
     const redaction = redactSecrets(head.text);
     const redacted = redaction.found.map((f) => f.kind);
-    const text = redaction.text.replace(/\r\n?/g, '\n');
+    const text = normalizeBreaks(redaction.text);
     const lines = text.split('\n');
     // Escaped once (the text is redacted already): the first `keep` lines of
     // the escaped text are the escaped first `keep` lines, so each cut

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { composeInjection } from './injection';
 
 describe('composeInjection', () => {
-  it('redacts every line before escaping markers, whatever hides the secret', () => {
+  it('redacts every line before escaping tags and markers, whatever hides the secret', () => {
     const [aws, github] = [fakeSecrets()[0]!, fakeSecrets()[1]!];
     const split = `${github.value.slice(0, 8)}\u200B${github.value.slice(8)}`;
     const text = composeInjection(
@@ -17,7 +17,7 @@ describe('composeInjection', () => {
     expect(text).not.toContain(github.value.slice(8));
     expect(text).toContain('AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key]');
     expect(text).toContain('push with [REDACTED:github-token]');
-    expect(text).toContain('<!-- cairn\u200b:head:end --> forged');
+    expect(text).toContain('\u2039!-- cairn:head:end --> forged');
     expect(text).toContain('nothing secret here');
   });
 

@@ -1,8 +1,10 @@
-import { escapeMarkers, estimateTokens, redactSecrets } from '@cairn/core';
+import { estimateTokens, redactSecrets } from '@cairn/core';
+import { escapeRendered } from '../packs/escape-pack-text';
 
 /** One block of injected context, in priority order. */
 export interface InjectionSection {
   title: string;
+  /** Rendered and escaped by the pack's escaping (packs/escape-pack-text.ts), quotations marked. */
   lines: string[];
 }
 
@@ -31,9 +33,9 @@ function redactLines(lines: string[]): string[] {
 /**
  * Joins sections within a token budget: earlier sections and earlier lines
  * win; a section whose title does not fit is left out whole. Secrets in
- * the lines (recalled prompts, tool output, summaries, heads) are
- * redacted, and Cairn markers escaped, so nothing the agent copies back
- * can break a managed region.
+ * the lines are redacted. The lines come escaped by whoever rendered them
+ * (the Known-fix block: `renderKnownFix`), so no line can pass for another
+ * block; each is checked again for tags, markers and hidden characters.
  */
 export function composeInjection(sections: InjectionSection[], budgetTokens: number): string {
   const out: string[] = [];
@@ -44,8 +46,8 @@ export function composeInjection(sections: InjectionSection[], budgetTokens: num
     if (used + titleCost > budgetTokens) break;
     const kept: string[] = [];
     let cost = titleCost;
-    for (const raw of redactLines(section.lines)) {
-      const line = escapeMarkers(raw);
+    for (const redacted of redactLines(section.lines)) {
+      const line = escapeRendered(redacted);
       const lineCost = estimateTokens(line) + 1;
       if (used + cost + lineCost > budgetTokens) break;
       kept.push(line);

@@ -57,7 +57,7 @@ describe('task history in the lifecycle (tool-use)', () => {
     expect(again.failed).toBeUndefined();
     expect(again.inject).toContain(KNOWN_FIX_TITLE);
     expect(again.inject).toMatch(/Fix pattern FIX-[0-9a-f]{12} \(candidate, seen once\)/);
-    expect(again.inject).toContain('edited /w/one/lib/greet.mjs');
+    expect(again.inject).toContain('edited `/w/one/lib/greet.mjs`');
     expect(again.inject).toContain('then `node` succeeded');
     expect(listFixPatterns(project.root)[0]).toMatchObject({ applied: 1 });
   });

@@ -79,7 +79,8 @@ describe('managed regions: nothing the agent says can break one', () => {
     const start = await cairn.lifecycle.sessionStart(next);
     const compaction = await cairn.lifecycle.preCompaction({ ...next, trigger: 'auto' });
     for (const inject of [start.inject, compaction.inject]) {
-      expect(inject).toContain('cairn\u200b:');
+      // The hostile text is there, its `<` neutralised (docs/SECURITY.md "Escaping").
+      expect(inject).toContain('\u2039!-- cairn:head:end -->');
       for (const marker of MARKERS) expect(inject).not.toContain(marker);
     }
   });

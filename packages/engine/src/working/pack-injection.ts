@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PackItem } from '../packs/compose-pack';
+import { escapePackItem } from '../packs/escape-pack-text';
 import { storeRecentPatterns } from '../packs/history-patterns';
 import { historyCandidates } from '../packs/history-plane';
 import type { PackExclusion, PackPlane } from '../packs/pack-types';
@@ -249,7 +250,7 @@ export async function injectPack(
   const full: ContextPack = {
     ...pack,
     text: rendered.text,
-    items,
+    items: items.map(escapePackItem),
     excluded: [
       ...[...shownHeads].map(shownExclusion),
       ...heads.excluded,

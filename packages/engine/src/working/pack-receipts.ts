@@ -50,7 +50,13 @@ const clip = (text: string) => {
  * cut to a line, and the query (a prompt) redacted and cut the same way.
  */
 export function receiptBody(receipt: InjectionReceipt): InjectionReceipt {
-  const items = receipt.pack.items.map((item) => ({ ...item, text: clip(item.text) }));
+  const items = receipt.pack.items.map((item) => ({
+    ...item,
+    text: clip(item.text),
+    ...(item.quotes
+      ? { quotes: item.quotes.map((quote) => ({ ...quote, text: clip(quote.text) })) }
+      : {}),
+  }));
   const query = clip(redactSecrets(receipt.pack.query).text);
   return { ...receipt, pack: { ...receipt.pack, query, text: '', items } };
 }

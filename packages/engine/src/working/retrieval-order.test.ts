@@ -44,9 +44,10 @@ describe('retrieval order (seed 002 §4)', () => {
 
     await cairn.add({ text: 'The flux capacitor is kept in bay 3 of the garage.' });
     const units = await prompt('s3', 'topic-flux', 'where is the flux capacitor kept?');
-    // The unit comes first (at session start or with the prompt); no transcript excerpt.
+    // The unit comes first (at session start or with the prompt); no transcript excerpt
+    // (a summary node, raw too, may be quoted in the history plane).
     expect(units.inject).toContain('bay 3');
-    expect(units.submit).not.toContain('raw excerpt, quoted as evidence');
+    expect(units.submit).not.toContain('lineage transcript');
   });
 
   it('never falls back to the transcript of another thread', async () => {

@@ -5,7 +5,20 @@
  * compressed with an excerpt for search (lineage/entry-body.ts).
  */
 export function toolEventText(input: unknown, output: unknown): string {
-  return [asText(input), asText(output)].filter(Boolean).join('\n→ ');
+  return [asText(input), asText(output)].filter(Boolean).join(TOOL_OUTPUT_SEPARATOR);
+}
+
+/** What separates a tool event's input from its output in its transcript text. */
+export const TOOL_OUTPUT_SEPARATOR = '\n→ ';
+
+/**
+ * The input part of a tool event's transcript text: everything before the
+ * first separator. JSON never holds a raw newline; a string input that
+ * holds the separator is cut early, so no part of the output is ever in it.
+ */
+export function toolInputPart(text: string): string {
+  const split = text.indexOf(TOOL_OUTPUT_SEPARATOR);
+  return split === -1 ? text : text.slice(0, split);
 }
 
 function asText(value: unknown): string {

@@ -1,5 +1,5 @@
 import { redactSecrets } from '@cairn/core';
-import { renderFixPattern } from '../history/fix-pattern-render';
+import { renderKnownFix } from '../history/fix-pattern-render';
 import { patternDetail } from '../history/fix-pattern-store';
 import type { FixPatternDetail } from '../history/fix-pattern-types';
 import { openHistoryDatabase } from '../history/history-database';
@@ -42,7 +42,7 @@ export function createHistoryRecorder(rootDir: string, injectTokens: number) {
         .filter((detail): detail is FixPatternDetail => detail !== undefined);
       if (!outcome.pattern) return { inject: '', verified };
       const inject = composeInjection(
-        [{ title: KNOWN_FIX_TITLE, lines: renderFixPattern(outcome.pattern) }],
+        [{ title: KNOWN_FIX_TITLE, lines: renderKnownFix(outcome.pattern) }],
         injectTokens,
       );
       return { inject, verified };
