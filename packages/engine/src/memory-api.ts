@@ -13,6 +13,7 @@ import {
 import { databaseFindings } from './doctor/database-checks';
 import { type DoctorFinding, needsUser } from './doctor/doctor-finding';
 import { type StoreSize, storeSizes } from './doctor/store-sizes';
+import { duplicateUnitFindings } from './doctor/unit-checks';
 import { workspaceFindings } from './doctor/workspace-checks';
 import { type RecallFn, type SearchHit, type SearchRequest, searchMemory } from './memory-search';
 import type { RecallContext } from './recall/engine-pool';
@@ -80,7 +81,8 @@ export function createMemoryApi(
     writer,
     add: (input: AddUnitInput) => store.add(input),
     replace: (memoryId: string, text: string) => store.replace(memoryId, text),
-    remove: (memoryId: string) => store.remove(memoryId),
+    /** `at` (`<file>:<line>`) names one copy of an id that is in several places. */
+    remove: (memoryId: string, at?: string) => store.remove(memoryId, at),
     /** Approves or deprecates a unit (or sends it back to draft), keeping its id. */
     setReview: (memoryId: string, review: ReviewState) => store.setReview(memoryId, review),
     get: (memoryId: string): Promise<MemoryRecord> => getMemory(rootDir, store.scan, memoryId),
@@ -132,6 +134,7 @@ export function createMemoryApi(
       const units = documents.reduce((sum, document) => sum + document.units.length, 0);
       const findings = [
         ...(await workspaceFindings(rootDir, settings.limits.headTokens)),
+        ...duplicateUnitFindings(documents),
         ...databaseFindings(rootDir),
         ...extra,
       ];

@@ -36,11 +36,13 @@ export const replaceCommand: CommandSpec = {
 
 export const removeCommand: CommandSpec = {
   name: 'remove',
-  summary: 'Remove a unit by id',
-  usage: 'cairn remove <UNIT:id> [--json]',
-  options: {},
+  summary:
+    'Remove a unit by id (--at <file>:<line>: the one copy there, of an id in several places)',
+  usage: 'cairn remove <UNIT:id> [--at <file>:<line>] [--json]',
+  options: { at: { type: 'string' } },
   positionals: { min: 1, max: 1 },
   async run(context) {
-    return unitOutcome(await context.open().remove(context.positionals[0]!));
+    const at = stringFlag(context.values.at);
+    return unitOutcome(await context.open().remove(context.positionals[0]!, at));
   },
 };

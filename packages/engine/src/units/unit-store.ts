@@ -4,6 +4,7 @@ import {
   type CairnSettings,
   cairnStatePath,
   dailyMemoryFileName,
+  type LocatedUnit,
   type MemoryCategory,
   missingAsUndefined,
   type ParsedDocument,
@@ -19,7 +20,9 @@ import {
 } from '@cairn/core';
 import type { WorkspaceWriter } from '../workspace-writer';
 import { DedupIndex } from './dedup-index';
+import { copiesConflict, copyAt, findUnitCopies } from './unit-copies';
 import { type AddUnitInput, validateAddInput, validateText } from './unit-input';
+import { appendBlock, removalEnd, spliceLines } from './unit-lines';
 import {
   type AddUnitResult,
   type FailedResult,
@@ -28,7 +31,7 @@ import {
   type RemoveUnitResult,
   type ReplaceUnitResult,
 } from './unit-results';
-import { findDuplicate, findUnit, type ParseCache, scanWorkspace } from './workspace-scan';
+import { findDuplicate, type ParseCache, scanWorkspace } from './workspace-scan';
 import { watchWorkspace } from './workspace-watch';
 
 export interface UnitStoreOptions {
@@ -69,37 +72,6 @@ function checkId(memoryId: unknown): FailedResult | undefined {
   return undefined;
 }
 
-/** Appends `block` to a daily file's text, keeping one blank line between blocks. */
-function appendBlock(current: string | undefined, block: string, date: string): string {
-  if (current === undefined || current.trim() === '') return `# ${date}\n\n${block}`;
-  const base = current.endsWith('\n') ? current : `${current}\n`;
-  return `${base}\n${block}`;
-}
-
-/**
- * Replaces lines `start..end` (1-based, inclusive) of `text` with
- * `replacement` lines; every other line, byte for byte. In a file with
- * CRLF line ends the new lines get CRLF too.
- */
-function spliceLines(text: string, start: number, end: number, replacement: string[]): string {
-  const lines = text.split('\n');
-  const crlf = lines[start - 1]?.endsWith('\r') === true;
-  const added = crlf ? replacement.map((line) => `${line}\r`) : replacement;
-  lines.splice(start - 1, end - start + 1, ...added);
-  return lines.join('\n');
-}
-
-/** After removing a unit, also drop its `----` separator and the blank lines around it. */
-function removalEnd(lines: string[], end: number): number {
-  let last = end;
-  while (lines[last]?.trim() === '') last += 1;
-  if (lines[last]?.trim() === '----') {
-    last += 1;
-    if (lines[last]?.trim() === '') last += 1;
-  }
-  return last;
-}
-
 /**
  * Managed units in the daily files. Every mutation runs under one workspace
  * lock and rewrites the file atomically, so concurrent writers (threads or
@@ -112,6 +84,23 @@ function notFound(memoryId: string) {
     'find ids with memory_list (`cairn list`)',
   );
 }
+
+/**
+ * The unit a change applies to: its one copy, or the copy `at` names; a
+ * failed result when it has none, or several and `at` names none.
+ */
+function theUnit(
+  documents: ParsedDocument[],
+  memoryId: string,
+  at?: string,
+): LocatedUnit | FailedResult {
+  const copies = findUnitCopies(documents, memoryId);
+  if (copies.length === 0) return notFound(memoryId);
+  if (at !== undefined) return copyAt(memoryId, copies, at);
+  return copies.length === 1 ? copies[0]! : copiesConflict(memoryId, copies);
+}
+
+const isFailed = (value: LocatedUnit | FailedResult): value is FailedResult => 'action' in value;
 
 /** A review state change: the unit keeps its id. */
 export type ReviewUnitResult =
@@ -149,10 +138,11 @@ async function setUnitReview(
       `use one of ${REVIEW_STATES.join(', ')}`,
     );
   }
-  if (!findUnit(await scan(), memoryId)) return notFound(memoryId);
+  const early = theUnit(await scan(), memoryId);
+  if (isFailed(early)) return early;
   return locked(async () => {
-    const unit = findUnit(await scan(), memoryId);
-    if (!unit) return notFound(memoryId);
+    const unit = theUnit(await scan(), memoryId);
+    if (isFailed(unit)) return unit;
     const updated = { ...unit, review, updatedAt: now().toISOString() };
     const content = await readMemoryFileExact(rootDir, unit.path);
     const block = wellFormedText(serializeUnitBlock(updated)).split('\n');
@@ -225,17 +215,17 @@ export function createUnitStore(options: UnitStoreOptions) {
     if (bad) return bad;
     const valid = validateText(text, maxChars());
     if (typeof valid !== 'string') return valid;
-    const refusal = (documents: ParsedDocument[]) =>
-      findUnit(documents, memoryId)
-        ? findDuplicate(documents, valid, memoryId, duplicates)
-        : notFound(memoryId);
+    const refusal = (documents: ParsedDocument[]) => {
+      const unit = theUnit(documents, memoryId);
+      return isFailed(unit) ? unit : findDuplicate(documents, valid, memoryId, duplicates);
+    };
     const early = refusal(await scan());
     if (early) return early;
     return locked(async () => {
       const documents = await scan();
       const refused = refusal(documents);
       if (refused) return refused;
-      const unit = findUnit(documents, memoryId)!;
+      const unit = theUnit(documents, memoryId) as LocatedUnit;
       const updated = { ...unit, text: valid, updatedAt: now().toISOString() };
       const content = await readMemoryFileExact(rootDir, unit.path);
       const block = wellFormedText(serializeUnitBlock(updated)).split('\n');
@@ -254,14 +244,16 @@ export function createUnitStore(options: UnitStoreOptions) {
     });
   }
 
-  async function remove(memoryId: string): Promise<RemoveUnitResult> {
+  /** Removes the unit; `at` (`<file>:<line>`) names one copy of an id that is in several places. */
+  async function remove(memoryId: string, at?: string): Promise<RemoveUnitResult> {
     writer.assertWritable('remove a memory');
     const bad = checkId(memoryId);
     if (bad) return bad;
-    if (!findUnit(await scan(), memoryId)) return notFound(memoryId);
+    const early = theUnit(await scan(), memoryId, at);
+    if (isFailed(early)) return early;
     return locked(async () => {
-      const unit = findUnit(await scan(), memoryId);
-      if (!unit) return notFound(memoryId);
+      const unit = theUnit(await scan(), memoryId, at);
+      if (isFailed(unit)) return unit;
       const content = await readMemoryFileExact(rootDir, unit.path);
       const end = removalEnd(content.split('\n'), unit.endLine);
       await writer.writeFile(unit.path, spliceLines(content, unit.startLine, end, []));
