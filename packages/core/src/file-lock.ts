@@ -3,6 +3,7 @@ import { constants, promises as fsp } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CairnError } from './errors';
 import { holderLines, holderState, parseHolder } from './lock-holder';
+import { fsError } from './fs-errors';
 import { nodeCrypto } from './node-crypto';
 import { makeDirectory } from './workspace/state-paths';
 
@@ -99,18 +100,24 @@ const sameLock = (a: LockSnapshot, b: LockSnapshot) => a.ino === b.ino && a.cont
  */
 async function createWhole(path: string, content: string): Promise<boolean> {
   const temp = join(dirname(path), `.${basename(path)}.${nodeCrypto().randomUUID()}.tmp`);
-  const handle = await fsp.open(temp, 'wx', 0o644);
+  const handle = await fsp.open(temp, 'wx', 0o644).catch((error: unknown) => {
+    throw fsError(error, { op: 'write', path });
+  });
   try {
     await handle.writeFile(content);
-  } finally {
     await handle.close();
+  } catch (error) {
+    // A full disk (ENOSPC) fails the write: the empty temp file goes, and the error names the lock.
+    await handle.close().catch(() => {});
+    await fsp.unlink(temp).catch(() => {});
+    throw fsError(error, { op: 'write', path });
   }
   try {
     await fsp.link(temp, path);
     return true;
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
-    if (!NO_HARD_LINKS.has(errnoCode(error) ?? '')) throw error;
+    if (!NO_HARD_LINKS.has(errnoCode(error) ?? '')) throw fsError(error, { op: 'write', path });
     return createExclusive(path, content);
   } finally {
     await fsp.unlink(temp).catch(() => {});
@@ -126,12 +133,16 @@ async function createExclusive(path: string, content: string): Promise<boolean> 
     handle = await fsp.open(path, 'wx', 0o644);
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
-    throw error;
+    throw fsError(error, { op: 'write', path });
   }
   try {
     await handle.writeFile(content);
-  } finally {
     await handle.close();
+  } catch (error) {
+    // Not a lock without its holder: the half-made file goes.
+    await handle.close().catch(() => {});
+    await fsp.unlink(path).catch(() => {});
+    throw fsError(error, { op: 'write', path });
   }
   return true;
 }

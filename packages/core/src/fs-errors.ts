@@ -24,6 +24,17 @@ function errnoOf(error: unknown): { code: string; path?: string } | undefined {
   return { code, ...(typeof path === 'string' ? { path } : {}) };
 }
 
+/**
+ * What the system refused, as fsError words it (`no space left on the
+ * device (ENOSPC)`), for a raw Node error or one fsError already typed;
+ * undefined for anything else.
+ */
+export function refusalReason(error: unknown): string | undefined {
+  const typed = CairnError.isInstance(error) ? error.details?.errno : undefined;
+  const code = typeof typed === 'string' ? typed : errnoOf(error)?.code;
+  return code && code in REFUSALS ? `${REFUSALS[code]} (${code})` : undefined;
+}
+
 /** True for a Node file-system error the system raised (EACCES, EPERM, EROFS, ENOSPC, ...). */
 export function isFileSystemRefusal(error: unknown): boolean {
   return !CairnError.isInstance(error) && errnoOf(error) !== undefined;

@@ -3,6 +3,7 @@ import { promises as fsp, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { ATOMIC_TEMP_PREFIX, writeFileAtomic } from '../atomic-write';
 import { CairnError } from '../errors';
+import { refusalReason } from '../fs-errors';
 import { compareCodeUnits } from './dates';
 import { decodeExactText, encodeExactText } from './exact-text';
 import {
@@ -214,7 +215,9 @@ async function writeWorkspaceBytes(
     await makeDirectory(join(path, '..'));
     await writeFileAtomic(path, content);
   } catch (error) {
-    throw new CairnError('WRITE_FAILED', `Cannot write .cairn/memory/${String(relPath)}`, {
+    const reason = refusalReason(error);
+    const why = reason ? `: ${reason}` : '';
+    throw new CairnError('WRITE_FAILED', `Cannot write .cairn/memory/${String(relPath)}${why}`, {
       cause: error,
       hint: 'check free disk space and write permission on .cairn/memory/',
       details: { path: relPath },
