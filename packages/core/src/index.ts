@@ -114,6 +114,7 @@ export {
   recordKindOf,
   recordTrustOf,
 } from './contracts/memory-record';
+export { MAX_NESTING_DEPTH, nestedDeeperThan } from './contracts/nesting-depth';
 export {
   DEFAULT_RECALL_LIMIT,
   DEFAULT_RECALL_TIERS,

@@ -94,7 +94,7 @@ export {
 export { UNIT_ERROR_CODES } from './units/unit-results';
 export { lastPackReceipts } from './working/last-pack-receipts';
 export type { LifecycleResult } from './working/lifecycle';
-export type { LifecycleFailure } from './working/lifecycle-log';
+export { type LifecycleFailure, logLifecycleFailure } from './working/lifecycle-log';
 export {
   type InjectionEvent,
   type InjectionReceipt,

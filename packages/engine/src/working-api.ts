@@ -14,7 +14,11 @@ import { expandNode, openLineageStore } from './lineage';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
 import { createLifecycle, type Lifecycle } from './working/lifecycle';
-import { recentLifecycleFailures } from './working/lifecycle-log';
+import {
+  clearLifecycleFailures,
+  lifecycleFailureFix,
+  recentLifecycleFailures,
+} from './working/lifecycle-log';
 import { renderThreadHead, type ThreadHeadState } from './working/thread-state';
 
 /**
@@ -106,11 +110,17 @@ export function createWorkingApi(
         headsError = formatError(error);
       }
       return {
-        failures: recentLifecycleFailures(rootDir),
+        // What each failure left undone and how to redo it (docs/CLI.md, `cairn doctor`).
+        failures: recentLifecycleFailures(rootDir).map((failure) => ({
+          ...failure,
+          fix: lifecycleFailureFix(failure),
+        })),
         pending,
         ...(headsError ? { headsError } : {}),
       };
     },
+    /** Marks the logged lifecycle failures as seen (`cairn doctor --clear`); returns how many. */
+    clearLifecycleFailures: () => clearLifecycleFailures(rootDir),
     closeWorking() {
       lifecycle?.close();
     },

@@ -6,6 +6,7 @@ import {
   findProjectRoot,
   type HarnessAdapter,
   loadConfiguredPackages,
+  logLifecycleFailure,
   type OpenCairnOptions,
   openCairn,
   sqliteDriverProblem,
@@ -45,6 +46,18 @@ function parsePayload(text: string | undefined): Record<string, unknown> {
     });
   }
   return value as Record<string, unknown>;
+}
+
+/** A hook event the lifecycle refused, in the project's lifecycle log (best effort). */
+function logRefusal(root: string, event: string, payload: Record<string, unknown>, error: unknown) {
+  const sessionKey = typeof payload.session_id === 'string' ? payload.session_id.slice(0, 256) : '';
+  logLifecycleFailure(root, {
+    at: new Date().toISOString(),
+    event,
+    ...(sessionKey ? { sessionKey } : {}),
+    code: CairnError.isInstance(error) ? error.code : 'INTERNAL',
+    message: formatError(error).slice(0, 2000),
+  });
 }
 
 /** `--root`, else the nearest folder with .cairn/ above the payload's cwd; undefined when none. */
@@ -124,7 +137,11 @@ export const createHookCommand = ({
         const result = await deliver(
           { hookEvent, payload },
           { lifecycle: cairn.lifecycle, env: io.env },
-        );
+        ).catch((error: unknown) => {
+          // A refused payload (INVALID_INPUT) dropped the event: `cairn doctor` says so.
+          logRefusal(root, `${harnessId} ${hookEvent}`, payload, error);
+          throw error;
+        });
         // Some hooks reply with plain text (Claude Code's PreCompact appends stdout to the
         // compaction instructions); everything else is a JSON object.
         const { output } = result;

@@ -33,11 +33,13 @@ export const doctorCommand: CommandSpec = {
   name: 'doctor',
   summary:
     'Check the workspace (encoding, sizes, markers), the databases, ignored settings and harnesses; exits 1 when something needs you',
-  usage: 'cairn doctor [--json]',
-  options: {},
+  usage: 'cairn doctor [--clear] [--json]',
+  options: { clear: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   async run(context) {
     const cairn = context.open();
+    // `--clear`: the lifecycle failures shown so far are seen; the check runs as usual.
+    const cleared = context.values.clear === true ? cairn.clearLifecycleFailures() : 0;
     // Databases first: a damaged heads.db is a finding, not a crash of the health read.
     const report = await cairn.doctor();
     const health = cairn.workingHealth();
@@ -47,12 +49,10 @@ export const doctorCommand: CommandSpec = {
     const ignored = cairn.resolved.trust.ignored;
     // Per-user paths (cache, state, config) that fail the ownership rule are not used.
     const userPaths = userPathWarnings({ env: context.io.env });
-    const ok =
-      report.ok &&
-      health.pending.length === 0 &&
-      !harnessProblems &&
-      !ignored.length &&
-      !userPaths.length;
+    // A failed event (a session end, a refused payload) or unreadable deferred writes lost something.
+    const working =
+      health.pending.length === 0 && health.failures.length === 0 && !health.headsError;
+    const ok = report.ok && working && !harnessProblems && !ignored.length && !userPaths.length;
     const lines = [
       `${report.files} files, ${report.units} units`,
       `stores: ${report.stores.map((s) => `${s.store} ${formatBytes(s.bytes)}`).join(', ')}`,
@@ -64,8 +64,15 @@ export const doctorCommand: CommandSpec = {
       ...health.pending.map(
         (p) => `  ! deferred head write ${p.scope} (${p.reason}); it is retried on the next event`,
       ),
-      ...(health.headsError ? [`  ~ deferred head writes not read: ${health.headsError}`] : []),
-      ...health.failures.map((f) => `  ~ ${f.at} ${f.event} failed open: ${f.code}: ${f.message}`),
+      ...(health.headsError
+        ? [
+            `  ! deferred head writes cannot be read (${health.headsError}) — heads written late may be lost: see the heads.db finding, or move .cairn/state/heads.db aside if there is none`,
+          ]
+        : []),
+      ...health.failures.map(
+        (f) => `  ! ${f.at} ${f.event} failed open: ${f.code}: ${f.message} — ${f.fix}`,
+      ),
+      ...(cleared ? [`  ~ ${cleared} lifecycle failure(s) marked seen`] : []),
       ...harnessLines(harnesses),
       hookServerLine(hookServer),
       ...userPaths.map((warning) => `  ! ${warning.message}`),

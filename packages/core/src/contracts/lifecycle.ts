@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
 import { agentIdSchema, sessionKeySchema, threadKeySchema } from './identity';
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from './nesting-depth';
 import { lazySchema, parseInput } from './schemas';
 
 /*
@@ -31,12 +32,25 @@ export const sessionStartSchema = lazySchema(() =>
 export const userPromptSubmitSchema = lazySchema(() =>
   z.object({ ...base, prompt: text(200_000) }),
 );
+/** A tool's input or output: any value, nested at most MAX_NESTING_DEPTH levels. */
+const toolValue = () =>
+  z.optional(
+    z
+      .unknown()
+      .check(
+        z.refine(
+          (value) => !nestedDeeperThan(value, MAX_NESTING_DEPTH),
+          `nested deeper than ${MAX_NESTING_DEPTH} levels of arrays and objects; nothing was recorded`,
+        ),
+      ),
+  );
+
 export const toolUseSchema = lazySchema(() =>
   z.object({
     ...base,
     toolName: text(200, 1),
-    input: z.optional(z.unknown()),
-    output: z.optional(z.unknown()),
+    input: toolValue(),
+    output: toolValue(),
   }),
 );
 export const preCompactionSchema = lazySchema(() =>

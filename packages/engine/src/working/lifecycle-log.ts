@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   appendStateFile,
@@ -21,6 +21,8 @@ export interface LifecycleFailure {
 
 const LOG_FILENAME = 'lifecycle-errors.jsonl';
 const LOG_RELATIVE = join(CAIRN_DIR, CAIRN_STATE_DIR, LOG_FILENAME);
+/** Where `cairn doctor --clear` moves the failures it has shown (the one before is replaced). */
+const SEEN_FILENAME = 'lifecycle-errors.seen.jsonl';
 
 export function lifecycleLogPath(rootDir: string): string {
   return join(cairnStatePath(rootDir), LOG_FILENAME);
@@ -58,5 +60,40 @@ export function recentLifecycleFailures(rootDir: string, limit = 20): LifecycleF
     });
   } catch {
     return [];
+  }
+}
+
+/**
+ * Marks the logged failures as seen (`cairn doctor --clear`): the log
+ * moves to `lifecycle-errors.seen.jsonl`, so doctor is ok again until the
+ * next failure. Returns how many failures it held.
+ */
+export function clearLifecycleFailures(rootDir: string): number {
+  const count = recentLifecycleFailures(rootDir, Number.MAX_SAFE_INTEGER).length;
+  if (count === 0) return 0;
+  assertNoLinks(rootDir, join(CAIRN_DIR, CAIRN_STATE_DIR, SEEN_FILENAME));
+  renameSync(lifecycleLogPath(rootDir), join(cairnStatePath(rootDir), SEEN_FILENAME));
+  return count;
+}
+
+/**
+ * What a failed event left undone and how to redo it, for `cairn doctor`.
+ * Every event fails open (the agent went on); these say what Cairn lost.
+ */
+export function lifecycleFailureFix(failure: LifecycleFailure): string {
+  const session = failure.sessionKey ? ` ${JSON.stringify(failure.sessionKey)}` : '';
+  const redo = (event: string) =>
+    failure.agentId && failure.sessionKey
+      ? ` (\`echo '${JSON.stringify({ agentId: failure.agentId, sessionKey: failure.sessionKey })}' | cairn lifecycle ${event}\` runs it again)`
+      : '';
+  switch (failure.event) {
+    case 'session-end':
+      return `session${session} has no summary, run digest or head refresh: its transcript is kept${redo('session-end')}; then \`cairn doctor --clear\``;
+    case 'compaction-complete':
+      return `the compaction of session${session} was not recorded${redo('compaction-complete')}; then \`cairn doctor --clear\``;
+    default:
+      return failure.code === 'INVALID_INPUT'
+        ? 'the harness sent an event Cairn refuses (the message says why): nothing was recorded for it; once the cause is fixed, `cairn doctor --clear`'
+        : 'the event recorded nothing more and injected nothing; once the cause in the message is fixed, `cairn doctor --clear`';
   }
 }
