@@ -2,8 +2,8 @@ import { constants, promises as fsp } from 'node:fs';
 // `fsp` is read on first use: importing node:fs/promises loads readline up front (~1.5 ms a hook).
 import { basename, dirname, join } from 'node:path';
 import { CairnError } from './errors';
-import { holderLines, holderState, parseHolder } from './lock-holder';
 import { fsError } from './fs-errors';
+import { holderLines, holderState, parseHolder } from './lock-holder';
 import { nodeCrypto } from './node-crypto';
 import { makeDirectory } from './workspace/state-paths';
 
