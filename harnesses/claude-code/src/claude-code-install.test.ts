@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HarnessInstallOptions } from '@cairn/core';
+import { GITIGNORE_COMMENT } from '@cairn/harness-kit';
 import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClaudeCodeHarness } from './claude-code-harness';
@@ -63,7 +64,12 @@ describe('project scope', () => {
       [join(root, '.claude/settings.json'), 'create'],
       [join(root, '.mcp.json'), 'create'],
       [join(root, '.claude/settings.local.json'), 'create'],
+      [join(root, '.gitignore'), 'create'],
     ]);
+    // settings.local.json holds this user's approvals: git ignores it.
+    expect(await readFile(join(root, '.gitignore'), 'utf8')).toBe(
+      `${GITIGNORE_COMMENT}\n/.claude/settings.local.json\n`,
+    );
     const settings = await readJson(join(root, '.claude/settings.json'));
     expect(Object.keys(settings.hooks)).toEqual(EVENTS);
     expect(settings.hooks.SessionEnd[0].hooks[0].command).toBe(
@@ -92,8 +98,15 @@ describe('project scope', () => {
     await writeJson(join(root, '.claude/settings.local.json'), {
       enabledMcpjsonServers: ['other'],
     });
+    await writeFile(join(root, '.gitignore'), 'node_modules/\r\ndist');
+    const names = [
+      '.claude/settings.json',
+      '.mcp.json',
+      '.claude/settings.local.json',
+      '.gitignore',
+    ];
     const originals = new Map<string, string>();
-    for (const name of ['.claude/settings.json', '.mcp.json', '.claude/settings.local.json']) {
+    for (const name of names) {
       originals.set(join(root, name), await readFile(join(root, name), 'utf8'));
     }
 
@@ -126,7 +139,11 @@ describe('project scope', () => {
     );
 
     const removal = await harness.uninstall(options());
-    expect(removal.changes.map((c) => c.action)).toEqual(['update', 'update', 'update']);
+    expect(removal.changes.map((c) => c.action)).toEqual(['update', 'update', 'update', 'update']);
+    for (const name of names) {
+      if (name !== '.claude/settings.json')
+        expect(await readFile(join(root, name), 'utf8')).toBe(originals.get(join(root, name)));
+    }
     expect(await readJson(join(root, '.claude/settings.json'))).toEqual(USER_SETTINGS);
     expect(await readJson(join(root, '.mcp.json'))).toEqual({
       mcpServers: { other: { command: 'other-mcp' } },
@@ -139,10 +156,15 @@ describe('project scope', () => {
   it('uninstall deletes the files only Cairn wrote, and a second uninstall changes nothing', async () => {
     await harness.install(options());
     const removal = await harness.uninstall(options());
-    expect(removal.changes.map((c) => c.action)).toEqual(['delete', 'delete', 'delete']);
-    expect(await readdir(join(root, '.claude'))).toEqual(
-      expect.not.arrayContaining(['settings.json', 'settings.local.json']),
-    );
+    expect(removal.changes.map((c) => [c.path, c.action])).toEqual([
+      [join(root, '.claude/settings.json'), 'delete'],
+      [join(root, '.mcp.json'), 'delete'],
+      [join(root, '.claude/settings.local.json'), 'delete'],
+      [join(root, '.gitignore'), 'delete'],
+      // The folder the install created, left empty.
+      [join(root, '.claude'), 'delete'],
+    ]);
+    expect(await readdir(root)).toEqual(['.cairn']);
     const before = await snapshotTree(tmp.root);
     expect((await harness.uninstall(options())).changes).toEqual([]);
     expect(await snapshotTree(tmp.root)).toEqual(before);
@@ -162,7 +184,7 @@ describe('project scope', () => {
     const before = await snapshotTree(tmp.root);
     const report = await harness.install(options({ dryRun: true }));
     expect(report.dryRun).toBe(true);
-    expect(report.changes.map((c) => c.action)).toEqual(['update', 'create', 'create']);
+    expect(report.changes.map((c) => c.action)).toEqual(['update', 'create', 'create', 'create']);
     expect(report.changes[0]!.preview).toContain('hook claude-code PostCompact');
     expect(await snapshotTree(tmp.root)).toEqual(before);
   });

@@ -3,6 +3,7 @@ import {
   applyPlan,
   type PlannedFile,
   parseJsonFile,
+  planGitignoreEntries,
   planJsonEdit,
   readOptional,
 } from '@cairn/harness-kit';
@@ -27,6 +28,8 @@ import {
 
 type Json = Record<string, unknown>;
 const APPROVAL_KEY = 'enabledMcpjsonServers';
+/** The project's per-user settings file, relative to the root as .gitignore names it. */
+const LOCAL_SETTINGS = '.claude/settings.local.json';
 
 /** A removal edit: when taking Cairn's entries out leaves an empty object, the file goes. */
 const removal =
@@ -60,6 +63,8 @@ export async function installClaudeCode(
       await planJsonEdit(files.approval, (local) =>
         withListItem(local, APPROVAL_KEY, MCP_SERVER_NAME),
       ),
+      // settings.local.json holds this user's approvals: never committed.
+      await planGitignoreEntries(options.projectRoot, [LOCAL_SETTINGS]),
     );
   }
   const notes = [options.scope === 'project' ? PROJECT_TRUST_NOTE : USER_SCOPE_NOTE];
@@ -84,6 +89,11 @@ export async function uninstallClaudeCode(
         removal((local) => withoutListItem(local, APPROVAL_KEY, MCP_SERVER_NAME)),
       ),
     );
+  }
+  if (files.approval) {
+    // The ignore line goes only with the exact bytes the install found (the install ledger).
+    const gitignore = await planGitignoreEntries(options.projectRoot, []);
+    planned.push({ ...gitignore, after: gitignore.before });
   }
   // Uninstall never creates a file, and a missing one is not reported.
   const existing = planned.filter((file) => file.before !== undefined);

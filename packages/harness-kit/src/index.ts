@@ -1,3 +1,4 @@
+export { GITIGNORE_COMMENT, planGitignoreEntries, withIgnoredPaths } from './gitignore-entries';
 export {
   type ApplyOptions,
   applyPlan,

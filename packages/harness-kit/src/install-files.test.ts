@@ -1,8 +1,9 @@
-import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CairnError, forgetSoundFolders } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GITIGNORE_COMMENT, planGitignoreEntries, withIgnoredPaths } from './gitignore-entries';
 import { applyPlan, formatJsonLike, planJsonEdit } from './install-files';
 import { installStateDir } from './install-ledger';
 
@@ -111,5 +112,71 @@ describe('formatJsonLike', () => {
     expect(formatJsonLike({ a: [1] }, '{\n\t"x": 1\n}\n')).toBe('{\n\t"a": [\n\t\t1\n\t]\n}\n');
     expect(formatJsonLike({ a: 1 }, '{\r\n    "x": 1\r\n}')).toBe('{\r\n    "a": 1\r\n}');
     expect(formatJsonLike({ a: 1 }, undefined)).toBe('{\n  "a": 1\n}\n');
+  });
+});
+
+describe('folders the install created', () => {
+  const nested = () => join(temp.root, 'project', '.tool', 'plugin', 'cairn.json');
+  const plan = async (path: string, uninstalling: boolean) =>
+    applyPlan('h', target, [await planJsonEdit(path, uninstalling ? remove : add)], {
+      uninstall: uninstalling,
+    });
+
+  it('are removed by uninstall when it leaves them empty, deepest first', async () => {
+    await plan(nested(), false);
+    const dry = await applyPlan(
+      'h',
+      { ...target, dryRun: true },
+      [await planJsonEdit(nested(), remove)],
+      { uninstall: true },
+    );
+    const folders = [
+      join(temp.root, 'project', '.tool', 'plugin'),
+      join(temp.root, 'project', '.tool'),
+    ];
+    expect(dry.changes.slice(1).map((change) => [change.action, change.path])).toEqual(
+      folders.map((folder) => ['delete', folder]),
+    );
+    const report = await plan(nested(), true);
+    expect(report.changes.slice(1).map((change) => change.path)).toEqual(folders);
+    expect(await readdir(join(temp.root, 'project'))).toEqual(['.cairn']);
+  });
+
+  it('stay when they hold anything else, and a folder that was there before always stays', async () => {
+    await mkdir(join(temp.root, 'project', '.tool'));
+    await plan(nested(), false);
+    await writeFile(join(temp.root, 'project', '.tool', 'plugin', 'mine.txt'), 'user file');
+    expect((await plan(nested(), true)).changes).toHaveLength(1);
+    expect(await readdir(join(temp.root, 'project', '.tool', 'plugin'))).toEqual(['mine.txt']);
+    // Emptied later by the user: the next uninstall still knows the folder is Cairn's.
+    await rm(join(temp.root, 'project', '.tool', 'plugin', 'mine.txt'));
+    await plan(nested(), false);
+    await plan(nested(), true);
+    expect(await readdir(join(temp.root, 'project', '.tool'))).toEqual([]);
+  });
+});
+
+describe('withIgnoredPaths', () => {
+  it('appends a missing path once, keeping every other byte and the line ends', () => {
+    const path = '.claude/settings.local.json';
+    expect(withIgnoredPaths(undefined, [path])).toBe(`${GITIGNORE_COMMENT}\n/${path}\n`);
+    const crlf = 'node_modules/\r\ndist';
+    const once = withIgnoredPaths(crlf, [path])!;
+    expect(once).toBe(`node_modules/\r\ndist\r\n${GITIGNORE_COMMENT}\r\n/${path}\r\n`);
+    expect(withIgnoredPaths(once, [path])).toBe(once);
+    expect(withIgnoredPaths(`${path}\n`, [path])).toBe(`${path}\n`);
+  });
+
+  it('keeps bytes that are not UTF-8 through the planned edit', async () => {
+    const bytes = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2f, 0x0a]); // "café/" in Latin-1
+    const gitignore = join(temp.root, 'project', '.gitignore');
+    await writeFile(gitignore, bytes);
+    const planned = await planGitignoreEntries(join(temp.root, 'project'), ['.x/local.json']);
+    await applyPlan('h', target, [planned]);
+    const after = await readFile(gitignore);
+    expect(after.subarray(0, bytes.length)).toEqual(bytes);
+    expect(after.subarray(bytes.length).toString('utf8')).toBe(
+      `${GITIGNORE_COMMENT}\n/.x/local.json\n`,
+    );
   });
 });

@@ -3,14 +3,22 @@ import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
   CairnError,
+  encodeExactText,
   type HarnessFileChange,
   type HarnessInstallReport,
   writeFileAtomic,
 } from '@cairn/core';
 import {
+  foldersLeftEmpty,
+  makeFolder,
+  recordCreatedFolders,
+  removeCreatedFolders,
+} from './created-folders';
+import {
   checkInstallStateDir,
   dropRecord,
   type InstallLocation,
+  type InstallRecord,
   installStateDir,
   nextRecord,
   readRecord,
@@ -156,32 +164,9 @@ export interface ApplyOptions {
   uninstall?: boolean;
 }
 
-/**
- * Applies the planned files (or only describes them with `dryRun`). Backups
- * are written before any file changes, so a failure part-way leaves every
- * edited file with its copy; the install record of each file is written
- * after it.
- */
-export async function applyPlan(
-  harness: string,
-  target: InstallLocation & { dryRun: boolean },
-  planned: PlannedFile[],
-  options: ApplyOptions = {},
-): Promise<HarnessInstallReport> {
-  const at = options.now ?? new Date();
-  checkInstallStateDir(target);
-  const dir = join(installStateDir(target), harness);
-  const stateDir = installStateDir(target);
-  const records = await Promise.all(
-    planned.map((file) => readRecord(stateDir, harness, file.path)),
-  );
-  const files = options.uninstall
-    ? planned.map((file, i) => ({
-        ...file,
-        after: restoredText(records[i], file.before, file.after),
-      }))
-    : planned;
-  const changes: HarnessFileChange[] = files.map((file) => {
+/** The change each planned file makes, with where its backup would go. */
+function describeChanges(dir: string, files: PlannedFile[], at: Date): HarnessFileChange[] {
+  return files.map((file) => {
     const action = actionOf(file);
     const backup =
       file.before !== undefined && (action === 'update' || action === 'delete')
@@ -194,25 +179,81 @@ export async function applyPlan(
       preview: action === 'unchanged' ? '' : previewChange(file.before, file.after),
     };
   });
-  if (!target.dryRun) {
-    for (const change of changes) {
-      if (change.backup) change.backup = await backUp(change.path, change.backup);
+}
+
+const EMPTY_FOLDER = '(an empty folder the install created)';
+
+/**
+ * Writes the planned files: backups first, so a failure part-way leaves
+ * every edited file with its copy; each file's install record after it.
+ * Returns the folders created to hold the files.
+ */
+async function writeFiles(
+  harness: string,
+  stateDir: string,
+  files: PlannedFile[],
+  changes: HarnessFileChange[],
+  records: (InstallRecord | undefined)[],
+  uninstall: boolean,
+): Promise<string[]> {
+  const created: string[] = [];
+  for (const change of changes) {
+    if (change.backup) change.backup = await backUp(change.path, change.backup);
+  }
+  for (const [index, file] of files.entries()) {
+    const { action } = changes[index]!;
+    if (action === 'delete') await rm(file.path, { force: true });
+    if (action === 'create' || action === 'update') {
+      created.push(...(await makeFolder(dirname(file.path))));
+      // Exact: text read with decodeExactText keeps the bytes that are not UTF-8.
+      await writeFileAtomic(file.path, encodeExactText(file.after!));
     }
-    for (const [index, file] of files.entries()) {
-      const { action } = changes[index]!;
-      if (action === 'delete') await rm(file.path, { force: true });
-      if (action === 'create' || action === 'update') {
-        await mkdir(dirname(file.path), { recursive: true });
-        await writeFileAtomic(file.path, file.after!);
-      }
-      if (options.uninstall) await dropRecord(stateDir, harness, file.path);
-      else if (action === 'create' || action === 'update') {
-        await mkdir(dir, { recursive: true });
-        const record = nextRecord(records[index], file.path, file.before, file.after!);
-        await writeRecord(stateDir, harness, record);
-      }
+    if (uninstall) await dropRecord(stateDir, harness, file.path);
+    else if (action === 'create' || action === 'update') {
+      await mkdir(join(stateDir, harness), { recursive: true });
+      const record = nextRecord(records[index], file.path, file.before, file.after!);
+      await writeRecord(stateDir, harness, record);
     }
   }
+  return created;
+}
+
+/**
+ * Applies the planned files (or only describes them with `dryRun`).
+ * Uninstall also removes the folders the install created and left empty.
+ */
+export async function applyPlan(
+  harness: string,
+  target: InstallLocation & { dryRun: boolean },
+  planned: PlannedFile[],
+  options: ApplyOptions = {},
+): Promise<HarnessInstallReport> {
+  const at = options.now ?? new Date();
+  checkInstallStateDir(target);
+  const stateDir = installStateDir(target);
+  const uninstall = options.uninstall === true;
+  const records = await Promise.all(
+    planned.map((file) => readRecord(stateDir, harness, file.path)),
+  );
+  const files = uninstall
+    ? planned.map((file, i) => ({
+        ...file,
+        after: restoredText(records[i], file.before, file.after),
+      }))
+    : planned;
+  const changes = describeChanges(join(stateDir, harness), files, at);
+  let folders: string[] = [];
+  if (target.dryRun && uninstall) {
+    const deleted = changes.filter((change) => change.action === 'delete').map((c) => c.path);
+    folders = await foldersLeftEmpty(stateDir, harness, target, deleted);
+  } else if (!target.dryRun) {
+    const created = await writeFiles(harness, stateDir, files, changes, records, uninstall);
+    if (uninstall) folders = await removeCreatedFolders(stateDir, harness, target);
+    else await recordCreatedFolders(stateDir, harness, target, created);
+  }
+  changes.push(
+    ...folders.map((path) => ({ path, action: 'delete' as const, preview: EMPTY_FOLDER })),
+  );
   return {
     harness,
     scope: target.scope,
