@@ -66,7 +66,11 @@ describe('install (user scope)', () => {
     const report = await harness.install(options());
     expect(report.changes.map((change) => change.action)).toEqual(['update', 'update']);
     const text = await read(join(codexHome, 'config.toml'));
-    expect(text.startsWith(USER_CONFIG)).toBe(true);
+    // Cairn's blocks stand before the first table (Codex appends its own tables at the end).
+    expect(text.indexOf('# >>> cairn:')).toBeLessThan(text.indexOf('[model_providers.x]'));
+    expect(text.replace(/# >>> cairn: [^\n]*\n[\s\S]*?# <<< cairn: [^\n]*\n\n/g, '')).toBe(
+      USER_CONFIG,
+    );
     const config = parse(text) as Toml;
     expect(config.mcp_servers.cairn).toEqual({
       command: '/opt/node',
@@ -190,10 +194,14 @@ describe('install (project scope)', () => {
     expect(Object.keys(user.hooks.state)[0]).toContain(join(project, '.codex', 'hooks.json'));
     expect(report.notes.join('\n')).toContain('trust_level = "trusted"');
 
-    await harness.uninstall(options({ scope: 'project' }));
-    expect(await readdir(join(project, '.codex'))).toEqual(
-      expect.not.arrayContaining(['hooks.json', 'config.toml']),
-    );
+    // The folder the install created goes with its files.
+    const removal = await harness.uninstall(options({ scope: 'project' }));
+
+    expect(removal.changes.at(-1)).toMatchObject({
+      path: join(project, '.codex'),
+      action: 'delete',
+    });
+    expect(await readdir(project)).toEqual(['.cairn']);
   });
 
   it('CODEX_HOME decides where the user config is', async () => {

@@ -19,6 +19,7 @@ import {
   projectTrusted,
   type TomlEdit,
 } from './config-edits';
+import { staleTrustEdits, userConfigProblems } from './config-health';
 import { parseToml } from './config-toml';
 import { CODEX_ID } from './deliver';
 import { CODEX_HOOK_EVENTS } from './hook-payloads';
@@ -26,6 +27,7 @@ import {
   type CairnHookEntry,
   cairnHookEntries,
   checkHooksDocument,
+  userHookKeys,
   withCairnHooks,
   withoutCairnHooks,
 } from './hooks-file';
@@ -80,12 +82,18 @@ async function plan(options: HarnessInstallOptions, install: boolean) {
       : { path: files.hooksFile, before: undefined, after: undefined };
   const after = hooks.after === undefined ? {} : (JSON.parse(hooks.after) as Json);
   const entries = install ? cairnHookEntries(after, files.hooksFile) : undefined;
+  // The trust of the user's own hooks in the same file is theirs, before and after the edit.
+  const userKeys = new Set([
+    ...userHookKeys(current, files.hooksFile),
+    ...userHookKeys(after, files.hooksFile),
+  ]);
   const configs = await planConfigs([
     [
       files.layerConfig,
       mcpServerEdit(files.layerConfig, install ? mcpServerLines(options.cairnCommand) : undefined),
     ],
-    [files.userConfig, hookTrustEdit(files.userConfig, files.hooksFile, entries, stale)],
+    [files.userConfig, hookTrustEdit(files.userConfig, files.hooksFile, entries, stale, userKeys)],
+    ...(await staleTrustEdits(files.userConfig, files.hooksFile)),
   ]);
   return { files, planned: [hooks, ...configs] };
 }
@@ -153,10 +161,14 @@ export async function codexStatus(options: StatusOptions): Promise<HarnessStatus
   ) {
     problems.push(projectTrustNote(resolve(options.projectRoot), files.userConfig));
   }
+  // The user's config.toml is the user scope's file: its own findings are listed there once.
+  if (options.scope === 'user') {
+    problems.push(...(await userConfigProblems(files.userConfig, files.hooksFile)));
+  }
   return {
     harness: CODEX_ID,
     installed,
-    ...(installed ? { scope: options.scope } : {}),
+    ...(installed || problems.length > 0 ? { scope: options.scope } : {}),
     details,
     problems,
   };

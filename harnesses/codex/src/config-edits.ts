@@ -1,14 +1,8 @@
 import type { PlannedFile } from '@cairn/harness-kit';
 import { readOptional } from '@cairn/harness-kit';
-import {
-  checkTomlEdit,
-  parseToml,
-  removeRegion,
-  removeTables,
-  setRegion,
-  tomlString,
-} from './config-toml';
+import { checkTomlEdit, parseToml, tomlString } from './config-toml';
 import type { CairnHookEntry } from './hooks-file';
+import { type OwnedTable, removeRegion, removeTables, setRegion } from './toml-regions';
 
 /** One change to a config.toml: the text edit, and how to take its entries out of a parsed config. */
 export interface TomlEdit {
@@ -35,7 +29,9 @@ function deletePath(config: Table, path: string[]): void {
 }
 
 export const MCP_SERVER_NAME = 'cairn';
-const MCP_LABEL = 'mcp server (written by `cairn install codex`)';
+export const MCP_LABEL = 'mcp server (written by `cairn install codex`)';
+export const mcpOwned: OwnedTable = (table) =>
+  table[0] === 'mcp_servers' && table[1] === MCP_SERVER_NAME;
 
 export function mcpServerLines(cairnCommand: string[]): string[] {
   const [command = 'cairn', ...args] = cairnCommand;
@@ -50,11 +46,12 @@ export function mcpServerLines(cairnCommand: string[]): string[] {
 
 /** `[mcp_servers.cairn]` set to `lines`, or removed when `lines` is undefined. */
 export function mcpServerEdit(path: string, lines: string[] | undefined): TomlEdit {
-  const owned = (table: string[]) => table[0] === 'mcp_servers' && table[1] === MCP_SERVER_NAME;
   return {
     edit(text) {
-      const without = removeTables(removeRegion(path, text, MCP_LABEL), owned);
-      return lines ? setRegion(path, without, MCP_LABEL, lines) : without;
+      const without = removeTables(text, mcpOwned);
+      return lines
+        ? setRegion(path, without, MCP_LABEL, lines, mcpOwned)
+        : removeRegion(path, without, MCP_LABEL, mcpOwned);
     },
     strip(config) {
       deletePath(config, ['mcp_servers', MCP_SERVER_NAME]);
@@ -63,35 +60,89 @@ export function mcpServerEdit(path: string, lines: string[] | undefined): TomlEd
   };
 }
 
-const trustLabel = (hooksFile: string) => `hook trust for ${hooksFile}`;
+const TRUST_PREFIX = 'hook trust for ';
+export const trustLabel = (hooksFile: string) => `${TRUST_PREFIX}${hooksFile}`;
+
+/** The hooks file of a `hook trust for <file>` region label, or undefined for another label. */
+export function trustLabelFile(label: string): string | undefined {
+  return label.startsWith(TRUST_PREFIX) ? label.slice(TRUST_PREFIX.length) : undefined;
+}
+
+const stateKey = (table: string[]) =>
+  table.length === 3 && table[0] === 'hooks' && table[1] === 'state' ? table[2] : undefined;
+
+/**
+ * The trust entries of one hooks file that are Cairn's: every
+ * `[hooks.state."<file>:…"]` key but those of the user's own handlers in
+ * that file (`userKeys`), whose trust is the user's.
+ */
+export function trustOwned(hooksFile: string, userKeys: ReadonlySet<string>): OwnedTable {
+  return (table) => {
+    const key = stateKey(table);
+    if (key === undefined) return false;
+    return key.startsWith(`${hooksFile}:`) && !userKeys.has(key);
+  };
+}
+
+function stripTrust(config: Table, owned: OwnedTable): Table {
+  const state = (config.hooks as Table | undefined)?.state;
+  if (!isTable(state)) return config;
+  for (const key of Object.keys(state)) {
+    if (owned(['hooks', 'state', key])) deletePath(config, ['hooks', 'state', key]);
+  }
+  return config;
+}
 
 /**
  * Cairn's `[hooks.state."<key>"] trusted_hash` entries for one hooks.json:
  * set to `entries`, or removed when undefined. `staleKeys` are keys of
- * Cairn hooks before the edit, whose stray entries are removed too.
+ * Cairn hooks before the edit, whose stray entries (outside the region) are
+ * removed too; `userKeys` are the keys of the user's own handlers in the
+ * file, whose trust entries stay wherever they are.
  */
 export function hookTrustEdit(
   path: string,
   hooksFile: string,
   entries: CairnHookEntry[] | undefined,
   staleKeys: string[],
+  userKeys: ReadonlySet<string> = new Set(),
 ): TomlEdit {
   const keys = new Set([...staleKeys, ...(entries ?? []).map((entry) => entry.key)]);
-  const owned = (table: string[]) =>
-    table.length === 3 && table[0] === 'hooks' && table[1] === 'state' && keys.has(table[2]!);
+  const stray: OwnedTable = (table) => keys.has(stateKey(table) ?? '');
+  const owned = trustOwned(hooksFile, userKeys);
+  const label = trustLabel(hooksFile);
   const lines = (entries ?? []).flatMap((entry) => [
     `[hooks.state.${tomlString(entry.key)}]`,
     `trusted_hash = ${tomlString(entry.trustedHash)}`,
   ]);
   return {
     edit(text) {
-      const without = removeTables(removeRegion(path, text, trustLabel(hooksFile)), owned);
-      return lines.length > 0 ? setRegion(path, without, trustLabel(hooksFile), lines) : without;
+      const without = removeTables(text, stray);
+      return lines.length > 0
+        ? setRegion(path, without, label, lines, owned)
+        : removeRegion(path, without, label, owned);
     },
     strip(config) {
       for (const key of keys) deletePath(config, ['hooks', 'state', key]);
-      return config;
+      return stripTrust(config, owned);
     },
+  };
+}
+
+/**
+ * Removes the region of Cairn's trust entries for another hooks file that
+ * is gone or no longer runs Cairn (a project that moved or was deleted):
+ * its entries go, anything else it holds stays.
+ */
+export function staleTrustEdit(
+  path: string,
+  hooksFile: string,
+  userKeys: ReadonlySet<string>,
+): TomlEdit {
+  const owned = trustOwned(hooksFile, userKeys);
+  return {
+    edit: (text) => removeRegion(path, text, trustLabel(hooksFile), owned),
+    strip: (config) => stripTrust(config, owned),
   };
 }
 

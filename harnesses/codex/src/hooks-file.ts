@@ -143,3 +143,27 @@ export function cairnHookEntries(document: Json, hooksFile: string): CairnHookEn
   }
   return entries;
 }
+
+/** `PreToolUse` -> `pre_tool_use`: how Codex names an event in a trust key. */
+const snakeCase = (event: string) => event.replace(/(?<=[a-z0-9])([A-Z])/g, '_$1').toLowerCase();
+
+/**
+ * The trust keys of the handlers in a hooks document that are not Cairn's:
+ * their `[hooks.state]` entries are the user's, wherever they stand.
+ */
+export function userHookKeys(document: Json, hooksFile: string): Set<string> {
+  const keys = new Set<string>();
+  const hooks = (document.hooks as Json | undefined) ?? {};
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((item: Json, groupIndex) => {
+      const handlers = Array.isArray(item?.hooks) ? (item.hooks as unknown[]) : [];
+      handlers.forEach((entry, handlerIndex) => {
+        if (!isCairnHandler(entry)) {
+          keys.add(`${hooksFile}:${snakeCase(event)}:${groupIndex}:${handlerIndex}`);
+        }
+      });
+    });
+  }
+  return keys;
+}
