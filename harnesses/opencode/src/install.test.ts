@@ -117,8 +117,9 @@ describe('opencode install', () => {
   it('deletes a file only Cairn used, and uninstall of nothing changes nothing', async () => {
     await adapter.install(options);
     const removed = await adapter.uninstall(options);
-    expect(removed.changes.map((c) => c.action)).toEqual(['delete', 'delete']);
-    expect(existsSync(projectConfig())).toBe(false);
+    // The files, then the folders the install created for the loader, left empty.
+    expect(removed.changes.map((c) => c.action)).toEqual(['delete', 'delete', 'delete', 'delete']);
+    expect(await readdir(join(temp.root, 'project'))).toEqual(['.cairn']);
     const before = await snapshotTree(temp.root);
     expect((await adapter.uninstall(options)).changes.map((c) => c.action)).toEqual([
       'unchanged',
@@ -185,5 +186,23 @@ describe('uninstall gives the file back', () => {
     await writeFile(projectConfig(), installed.replace('claude-sonnet', 'claude-opus'));
     await adapter.uninstall(options);
     expect(await readFile(projectConfig(), 'utf8')).toBe(ONE_LINE.replace('sonnet', 'opus'));
+  });
+});
+
+describe('both scopes', () => {
+  it('install says the plugin is at the other scope too, and status notes it (harmless)', async () => {
+    const user = { ...options, scope: 'user' as const };
+    expect((await adapter.install(user)).notes.join('\n')).not.toContain('also installed');
+    const report = await adapter.install(options);
+    expect(report.notes.join('\n')).toContain(
+      "Cairn's OpenCode plugin is also installed at the user scope: OpenCode loads it twice and the second copy stands down",
+    );
+    expect(report.notes.join('\n')).toContain('`cairn uninstall opencode --scope user`');
+    const status = await adapter.status(options);
+    // The fake plugin path of this test is the only problem: both scopes are not one.
+    expect(status.problems).toEqual([expect.stringContaining('does not exist: reinstall')]);
+    expect(status.notes?.join('\n')).toContain('also installed at the user scope');
+    await adapter.uninstall(user);
+    expect((await adapter.status(options)).notes).toBeUndefined();
   });
 });

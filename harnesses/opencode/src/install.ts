@@ -155,6 +155,33 @@ export function stubPath(target: InstallTarget): string {
 
 const isStub = (text: string | undefined) => text?.startsWith(STUB_MARKER) === true;
 
+/** Whether a scope loads Cairn's plugin: the committed loader, or a plugin entry of Cairn's. */
+async function loadsPlugin(
+  scope: InstallScope,
+  target: InstallTarget,
+  plugin: string,
+): Promise<boolean> {
+  if (scope === 'project' && isStub(await readOptional(stubPath(target)))) return true;
+  const path = configPath(scope, target);
+  let config: Config;
+  try {
+    config = parseJsonFile(path, await readOptional(path));
+  } catch {
+    return false;
+  }
+  return Array.isArray(config.plugin) && config.plugin.some((spec) => isCairnPlugin(spec, plugin));
+}
+
+/**
+ * Cairn installed at both scopes: OpenCode loads the plugin twice and the
+ * second copy stands down (plugin-instances.ts), so it is harmless; said
+ * by install and doctor, with the command that keeps one.
+ */
+export function bothScopesNote(scope: InstallScope): string {
+  const other = scope === 'project' ? 'user' : 'project';
+  return `Cairn's OpenCode plugin is also installed at the ${other} scope: OpenCode loads it twice and the second copy stands down, so each project is served once; to keep one, run \`cairn uninstall opencode --scope ${other}\``;
+}
+
 export async function installOpencode(
   options: HarnessInstallOptions,
   plugin: string,
@@ -164,11 +191,14 @@ export async function installOpencode(
   const file = await planJsonEdit(path, (config) =>
     addCairn(config, path, plugin, mcpCommand(options), !project),
   );
-  if (!project) return applyPlan('opencode', options, [file], { notes: NOTES });
+  const other = project ? 'user' : 'project';
+  const notes = [...(project ? PROJECT_NOTES : NOTES)];
+  if (await loadsPlugin(other, options, plugin)) notes.push(bothScopesNote(options.scope));
+  if (!project) return applyPlan('opencode', options, [file], { notes });
   const stub = stubPath(options);
   const before = await readOptional(stub);
   return applyPlan('opencode', options, [file, { path: stub, before, after: STUB_TEXT }], {
-    notes: PROJECT_NOTES,
+    notes,
   });
 }
 
@@ -244,11 +274,14 @@ export async function opencodeStatus(
       if (problem) problems.push(problem);
     }
   }
+  const both =
+    (await loadsPlugin('project', target, plugin)) && (await loadsPlugin('user', target, plugin));
   return {
     harness: 'opencode',
     installed: scope !== undefined,
     ...(scope ? { scope } : {}),
     details,
     problems,
+    ...(both ? { notes: [bothScopesNote('project')] } : {}),
   };
 }

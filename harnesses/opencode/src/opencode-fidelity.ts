@@ -47,5 +47,6 @@ export const opencodeFidelity = {
     'experimental.* hooks may change between OpenCode releases; re-check on upgrade',
     "the injected block also reaches the session's title-generation request (the transform has no way to tell them apart)",
     "OpenCode installs @opencode-ai/plugin into its config folders with npm on first start (not Cairn's doing)",
+    "installed at both the project and the user scope, OpenCode loads the plugin twice: the second copy stands down (one per project and process, said in OpenCode's log), and `cairn install` and `cairn doctor` name the command that keeps one",
   ],
 } as const satisfies HarnessDeclaration;

@@ -13,8 +13,8 @@ export async function harnessStatuses(context: CommandContext): Promise<HarnessS
   const statuses = await allStatuses(context);
   const seen = new Set<string>();
   return statuses.filter((status) => {
-    const { harness, installed, details, problems } = status;
-    const key = JSON.stringify([harness, installed, details, problems]);
+    const { harness, installed, details, problems, notes } = status;
+    const key = JSON.stringify([harness, installed, details, problems, notes]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -56,5 +56,6 @@ export function harnessLines(statuses: HarnessStatus[]): string[] {
       `harness ${status.harness} (${status.scope ?? 'unknown'} scope): ${status.installed ? 'installed' : 'not installed'}`,
       ...status.details.map((detail) => `  ${detail}`),
       ...status.problems.map((problem) => `  ! ${problem}`),
+      ...(status.notes ?? []).map((note) => `  ~ ${note}`),
     ]);
 }

@@ -88,7 +88,10 @@ export interface HarnessStatus {
   scope?: InstallScope;
   /** Files found, with what each holds of Cairn's. */
   details: string[];
+  /** What keeps the harness from working: `cairn doctor` is not ok while any is listed. */
   problems: string[];
+  /** Worth knowing but harmless (doctor marks them `~` and stays ok). */
+  notes?: string[];
 }
 
 /** A harness payload as the harness sends it: its own event name and its JSON. */
