@@ -53,6 +53,6 @@ export const openclawFidelity = {
     'conversation hooks need plugins.entries.cairn.hooks.allowConversationAccess (install sets it)',
     'the plugin takes the memory slot (plugins.slots.memory), replacing memory-core and its memory_search tools',
     'session_end on gateway shutdown shares a 2 s drain budget: the session summary is deferred to the next session start',
-    'OpenClaw has one config per user: project scope pins the plugin and MCP server to that project, user scope follows the agent workspace',
+    'OpenClaw has one config per user: project scope pins the plugin and MCP server to that project, user scope follows the agent workspace; after the project moves, `cairn doctor` says the pinned folder (or a plugin linked from inside it) is gone, and `cairn install openclaw --scope project` in the new folder repoints them',
   ],
 } as const satisfies HarnessDeclaration;

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HarnessInstallOptions } from '@cairn/core';
 import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
@@ -28,6 +28,8 @@ beforeEach(async () => {
     cairnCommand: ['/usr/bin/node', '/opt/cairn/bin.js'],
     env: {},
   };
+  // `cairn install` gives a project its memory folder before a project-scope install.
+  await mkdir(join(options.projectRoot, '.cairn'), { recursive: true });
 });
 afterEach(() => temp.cleanup());
 
@@ -89,9 +91,12 @@ describe('openclaw install', () => {
     await harness.install(fresh);
     const gone = await harness.uninstall(fresh);
     expect(gone.changes[0]).toMatchObject({ action: 'delete' });
-    expect(await readdir(join(temp.root, 'other-home', '.openclaw'))).not.toContain(
-      'openclaw.json',
-    );
+    // With the folder the install created for it (never the home itself).
+    expect(gone.changes[1]).toMatchObject({
+      action: 'delete',
+      path: join(temp.root, 'other-home', '.openclaw'),
+    });
+    expect(await readdir(join(temp.root, 'other-home'))).toEqual([]);
   });
 
   it('user scope follows the agent workspace and passes the Node 24 addon to the plugin', async () => {
@@ -164,5 +169,35 @@ describe('openclaw uninstall gives the file back', () => {
     await writeFile(configPath(), installed.replace('docs-server', 'docs-server2'));
     await harness.uninstall({ ...options, scope: 'user' });
     expect(await readFile(configPath(), 'utf8')).toBe(text.replace('docs-server', 'docs-server2'));
+  });
+});
+
+describe('a project that moved', () => {
+  it('doctor says the plugin serves a folder that is gone; install in the new folder repairs it', async () => {
+    await harness.install(options);
+    const moved = join(temp.root, 'moved');
+    await rename(options.projectRoot, moved);
+    const status = await harness.status({ ...options, projectRoot: moved });
+    expect(status.installed).toBe(true);
+    expect(status.problems).toEqual([
+      `${configPath()}: plugins.entries.cairn.config.projectRoot is ${options.projectRoot}, which holds no .cairn/ (the project moved or was deleted?): the plugin records nothing; run \`cairn install openclaw --scope project\` in the project's folder`,
+    ]);
+    await harness.install({ ...options, projectRoot: moved });
+    expect((await readConfig()).plugins.entries.cairn.config.projectRoot).toBe(moved);
+    expect((await harness.status({ ...options, projectRoot: moved })).problems).toEqual([]);
+  });
+
+  it('doctor names a linked plugin folder that moved away; install replaces the link', async () => {
+    await harness.install(options);
+    const config = await readConfig();
+    const gone = join(options.projectRoot, 'node_modules', '@cairn', 'harness-openclaw');
+    config.plugins.load.paths = ['/opt/other-plugin', gone];
+    await writeFile(configPath(), JSON.stringify(config));
+    const problems = (await harness.status(options)).problems.join('\n');
+    expect(problems).toContain(`plugins.load.paths links ${gone}, which no longer exists`);
+    expect(problems).toContain('OpenClaw cannot load the plugin');
+    await harness.install(options);
+    expect((await readConfig()).plugins.load.paths).toEqual(['/opt/other-plugin', pluginDir()]);
+    expect((await harness.status(options)).problems).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type {
   HarnessInstallOptions,
   HarnessInstallReport,
@@ -14,11 +15,16 @@ import {
   PLUGIN_ID,
   pluginDir,
 } from './openclaw-config';
+import { looksLikeCairnPlugin, movedProjectProblems } from './openclaw-moves';
 import { isCairnPackageDir, pluginProblem } from './plugin-location';
 
-/** Load paths other than `dir` that point into Cairn's packages: what older installs wrote. */
+/**
+ * Load paths other than `dir` that point into Cairn's packages: what older
+ * installs wrote, or a package folder that moved away with its project.
+ */
 function isStaleCairnPath(path: unknown, dir: string): boolean {
-  return path !== dir && typeof path === 'string' && isCairnPackageDir(path);
+  if (path === dir || typeof path !== 'string') return false;
+  return isCairnPackageDir(path) || (looksLikeCairnPlugin(path) && !existsSync(path));
 }
 
 /** The `cairn mcp` server entry OpenClaw starts (stdio) for the agent's memory tools. */
@@ -138,6 +144,7 @@ export async function openclawStatus(
       problems.push(`the memory slot holds ${String(slots.memory ?? 'memory-core')}`);
     if (!isObject(servers[PLUGIN_ID]))
       problems.push('no mcp.servers.cairn: the agent has no memory tools');
+    problems.push(...movedProjectProblems(path, pluginConfig, servers, paths));
   }
   const scope: InstallScope = typeof pluginConfig.projectRoot === 'string' ? 'project' : 'user';
   return { harness: 'openclaw', installed, ...(installed ? { scope } : {}), details, problems };
