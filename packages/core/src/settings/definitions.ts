@@ -122,6 +122,25 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
       'IANA time zone that decides the date of the daily file (`YYYY-MM-DD.md`); `local` uses the system zone.',
   },
   {
+    key: 'projectId',
+    env: 'CAIRN_PROJECT_ID',
+    schema: lazySchema(() =>
+      z
+        .string()
+        .check(
+          z.regex(
+            /^([a-z0-9][a-z0-9._-]{0,39})?$/,
+            'use up to 40 lowercase letters, digits, dots, dashes and underscores, starting with a letter or digit',
+          ),
+        ),
+    ),
+    fromEnv: parseString,
+    defaultValue: '',
+    defaultLabel: '`""` (the id stored at the first session)',
+    description:
+      "Names the project in default thread keys (`<projectId>.<branch>`, e.g. `cairn.main`). Empty: the first session stores the folder's name (in `.cairn/state/heads.db`) and every later session uses it, so renaming or moving the folder keeps its threads. Set it in `.cairn/config.json` to give every clone the same keys, whatever its folder is called.",
+  },
+  {
     key: 'limits.searchLimit',
     env: 'CAIRN_LIMITS_SEARCH_LIMIT',
     schema: lazySchema(() => intInRange(1, 100)),

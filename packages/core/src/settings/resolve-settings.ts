@@ -24,6 +24,8 @@ export interface CairnSettings {
   insightExtractionSchedule: string;
   insightExtractionMinIntervalMs: number;
   timezone: string;
+  /** Names the project in default thread keys; empty: the id stored at the first session. */
+  projectId: string;
   limits: {
     searchLimit: number;
     snippetChars: number;

@@ -61,6 +61,8 @@ export const HEADS_MIGRATIONS = [
      session_key TEXT NOT NULL, thread_key TEXT NOT NULL, event TEXT NOT NULL, at TEXT NOT NULL,
      body TEXT NOT NULL);
    CREATE INDEX pack_receipts_by_session ON pack_receipts (session_key, seq);`,
+  // The project's own facts; `project_id` names it in default thread keys.
+  `CREATE TABLE project_facts (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
 ];
 
 export type { LeaseResult, PendingWrite } from './head-leases';
@@ -86,6 +88,26 @@ export class HeadStore {
     this.sessions = new HeadSessions(this.db);
     this.threads = new HeadThreads(this.db);
     this.receipts = new PackReceipts(this.db);
+  }
+
+  /**
+   * The project's id for default thread keys: the one stored by the first
+   * session, else `initial` (stored now). Kept in this per-machine file, so
+   * it moves with the folder and a rename keeps the project's threads.
+   */
+  projectId(initial: string): string {
+    const read = () =>
+      this.db.prepare(`SELECT value FROM project_facts WHERE key = 'project_id'`).pluck().get();
+    let stored = read();
+    if (stored === undefined) {
+      this.db
+        .prepare(
+          `INSERT INTO project_facts (key, value) VALUES ('project_id', ?) ON CONFLICT DO NOTHING`,
+        )
+        .run(initial);
+      stored = read();
+    }
+    return typeof stored === 'string' && stored !== '' ? stored : initial;
   }
 
   /** Runs `work` in one write transaction (the stores' own transactions nest in it). */

@@ -12,7 +12,7 @@ import { createToolHistory } from './lifecycle-history';
 import { logLifecycleFailure } from './lifecycle-log';
 import { createRecall } from './recall';
 import { createSessionSummaries } from './session-summaries';
-import { defaultThreadKey } from './thread-key';
+import { defaultThreadKey, folderProjectId } from './thread-key';
 import { createTranscriptCapture } from './transcript-capture';
 
 type Ids = { agentId: string; sessionKey: string };
@@ -83,6 +83,11 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     }
   }
 
+  /** The setting, else the id the first session stored (the folder's name then). */
+  function projectId(): string {
+    return ctx.settings.projectId || headStore().projectId(folderProjectId(ctx.rootDir));
+  }
+
   /** The session's record, started on its first event (default thread: project and branch). */
   function sessionFor(
     ids: Ids,
@@ -93,7 +98,8 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     return headStore().sessions.startSession({
       agentId: ids.agentId,
       sessionKey: ids.sessionKey,
-      threadKey: start?.threadKey ?? defaultThreadKey(start?.cwd ?? ctx.rootDir),
+      threadKey:
+        start?.threadKey ?? defaultThreadKey(projectId(), start?.cwd ?? ctx.rootDir, ctx.rootDir),
       harness: start?.harness ?? null,
       cwd: start?.cwd ?? null,
       startedAt: ctx.now().toISOString(),

@@ -1,11 +1,11 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { memoryWorkspacePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn } from '../index';
 import { currentHeadRegion } from './head-render';
-import { defaultThreadKey, gitBranch, slugify } from './thread-key';
+import { defaultThreadKey, folderProjectId, gitBranch, slugify } from './thread-key';
 
 let project: TempProject;
 beforeEach(async () => {
@@ -21,8 +21,14 @@ describe('default thread keys', () => {
     expect(gitBranch(project.root)).toBe('none');
     await mkdir(join(project.root, '.git'));
     await checkout('feature/Billing');
-    const project_ = slugify(basename(project.root), 40);
-    expect(defaultThreadKey(project.root)).toBe(`${project_}.feature-billing`);
+    expect(defaultThreadKey(folderProjectId(project.root), project.root)).toBe(
+      `${slugify(basename(project.root), 40)}.feature-billing`,
+    );
+    // A session in a subfolder is on the project root's branch.
+    await mkdir(join(project.root, 'src'));
+    expect(defaultThreadKey('p', join(project.root, 'src'), project.root)).toBe(
+      'p.feature-billing',
+    );
     await writeFile(join(project.root, '.git', 'HEAD'), '3f1c0de\n');
     expect(gitBranch(project.root)).toBe('detached');
     const worktree = join(project.root, 'wt');
@@ -57,6 +63,46 @@ describe('default thread keys', () => {
     const name = slugify(basename(project.root), 40);
     expect(Object.fromEntries(threads)).toEqual({ [`${name}.main`]: 2, [`${name}.release`]: 1 });
     cairn.closeWorking();
+  });
+});
+
+describe('the project id in default thread keys', () => {
+  const session = (root: string, sessionKey: string) => ({
+    agentId: 'claude',
+    sessionKey,
+    harness: 'claude-code',
+    cwd: root,
+  });
+  async function oneSession(root: string, sessionKey: string, env: Record<string, string> = {}) {
+    const cairn = openCairn(root, { env, homeDir: join(project.root, 'home') });
+    try {
+      await cairn.init();
+      await cairn.lifecycle.sessionStart(session(root, sessionKey));
+      await cairn.lifecycle.userPromptSubmit({ ...session(root, sessionKey), prompt: 'work' });
+      await cairn.lifecycle.sessionEnd(session(root, sessionKey));
+      return Object.fromEntries(cairn.threads('claude').map((t) => [t.threadKey, t.sessions]));
+    } finally {
+      cairn.closeWorking();
+    }
+  }
+
+  it('is stored by the first session, so `mv proj moved` keeps the thread', async () => {
+    const original = join(project.root, 'Billing App');
+    const moved = join(project.root, 'renamed');
+    await mkdir(join(original, '.git'), { recursive: true });
+    await writeFile(join(original, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    // The first key is the one every project had so far: an upgrade keeps the current thread.
+    expect(await oneSession(original, 's1')).toEqual({ 'billing-app.main': 1 });
+    await rename(original, moved);
+    expect(await oneSession(moved, 's2')).toEqual({ 'billing-app.main': 2 });
+  });
+
+  it('is the `projectId` setting when one is set', async () => {
+    const root = join(project.root, 'checkout-2');
+    await mkdir(root);
+    expect(await oneSession(root, 's1', { CAIRN_PROJECT_ID: 'billing' })).toEqual({
+      'billing.none': 1,
+    });
   });
 });
 

@@ -32,9 +32,21 @@ export function gitBranch(cwd: string): string {
   }
 }
 
-/** The default thread of a session: the project plus its git branch, e.g. `cairn.main`. */
-export function defaultThreadKey(rootDir: string): string {
-  return `${slugify(basename(rootDir), 40)}.${slugify(gitBranch(rootDir), 60)}`;
+/** A project's id before one is stored: its folder's name, as thread keys always began. */
+export function folderProjectId(rootDir: string): string {
+  return slugify(basename(resolve(rootDir)), 40);
+}
+
+/**
+ * The default thread of a session: the project's id plus the git branch of
+ * the folder the session runs in (of the project root when that folder is
+ * not a checkout's top), e.g. `cairn.main`.
+ */
+export function defaultThreadKey(projectId: string, cwd: string, rootDir = cwd): string {
+  const branch = gitBranch(cwd);
+  const checkout =
+    branch === 'none' && resolve(cwd) !== resolve(rootDir) ? gitBranch(rootDir) : branch;
+  return `${projectId}.${slugify(checkout, 60)}`;
 }
 
 export type ThreadKind = 'topic' | 'person';
