@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQLITE_DRIVER_FIX } from '@cairn/engine';
@@ -65,7 +65,7 @@ const payload = () =>
 
 const FIX_PARTS = ['python3, make, g++', 'npm i -g @cairn/cli', 'npm rebuild better-sqlite3'];
 
-describe.skipIf(major >= 24)('Node 20 without better-sqlite3', () => {
+describe.skipIf(major >= 22)('Node 20 without better-sqlite3', () => {
   it('a hook exits 0 with exactly one warning line on stderr naming the fix', () => {
     const init = cairn(process.execPath, ['init']);
     expect(init.code, init.stderr).toBe(0);
@@ -78,7 +78,7 @@ describe.skipIf(major >= 24)('Node 20 without better-sqlite3', () => {
       /^cairn hook claude-code UserPromptSubmit: warning: BACKEND_UNAVAILABLE/,
     );
     for (const part of FIX_PARTS) expect(lines[0]).toContain(part);
-    expect(lines[0]).toContain('Node >= 24');
+    expect(lines[0]).toContain('Node >= 22.16');
   });
 
   it('doctor names the fix and exits 1; with the addon it is ok', () => {
@@ -90,13 +90,36 @@ describe.skipIf(major >= 24)('Node 20 without better-sqlite3', () => {
     const doctor = cairn(process.execPath, ['in-place', 'doctor'], undefined, hidden);
     expect(doctor.code, doctor.stderr).toBe(1);
     expect(doctor.stdout).toMatch(
-      /^ {2}! error no SQLite driver loads on Node 20\..+ — reinstall/m,
+      /^ {2}! error no SQLite driver loads on Node 20\..+ — run Cairn on Node >= 22\.16/m,
     );
     for (const part of FIX_PARTS) expect(doctor.stdout).toContain(part);
     const json = cairn(process.execPath, ['in-place', 'doctor', '--json'], undefined, hidden);
     expect(JSON.parse(json.stdout).findings).toContainEqual(
       expect.objectContaining({ severity: 'error', area: 'database', fix: SQLITE_DRIVER_FIX }),
     );
+  });
+});
+
+describe.skipIf(major >= 22)('`cairn install` where no SQLite driver loads', () => {
+  it('refuses (exit 1) with the command that fixes it, and changes nothing', () => {
+    const hidden = { CAIRN_TEST_HIDE_BETTER_SQLITE3: '1' };
+    expect(cairn(process.execPath, ['in-place', 'init']).code).toBe(0);
+    const before = readdirSync(project.root).sort();
+    for (const args of [
+      ['install', 'claude-code'],
+      ['install', 'codex', '--dry-run'],
+    ]) {
+      const run = cairn(process.execPath, ['in-place', ...args], undefined, hidden);
+      expect(run.code, run.stdout).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(
+        /^cairn: BACKEND_UNAVAILABLE: Cannot install Cairn for (claude-code|codex): no SQLite driver loads on Node 20\./,
+      );
+      for (const part of FIX_PARTS) expect(run.stderr).toContain(part);
+    }
+    expect(readdirSync(project.root).sort()).toEqual(before);
+    // With the addon the same install goes through.
+    expect(cairn(process.execPath, ['in-place', 'install', 'claude-code']).code).toBe(0);
   });
 });
 

@@ -7,6 +7,7 @@ export {
   type SqliteDatabase,
   type SqliteOpenOptions,
   type SqliteStatement,
+  sqliteDriverName,
   sqliteDriverProblem,
   useBundledBetterSqlite3,
   usingBundledBetterSqlite3,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sqliteCodeName } from './node-sqlite';
+import { nodeSqliteFits, nodeSqliteUsable, sqliteCodeName } from './node-sqlite';
 import { sqliteDriverName } from './sqlite-driver';
 
 describe('SQLite driver choice', () => {
@@ -15,9 +15,10 @@ describe('SQLite driver choice', () => {
     expect(sqliteCodeName(8 | (5 << 8))).toBe('SQLITE_READONLY');
   });
 
-  it('uses better-sqlite3 before Node 24 and when an addon is named', () => {
+  it('uses better-sqlite3 where node:sqlite is missing and when an addon is named', () => {
     const major = Number(process.versions.node.split('.')[0]);
-    if (major < 24) expect(sqliteDriverName()).toBe('better-sqlite3');
+    if (major < 22) expect(nodeSqliteUsable()).toBe(false);
+    expect(sqliteDriverName()).toBe(nodeSqliteUsable() ? 'node' : 'better-sqlite3');
     vi.stubEnv('CAIRN_SQLITE_BINDING', '/some/better_sqlite3.node');
     expect(sqliteDriverName()).toBe('better-sqlite3');
   });
@@ -27,5 +28,23 @@ describe('SQLite driver choice', () => {
     expect(() => sqliteDriverName()).toThrow(
       expect.objectContaining({ code: 'INVALID_CONFIG', hint: expect.stringContaining('node') }),
     );
+  });
+
+  it('takes a node:sqlite only with what the wrapper needs (Node 22.16 on, not 22.5 to 22.15)', () => {
+    class Database {
+      isTransaction = false;
+      close() {}
+    }
+    const statement = { prototype: { setAllowUnknownNamedParameters() {} } };
+    const full = { DatabaseSync: Database, StatementSync: statement };
+    expect(nodeSqliteFits(full as never)).toBe(true);
+    // Node 22.13: no setAllowUnknownNamedParameters, no isTransaction.
+    expect(
+      nodeSqliteFits({ DatabaseSync: Database, StatementSync: { prototype: {} } } as never),
+    ).toBe(false);
+    class Older {
+      close() {}
+    }
+    expect(nodeSqliteFits({ DatabaseSync: Older, StatementSync: statement } as never)).toBe(false);
   });
 });

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { bindArgs } from './bun-sqlite';
 
 /**
- * Node's own SQLite (`node:sqlite`, stable enough and warning-free from
- * Node 24) behind the better-sqlite3 shape the repo uses, the way
+ * Node's own SQLite (`node:sqlite`, complete enough from Node 22.16)
+ * behind the better-sqlite3 shape the repo uses, the way
  * bun-sqlite.ts does for Bun: prepare/get/all/run/iterate/pluck, named
  * parameters, exec, pragma, transaction() with deferred/immediate/exclusive
  * (nested calls become savepoints, as in better-sqlite3), close, and the
@@ -150,7 +150,8 @@ export class NodeCompatDatabase {
   private savepoints = 0;
 
   constructor(path: string, options: NodeSqliteOptions = {}) {
-    const sqlite = process.getBuiltinModule('node:sqlite') as { DatabaseSync: NodeDatabaseClass };
+    const sqlite = usableNodeSqlite();
+    if (!sqlite) throw new Error('node:sqlite is not usable on this Node');
     if (options.fileMustExist && path !== ':memory:' && !existsSync(path)) {
       throw Object.assign(new Error(`unable to open database file: ${path} does not exist`), {
         code: 'SQLITE_CANTOPEN',
@@ -225,12 +226,69 @@ export class NodeCompatDatabase {
   }
 }
 
+interface NodeSqliteModule {
+  DatabaseSync: NodeDatabaseClass;
+  StatementSync?: { prototype?: { setAllowUnknownNamedParameters?: unknown } };
+}
+
+/** Node 22 and 23 announce node:sqlite with an ExperimentalWarning on stderr, which is a hook's. */
+function isSqliteWarning(warning: unknown, rest: unknown[]): boolean {
+  const type =
+    typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: unknown } | undefined)?.type;
+  const name = (warning as { name?: unknown } | undefined)?.name;
+  const text = String((warning as { message?: unknown } | undefined)?.message ?? warning);
+  return (type === 'ExperimentalWarning' || name === 'ExperimentalWarning') && /sqlite/i.test(text);
+}
+
+/** node:sqlite, or undefined where Node has none (before 22.5, or without its flag). */
+function loadNodeSqlite(): NodeSqliteModule | undefined {
+  if (typeof process.getBuiltinModule !== 'function') return undefined;
+  const original = process.emitWarning;
+  process.emitWarning = function (this: unknown, warning: unknown, ...rest: unknown[]) {
+    if (isSqliteWarning(warning, rest)) return;
+    return (original as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    return process.getBuiltinModule('node:sqlite') as NodeSqliteModule | undefined;
+  } catch {
+    return undefined;
+  } finally {
+    process.emitWarning = original;
+  }
+}
+
 /**
- * True when node:sqlite can stand in for better-sqlite3 without an
- * ExperimentalWarning on stderr: Node 24 and later.
+ * Whether a node:sqlite has what this wrapper needs: statements that
+ * ignore unknown named parameters and a database that says whether it is
+ * in a transaction (Node 22.16 and later; 22.5 to 22.15 lack them).
+ */
+export function nodeSqliteFits(sqlite: NodeSqliteModule): boolean {
+  if (typeof sqlite.StatementSync?.prototype?.setAllowUnknownNamedParameters !== 'function') {
+    return false;
+  }
+  const db = new sqlite.DatabaseSync(':memory:', {});
+  try {
+    return typeof db.isTransaction === 'boolean';
+  } finally {
+    db.close();
+  }
+}
+
+/** undefined: not looked for yet; null: this Node has none Cairn can use. */
+let usable: NodeSqliteModule | null | undefined;
+
+function usableNodeSqlite(): NodeSqliteModule | null {
+  if (usable !== undefined) return usable;
+  const major = Number(process.versions.node.split('.')[0]);
+  const sqlite = major >= 22 ? loadNodeSqlite() : undefined;
+  usable = sqlite && (major >= 24 || nodeSqliteFits(sqlite)) ? sqlite : null;
+  return usable;
+}
+
+/**
+ * True when node:sqlite can stand in for better-sqlite3: Node 22.16 and
+ * later (its ExperimentalWarning on Node 22 and 23 is kept off stderr).
  */
 export function nodeSqliteUsable(): boolean {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major < 24 || typeof process.getBuiltinModule !== 'function') return false;
-  return process.getBuiltinModule('node:sqlite') !== undefined;
+  return usableNodeSqlite() !== null;
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { node24Path } from '@cairn/node24';
 import { runVitestOnNode } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { nodeSqliteUsable } from './node-sqlite';
 import {
   openSqlite,
   SQLITE_DRIVER_FIX,
@@ -13,6 +14,7 @@ import {
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const node24 = node24Path();
 const major = Number(process.versions.node.split('.')[0]);
+const builtin = nodeSqliteUsable();
 
 // better-sqlite3 is an optional dependency: npm installs Cairn without it
 // when its native build fails. CAIRN_TEST_HIDE_BETTER_SQLITE3=1 makes the
@@ -27,28 +29,31 @@ describe('the SQLite driver when better-sqlite3 is not installed', () => {
   });
   afterEach(() => vi.unstubAllEnvs());
 
-  it.skipIf(major >= 24)('before Node 24: BACKEND_UNAVAILABLE, and the hint names the fix', () => {
-    expect(sqliteDriverName()).toBe('better-sqlite3');
-    const problem = sqliteDriverProblem();
-    expect(problem).toMatchObject({ code: 'BACKEND_UNAVAILABLE', hint: SQLITE_DRIVER_FIX });
-    for (const fix of [
-      'python3, make, g++',
-      '`npm i -g @cairn/cli`',
-      '`npm rebuild better-sqlite3`',
-      'Node >= 24',
-    ]) {
-      expect(problem?.hint).toContain(fix);
-    }
-    expect(() => openSqlite(':memory:', 'the lineage store')).toThrow(
-      expect.objectContaining({
-        code: 'BACKEND_UNAVAILABLE',
-        message: expect.stringContaining('for the lineage store — reinstall'),
-        cause: expect.objectContaining({ code: 'MODULE_NOT_FOUND' }),
-      }),
-    );
-  });
+  it.skipIf(builtin)(
+    'without node:sqlite (Node < 22.16): BACKEND_UNAVAILABLE, and the hint names the fix',
+    () => {
+      expect(sqliteDriverName()).toBe('better-sqlite3');
+      const problem = sqliteDriverProblem();
+      expect(problem).toMatchObject({ code: 'BACKEND_UNAVAILABLE', hint: SQLITE_DRIVER_FIX });
+      for (const fix of [
+        'python3, make, g++',
+        '`npm i -g @cairn/cli`',
+        '`npm rebuild better-sqlite3`',
+        'Node >= 22.16',
+      ]) {
+        expect(problem?.hint).toContain(fix);
+      }
+      expect(() => openSqlite(':memory:', 'the lineage store')).toThrow(
+        expect.objectContaining({
+          code: 'BACKEND_UNAVAILABLE',
+          message: expect.stringContaining('for the lineage store — run Cairn on Node >= 22.16'),
+          cause: expect.objectContaining({ code: 'MODULE_NOT_FOUND' }),
+        }),
+      );
+    },
+  );
 
-  it.skipIf(major < 24)('from Node 24: node:sqlite opens the databases, no addon needed', () => {
+  it.skipIf(!builtin)('from Node 22.16: node:sqlite opens the databases, no addon needed', () => {
     expect(sqliteDriverName()).toBe('node');
     expect(sqliteDriverProblem()).toBeUndefined();
     const db = openSqlite(':memory:', 'a test');

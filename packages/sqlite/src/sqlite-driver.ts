@@ -52,11 +52,11 @@ function loadDriver(purpose: string): SqliteDriver {
 
 /**
  * What to do when no SQLite driver loads: better-sqlite3 is an optional
- * dependency (npm installs Cairn without it when its native build fails),
- * and node:sqlite stands in from Node 24 on.
+ * dependency (npm installs Cairn without it when its native build fails or
+ * install scripts are off), and node:sqlite stands in from Node 22.16 on.
  */
 export const SQLITE_DRIVER_FIX =
-  'reinstall with a C++ toolchain (python3, make, g++) so npm can build better-sqlite3: `npm i -g @cairn/cli`, or run `npm rebuild better-sqlite3` after a Node upgrade; or run Cairn on Node >= 24, whose built-in node:sqlite needs no addon';
+  'run Cairn on Node >= 22.16, whose built-in node:sqlite needs no addon; or reinstall with a C++ toolchain (python3, make, g++) so npm can build better-sqlite3: `npm i -g @cairn/cli`, or run `npm rebuild better-sqlite3` after a Node upgrade';
 
 /**
  * better-sqlite3's JavaScript, bundled into a CLI bundle (hook-main.cjs) so
@@ -123,7 +123,8 @@ const DRIVERS = ['node', 'better-sqlite3'] as const;
 /**
  * CAIRN_SQLITE_DRIVER picks the driver (`node` or `better-sqlite3`); a named
  * CAIRN_SQLITE_BINDING means better-sqlite3; otherwise node:sqlite where it
- * runs without a warning (Node 24+) and better-sqlite3 before that.
+ * has what Cairn needs (Node 22.16+) and better-sqlite3 before that, so
+ * better-sqlite3 is loaded only where node:sqlite is missing.
  */
 function chooseDriver(): (typeof DRIVERS)[number] {
   const wanted = process.env.CAIRN_SQLITE_DRIVER;
@@ -131,7 +132,7 @@ function chooseDriver(): (typeof DRIVERS)[number] {
     if (wanted === 'better-sqlite3') return wanted;
     if (wanted === 'node' && nodeSqliteUsable()) return wanted;
     throw new CairnError('INVALID_CONFIG', `CAIRN_SQLITE_DRIVER=${wanted} cannot be used here`, {
-      hint: `set it to ${DRIVERS.join(' or ')} (node needs Node 24 or later), or unset it`,
+      hint: `set it to ${DRIVERS.join(' or ')} (node needs Node 22.16 or later), or unset it`,
       details: { node: process.versions.node },
     });
   }

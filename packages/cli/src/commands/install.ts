@@ -5,6 +5,7 @@ import {
   type HarnessInstallReport,
   type InstallScope,
 } from '@cairn/core';
+import { sqliteDriverProblem } from '@cairn/engine';
 import type { CommandContext, CommandSpec } from '../command';
 import { HARNESS_IDS, loadHarness } from '../harnesses';
 import { installCairnCommand } from './cairn-command';
@@ -52,6 +53,21 @@ function describe(report: HarnessInstallReport, verb: string): string {
   return lines.join('\n');
 }
 
+/**
+ * Hooks that cannot open Cairn's databases inject nothing: an install
+ * without a SQLite driver would report success and leave the harness
+ * silently without memory, so it is refused with what fixes it.
+ */
+function refuseWithoutSqlite(harness: string): void {
+  const problem = sqliteDriverProblem();
+  if (!problem) return;
+  throw new CairnError(
+    'BACKEND_UNAVAILABLE',
+    `Cannot install Cairn for ${harness}: no SQLite driver loads on Node ${process.versions.node}, so its hooks could not open Cairn's databases; nothing was changed`,
+    { cause: problem, hint: problem.hint, details: { node: process.versions.node } },
+  );
+}
+
 const OPTIONS = { scope: { type: 'string' }, 'dry-run': { type: 'boolean' } } as const;
 
 export const installCommand: CommandSpec = {
@@ -63,6 +79,7 @@ export const installCommand: CommandSpec = {
   async run(context) {
     const adapter = await loadHarness(context.positionals[0]!);
     const { commandNote, ...options } = installOptions(context);
+    refuseWithoutSqlite(adapter.declaration.id);
     // A project install gives the project its memory folder too.
     if (options.scope === 'project' && !options.dryRun) await context.open().init();
     const report = await adapter.install(options);

@@ -47,7 +47,7 @@ export function quickCheck(path: string): string[] {
 
 /**
  * No SQLite driver loads (better-sqlite3 missing or mis-built, and no
- * node:sqlite before Node 24): search falls back to a plain scan and the
+ * node:sqlite before Node 22.16): search falls back to a plain scan and the
  * lifecycle (heads, lineage) cannot run, so hooks inject nothing.
  */
 export function sqliteDriverFinding(): DoctorFinding | undefined {

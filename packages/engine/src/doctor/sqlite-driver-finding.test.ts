@@ -1,9 +1,10 @@
-import { SQLITE_DRIVER_FIX } from '@cairn/sqlite';
+import { SQLITE_DRIVER_FIX, sqliteDriverName } from '@cairn/sqlite';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseFindings, sqliteDriverFinding } from './database-checks';
 
-const major = Number(process.versions.node.split('.')[0]);
+// Where node:sqlite stands in (Node 22.16 and later) there is always a driver.
+const builtin = sqliteDriverName() === 'node';
 
 let project: TempProject;
 beforeEach(async () => {
@@ -19,19 +20,16 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-describe.skipIf(major >= 24)(
-  'doctor without a SQLite driver (Node 20/22, no better-sqlite3)',
-  () => {
-    it('one error finding that names the fix, instead of a load error per database', () => {
-      const finding = sqliteDriverFinding();
-      expect(finding).toMatchObject({
-        severity: 'error',
-        area: 'database',
-        fix: SQLITE_DRIVER_FIX,
-      });
-      expect(finding?.message).toContain(`Node ${process.versions.node}`);
-      expect(finding?.message).not.toContain(SQLITE_DRIVER_FIX);
-      expect(databaseFindings(project.root)).toEqual([finding]);
+describe.skipIf(builtin)('doctor without a SQLite driver (Node < 22.16, no better-sqlite3)', () => {
+  it('one error finding that names the fix, instead of a load error per database', () => {
+    const finding = sqliteDriverFinding();
+    expect(finding).toMatchObject({
+      severity: 'error',
+      area: 'database',
+      fix: SQLITE_DRIVER_FIX,
     });
-  },
-);
+    expect(finding?.message).toContain(`Node ${process.versions.node}`);
+    expect(finding?.message).not.toContain(SQLITE_DRIVER_FIX);
+    expect(databaseFindings(project.root)).toEqual([finding]);
+  });
+});
