@@ -4,16 +4,21 @@
  * tarball with publint and attw, installs the tarballs with npm into an
  * empty prefix, and runs the installed `cairn` there: init, add, search,
  * `mcp` over stdio, `ui` (the dashboard answers) and `install <harness>
- * --dry-run` for every harness.
+ * --dry-run` for every harness; then installs them again on Node 24 with
+ * install scripts off (no better-sqlite3 build) and runs init, add, search
+ * and an install there.
  * Prints the tarball sizes; `--write-doc` also writes them into
  * docs/BENCHMARKS.md; `--sizes-only` packs and measures, nothing more.
  * `--keep` leaves the temporary folder in place.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+// The workspace's Node 24 from the npm registry (tools/node24), by path like the e2e tests.
+import { node24Path } from '../../node24/index.js';
 import { HARNESSES, smokeInstall, smokeMcp, smokeMemory, smokeUi } from './packed-smoke';
 import { measureTarball, sizesTable, type TarballSize, withSizesSection } from './tarballs';
 import { type PublishablePackage, publishablePackages, REPO_ROOT } from './workspace-packages';
@@ -83,21 +88,22 @@ function npmEnv(): NodeJS.ProcessEnv {
   );
 }
 
-async function npmInstall(prefix: string, tarballs: TarballSize[]): Promise<void> {
+async function npmInstall(
+  prefix: string,
+  tarballs: TarballSize[],
+  options: { flags?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<void> {
   await mkdir(prefix, { recursive: true });
   await writeFile(
     join(prefix, 'package.json'),
     '{ "name": "cairn-packed-install", "private": true }\n',
   );
   const files = tarballs.filter((t) => !NOT_INSTALLED.has(t.name)).map((t) => t.file);
-  const log = await output(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefix', prefix, ...files],
-    {
-      cwd: prefix,
-      env: npmEnv(),
-    },
-  );
+  const flags = ['--no-audit', '--no-fund', ...(options.flags ?? [])];
+  const log = await output('npm', ['install', ...flags, '--prefix', prefix, ...files], {
+    cwd: prefix,
+    env: options.env ?? npmEnv(),
+  });
   process.stdout.write(log);
 }
 
@@ -188,6 +194,43 @@ async function lintInstallRun(
   process.stdout.write(`cairn mcp tools: ${tools.join(', ')}\n`);
   await step('cairn ui: sign in, page, /api/units', () => smokeUi(ctx));
   await step(`cairn install ${HARNESSES.join(' | ')} --dry-run`, () => smokeInstall(ctx));
+  await withoutInstallScripts(dirs, sizes);
+}
+
+/**
+ * The same tarballs on Node 24 with install scripts off (`npm i
+ * --ignore-scripts`, as an npm that enforces its script policy does):
+ * better-sqlite3 is not built, node:sqlite does the work, and init, add,
+ * search and an install (dry run) succeed. Node 24 comes from the npm
+ * registry (tools/node24); npm and `cairn` run on it through PATH.
+ */
+async function withoutInstallScripts(
+  dirs: Record<'prefix' | 'home' | 'project', string>,
+  sizes: TarballSize[],
+): Promise<void> {
+  const node = node24Path();
+  if (!node) {
+    process.stdout.write('packed-install: no Node 24 binary (tools/node24): Node 24 run skipped\n');
+    return;
+  }
+  const prefix = `${dirs.prefix}-node24`;
+  const path = `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`;
+  await step('npm install --ignore-scripts of the tarballs on Node 24', () =>
+    npmInstall(prefix, sizes, { flags: ['--ignore-scripts'], env: { ...npmEnv(), PATH: path } }),
+  );
+  const addon = join(prefix, 'node_modules', 'better-sqlite3', 'build');
+  if (existsSync(addon))
+    throw new Error(`better-sqlite3 was built despite --ignore-scripts: ${addon}`);
+  const ctx = {
+    bin: join(prefix, 'node_modules', '.bin', 'cairn'),
+    project: `${dirs.project}-node24`,
+    env: { ...cairnEnv(`${dirs.home}-node24`), PATH: path },
+  };
+  await mkdir(ctx.project, { recursive: true });
+  await step('Node 24, no install scripts: cairn init, add, search', () => smokeMemory(ctx));
+  await step('Node 24, no install scripts: cairn install claude-code --dry-run', () =>
+    smokeInstall(ctx, ['claude-code']),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -49,9 +49,12 @@ export async function smokeMemory(ctx: SmokeContext): Promise<void> {
   check(ids.includes(added.memoryId), `cairn search did not find ${added.memoryId}: ${ids}`);
 }
 
-/** `cairn install <harness> --dry-run` exits 0 for every harness. */
-export async function smokeInstall(ctx: SmokeContext): Promise<void> {
-  for (const harness of HARNESSES) await cairn(ctx, ['install', harness, '--dry-run']);
+/** `cairn install <harness> --dry-run` exits 0 for every harness (or those named). */
+export async function smokeInstall(
+  ctx: SmokeContext,
+  harnesses: readonly string[] = HARNESSES,
+): Promise<void> {
+  for (const harness of harnesses) await cairn(ctx, ['install', harness, '--dry-run']);
 }
 
 interface RpcMessage {
