@@ -170,9 +170,9 @@ function spliceRegion(
     if (from > 0 && lines[from - 1] === '') from -= 1;
     else if (from === 0 && lines[to] === '' && to < lines.length - 1) to += 1;
   }
-  const region_ = body ? [beginMarker(label), ...body, endMarker(label)] : [];
+  const replacement = body ? [beginMarker(label), ...body, endMarker(label)] : [];
   const kept = tables.length > 0 ? [...(body ? [''] : []), ...tables] : [];
-  lines.splice(from, to - from, ...leading, ...region_, ...kept);
+  lines.splice(from, to - from, ...leading, ...replacement, ...kept);
   return lines.join('\n');
 }
 
