@@ -36,9 +36,14 @@ describe('chunk context', () => {
     expect(contextBefore('x'.repeat(CONTEXT_CHARS + 5))).toBe('');
   });
 
-  it('gives each chunk the end of the one before and the start of the one after, by line', () => {
-    const chunks = [chunk(9, 'third'), chunk(1, 'first'), chunk(5, 'second')];
-    expect(chunkContexts(chunks)).toEqual(['second', 'second', 'first\nthird']);
+  it('gives each chunk the ends of the two before and the start of the one after, by line', () => {
+    const chunks = [chunk(9, 'third'), chunk(1, 'first'), chunk(5, 'second'), chunk(12, 'fourth')];
+    expect(chunkContexts(chunks)).toEqual([
+      'first\nsecond\nfourth',
+      'second',
+      'first\nthird',
+      'second\nthird',
+    ]);
     expect(chunkContexts([chunk(1, 'alone')])).toEqual(['']);
     expect(chunkContexts([])).toEqual([]);
   });
@@ -72,14 +77,17 @@ describe('search index: neighbour context', () => {
       texts.map((text, i) => unit(i + 1, text)).join('\n'),
     );
 
-  it('finds a note through the note beside it, below the note that holds the words', async () => {
+  it('finds a note through the notes before it, below the note that holds the words', async () => {
     await day(
       'Why does the nightly build fail on the arm runners?',
       'The cache key ignored the platform, so x64 artifacts were restored.',
+      'Fixed by adding the architecture to the key.',
       'Unrelated: lunch order for Friday.',
     );
     const ids = (await index.search({ query: 'nightly build arm runners' })).map((h) => h.memoryId);
-    expect(ids).toEqual([unitId(1), unitId(2)]);
+    // The answer and the fix two notes later come through their context; the fourth note is
+    // three notes away and never sees the question.
+    expect(ids).toEqual([unitId(1), unitId(2), unitId(3)]);
   });
 
   it('follows a neighbour edit on refresh, and a rebuild answers the same', async () => {

@@ -2,9 +2,9 @@ import type { MemoryChunk } from '@cairn/core';
 
 /**
  * How much of each neighbouring chunk of the same file is indexed with a
- * chunk: the end of the chunk before it and the start of the chunk after
- * it. Shared by the keyword index (the `context` column) and the vectors
- * (the chunk before), so both see the same neighbourhood.
+ * chunk: the end of each of the two chunks before it and the start of the
+ * chunk after it. Shared by the keyword index (the `context` column) and
+ * the vectors (the chunk before), so both see the same neighbourhood.
  */
 export const CONTEXT_CHARS = 300;
 
@@ -45,10 +45,15 @@ export function isHeadingOnly(text: string): boolean {
   return lines.length > 0 && lines.every((line) => HEADING_LINE.test(line));
 }
 
+/** How many chunks before a chunk lend it their end as context. */
+export const CONTEXT_BEFORE_CHUNKS = 2;
+
 /**
  * The context of each chunk of one file, in the order given: the end of
- * the chunk before it and the start of the chunk after it (by start line).
- * A heading-only chunk gets none: it has no content of its own to be found
+ * each of the two chunks before it and the start of the chunk after it (by
+ * start line). A reply two turns after its question is found through it,
+ * as one right after it (measured on LoCoMo, docs/SEARCH.md). A
+ * heading-only chunk gets none: it has no content of its own to be found
  * through its neighbours, and would only come back as noise beside them.
  * It depends only on the file's content, so re-indexing one file keeps
  * every other chunk's context exact.
@@ -60,9 +65,13 @@ export function chunkContexts(chunks: readonly MemoryChunk[]): string[] {
   const contexts: string[] = new Array(chunks.length).fill('');
   order.forEach(({ chunk, index }, at) => {
     if (isHeadingOnly(chunk.text)) return;
-    const before = order[at - 1]?.chunk.text;
+    const parts: string[] = [];
+    for (let back = CONTEXT_BEFORE_CHUNKS; back >= 1; back -= 1) {
+      const before = order[at - back]?.chunk.text;
+      if (before) parts.push(contextBefore(before));
+    }
     const after = order[at + 1]?.chunk.text;
-    const parts = [before ? contextBefore(before) : '', after ? contextAfter(after) : ''];
+    if (after) parts.push(contextAfter(after));
     contexts[index] = parts.filter((part) => part !== '').join('\n');
   });
   return contexts;

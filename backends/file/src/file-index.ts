@@ -21,10 +21,10 @@ import {
   WORKSPACE_POOL_ID,
 } from '@cairn/index-kit';
 import { chunkQueryOf } from './chunk-filters';
-import { searchTerms, snippetTerms } from './fts-query';
 import { type HybridSearch, type SearchModeInfo, searchPool } from './hybrid-search';
 import type { IndexDatabase } from './index-database';
 import type { ChunkHit } from './index-query';
+import { planQuery, projectGlossaryIndex, snippetWords } from './query-plan';
 import type { ProjectSearchIndex } from './search-index';
 import { discardSearchIndex, hasWorkspace, sharedSearchIndex } from './search-index-cache';
 import { vectorStoreFor } from './vector-store';
@@ -173,16 +173,17 @@ export class FileIndex implements MemoryIndex<SearchIndexRefreshStats> {
     target: PoolTarget,
     query: MemoryIndexQuery,
   ): Promise<MemoryIndexHit[]> {
-    const terms = searchTerms(query.text);
-    if (terms.length === 0 || !isDirectory(target.base)) return [];
+    const project = projectGlossaryIndex(this.rootDir, this.warn);
+    const plan = await planQuery(query.text, project ? { project } : {});
+    if (plan.terms.length === 0 || !isDirectory(target.base)) return [];
     const { database, source } = this.databaseOf(index, target);
-    const around = snippetTerms(terms);
+    const around = snippetWords(plan);
     const { query: filters, rest } = chunkQueryOf(query.filters);
     const postFilter = rest
       ? (hit: ChunkHit) =>
           passesIndexFilters(hitMetadata(indexHit(target, hit, around), target), rest)
       : undefined;
-    const chunkQuery = { ...filters, pool: source.pool, terms, limit: query.limit };
+    const chunkQuery = { ...filters, pool: source.pool, plan, limit: query.limit };
     const { hits, info } = await searchPool(
       database,
       source,

@@ -2,9 +2,12 @@ import type { MemoryKind, MemoryRecordMeta } from '@cairn/core';
 import { compareCodeUnits } from '@cairn/core';
 import { CONTEXT_WEIGHT } from './chunk-context';
 import { type RecordColumns, recordOfRow } from './chunk-record';
+import { columnLengths, corpusStats } from './corpus-stats';
 import { buildFtsQuery } from './fts-query';
 import type { IndexStore } from './index-store';
-import { informativeTerms } from './term-pruning';
+import { PART_WEIGHT, type PlannedTerm, type QueryPlan } from './query-plan';
+import { rerank } from './rerank';
+import { docCounts, informativeTerms } from './term-pruning';
 
 /** Chunk columns a query may narrow with an `IN (...)` list. */
 export type FilterColumn =
@@ -22,8 +25,8 @@ export type FilterColumn =
 
 export interface ChunkQuery {
   pool: string;
-  /** The query terms (see searchTerms); very common ones are left out of the MATCH. */
-  terms: string[];
+  /** What to look for (see planQuery); without terms nothing is found. */
+  plan?: QueryPlan;
   limit: number;
   /** Each column must equal one of the values; an empty list matches nothing. */
   oneOf?: [FilterColumn, string[]][];
@@ -50,8 +53,10 @@ export interface ChunkHit {
   createdAt?: string;
   /** The task-history record the chunk belongs to. */
   record?: MemoryRecordMeta;
-  /** Negated bm25: higher is better. */
+  /** Higher is better; comparable among the hits of one query (see rerank.ts). */
   score: number;
+  /** The query's own words the chunk's text holds (keyword hits only). */
+  matchedTerms?: string[];
 }
 
 interface ChunkRow extends RecordColumns {
@@ -62,6 +67,9 @@ interface ChunkRow extends RecordColumns {
   startLine: number;
   endLine: number;
   text: string;
+  terms: string;
+  context: string;
+  view: number;
   memoryId: string | null;
   category: string | null;
   review: string | null;
@@ -93,11 +101,14 @@ function filterClause(query: ChunkQuery): { sql: string[]; params: unknown[] } {
   return { sql, params };
 }
 
-/** bm25 over both FTS columns: the chunk's text (weight 1) and its neighbours' (CONTEXT_WEIGHT). */
-const BM25 = `bm25(chunks_fts, 1.0, ${CONTEXT_WEIGHT})`;
+/**
+ * bm25 over the FTS columns, to find candidates: the chunk's text and its
+ * derived terms (weight 1) and its neighbours' context (CONTEXT_WEIGHT).
+ */
+const BM25 = `bm25(chunks_fts, 1.0, 1.0, ${CONTEXT_WEIGHT})`;
 
 const COLUMNS = `c.rowid AS rowid, c.chunk_id AS chunkId, c.kind, c.path, c.start_line AS startLine,
-  c.end_line AS endLine, c.text, c.memory_id AS memoryId, c.category, c.review,
+  c.end_line AS endLine, c.text, c.terms, c.context, c.view, c.memory_id AS memoryId, c.category, c.review,
   c.created_at AS createdAt, c.record_kind AS recordKind, c.trust_class AS trustClass,
   c.namespace_id AS namespace, c.repo, c.run_ref_kind AS runRefKind, c.run_ref_id AS runRefId`;
 
@@ -115,17 +126,21 @@ function rankedRows(store: IndexStore, query: ChunkQuery, match: string, from = 
   return store.query(sql).all(match, from, ...filter.params, query.limit) as ChunkRow[];
 }
 
-/** How many best-ranked candidates the fast path looks at, per result wanted. */
-const CANDIDATES_PER_RESULT = 4;
+/** Candidates each FTS query hands to the rerank: at least this many, or 5 per result wanted. */
+export const MIN_CANDIDATES = 50;
+
+function candidateCount(query: ChunkQuery): number {
+  return Math.max(MIN_CANDIDATES, query.limit * 5);
+}
 
 /**
- * The fast path: rank on the FTS table alone (no join per matching row),
- * then filter the best candidates. Exact: only candidates ranked strictly
- * above the cut are trusted, so ties at the cut cannot change the answer;
- * when they are too few (heavy filters), the full query runs instead.
+ * The best candidates of one MATCH that pass the filters: ranked on the
+ * FTS table alone (no join per matching row), then filtered; when the
+ * filters leave fewer than asked of a cut list, ranked again with the
+ * filters joined in.
  */
-function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string, from = 0): ChunkRow[] {
-  const want = query.limit * CANDIDATES_PER_RESULT + 8;
+function candidateRows(store: IndexStore, query: ChunkQuery, match: string, from = 0): ChunkRow[] {
+  const want = candidateCount(query);
   const scored = store
     .query(
       // bm25() sorted by SQLite, not FTS5's `ORDER BY rank` sorter: about a third faster here.
@@ -134,16 +149,9 @@ function rankedRowsFast(store: IndexStore, query: ChunkQuery, match: string, fro
     )
     .all(match, from, want) as { id: number; score: number }[];
   const top: RankedId[] = scored.map((row) => ({ id: row.id, rank: row.score }));
-  if (top.length === 0) return [];
-  // Every match was ranked: filter them, no second MATCH needed.
-  if (top.length < want) return rowsByRank(store, query, top);
-  const cut = top.at(-1)!.rank;
-  const rows = rowsByRank(
-    store,
-    query,
-    top.filter((row) => row.rank < cut),
-  );
-  return rows.length >= query.limit ? rows : rankedRows(store, query, match, from);
+  const rows = rowsByRank(store, query, top);
+  if (top.length < want || rows.length >= query.limit) return rows;
+  return rankedRows(store, { ...query, limit: want }, match, from);
 }
 
 export interface RankedId {
@@ -176,11 +184,10 @@ function rowsByRank(store: IndexStore, query: ChunkQuery, ranked: RankedId[]): C
         compareCodeUnits(a.path, b.path) ||
         a.startLine - b.startLine ||
         compareCodeUnits(a.chunkId, b.chunkId),
-    )
-    .slice(0, query.limit);
+    );
 }
 
-function toHit(row: ChunkRow): ChunkHit {
+function toHit(row: ChunkRow, score = -row.rank, matchedTerms?: string[]): ChunkHit {
   const record = recordOfRow(row);
   return {
     rowid: row.rowid,
@@ -195,24 +202,62 @@ function toHit(row: ChunkRow): ChunkHit {
     ...(row.review ? { review: row.review } : {}),
     ...(row.createdAt ? { createdAt: row.createdAt } : {}),
     ...(record ? { record } : {}),
-    score: Number((-row.rank).toPrecision(6)),
+    score: Number(score.toPrecision(6)),
+    ...(matchedTerms ? { matchedTerms } : {}),
   };
 }
 
 /**
- * Full-text search over one pool, best first by bm25, ties broken by
- * location so equal indexes always answer in the same order.
+ * The candidates of a plan's terms: those of its own words (and their
+ * parts), and those of every term when expansions add some, each FTS5's
+ * best by bm25, once each.
+ */
+function planCandidates(
+  store: IndexStore,
+  query: ChunkQuery,
+  terms: PlannedTerm[],
+  from: number,
+): ChunkRow[] {
+  const own = terms.filter((term) => term.own || term.weight >= PART_WEIGHT);
+  const matches = [buildFtsQuery(own)];
+  if (own.length < terms.length) matches.push(buildFtsQuery(terms));
+  const byId = new Map<number, ChunkRow>();
+  for (const match of matches) {
+    if (!match) continue;
+    for (const row of candidateRows(store, query, match, from)) byId.set(row.rowid, row);
+  }
+  return [...byId.values()];
+}
+
+/**
+ * Keyword search over one pool: FTS5 finds the candidates (very common
+ * words left out of the MATCH when rarer ones occur), the rerank orders
+ * them with every term at its weight (rerank.ts). Ties are broken by
+ * location, so equal indexes always answer in the same order.
  */
 export function queryChunks(store: IndexStore, query: ChunkQuery): ChunkHit[] {
-  const informative = informativeTerms(store, query.terms);
-  const match = buildFtsQuery(informative.terms);
-  if (!match) return [];
+  const terms = query.plan?.terms ?? [];
+  if (terms.length === 0) return [];
+  const informative = informativeTerms(store, terms);
+  let rows: ChunkRow[] = [];
   if (informative.commonOnly) {
     const from = recentWindowStart(store);
-    const recent = from === undefined ? [] : rankedRowsFast(store, query, match, from);
-    if (recent.length >= query.limit) return recent.map(toHit);
+    if (from !== undefined) rows = planCandidates(store, query, informative.terms, from);
   }
-  return rankedRowsFast(store, query, match).map(toHit);
+  if (rows.length < query.limit) rows = planCandidates(store, query, informative.terms, 0);
+  if (rows.length === 0) return [];
+  const stats = {
+    ...corpusStats(store),
+    docs: docCounts(store, [...new Set(terms.flatMap((term) => term.stems))]),
+  };
+  const lengths = columnLengths(
+    store,
+    rows.map((row) => row.rowid),
+  );
+  const inputs = rows.map((row) => ({ ...row, lengths: lengths.get(row.rowid) ?? [0, 0, 0] }));
+  return rerank(inputs, terms, stats)
+    .slice(0, query.limit)
+    .map((ranked) => toHit(ranked.row, ranked.score, ranked.matchedTerms));
 }
 
 /**
@@ -238,5 +283,7 @@ function recentWindowStart(store: IndexStore): number | undefined {
  * query's filters, best first, at most `query.limit`; `score` is `-rank`.
  */
 export function chunksByRank(store: IndexStore, query: ChunkQuery, ranked: RankedId[]): ChunkHit[] {
-  return rowsByRank(store, query, ranked).map(toHit);
+  return rowsByRank(store, query, ranked)
+    .slice(0, query.limit)
+    .map((row) => toHit(row));
 }

@@ -1,6 +1,6 @@
 import { type ChunkOptions, monotonicMs, sha256Hex } from '@cairn/core';
 import type { IndexSource, SearchIndexRefreshStats, SourceFile } from '@cairn/index-kit';
-import { chunkFile } from '@cairn/index-kit';
+import { chunkFile, renderedViews } from '@cairn/index-kit';
 import type { IndexedFile, IndexStore, PoolChanges } from './index-store';
 
 /**
@@ -85,11 +85,9 @@ async function collectChanges(
     if (was?.hash === stat.hash) {
       changes.restat.push(stat);
     } else {
-      const chunks = chunkFile(bytes.toString('utf8'), file.path, {
-        ...chunkOptions,
-        records: source.records,
-      });
-      changes.updates.push({ ...stat, chunks });
+      const text = bytes.toString('utf8');
+      const chunks = chunkFile(text, file.path, { ...chunkOptions, records: source.records });
+      changes.updates.push({ ...stat, chunks, views: renderedViews(text, file.path, chunks) });
     }
   }
   for (const path of known.keys()) if (!present.has(path)) changes.removed.push(path);

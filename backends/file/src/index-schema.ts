@@ -4,7 +4,7 @@ import type { SqliteDatabase } from '@cairn/sqlite';
  * Bump when the tables, the tokenizer or what goes into a chunk change: an
  * index with another version is dropped and rebuilt from the markdown.
  */
-export const SEARCH_INDEX_SCHEMA_VERSION = 6;
+export const SEARCH_INDEX_SCHEMA_VERSION = 7;
 
 const TABLES = `
 CREATE TABLE files (
@@ -39,11 +39,15 @@ CREATE TABLE chunks (
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   text TEXT NOT NULL,
-  -- The end of the chunk before and the start of the chunk after, same file (chunk-context.ts).
+  -- Code-aware forms of the text: camelCase parts, joined compounds, versions (index-kit's derivedTerms).
+  terms TEXT NOT NULL DEFAULT '',
+  -- The end of the two chunks before and the start of the chunk after, same file (chunk-context.ts).
   context TEXT NOT NULL DEFAULT '',
+  -- 1 for a view Cairn rendered (a managed region, a scaffold): ranked below its sources.
+  view INTEGER NOT NULL DEFAULT 0,
   UNIQUE (pool, chunk_id)
 );
-CREATE INDEX chunks_by_file ON chunks (pool, path);
+CREATE INDEX chunks_by_file ON chunks (pool, path, start_line);
 -- Float32 vectors, model = the embedderKey that made them; a chunk's vector
 -- goes when the chunk goes, so a reused rowid never inherits a stale vector.
 CREATE TABLE chunk_vectors (
@@ -54,6 +58,7 @@ CREATE TABLE chunk_vectors (
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   text,
+  terms,
   context,
   content = 'chunks',
   content_rowid = 'rowid',
@@ -62,17 +67,19 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 -- Document frequency per (stemmed) term, read to leave very common terms out of a query.
 CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');
 CREATE TRIGGER chunks_after_insert AFTER INSERT ON chunks BEGIN
-  INSERT INTO chunks_fts (rowid, text, context) VALUES (new.rowid, new.text, new.context);
+  INSERT INTO chunks_fts (rowid, text, terms, context)
+    VALUES (new.rowid, new.text, new.terms, new.context);
 END;
 CREATE TRIGGER chunks_after_delete AFTER DELETE ON chunks BEGIN
-  INSERT INTO chunks_fts (chunks_fts, rowid, text, context)
-    VALUES ('delete', old.rowid, old.text, old.context);
+  INSERT INTO chunks_fts (chunks_fts, rowid, text, terms, context)
+    VALUES ('delete', old.rowid, old.text, old.terms, old.context);
   DELETE FROM chunk_vectors WHERE chunk_rowid = old.rowid;
 END;
-CREATE TRIGGER chunks_after_update AFTER UPDATE OF text, context ON chunks BEGIN
-  INSERT INTO chunks_fts (chunks_fts, rowid, text, context)
-    VALUES ('delete', old.rowid, old.text, old.context);
-  INSERT INTO chunks_fts (rowid, text, context) VALUES (new.rowid, new.text, new.context);
+CREATE TRIGGER chunks_after_update AFTER UPDATE OF text, terms, context ON chunks BEGIN
+  INSERT INTO chunks_fts (chunks_fts, rowid, text, terms, context)
+    VALUES ('delete', old.rowid, old.text, old.terms, old.context);
+  INSERT INTO chunks_fts (rowid, text, terms, context)
+    VALUES (new.rowid, new.text, new.terms, new.context);
   DELETE FROM chunk_vectors WHERE chunk_rowid = old.rowid;
 END;
 `;

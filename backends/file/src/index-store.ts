@@ -1,4 +1,5 @@
 import { type MemoryChunk, recordKindOf, recordTrustOf } from '@cairn/core';
+import { derivedTerms } from '@cairn/index-kit';
 import type { SqliteDatabase, SqliteStatement } from '@cairn/sqlite';
 import { chunkContexts } from './chunk-context';
 import { prepareSchema, recreateTables } from './index-schema';
@@ -14,6 +15,8 @@ export interface IndexedFile {
 export interface FileUpdate extends IndexedFile {
   path: string;
   chunks: MemoryChunk[];
+  /** Per chunk, whether it is a view Cairn rendered (index-kit's renderedViews); absent: none is. */
+  views?: boolean[];
 }
 
 /** Every change one refresh makes to one pool, applied in one transaction. */
@@ -82,7 +85,7 @@ export class IndexStore {
    */
   private replaceChunks(pool: string, file: FileUpdate): void {
     const stored = this.query(SQL.chunksOf).all(pool, file.path) as StoredChunk[];
-    const rows = chunkRows(pool, file.chunks);
+    const rows = chunkRows(pool, file.chunks, file.views);
     const wanted = new Set(rows.map((row) => row.chunkId));
     for (const old of stored)
       if (!wanted.has(old.chunkId)) this.query(SQL.deleteChunk).run(old.rowid);
@@ -140,7 +143,9 @@ const ROW_COLUMNS = [
   ['start_line', 'startLine'],
   ['end_line', 'endLine'],
   ['text', 'text'],
+  ['terms', 'terms'],
   ['context', 'context'],
+  ['view', 'view'],
 ] as const;
 
 /**
@@ -174,12 +179,16 @@ function sameRow(stored: StoredChunk, row: ChunkRow): boolean {
 }
 
 /** The rows of one file's chunks, each with its neighbours' text as context. */
-function chunkRows(pool: string, chunks: readonly MemoryChunk[]): ChunkRow[] {
+function chunkRows(
+  pool: string,
+  chunks: readonly MemoryChunk[],
+  views: readonly boolean[] = [],
+): ChunkRow[] {
   const contexts = chunkContexts(chunks);
-  return chunks.map((chunk, i) => chunkRow(pool, chunk, contexts[i]!));
+  return chunks.map((chunk, i) => chunkRow(pool, chunk, contexts[i]!, views[i] === true));
 }
 
-function chunkRow(pool: string, chunk: MemoryChunk, context: string) {
+function chunkRow(pool: string, chunk: MemoryChunk, context: string, view: boolean) {
   return {
     chunkId: chunk.id,
     pool,
@@ -201,6 +210,8 @@ function chunkRow(pool: string, chunk: MemoryChunk, context: string) {
     startLine: chunk.startLine,
     endLine: chunk.endLine,
     text: chunk.text,
+    terms: derivedTerms(chunk.text),
     context,
+    view: view ? 1 : 0,
   };
 }

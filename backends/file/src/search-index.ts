@@ -18,7 +18,6 @@ import {
   workspaceSource,
 } from '@cairn/index-kit';
 import { chunkQueryOf } from './chunk-filters';
-import { searchTerms, snippetTerms } from './fts-query';
 import {
   type HybridSearch,
   type HybridSearchOptions,
@@ -28,6 +27,7 @@ import {
 } from './hybrid-search';
 import { IndexDatabase, removeDatabaseFiles } from './index-database';
 import type { ChunkHit } from './index-query';
+import { planQuery, projectGlossaryIndex, snippetWords } from './query-plan';
 import { vectorStoreFor } from './vector-store';
 
 /** The workspace index, under `.cairn/index/`. */
@@ -129,9 +129,10 @@ export class ProjectSearchIndex implements SearchIndex {
     hybrid: HybridSearch | undefined,
   ): Promise<FileSearchResult[]> {
     const options = parseInput(memorySearchOptionsSchema, input, 'search options');
-    const terms = searchTerms(options.query);
-    if (terms.length === 0) return [];
-    const query = { pool: WORKSPACE_SOURCE, terms, limit: options.limit };
+    const project = projectGlossaryIndex(this.rootDir);
+    const plan = await planQuery(options.query, project ? { project } : {});
+    if (plan.terms.length === 0) return [];
+    const query = { pool: WORKSPACE_SOURCE, plan, limit: options.limit };
     const { hits, info } = await searchPool(
       this.workspace,
       this.workspaceSource,
@@ -141,7 +142,7 @@ export class ProjectSearchIndex implements SearchIndex {
       },
       hybrid,
     );
-    const around = snippetTerms(terms);
+    const around = snippetWords(plan);
     return hits.map((hit) => {
       const result = toSearchResult(hit, around, options.snippetChars);
       return hybrid ? { ...result, metadata: info } : result;

@@ -1,5 +1,5 @@
-import { stemmer } from 'stemmer';
 import type { IndexStore } from './index-store';
+import type { PlannedTerm } from './query-plan';
 
 /*
  * Which query terms are worth ranking: a term in a large share of the
@@ -112,9 +112,9 @@ function termUses(index: IndexState, store: IndexStore, stems: string[]): Map<st
 
 /** The terms worth ranking, and whether every one the index holds is a very common one. */
 export interface InformativeTerms {
-  terms: string[];
+  terms: PlannedTerm[];
   /**
-   * Every query term that occurs is in more than `COMMON_TERM_SHARE` of
+   * Every query word that occurs is in more than `COMMON_TERM_SHARE` of
    * the chunks (and at least one occurs), in an index of at least
    * `MIN_CHUNKS_TO_PRUNE` chunks: the query says little, and ranking it
    * reads most of the index (see `queryChunks`).
@@ -123,27 +123,57 @@ export interface InformativeTerms {
 }
 
 /**
- * Drops very common terms. Ranking every chunk that holds such a word costs
- * far more than the word adds to BM25 (its idf is small), so it is left out
- * unless nothing rarer is left. Frequencies come from the fts5vocab table,
- * keyed by the porter stem the tokenizer stored.
+ * Drops very common single-word terms. Ranking every chunk that holds such
+ * a word costs far more than the word adds to BM25 (its idf is small), so
+ * it is left out of the match unless nothing rarer is left (the ranking of
+ * the candidates still counts it, see rerank.ts). Frequencies come from
+ * the fts5vocab table, keyed by the porter stem the tokenizer stored.
+ * Phrases are rare by nature and always kept.
  */
-export function informativeTerms(store: IndexStore, terms: string[]): InformativeTerms {
+export function informativeTerms(store: IndexStore, terms: PlannedTerm[]): InformativeTerms {
   if (terms.length === 0) return { terms, commonOnly: false };
   const index = indexState(store);
   if (index.total < MIN_CHUNKS_TO_PRUNE) return { terms, commonOnly: false };
-  const stems = terms.map((term) => stemmer(term));
-  const uses = termUses(index, store, stems);
-  const use = (index: number) => uses.get(stems[index]!)!;
-  const present = terms.map((_, index) => index).filter((index) => use(index).present);
-  const commonOnly = present.length > 0 && present.every((index) => use(index).common);
-  const kept = terms.filter((_, index) => !use(index).common);
-  // Only prune when a rarer term actually occurs: otherwise the query would find nothing.
-  const rarerOccurs = terms.some((_, index) => use(index).present && !use(index).common);
+  const single = terms.filter((term) => term.stems.length === 1);
+  const uses = termUses(index, store, [...new Set(single.map((term) => term.stems[0]!))]);
+  const use = (term: PlannedTerm) =>
+    term.stems.length === 1 ? uses.get(term.stems[0]!)! : { common: false, present: true };
+  const own = terms.filter((term) => term.own);
+  const present = own.filter((term) => use(term).present);
+  const commonOnly = present.length > 0 && present.every((term) => use(term).common);
+  const kept = terms.filter((term) => !use(term).common);
+  // Only prune when a rarer word of the query itself occurs: otherwise it would find nothing,
+  // or only what its expansions find.
+  const rarerOccurs = own.some((term) => use(term).present && !use(term).common);
   return { terms: terms.length > 1 && rarerOccurs ? kept : terms, commonOnly };
 }
 
-/** The terms `informativeTerms` keeps. */
-export function keepInformativeTerms(store: IndexStore, terms: string[]): string[] {
-  return informativeTerms(store, terms).terms;
+/**
+ * How many chunks hold each stem, for ranking. A count read earlier is
+ * used while the writes since could move it by at most a hundredth (or 10
+ * chunks): the ranking needs its order of magnitude, not its last unit.
+ */
+export function docCounts(store: IndexStore, stems: readonly string[]): Map<string, number> {
+  const index = indexState(store);
+  const lookup = store.query('SELECT doc FROM chunks_vocab WHERE term = ?');
+  const out = new Map<string, number>();
+  for (const stem of stems) {
+    if (out.has(stem)) continue;
+    const known = index.cache.counts.get(stem);
+    const moved = known ? index.changes - known.changes : 0;
+    if (known && moved <= Math.max(10, (known.docs ?? 0) / 100)) {
+      out.set(stem, known.docs ?? 0);
+      continue;
+    }
+    const row = lookup.get(stem) as { doc: number } | undefined;
+    const docs = row ? row.doc : null;
+    index.cache.counts.set(stem, { docs, changes: index.changes });
+    out.set(stem, docs ?? 0);
+  }
+  return out;
+}
+
+/** The number of chunks, as the pruning last read it. */
+export function chunkCount(store: IndexStore): number {
+  return indexState(store).total;
 }

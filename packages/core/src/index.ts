@@ -218,6 +218,12 @@ export {
 } from './settings/embedder-settings';
 export { KNOWN_CAIRN_ENV_VARIABLES } from './settings/env-values';
 export {
+  PROJECT_GLOSSARY_FILENAME,
+  projectGlossaryPath,
+  projectGlossarySchema,
+  readProjectGlossary,
+} from './settings/project-glossary';
+export {
   type CairnSettings,
   type CairnSettingsOverrides,
   describeSource,

@@ -22,6 +22,7 @@ export function hitMetadata(
     ...recallMetadata(pool, hit),
     ...(hit.similarity !== undefined ? { similarity: hit.similarity } : {}),
     ...(hit.keywordScore !== undefined ? { keywordScore: hit.keywordScore } : {}),
+    ...(hit.matchedTerms ? { matchedTerms: hit.matchedTerms } : {}),
     ...hit.metadata,
   };
 }
@@ -74,6 +75,7 @@ const PLACE_KEYS = new Set([
   'similarity',
   'keywordScore',
   'highlight',
+  'matchedTerms',
 ]);
 
 /**

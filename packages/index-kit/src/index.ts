@@ -1,5 +1,11 @@
 export { type ChunkPlace, recallMetadata, recordMetadata, searchResultOf } from './chunk-place';
 export {
+  type CodeQueryTerms,
+  camelParts,
+  codeQueryTerms,
+  derivedTerms,
+} from './code-terms';
+export {
   type AdapterComposition,
   type BackendComposition,
   defineIndexBackend,
@@ -63,7 +69,13 @@ export {
   recallCapabilities,
   type SourcePool,
 } from './indexed-retrieval-adapter';
-export { boundSnippet, queryTerms, type ScanHit, scanMarkdown } from './keyword-scan';
+export {
+  boundSnippet,
+  isStopWord,
+  queryTerms,
+  type ScanHit,
+  scanMarkdown,
+} from './keyword-scan';
 export { type OptionalModuleSpec, optionalModule } from './optional-module';
 export { gitignoreMatcher, globMatcher } from './path-globs';
 export {
@@ -85,7 +97,19 @@ export {
   workspacePoolSource,
   workspacePoolTarget,
 } from './pool-sources';
+export {
+  baseForm,
+  EXPANSION_WEIGHTS,
+  type ExpansionOptions,
+  expandQuery,
+  type GlossaryIndex,
+  indexGlossary,
+  MAX_EXPANSIONS,
+  type QueryExpansion,
+  softwareGlossary,
+} from './query-expansion';
 export type { SearchIndexRefreshStats } from './refresh-stats';
+export { renderedViews } from './rendered-views';
 export { type ReviewStates, reviewStates } from './review-states';
 export { type WarningSink, warningSink } from './warning-sink';
 export {

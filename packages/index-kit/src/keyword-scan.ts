@@ -1,4 +1,4 @@
-import { wordRuns } from '@cairn/core';
+import { codeQueryTerms } from './code-terms';
 /**
  * A plain keyword scan over markdown: split into paragraph blocks, score
  * each block by the query terms it contains, return bounded snippets.
@@ -25,10 +25,20 @@ const STOP_WORDS = new Set(
   while who whom why will with would you your yours yourself yourselves`.split(/\s+/),
 );
 
-/** Lowercase alphanumeric terms, stop words dropped, deduplicated. */
+/** Whether a lowercase word is too common to search for (`the`, `who`, `was`). */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/**
+ * Lowercase alphanumeric terms, stop words dropped, deduplicated: the
+ * query's words and the whole forms of its compounds (`refresh_tokens` also
+ * gives `refreshtokens`), then the parts of its camelCase words
+ * (`onDownloadProgress` also gives `download`, `progress`). See code-terms.ts.
+ */
 export function queryTerms(query: string): string[] {
-  const words = wordRuns(query.toLowerCase());
-  return [...new Set(words.filter((word) => !STOP_WORDS.has(word)))];
+  const { words, parts } = codeQueryTerms(query, (word) => !STOP_WORDS.has(word));
+  return [...words, ...parts];
 }
 
 /** Markers are metadata: they never appear in snippets. */

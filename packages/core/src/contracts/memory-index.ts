@@ -125,6 +125,12 @@ export interface MemoryIndexHit {
   similarity?: number;
   /** The keyword match's score, when there was one. */
   keywordScore?: number;
+  /**
+   * The query's own words (not expansions) found in the chunk's own text,
+   * when the engine knows them (the file index does): a hit found only
+   * through its neighbours or a synonym has none.
+   */
+  matchedTerms?: string[];
   /** Engine-specific fields added to recall metadata and to search results (point ids, search mode, ...). */
   metadata?: Record<string, unknown>;
 }

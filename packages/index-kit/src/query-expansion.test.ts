@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import {
+  baseForm,
+  EXPANSION_WEIGHTS,
+  expandQuery,
+  indexGlossary,
+  MAX_EXPANSIONS,
+} from './query-expansion';
+
+const words = (found: { words: string[] }[]) => found.map((e) => e.words.join(' '));
+
+describe('query expansion', () => {
+  it('maps the forms a developer writes onto one base form', () => {
+    expect(['owns', 'owned', 'own'].map(baseForm)).toEqual(['own', 'own', 'own']);
+    expect(['libraries', 'patches', 'stopped', 'running'].map(baseForm)).toEqual([
+      'library',
+      'patch',
+      'stop',
+      'run',
+    ]);
+    expect(['status', 'class', 'is'].map(baseForm)).toEqual(['status', 'class', 'is']);
+  });
+
+  it('widens a query with the software glossary: abbreviations, statuses, errors, synonyms', async () => {
+    const owns = await expandQuery('who owns this project', ['owns', 'project'], {
+      wordnet: false,
+    });
+    expect(words(owns)).toEqual(expect.arrayContaining(['maintainer', 'maintains']));
+    expect(
+      owns.every((e) => e.weight === EXPANSION_WEIGHTS.glossary && e.source === 'glossary'),
+    ).toBe(true);
+    expect(words(await expandQuery('too many requests', ['many', 'requests']))).toContain('429');
+    expect(words(await expandQuery('got a 429', ['got', '429']))).toContain('too many requests');
+    expect(words(await expandQuery('EMFILE on mac', ['emfile', 'mac']))).toContain(
+      'too many open files',
+    );
+    expect(words(await expandQuery('k8s manifests', ['k8s', 'manifests']))).toContain('kubernetes');
+    expect(words(await expandQuery('run the e2e suite', ['run', 'e2e', 'suite']))).toContain(
+      'end to end',
+    );
+  });
+
+  it('adds WordNet synonyms of short queries only, at the lowest weight', async () => {
+    const found = await expandQuery('begin', ['begin']);
+    expect(found.filter((e) => e.source === 'wordnet').map((e) => e.words[0])).toContain('start');
+    expect(
+      found.every((e) => e.source !== 'wordnet' || e.weight === EXPANSION_WEIGHTS.wordnet),
+    ).toBe(true);
+    const long =
+      'begin the work when the team meets, after the plan is agreed, the budget is set and the office opens';
+    const content = long.split(' ').filter((w) => w.length > 3);
+    expect((await expandQuery(long, content)).some((e) => e.source === 'wordnet')).toBe(false);
+    expect(await expandQuery('begin', ['begin'], { wordnet: false })).toEqual([]);
+  });
+
+  it("puts a project's own groups first, each term once, and caps the total", async () => {
+    const project = indexGlossary([['kestrel', 'deploy pipeline'], ['alone'], []]);
+    expect(project.groups).toHaveLength(1);
+    const found = await expandQuery('kestrel deploy', ['kestrel', 'deploy'], { project });
+    expect(found[0]).toEqual({ words: ['deploy', 'pipeline'], weight: 0.6, source: 'project' });
+    expect(new Set(words(found)).size).toBe(found.length);
+    const abbreviations =
+      'db env auth repo config k8s ci e2e pr cli pkg lib msg err tz docs perf dir infra qa';
+    const many = await expandQuery(abbreviations, abbreviations.split(' '));
+    expect(many).toHaveLength(MAX_EXPANSIONS);
+  });
+});

@@ -1,0 +1,215 @@
+import { wordRuns } from '@cairn/core';
+import { SOFTWARE_GLOSSARY } from './software-glossary';
+
+/*
+ * The vocabulary gap, offline: a query that says "who owns" also looks for
+ * "maintainer", one that says "too many requests" for "429". Two sources:
+ * the software glossary kept in this package (and a project's own groups,
+ * see project-glossary.ts), and WordNet synonyms, loaded on the first
+ * query that needs them. Expanded terms weigh less than the query's own.
+ */
+
+/** One term a query is widened with: a word, or a phrase whose words must follow each other. */
+export interface QueryExpansion {
+  /** Lowercase words; more than one is a phrase. */
+  words: string[];
+  /** Relative to the query's own words (weight 1). */
+  weight: number;
+  source: 'glossary' | 'project' | 'wordnet';
+}
+
+/** Weights of each source: a project's words are its own, WordNet's the least specific. */
+export const EXPANSION_WEIGHTS = { project: 0.6, glossary: 0.5, wordnet: 0.25 } as const;
+/** At most this many expansions per query (the most specific sources first). */
+export const MAX_EXPANSIONS = 24;
+/**
+ * WordNet is asked only for queries of at most this many content words: a
+ * short query has no word to spare, a long one (a prompt) says enough.
+ */
+export const WORDNET_MAX_QUERY_WORDS = 8;
+/** At most this many WordNet synonyms for one word of the query. */
+const WORDNET_PER_WORD = 3;
+/** The longest glossary phrase matched, in words. */
+const MAX_PHRASE_WORDS = 5;
+
+/**
+ * A word's base form for matching glossary members, the same on both
+ * sides: plural and verb endings stripped by simple rules (`owns`,
+ * `owned` -> `own`; `libraries` -> `library`). Not a stemmer: it only has
+ * to map the forms a developer writes onto one key.
+ */
+export function baseForm(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 4 && /(?:ss|x|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) return undouble(w.slice(0, -3));
+  if (w.length > 4 && w.endsWith('ed')) return undouble(w.slice(0, -2));
+  return w;
+}
+
+function undouble(stem: string): string {
+  return /([b-df-hj-np-tv-z])\1$/.test(stem) && !/(?:ll|ss)$/.test(stem) ? stem.slice(0, -1) : stem;
+}
+
+/** A member's key: its words' base forms joined by spaces. */
+function keyOf(words: readonly string[]): string {
+  return words.map(baseForm).join(' ');
+}
+
+/** Groups of a glossary, looked up by any member's key. */
+export interface GlossaryIndex {
+  groups: string[][][];
+  byKey: Map<string, number[]>;
+}
+
+/** Indexes groups of members (each member a word or a phrase). */
+export function indexGlossary(groups: readonly (readonly string[])[]): GlossaryIndex {
+  const index: GlossaryIndex = { groups: [], byKey: new Map() };
+  for (const group of groups) {
+    const members = group
+      .map((member) => wordRuns(member.toLowerCase()))
+      .filter((words) => words.length > 0 && words.length <= MAX_PHRASE_WORDS);
+    if (members.length < 2) continue;
+    const at = index.groups.push(members) - 1;
+    for (const member of members) {
+      const key = keyOf(member);
+      const list = index.byKey.get(key) ?? [];
+      if (!list.includes(at)) list.push(at);
+      index.byKey.set(key, list);
+    }
+  }
+  return index;
+}
+
+let builtIn: GlossaryIndex | undefined;
+
+/** The software glossary, indexed on first use. */
+export function softwareGlossary(): GlossaryIndex {
+  builtIn ??= indexGlossary(SOFTWARE_GLOSSARY.map((line) => line.split('|')));
+  return builtIn;
+}
+
+/** Every group some run of 1..MAX_PHRASE_WORDS consecutive query words names, with the keys it matched. */
+function matchedGroups(glossary: GlossaryIndex, words: readonly string[]) {
+  const found = new Map<number, Set<string>>();
+  for (let start = 0; start < words.length; start += 1) {
+    for (let end = start + 1; end <= Math.min(words.length, start + MAX_PHRASE_WORDS); end += 1) {
+      const key = keyOf(words.slice(start, end));
+      for (const group of glossary.byKey.get(key) ?? []) {
+        const keys = found.get(group) ?? new Set<string>();
+        keys.add(key);
+        found.set(group, keys);
+      }
+    }
+  }
+  return found;
+}
+
+/** The other members of the groups the query names, each once. */
+export function glossaryExpansions(
+  glossary: GlossaryIndex,
+  queryWords: readonly string[],
+  weight: number,
+  source: QueryExpansion['source'],
+): QueryExpansion[] {
+  const out: QueryExpansion[] = [];
+  const said = new Set(queryWords.map(baseForm));
+  for (const [group, keys] of matchedGroups(glossary, queryWords)) {
+    for (const member of glossary.groups[group]!) {
+      const key = keyOf(member);
+      if (keys.has(key) || (member.length === 1 && said.has(key))) continue;
+      out.push({ words: member, weight, source });
+    }
+  }
+  return out;
+}
+
+/** The WordNet table as sorted lines, split on first use. */
+let wordnetLines: string[] | undefined;
+
+async function wordnetTable(): Promise<string[]> {
+  if (!wordnetLines) {
+    const { WORDNET_SYNONYMS } = await import('./wordnet-synonyms');
+    wordnetLines = WORDNET_SYNONYMS.split('\n');
+  }
+  return wordnetLines;
+}
+
+/** The synonyms of `word` in the table (binary search on the sorted headwords). */
+function lookup(lines: readonly string[], word: string): string[] {
+  let low = 0;
+  let high = lines.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const line = lines[mid]!;
+    const head = line.slice(0, line.indexOf(' '));
+    if (head === word) return line.split(' ').slice(1);
+    if (head < word) low = mid + 1;
+    else high = mid - 1;
+  }
+  return [];
+}
+
+/** WordNet synonyms of the query's content words (tried as written, then by base form). */
+export async function wordnetExpansions(
+  contentWords: readonly string[],
+  weight: number,
+): Promise<QueryExpansion[]> {
+  const candidates = contentWords.filter((word) => /^[a-z]{3,}$/.test(word));
+  if (candidates.length === 0) return [];
+  const lines = await wordnetTable();
+  const said = new Set(contentWords.map(baseForm));
+  const out: QueryExpansion[] = [];
+  for (const word of candidates) {
+    const synonyms = lookup(lines, word);
+    const found = synonyms.length > 0 ? synonyms : lookup(lines, baseForm(word));
+    for (const synonym of found.slice(0, WORDNET_PER_WORD)) {
+      if (!said.has(baseForm(synonym))) out.push({ words: [synonym], weight, source: 'wordnet' });
+    }
+  }
+  return out;
+}
+
+/** What a query is widened with, and from where. */
+export interface ExpansionOptions {
+  /** A project's own groups (`.cairn/glossary.json`), indexed. */
+  project?: GlossaryIndex;
+  /** Look words up in WordNet (default true). */
+  wordnet?: boolean;
+}
+
+/**
+ * The expansions of a query: the project's glossary, the software
+ * glossary, then WordNet synonyms of its content words, each term once
+ * (the first source to give it keeps it), at most MAX_EXPANSIONS.
+ * `contentWords` are the query's own search terms (stop words left out).
+ */
+export async function expandQuery(
+  query: string,
+  contentWords: readonly string[],
+  options: ExpansionOptions = {},
+): Promise<QueryExpansion[]> {
+  const words = wordRuns(query.toLowerCase());
+  const found: QueryExpansion[] = [];
+  if (options.project) {
+    found.push(...glossaryExpansions(options.project, words, EXPANSION_WEIGHTS.project, 'project'));
+  }
+  found.push(
+    ...glossaryExpansions(softwareGlossary(), words, EXPANSION_WEIGHTS.glossary, 'glossary'),
+  );
+  if (options.wordnet !== false && contentWords.length <= WORDNET_MAX_QUERY_WORDS) {
+    found.push(...(await wordnetExpansions(contentWords, EXPANSION_WEIGHTS.wordnet)));
+  }
+  const own = new Set(contentWords);
+  const seen = new Set<string>();
+  const out: QueryExpansion[] = [];
+  for (const expansion of found) {
+    const key = expansion.words.join(' ');
+    if (seen.has(key) || (expansion.words.length === 1 && own.has(key))) continue;
+    seen.add(key);
+    out.push(expansion);
+    if (out.length === MAX_EXPANSIONS) break;
+  }
+  return out;
+}
