@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runCodingMemory } from './coding-memory/run-coding-memory';
 import { runHarnesses } from './harnesses/run-harnesses';
 import { runLivedIn } from './lived-in/run-lived-in';
 import { runLocomo } from './locomo/run-locomo';
@@ -29,13 +30,14 @@ const TARGETS = [
   'lived-in',
   'retrieval',
   'locomo',
+  'coding-memory',
   'signatures',
   'packs',
   'all',
 ] as const;
 type Target = (typeof TARGETS)[number];
 
-const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|signatures|packs|all] [--data <file.json>] [--json <out.json>] [--quick]
+const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|coding-memory|signatures|packs|all] [--data <file.json>] [--json <out.json>] [--quick]
 
   scale     index build, refresh and search over a generated 10,000-unit workspace,
             and \`cairn search\` beside bare node
@@ -50,6 +52,8 @@ const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|loc
             10,000 and 100,000 chunks, and \`cairn search\` beside \`qmd search\` on Node 24
   locomo    retrieval quality of every adapter on the LoCoMo development split, beside
             BM25 and qmd's search
+  coding-memory  Hit@1, Hit@3 and MRR of every adapter on a set of coding-team memories
+            asked about in other words (bench/fixtures/coding-memory), beside BM25
   signatures error signatures over a corpus of real tool failures (bench/fixtures/failures):
             same-fix pairs joined, different-fix pairs kept apart
   packs     retrieveContextPack on the lived-in project with a 500-issue Beads export and
@@ -57,6 +61,7 @@ const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|loc
   all       every one of them (default)
 
   --data <file>   LoCoMo JSON (default: ${DEFAULT_DATA})
+  CAIRN_BENCH_MODEL_DIR=<dir>  also measure a local semantic model (locomo, coding-memory)
   --json <file>   also write every figure as JSON
   --quick         small sizes for a smoke test; does not write docs/BENCHMARKS.md`;
 
@@ -132,6 +137,7 @@ async function main(): Promise<void> {
   if (wanted('locomo')) {
     await run(() => runLocomo({ dataPath: options.dataPath, quick: options.quick }));
   }
+  if (wanted('coding-memory')) await run(() => runCodingMemory({ quick: options.quick }));
   if (wanted('signatures')) await run(() => runSignatures({ quick: options.quick }));
   if (wanted('packs')) await run(() => runPacks({ quick: options.quick }));
   const seconds = (performance.now() - started) / 1000;

@@ -10,6 +10,7 @@ export type SectionName =
   | 'lived-in'
   | 'retrieval'
   | 'locomo'
+  | 'coding-memory'
   | 'signatures'
   | 'packs';
 
@@ -162,6 +163,8 @@ const REPRODUCE = [
   'pnpm bench lived-in        # a year of use (built once, cached under bench/.cache/)',
   'pnpm bench retrieval       # backends at 10k and 100k chunks, `cairn search` vs `qmd search`',
   'pnpm bench locomo --data ../shared/bench/locomo/locomo-dev.json',
+  'pnpm bench coding-memory  # the coding-memory set (bench/fixtures/coding-memory)',
+  'CAIRN_BENCH_MODEL_DIR=~/models pnpm bench coding-memory   # with a local model (docs/SEARCH.md)',
   'pnpm bench signatures      # error signatures over the captured failure corpus',
   'pnpm bench packs           # context pack assembly and the budget check',
   'pnpm bench --json bench.json   # also write every figure as JSON',
@@ -178,6 +181,7 @@ const ORDER: SectionName[] = [
   'lived-in',
   'retrieval',
   'locomo',
+  'coding-memory',
   'signatures',
   'packs',
 ];

@@ -27,4 +27,8 @@ export interface LocomoFigures {
   bm25: Record<string, MetricSummary>;
   /** BM25 over the first conversation's questions, beside the first-conversation-only runs. */
   bm25FirstConversation: MetricSummary | undefined;
+  /** The split's conversations ranking constants were chosen on, and the others (held out). */
+  parts: { tuned: string[]; heldOut: string[] };
+  /** Per adapter id (and `bm25`), the metrics over each part's questions. */
+  byPart: Record<string, { tuned?: MetricSummary; heldOut?: MetricSummary }>;
 }

@@ -50,6 +50,11 @@ function figures(keyword: number, hybrid: number): LocomoFigures {
     },
     bm25: summary(0.6),
     bm25FirstConversation: undefined,
+    parts: { tuned: ['conv-26'], heldOut: ['conv-42'] },
+    byPart: {
+      'file-keyword': { tuned: summary(keyword).all!, heldOut: summary(keyword - 0.1).all! },
+      bm25: { tuned: summary(0.6).all! },
+    },
   };
 }
 
@@ -61,10 +66,15 @@ describe('LoCoMo tables', () => {
       /file-keyword\s+R@10 0\.700 vs BM25 0\.600: \+10\.0 points\s+>= \+10 points\s+PASS/,
     );
     expect(target).toMatch(/file-hybrid .*\+9\.0 points .*MISS/);
+    expect(target).toMatch(/R@10 0\.700\s+>= 0\.80\s+MISS/);
+    expect(target).toMatch(/Hit@1 0\.500\s+>= 0\.50\s+PASS/);
+    const parts = renderConsoleTable(tables.find((t) => t.title.startsWith('By part'))!);
+    expect(parts).toMatch(/file-keyword\s+10\s+0\.500\s+0\.700\s+10\s+0\.500\s+0\.600/);
+    expect(parts).toMatch(/BM25 reference\s+10\s+0\.500\s+0\.600\s*$/m);
   });
 
   it('prints adapters that did not run as not measured, with BM25 last', () => {
-    const [quality, , , latency] = locomoTables(figures(0.5, 0.5));
+    const [quality, , , , latency] = locomoTables(figures(0.5, 0.5));
     const text = renderConsoleTable(quality!);
     expect(text).toMatch(/mem0\s+not measured: not installed/);
     expect(quality!.rows.at(-1)![0]).toBe('BM25 reference');

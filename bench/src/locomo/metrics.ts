@@ -77,6 +77,8 @@ export function scoreQuestion(
 export interface ScoredQuestion {
   category: number;
   scores: QuestionScores;
+  /** The conversation the question belongs to, for figures by part of the split. */
+  conversation?: string;
 }
 
 export interface MetricSummary extends QuestionScores {

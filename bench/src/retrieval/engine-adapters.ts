@@ -29,6 +29,45 @@ export const ENGINE_ADAPTERS: readonly EngineAdapterSpec[] = [
   { id: 'mem0', label: 'mem0 OSS (hash embedder, infer off)', backend: 'mem0', env: HASH },
 ];
 
+/** The model the local-model arm loads unless CAIRN_BENCH_MODEL names another. */
+export const DEFAULT_BENCH_MODEL = 'Xenova/all-MiniLM-L6-v2';
+
+/**
+ * The file backend, hybrid, with a local semantic model (the
+ * `transformers` embedder) when CAIRN_BENCH_MODEL_DIR points at a folder
+ * holding one (docs/SEARCH.md, "A local semantic model"); `reason` says
+ * why it is not run otherwise. Nothing is downloaded.
+ */
+export function localModelSpec(
+  env: NodeJS.ProcessEnv = process.env,
+): { spec: EngineAdapterSpec } | { reason: string } {
+  const modelDir = env.CAIRN_BENCH_MODEL_DIR?.trim();
+  if (!modelDir) {
+    return {
+      reason:
+        'not run: set CAIRN_BENCH_MODEL_DIR to a folder holding a local model (docs/SEARCH.md)',
+    };
+  }
+  const model = env.CAIRN_BENCH_MODEL?.trim() || DEFAULT_BENCH_MODEL;
+  const dimensions = env.CAIRN_BENCH_MODEL_DIMENSIONS?.trim() || '384';
+  return {
+    spec: {
+      id: 'file-model',
+      label: `file hybrid (local model ${model})`,
+      backend: 'file',
+      env: {
+        CAIRN_EMBEDDER_PROVIDER: 'transformers',
+        CAIRN_EMBEDDER_MODEL_DIR: modelDir,
+        CAIRN_EMBEDDER_MODEL: model,
+        CAIRN_EMBEDDER_DIMENSIONS: dimensions,
+        // Neural similarities are higher for unrelated text than the hash embedder's.
+        CAIRN_SEARCH_VECTOR_WEIGHT: '0.5',
+        CAIRN_SEARCH_MIN_SIMILARITY: '0.3',
+      },
+    },
+  };
+}
+
 /**
  * The qmd backend through the engine, running qmd on Node 24. One process
  * per question makes it minutes over the split, so the bench runs it on the
@@ -44,9 +83,12 @@ export function qmdBackendSpec(command: string[]): EngineAdapterSpec {
   };
 }
 
+/** A search hit with the engine's metadata (how a hybrid search was answered). */
+export type EngineHit = MemorySearchResult & { metadata?: Record<string, unknown> };
+
 export interface EngineAdapter {
   readonly spec: EngineAdapterSpec;
-  search(query: string, limit: number): Promise<MemorySearchResult[]>;
+  search(query: string, limit: number): Promise<EngineHit[]>;
   /** Bring the backend's index up to date when it can do that apart from search. */
   refresh(): Promise<void>;
   /** Warnings the backend collected (fallbacks): a figure measured on a fallback says so. */
