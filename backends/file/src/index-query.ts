@@ -129,8 +129,11 @@ function rankedRows(store: IndexStore, query: ChunkQuery, match: string, from = 
 /** Candidates each FTS query hands to the rerank: at least this many, or 5 per result wanted. */
 export const MIN_CANDIDATES = 50;
 
-function candidateCount(query: ChunkQuery): number {
-  return Math.max(MIN_CANDIDATES, query.limit * 5);
+/** The share of candidates the expansions alone bring (see planCandidates). */
+const EXPANSION_CANDIDATES = 0.4;
+
+function candidateCount(query: ChunkQuery, share = 1): number {
+  return Math.ceil(Math.max(MIN_CANDIDATES, query.limit * 5) * share);
 }
 
 /**
@@ -139,8 +142,14 @@ function candidateCount(query: ChunkQuery): number {
  * filters leave fewer than asked of a cut list, ranked again with the
  * filters joined in.
  */
-function candidateRows(store: IndexStore, query: ChunkQuery, match: string, from = 0): ChunkRow[] {
-  const want = candidateCount(query);
+function candidateRows(
+  store: IndexStore,
+  query: ChunkQuery,
+  match: string,
+  from = 0,
+  share = 1,
+): ChunkRow[] {
+  const want = candidateCount(query, share);
   const scored = store
     .query(
       // bm25() sorted by SQLite, not FTS5's `ORDER BY rank` sorter: about a third faster here.
@@ -208,9 +217,10 @@ function toHit(row: ChunkRow, score = -row.rank, matchedTerms?: string[]): Chunk
 }
 
 /**
- * The candidates of a plan's terms: those of its own words (and their
- * parts), and those of every term when expansions add some, each FTS5's
- * best by bm25, once each.
+ * The candidates of a plan's terms: FTS5's best by bm25 for the query's own
+ * words (and their parts), and fewer for its expansions alone (a chunk that
+ * has both is found by the first), once each. Each MATCH reads every
+ * chunk its terms are in: two smaller ones cost less than one of all.
  */
 function planCandidates(
   store: IndexStore,
@@ -219,14 +229,27 @@ function planCandidates(
   from: number,
 ): ChunkRow[] {
   const own = terms.filter((term) => term.own || term.weight >= PART_WEIGHT);
-  const matches = [buildFtsQuery(own)];
-  if (own.length < terms.length) matches.push(buildFtsQuery(terms));
+  const expanded = terms.filter((term) => !own.includes(term));
   const byId = new Map<number, ChunkRow>();
-  for (const match of matches) {
-    if (!match) continue;
-    for (const row of candidateRows(store, query, match, from)) byId.set(row.rowid, row);
-  }
+  const add = (match: string | undefined, share: number) => {
+    if (!match) return;
+    for (const row of candidateRows(store, query, match, from, share)) byId.set(row.rowid, row);
+  };
+  add(buildFtsQuery(own), 1);
+  add(buildFtsQuery(expanded), EXPANSION_CANDIDATES);
   return [...byId.values()];
+}
+
+/**
+ * The plan without the WordNet synonyms of words the index holds: a
+ * general-English synonym bridges a word the notes do not use, and only
+ * adds noise (and cost) beside one they do.
+ */
+function bridgingTerms(store: IndexStore, terms: PlannedTerm[]): PlannedTerm[] {
+  const of = [...new Set(terms.flatMap((term) => (term.of ? [term.of] : [])))];
+  if (of.length === 0) return terms;
+  const held = docCounts(store, of);
+  return terms.filter((term) => !term.of || (held.get(term.of) ?? 0) === 0);
 }
 
 /**
@@ -236,19 +259,23 @@ function planCandidates(
  * location, so equal indexes always answer in the same order.
  */
 export function queryChunks(store: IndexStore, query: ChunkQuery): ChunkHit[] {
-  const terms = query.plan?.terms ?? [];
+  const terms = bridgingTerms(store, query.plan?.terms ?? []);
   if (terms.length === 0) return [];
   const informative = informativeTerms(store, terms);
   let rows: ChunkRow[] = [];
+  // A query of very common words says little: its expansions would only add to the cost.
+  const searched = informative.commonOnly
+    ? informative.terms.filter((term) => term.own || term.weight >= PART_WEIGHT)
+    : informative.terms;
   if (informative.commonOnly) {
     const from = recentWindowStart(store);
-    if (from !== undefined) rows = planCandidates(store, query, informative.terms, from);
+    if (from !== undefined) rows = planCandidates(store, query, searched, from);
   }
-  if (rows.length < query.limit) rows = planCandidates(store, query, informative.terms, 0);
+  if (rows.length < query.limit) rows = planCandidates(store, query, searched, 0);
   if (rows.length === 0) return [];
   const stats = {
     ...corpusStats(store),
-    docs: docCounts(store, [...new Set(terms.flatMap((term) => term.stems))]),
+    docs: (stems: readonly string[]) => docCounts(store, stems),
   };
   const lengths = columnLengths(
     store,

@@ -24,6 +24,8 @@ export interface PlannedTerm {
   weight: number;
   /** The query's own word (not a part or an expansion): what `matchedTerms` reports. */
   own: boolean;
+  /** A WordNet synonym: the query word it stands for (used only when the index lacks that word). */
+  of?: string;
 }
 
 /** What a search looks for: the query's words first, then the rest. */
@@ -80,6 +82,7 @@ export async function planQuery(text: string, options: PlanOptions = {}): Promis
   const expansions: QueryExpansion[] = await expandQuery(text, words, options);
   for (const expansion of expansions) {
     const term = planned(expansion.words, expansion.weight, false);
+    if (expansion.of) term.of = stemOf(expansion.of);
     if (seen.has(key(term))) continue;
     seen.add(key(term));
     terms.push(term);

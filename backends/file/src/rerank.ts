@@ -43,9 +43,9 @@ export interface Reranked<Row extends RerankInput> {
   matchedTerms: string[];
 }
 
-/** Document frequencies (by stem) and the corpus size, for idf. */
+/** The corpus size and, asked for the stems some candidate holds, their document frequencies. */
 export interface RankStats extends CorpusStats {
-  docs: Map<string, number>;
+  docs(stems: readonly string[]): Map<string, number>;
 }
 
 /** A field of a candidate: its length in tokens and where the query's stems occur in it. */
@@ -126,10 +126,25 @@ function frequency(term: PlannedTerm, f: Field): number {
   return count;
 }
 
-/** FTS5's idf: never below a millionth, so a term in most chunks still counts a little. */
-function idf(term: PlannedTerm, stats: RankStats): number {
-  const docs = Math.min(...term.stems.map((stem) => stats.docs.get(stem) ?? 0));
-  return Math.max(1e-6, Math.log((stats.rows - docs + 0.5) / (docs + 0.5)));
+/**
+ * FTS5's idf, never below a millionth (a term in most chunks still counts
+ * a little); a phrase counts as often as its rarest word. Looked up only
+ * for the terms some candidate holds.
+ */
+function idfs<Row extends RerankInput>(
+  terms: readonly PlannedTerm[],
+  matches: readonly Matched<Row>[],
+  stats: RankStats,
+): number[] {
+  const held = terms.map((_, t) => matches.some((m) => m.counts[t]));
+  const docs = stats.docs([
+    ...new Set(terms.filter((_, t) => held[t]).flatMap((term) => term.stems)),
+  ]);
+  return terms.map((term, t) => {
+    if (!held[t]) return 0;
+    const n = Math.min(...term.stems.map((stem) => docs.get(stem) ?? 0));
+    return Math.max(1e-6, Math.log((stats.rows - n + 0.5) / (n + 0.5)));
+  });
 }
 
 const LABEL = /^(?:\[[^\]\n]{0,80}\]\s*)?([A-Za-z][\w .'-]{0,40}):\s/;
@@ -156,37 +171,55 @@ interface QueryStems {
 
 const WEIGHTS = [1, TERMS_WEIGHT, CONTEXT_WEIGHT];
 
-function scoreRow<Row extends RerankInput>(
+/** A candidate read for the query: its length and, per term, its count in each field. */
+interface Matched<Row extends RerankInput> {
+  row: Row;
+  length: number;
+  counts: (readonly number[] | undefined)[];
+}
+
+function matchRow<Row extends RerankInput>(
   row: Row,
   terms: readonly PlannedTerm[],
-  stats: RankStats,
   query: QueryStems,
-): Scored<Row> {
+): Matched<Row> {
   const fields = [row.text, row.terms, row.context].map((text, i) =>
     readField(text, row.lengths[i]!, query.prefixes, query.wanted),
   );
-  const length = fields.reduce((sum, f) => sum + f.length, 0);
-  const norm = K1 * (1 - B + (B * length) / stats.averageLength);
+  const counts = terms.map((term) => {
+    const found = fields.map((f) => frequency(term, f));
+    return found.some((count) => count > 0) ? found : undefined;
+  });
+  return { row, length: fields.reduce((sum, f) => sum + f.length, 0), counts };
+}
+
+function scoreRow<Row extends RerankInput>(
+  match: Matched<Row>,
+  terms: readonly PlannedTerm[],
+  idfs: readonly number[],
+  averageLength: number,
+): Scored<Row> {
+  const norm = K1 * (1 - B + (B * match.length) / averageLength);
   let score = 0;
   let own = false;
   const matched = new Set<string>();
-  for (const term of terms) {
-    const counts = fields.map((f) => frequency(term, f));
+  terms.forEach((term, t) => {
+    const counts = match.counts[t];
+    if (!counts) return;
     const tf = counts.reduce((sum, count, i) => sum + count * WEIGHTS[i]!, 0);
-    if (tf === 0) continue;
-    score += term.weight * idf(term, stats) * ((tf * (K1 + 1)) / (tf + norm));
+    score += term.weight * idfs[t]! * ((tf * (K1 + 1)) / (tf + norm));
     if (counts[0]! + counts[1]! > 0) {
       own = true;
       if (term.own) matched.add(term.words.join(' '));
     }
-  }
+  });
   let factor = 1;
   if (score > 0) {
-    const label = labelStems(row.text);
+    const label = labelStems(match.row.text);
     const named = terms.some((t) => t.own && t.stems.length === 1 && label.includes(t.stems[0]!));
     if (named) factor = LABEL_BOOST;
   }
-  return { row, score, own, factor, matchedTerms: [...matched] };
+  return { row: match.row, score, own, factor, matchedTerms: [...matched] };
 }
 
 function byRank(a: Scored<RerankInput>, b: Scored<RerankInput>): number {
@@ -220,7 +253,11 @@ export function rerank<Row extends RerankInput>(
 ): Reranked<Row>[] {
   const wanted = new Set(terms.flatMap((term) => term.stems));
   const query = { wanted, prefixes: new Set([...wanted].map((stem) => stem.slice(0, 3))) };
-  const scored = rows.map((row) => scoreRow(row, terms, stats, query)).filter((s) => s.score > 0);
+  const matches = rows.map((row) => matchRow(row, terms, query));
+  const weights = idfs(terms, matches, stats);
+  const scored = matches
+    .map((match) => scoreRow(match, terms, weights, stats.averageLength))
+    .filter((s) => s.score > 0);
   const best = Math.max(0, ...scored.map((s) => s.score));
   const files = new Map<string, number>();
   for (const s of scored) files.set(s.row.path, (files.get(s.row.path) ?? 0) + s.score);

@@ -73,6 +73,15 @@ describe('search: the vocabulary gap', () => {
     expect((await ids('too many open files'))[0]).toBe(unitId(4));
   });
 
+  it('uses a WordNet synonym only for a query word the notes never use', async () => {
+    await day(['Commence the data migration after the freeze.', 'The freeze lasts a week.']);
+    // "start" is in no note: WordNet's "commence" stands in for it.
+    expect((await ids('start migration'))[0]).toBe(unitId(1));
+    await day(['Start the backup before the migration.'], '2026-03-02.md', 3);
+    // Now "start" is a word of the notes: its synonyms are left out.
+    expect(await ids('start')).toEqual([unitId(3)]);
+  });
+
   it('ranks the words of the query above their synonyms', async () => {
     await day(['The owner of the billing service is Priya.', 'Sam maintains the billing service.']);
     expect(await ids('who owns the billing service')).toEqual([unitId(1), unitId(2)]);

@@ -10,6 +10,18 @@ import type { PlannedTerm } from './query-plan';
 export const COMMON_TERM_SHARE = 0.25;
 /** Below this many chunks every query is cheap, so nothing is pruned. */
 export const MIN_CHUNKS_TO_PRUNE = 2000;
+/**
+ * A term in more chunks than this is common whatever the index's size:
+ * ranking it costs in proportion to its chunks, so without a cap the cost
+ * of a query would grow with the corpus. Its share of the score is small
+ * (idf) and the rerank still counts it for every candidate.
+ */
+export const MAX_TERM_CHUNKS = 4000;
+
+/** How many chunks a term may be in before it counts as common. */
+function commonLimit(total: number): number {
+  return Math.min(total * COMMON_TERM_SHARE, MAX_TERM_CHUNKS);
+}
 
 /** A stem's chunk count (null: none) and this connection's change count when it was read. */
 interface TermCount {
@@ -37,7 +49,7 @@ const MAX_CACHED_TERMS = 4096;
 
 /** What the pruning needs to know of a stem. */
 interface TermUse {
-  /** In more than `COMMON_TERM_SHARE` of the chunks. */
+  /** In more than `COMMON_TERM_SHARE` of the chunks, or more than `MAX_TERM_CHUNKS`. */
   common: boolean;
   /** In at least one chunk. */
   present: boolean;
@@ -51,7 +63,7 @@ interface TermUse {
  * one read. Undefined when the answer could have changed.
  */
 function certainUse(count: TermCount, moved: number, total: number): TermUse | undefined {
-  const limit = total * COMMON_TERM_SHARE;
+  const limit = commonLimit(total);
   if (count.docs === null) return moved === 0 ? { common: false, present: false } : undefined;
   if (count.docs - moved > limit) return { common: true, present: true };
   if (count.docs + moved <= limit && count.docs - moved > 0)
@@ -103,7 +115,7 @@ function termUses(index: IndexState, store: IndexStore, stems: string[]): Map<st
       const row = lookup.get(stem) as { doc: number } | undefined;
       const docs = row ? row.doc : null;
       cache.counts.set(stem, { docs, changes });
-      use = { common: (docs ?? 0) > total * COMMON_TERM_SHARE, present: (docs ?? 0) > 0 };
+      use = { common: (docs ?? 0) > commonLimit(total), present: (docs ?? 0) > 0 };
     }
     uses.set(stem, use);
   }
@@ -114,8 +126,8 @@ function termUses(index: IndexState, store: IndexStore, stems: string[]): Map<st
 export interface InformativeTerms {
   terms: PlannedTerm[];
   /**
-   * Every query word that occurs is in more than `COMMON_TERM_SHARE` of
-   * the chunks (and at least one occurs), in an index of at least
+   * Every query word that occurs is common (in more than `COMMON_TERM_SHARE`
+   * of the chunks, or `MAX_TERM_CHUNKS`; at least one occurs), in an index of at least
    * `MIN_CHUNKS_TO_PRUNE` chunks: the query says little, and ranking it
    * reads most of the index (see `queryChunks`).
    */
@@ -123,21 +135,22 @@ export interface InformativeTerms {
 }
 
 /**
- * Drops very common single-word terms. Ranking every chunk that holds such
- * a word costs far more than the word adds to BM25 (its idf is small), so
- * it is left out of the match unless nothing rarer is left (the ranking of
- * the candidates still counts it, see rerank.ts). Frequencies come from
- * the fts5vocab table, keyed by the porter stem the tokenizer stored.
- * Phrases are rare by nature and always kept.
+ * Drops very common terms. Ranking every chunk that holds such a word
+ * costs far more than the word adds to BM25 (its idf is small), so it is
+ * left out of the match unless nothing rarer is left (the ranking of the
+ * candidates still counts it, see rerank.ts). Frequencies come from the
+ * fts5vocab table, keyed by the porter stem the tokenizer stored.
  */
 export function informativeTerms(store: IndexStore, terms: PlannedTerm[]): InformativeTerms {
   if (terms.length === 0) return { terms, commonOnly: false };
   const index = indexState(store);
   if (index.total < MIN_CHUNKS_TO_PRUNE) return { terms, commonOnly: false };
-  const single = terms.filter((term) => term.stems.length === 1);
-  const uses = termUses(index, store, [...new Set(single.map((term) => term.stems[0]!))]);
-  const use = (term: PlannedTerm) =>
-    term.stems.length === 1 ? uses.get(term.stems[0]!)! : { common: false, present: true };
+  const uses = termUses(index, store, [...new Set(terms.flatMap((term) => term.stems))]);
+  // A phrase costs the chunks of all its words: it is common when one of them is.
+  const use = (term: PlannedTerm): TermUse => {
+    const each = term.stems.map((stem) => uses.get(stem)!);
+    return { common: each.some((u) => u.common), present: each.every((u) => u.present) };
+  };
   const own = terms.filter((term) => term.own);
   const present = own.filter((term) => use(term).present);
   const commonOnly = present.length > 0 && present.every((term) => use(term).common);
@@ -151,7 +164,8 @@ export function informativeTerms(store: IndexStore, terms: PlannedTerm[]): Infor
 /**
  * How many chunks hold each stem, for ranking. A count read earlier is
  * used while the writes since could move it by at most a hundredth (or 10
- * chunks): the ranking needs its order of magnitude, not its last unit.
+ * chunks): the ranking needs its order of magnitude, not its last unit. A
+ * stem that was absent is looked up again after any write.
  */
 export function docCounts(store: IndexStore, stems: readonly string[]): Map<string, number> {
   const index = indexState(store);
@@ -161,7 +175,9 @@ export function docCounts(store: IndexStore, stems: readonly string[]): Map<stri
     if (out.has(stem)) continue;
     const known = index.cache.counts.get(stem);
     const moved = known ? index.changes - known.changes : 0;
-    if (known && moved <= Math.max(10, (known.docs ?? 0) / 100)) {
+    // An absent stem is looked up again after any write: whether it occurs decides what is searched.
+    const close = known?.docs ? moved <= Math.max(10, known.docs / 100) : moved === 0;
+    if (known && close) {
       out.set(stem, known.docs ?? 0);
       continue;
     }

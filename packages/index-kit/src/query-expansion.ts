@@ -16,6 +16,8 @@ export interface QueryExpansion {
   /** Relative to the query's own words (weight 1). */
   weight: number;
   source: 'glossary' | 'project' | 'wordnet';
+  /** For a WordNet synonym: the query word it stands for (an index may use it only where that word is missing). */
+  of?: string;
 }
 
 /** Weights of each source: a project's words are its own, WordNet's the least specific. */
@@ -165,7 +167,8 @@ export async function wordnetExpansions(
     const synonyms = lookup(lines, word);
     const found = synonyms.length > 0 ? synonyms : lookup(lines, baseForm(word));
     for (const synonym of found.slice(0, WORDNET_PER_WORD)) {
-      if (!said.has(baseForm(synonym))) out.push({ words: [synonym], weight, source: 'wordnet' });
+      if (said.has(baseForm(synonym))) continue;
+      out.push({ words: [synonym], weight, source: 'wordnet', of: word });
     }
   }
   return out;
