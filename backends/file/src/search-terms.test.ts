@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cairnIndexPath, cairnPath } from '@cairn/core';
+import { queryTerms, workspacePoolTarget } from '@cairn/index-kit';
 import { openSqlite } from '@cairn/sqlite';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -101,6 +102,34 @@ describe('search: the vocabulary gap', () => {
     const hits = await backend.search(project.root, { query: 'kestrel pipeline' });
     expect(hits[0]?.memoryId).toBe(unitId(1));
     expect(warnings.join('\n')).toMatch(/glossary.*INVALID_CONFIG.*synonyms/s);
+    await backend.close();
+  });
+});
+
+describe('search: what a hit matched', () => {
+  it("lists the query's own words a hit holds, and scores relative to the best hit", async () => {
+    await day([
+      'Sindre maintains ky.',
+      'The ky release notes live in the wiki.',
+      'Lunch on Friday.',
+    ]);
+    const backend = createFileBackend();
+    const text = 'who owns the ky release';
+    const hits = await backend.indexFor(project.root).search({
+      text,
+      terms: queryTerms(text),
+      pools: [workspacePoolTarget(project.root)],
+      filters: {},
+      limit: 10,
+      postFiltered: false,
+    });
+    expect(hits.map((hit) => [hit.memoryId, hit.matchedTerms])).toEqual([
+      [unitId(2), ['ky', 'release']],
+      [unitId(1), ['ky']],
+      [unitId(3), []],
+    ]);
+    expect(hits[0]!.score).toBe(1);
+    expect(hits[1]!.score).toBeLessThan(1);
     await backend.close();
   });
 });
