@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderConsoleTable } from '../report';
 import { distribution } from '../stats';
+import type { CodingFigures } from './coding-figures';
 import { codingTables } from './coding-tables';
 import type { RankSummary } from './rank-metrics';
-import type { CodingFigures } from './run-coding-memory';
 
 const summary = (hit1: number, hit3: number): RankSummary => ({
   questions: 10,

@@ -1,6 +1,6 @@
 import { formatNumber as f, type Table, verdict } from '../report';
+import type { CodingAdapterFigures, CodingFigures } from './coding-figures';
 import type { PartKey, RankSummary } from './rank-metrics';
-import type { CodingAdapterFigures, CodingFigures } from './run-coding-memory';
 
 /** Printed beside the figures; information only (issue 24). */
 export const CODING_TARGETS = { hit1: 0.75, hit3: 0.9, defaultAdapter: 'file-keyword' } as const;

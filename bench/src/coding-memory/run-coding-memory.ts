@@ -13,38 +13,16 @@ import {
   localModelSpec,
   openEngineAdapter,
 } from '../retrieval/engine-adapters';
-import { type Distribution, distribution, timed } from '../stats';
+import { distribution, timed } from '../stats';
+import type { CodingAdapterFigures, CodingFigures } from './coding-figures';
 import { type CodingSet, loadCodingSet } from './coding-set';
 import { codingTables } from './coding-tables';
-import { byKind, byPart, type PartKey, type RankedAnswer, type RankSummary } from './rank-metrics';
+import { byKind, byPart, type RankedAnswer } from './rank-metrics';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/coding-memory');
 /** Results asked for per question: Hit@1 and Hit@3 read the top, MRR the whole list. */
 const LIMIT = 10;
 const FALLBACK = /file index|falling back|fell back/i;
-
-export interface CodingAdapterFigures {
-  id: string;
-  label: string;
-  available: boolean;
-  reason?: string;
-  byPart?: Record<PartKey, RankSummary>;
-  byKind?: Record<string, RankSummary>;
-  /** Refresh plus the first search (the index build). */
-  buildMs?: number;
-  search?: Distribution;
-  /** Questions whose unit was not first, with what was. */
-  misses?: { question: string; part: string; want: string; rank: number; first?: string }[];
-}
-
-export interface CodingFigures {
-  quick: boolean;
-  units: number;
-  questions: Record<PartKey, number>;
-  addMs: number;
-  adapters: CodingAdapterFigures[];
-  bm25: { byPart: Record<PartKey, RankSummary>; byKind: Record<string, RankSummary> };
-}
 
 interface Workspace {
   rootDir: string;
