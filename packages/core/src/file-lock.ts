@@ -5,6 +5,7 @@ import { CairnError } from './errors';
 import { fsError } from './fs-errors';
 import { holderLines, holderState, parseHolder } from './lock-holder';
 import { nodeCrypto } from './node-crypto';
+import { isUnsafePathError } from './workspace/link-checks';
 import { makeDirectory } from './workspace/state-paths';
 
 export interface FileLockOptions {
@@ -237,6 +238,8 @@ export async function withFileLock<T>(
     () => undefined,
     (error: unknown) => error,
   );
+  // A link on the way under .cairn/ (makeDirectory checks from the project root down).
+  if (isUnsafePathError(made)) throw made;
   await refuseSymlinkedDir(dirname(path)).catch((error) => {
     throw CairnError.isInstance(error) ? error : (made ?? error);
   });

@@ -322,6 +322,19 @@ export {
   userStateDir,
 } from './user-paths/user-dirs';
 export { type UserPathWarning, userPathWarnings } from './user-paths/user-path-report';
+  appendStateFile,
+  createCairnFile,
+  makeCairnFolder,
+  writeCairnFile,
+} from './workspace/cairn-file-writes';
+export {
+  type CairnReadOptions,
+  listCairnFolder,
+  MAX_CAIRN_READ_BYTES,
+  readCairnFile,
+  readCairnFileSync,
+  statCairnFile,
+} from './workspace/cairn-files';
 export { compareCodeUnits, formatDateInTimeZone, isCalendarDate } from './workspace/dates';
 export {
   decodeExactText,
@@ -330,12 +343,26 @@ export {
   hasEscapedBytes,
   wellFormedText,
 } from './workspace/exact-text';
-export * from './workspace/paths';
 export {
-  appendStateFile,
   assertNoCairnLinks,
   assertNoLinks,
+  assertNoLinksUnderCairn,
   assertSafeDatabasePath,
+  assertSafeStoreFolder,
+  isRealFolder,
+  isUnsafePathError,
+  LINK_FIX,
+  splitCairnPath,
+  type UnsafeEntry,
+  type UnsafeEntryKind,
+  type UnsafePathReason,
+  unsafeEntriesBelow,
+  unsafeKindOf,
+  unsafePathError,
+  type WalkLimits,
+} from './workspace/link-checks';
+export * from './workspace/paths';
+export {
   makeDirectory,
   makeDirectorySync,
   prepareStateDirectory,
@@ -347,12 +374,14 @@ export {
   resolveWorkspaceFile,
   THREAD_KEY_PATTERN,
   validateWorkspacePath,
+  workspaceFilePath,
 } from './workspace/validate-path';
 export {
   ensureMemoryWorkspace,
   getDefaultDreamsScaffold,
   getDefaultMemoryScaffold,
   listMemoryFiles,
+  listMemoryFilesSync,
   missingAsUndefined,
   readMemoryFile,
   readMemoryFileExact,

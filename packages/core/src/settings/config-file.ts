@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { configError } from '../errors';
 import { sha256Hex } from '../node-crypto';
+import { readCairnFileSync } from '../workspace/cairn-files';
+import { isUnsafePathError } from '../workspace/link-checks';
 import { SETTING_DEFINITIONS } from './definitions';
 
 export function getPath(object: Record<string, unknown>, key: string): unknown {
@@ -58,6 +60,30 @@ export function readConfigFileWithHash(file: string): ConfigFileContent | undefi
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw configError({ source: file, key: '(file)', reason: 'cannot be read', cause: error });
   }
+  return parseConfigBytes(file, bytes);
+}
+
+/**
+ * The project's `.cairn/config.json` (`relPath`) through the `.cairn/`
+ * resolver: a link on the way or at the file is INVALID_PATH, never
+ * followed; otherwise as `readConfigFileWithHash`.
+ */
+export function readProjectConfigWithHash(
+  projectRoot: string,
+  relPath: string,
+  file: string,
+): ConfigFileContent | undefined {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readCairnFileSync(projectRoot, relPath);
+  } catch (error) {
+    if (isUnsafePathError(error)) throw error;
+    throw configError({ source: file, key: '(file)', reason: 'cannot be read', cause: error });
+  }
+  return bytes === undefined ? undefined : parseConfigBytes(file, bytes);
+}
+
+function parseConfigBytes(file: string, bytes: Buffer): ConfigFileContent {
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString('utf8'));

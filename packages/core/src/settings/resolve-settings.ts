@@ -5,7 +5,13 @@ import { checkUserPath } from '../user-paths/owner-rule';
 import { userPathWarning } from '../user-paths/user-dir';
 import { userConfigDir } from '../user-paths/user-dirs';
 import { CAIRN_DIR } from '../workspace/paths';
-import { getPath, readConfigFileWithHash, setPath, unknownKeys } from './config-file';
+import {
+  getPath,
+  readConfigFileWithHash,
+  readProjectConfigWithHash,
+  setPath,
+  unknownKeys,
+} from './config-file';
 import { SETTING_DEFINITIONS, type SettingDefinition } from './definitions';
 import { EnvValueError } from './env-values';
 import { unknownEnvVariables } from './env-variables';
@@ -263,7 +269,11 @@ export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettin
   const layers: Layer[] = [];
   const user = userLayer(userFile, warnings);
   if (user) layers.push(user);
-  const projectContent = readConfigFileWithHash(projectFile);
+  const projectContent = readProjectConfigWithHash(
+    options.projectRoot,
+    `${CAIRN_DIR}/${PROJECT_CONFIG_FILE}`,
+    projectFile,
+  );
   const trust = projectTrustState(
     projectFile,
     projectContent?.sha256,

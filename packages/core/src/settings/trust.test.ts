@@ -187,17 +187,18 @@ describe('project config trust', () => {
     expect(resolve().settings.memoryBackendOptions).toEqual({});
   });
 
-  it('trusts a symlinked config as its target, and a new target is untrusted', async () => {
+  it('refuses a config that is a link, wherever it points: never read, never trusted', async () => {
     const target = join(dir, 'shared.json');
-    const other = join(dir, 'other.json');
     await writeFile(target, JSON.stringify(remote));
-    await writeFile(other, JSON.stringify(remote));
     await symlink(target, projectFile());
-    expect((await trust()).key).toBe(target);
-    expect(resolve().trust.projectConfig).toBe('trusted');
-    await rm(projectFile());
-    await symlink(other, projectFile());
-    expect(resolve().trust.projectConfig).toBe('untrusted');
+    // Even a target the user trusted: a repository ships links, so none is followed.
+    await trust();
+    expect(() => resolve()).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_PATH',
+        details: expect.objectContaining({ reason: 'symlink' }),
+      }),
+    );
   });
 
   it('reports a missing config as absent and refuses to trust it', async () => {

@@ -4,14 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
-import {
-  appendStateFile,
-  assertNoCairnLinks,
-  assertSafeDatabasePath,
-  makeDirectory,
-  makeDirectorySync,
-  prepareStateDirectory,
-} from './state-paths';
+import { appendStateFile } from './cairn-file-writes';
+import { assertNoCairnLinks, assertSafeDatabasePath } from './link-checks';
+import { makeDirectory, makeDirectorySync, prepareStateDirectory } from './state-paths';
 
 let root: string;
 let outside: string;

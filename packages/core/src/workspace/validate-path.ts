@@ -1,7 +1,6 @@
-import { promises as fsp } from 'node:fs';
-// `fsp` is read on first use; importing node:fs/promises loads readline up front (~1.5 ms).
-import { dirname, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { CairnError } from '../errors';
+import { statCairnFile } from './cairn-files';
 import { isCalendarDate } from './dates';
 import {
   MEMORY_AUDIT_FILENAME,
@@ -9,7 +8,7 @@ import {
   MEMORY_INSIGHTS_FILENAME,
   MEMORY_LONG_TERM_FILENAME,
   MEMORY_THREADS_DIR,
-  memoryWorkspacePath,
+  MEMORY_WORKSPACE_PATH,
 } from './paths';
 
 /** Why a workspace path was refused; carried in the error's `details.reason`. */
@@ -19,8 +18,7 @@ export type PathRejection =
   | 'absolute'
   | 'traversal'
   | 'too_long'
-  | 'not_allowed'
-  | 'symlink_escape';
+  | 'not_allowed';
 
 export const MAX_WORKSPACE_PATH_LENGTH = 160;
 
@@ -42,7 +40,6 @@ const reasons: Record<PathRejection, string> = {
   too_long: `the path is longer than ${MAX_WORKSPACE_PATH_LENGTH} characters`,
   not_allowed:
     'only MEMORY.md, DREAMS.md, YYYY-MM-DD.md, memory-insights.md, memory-audit.md and threads/<key>.md are workspace files',
-  symlink_escape: 'the path is a link that leads outside .cairn/memory/',
 };
 
 function reject(path: string, reason: PathRejection): never {
@@ -83,42 +80,21 @@ export function validateWorkspacePath(relPath: unknown): string {
   return relPath;
 }
 
-function isInside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
-}
-
-async function realpathOrUndefined(path: string): Promise<string | undefined> {
-  try {
-    return await fsp.realpath(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    // A dangling link or a loop cannot be followed safely.
-    if (code === 'ELOOP') return '';
-    throw error;
-  }
+/** The project-relative path of a workspace file: `.cairn/memory/<relPath>`. */
+export function workspaceFilePath(relPath: string): string {
+  return `${MEMORY_WORKSPACE_PATH}/${relPath}`;
 }
 
 /**
- * Validates `relPath` and resolves it to an absolute path inside the
- * workspace, following links only when they stay inside it.
+ * Validates `relPath` and returns its absolute path, after checking with
+ * lstat that no component from the project root down (`.cairn`,
+ * `.cairn/memory`, `threads`, the file) is a link, and that the file, when
+ * it exists, is a regular file. Links are refused wherever they lead
+ * (INVALID_PATH, reason `symlink`). Read and write through
+ * `readMemoryFile` and `writeMemoryFile`, which also open with O_NOFOLLOW.
  */
 export async function resolveWorkspaceFile(rootDir: string, relPath: unknown): Promise<string> {
   const valid = validateWorkspacePath(relPath);
-  const workspace = memoryWorkspacePath(rootDir);
-  const target = join(workspace, valid);
-  const realWorkspace = (await realpathOrUndefined(workspace)) ?? workspace;
-  const realTarget = await realpathOrUndefined(target);
-  if (realTarget === '') return reject(valid, 'symlink_escape');
-  if (realTarget !== undefined) {
-    if (!isInside(realWorkspace, realTarget)) return reject(valid, 'symlink_escape');
-    return realTarget;
-  }
-  const stat = await fsp.lstat(target).catch(() => undefined);
-  // A link whose target is missing would create a file wherever it points.
-  if (stat?.isSymbolicLink()) return reject(valid, 'symlink_escape');
-  const realParent = await realpathOrUndefined(dirname(target));
-  if (realParent && !isInside(realWorkspace, realParent)) return reject(valid, 'symlink_escape');
-  return target;
+  statCairnFile(rootDir, workspaceFilePath(valid));
+  return join(rootDir, workspaceFilePath(valid));
 }

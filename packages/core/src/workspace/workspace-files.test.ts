@@ -106,21 +106,30 @@ describe('workspace path validation', () => {
     expect(await tree(root)).toEqual(before);
   });
 
-  it('rejects links that leave the workspace, for reads and writes, and changes nothing', async () => {
+  it('rejects every link, wherever it leads, for reads, writes and listings, and changes nothing', async () => {
     await ensureMemoryWorkspace(root);
     const workspace = memoryWorkspacePath(root);
     await writeFile(join(outside, 'target.md'), 'outside\n');
     await symlink(join(outside, 'target.md'), join(workspace, 'memory-audit.md'));
     await symlink(join(outside, 'missing.md'), join(workspace, 'memory-insights.md'));
+    // A link that stays inside the workspace is refused too: links are never followed.
+    await symlink('MEMORY.md', join(workspace, '2026-01-01.md'));
     await symlink(outside, join(workspace, 'threads'));
     const before = [await tree(root), await tree(outside)];
-    for (const path of ['memory-audit.md', 'memory-insights.md', 'threads/main.md']) {
+    for (const path of [
+      'memory-audit.md',
+      'memory-insights.md',
+      '2026-01-01.md',
+      'threads/main.md',
+    ]) {
       expect(await codeOf(writeMemoryFile(root, path, 'x'))).toEqual({
         code: 'INVALID_PATH',
-        reason: 'symlink_escape',
+        reason: 'symlink',
       });
     }
-    expect((await codeOf(readMemoryFile(root, 'memory-audit.md'))).reason).toBe('symlink_escape');
+    expect((await codeOf(readMemoryFile(root, 'memory-audit.md'))).reason).toBe('symlink');
+    expect((await codeOf(readMemoryFile(root, '2026-01-01.md'))).reason).toBe('symlink');
+    expect((await codeOf(listMemoryFiles(root))).reason).toBe('symlink');
     expect([await tree(root), await tree(outside)]).toEqual(before);
   });
 

@@ -1,21 +1,28 @@
-import { promises as fsp, lstatSync } from 'node:fs';
-// `fsp` is read on first use; importing node:fs/promises loads readline up front (~1.5 ms).
+import { type Dirent, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { ATOMIC_TEMP_PREFIX, writeFileAtomic } from '../atomic-write';
+import { ATOMIC_TEMP_PREFIX } from '../atomic-write';
 import { CairnError } from '../errors';
 import { refusalReason } from '../fs-errors';
+import { createCairnFile, makeCairnFolder, writeCairnFile } from './cairn-file-writes';
+import {
+  type CairnReadOptions,
+  listCairnFolder,
+  readCairnFile,
+  statCairnFile,
+} from './cairn-files';
 import { compareCodeUnits } from './dates';
 import { decodeExactText, encodeExactText } from './exact-text';
+import { isUnsafePathError, unsafePathError } from './link-checks';
 import {
   HEAD_END_MARKER,
   HEAD_START_MARKER,
   MEMORY_DREAMS_FILENAME,
   MEMORY_LONG_TERM_FILENAME,
   MEMORY_THREADS_DIR,
+  MEMORY_WORKSPACE_PATH,
   memoryWorkspacePath,
 } from './paths';
-import { makeDirectory } from './state-paths';
-import { isAllowedWorkspaceFile, resolveWorkspaceFile } from './validate-path';
+import { isAllowedWorkspaceFile, validateWorkspacePath, workspaceFilePath } from './validate-path';
 
 /** The MEMORY.md a new workspace starts with: an empty managed head and room for the user. */
 export function getDefaultMemoryScaffold(): string {
@@ -42,39 +49,27 @@ export function getDefaultDreamsScaffold(): string {
   ].join('\n');
 }
 
-async function createIfMissing(path: string, content: string): Promise<boolean> {
-  try {
-    // `wx` fails if the file exists, so two concurrent inits never clobber each other.
-    await fsp.writeFile(path, content, { flag: 'wx' });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-}
-
 /**
  * Bootstraps the layered workspace: the folder, MEMORY.md with an empty
- * managed head, and DREAMS.md. Existing files are never touched. Returns the
- * workspace-relative names it created.
+ * managed head, and DREAMS.md. Existing files are never touched (two
+ * concurrent inits never clobber each other). Returns the
+ * workspace-relative names it created. A link on the way is INVALID_PATH.
  */
 export async function ensureMemoryWorkspace(rootDir: string): Promise<string[]> {
   const workspace = memoryWorkspacePath(rootDir);
   try {
-    await makeDirectory(workspace);
+    await makeCairnFolder(rootDir, MEMORY_WORKSPACE_PATH);
     const created: string[] = [];
-    if (
-      await createIfMissing(join(workspace, MEMORY_LONG_TERM_FILENAME), getDefaultMemoryScaffold())
-    ) {
-      created.push(MEMORY_LONG_TERM_FILENAME);
-    }
-    if (
-      await createIfMissing(join(workspace, MEMORY_DREAMS_FILENAME), getDefaultDreamsScaffold())
-    ) {
-      created.push(MEMORY_DREAMS_FILENAME);
+    const scaffolds = [
+      [MEMORY_LONG_TERM_FILENAME, getDefaultMemoryScaffold()],
+      [MEMORY_DREAMS_FILENAME, getDefaultDreamsScaffold()],
+    ] as const;
+    for (const [name, content] of scaffolds) {
+      if (await createCairnFile(rootDir, workspaceFilePath(name), content)) created.push(name);
     }
     return created;
   } catch (error) {
+    if (isUnsafePathError(error)) throw error;
     throw new CairnError('WRITE_FAILED', `Cannot create the memory workspace at ${workspace}`, {
       cause: error,
       hint: 'check that the project folder is writable',
@@ -90,54 +85,71 @@ export interface WorkspaceFileInfo {
   mtimeMs: number;
 }
 
-async function listDir(dir: string, prefix: string): Promise<WorkspaceFileInfo[]> {
-  const entries = await fsp.readdir(dir, { withFileTypes: true }).catch((error) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  });
-  const candidates = entries.filter(
-    (entry) =>
-      entry.isFile() &&
-      !entry.name.startsWith(ATOMIC_TEMP_PREFIX) &&
-      isAllowedWorkspaceFile(`${prefix}${entry.name}`),
-  );
-  // Dirent types come from readdir without following links, so links are already out.
-  // Synchronous on purpose: a year of daily files is a few hundred lstat calls,
-  // about 1 ms in a loop against several through the thread pool.
-  const files: WorkspaceFileInfo[] = [];
-  for (const entry of candidates) {
-    const stat = lstatSync(join(dir, entry.name), { throwIfNoEntry: false });
-    // Gone since readdir (another writer's rename): not a file of the workspace now.
-    if (stat)
-      files.push({ path: `${prefix}${entry.name}`, bytes: stat.size, mtimeMs: stat.mtimeMs });
-  }
-  return files;
-}
-
-/** The threads folder, unless it is missing or a link (which could lead outside). */
-async function threadsDir(workspace: string): Promise<string | undefined> {
-  const dir = join(workspace, MEMORY_THREADS_DIR);
-  const info = await fsp.lstat(dir).catch(() => undefined);
-  return info?.isDirectory() ? dir : undefined;
+/**
+ * One entry of a workspace folder as a listing gives it, or undefined when
+ * a listing skips it (a temp file, a name the workspace does not hold, a
+ * folder, gone since readdir). A link or a FIFO, socket or device with a
+ * workspace name is refused: INVALID_PATH, never followed or opened.
+ */
+function listedEntry(dir: string, entry: Dirent, relPath: string): WorkspaceFileInfo | undefined {
+  if (entry.name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(relPath))
+    return undefined;
+  if (entry.isDirectory()) return undefined;
+  const path = join(dir, entry.name);
+  if (entry.isSymbolicLink()) throw unsafePathError(path, 'symlink');
+  if (!entry.isFile()) throw unsafePathError(path, 'not_file');
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  if (!stat.isFile()) throw unsafePathError(path, stat.isSymbolicLink() ? 'symlink' : 'not_file');
+  return { path: relPath, bytes: stat.size, mtimeMs: stat.mtimeMs };
 }
 
 /**
- * Lists the workspace files that exist, sorted by path. Links, folders and
- * names outside the allowed set are skipped.
+ * `listMemoryFiles` without awaiting: a search refreshes first, and
+ * awaiting one lstat per file costs more than the query. A year of daily
+ * files is a few hundred lstat calls, about 1 ms in a loop. `folders`
+ * receives the folders found real, for reads in the same operation.
  */
-export async function listMemoryFiles(rootDir: string): Promise<WorkspaceFileInfo[]> {
+export function listMemoryFilesSync(
+  rootDir: string,
+  folders: Set<string> = new Set(),
+): WorkspaceFileInfo[] {
   const workspace = memoryWorkspacePath(rootDir);
-  const threads = await threadsDir(workspace);
-  const [top, threaded] = await Promise.all([
-    listDir(workspace, ''),
-    threads ? listDir(threads, `${MEMORY_THREADS_DIR}/`) : [],
-  ]);
-  return [...top, ...threaded].sort((a, b) => compareCodeUnits(a.path, b.path));
+  const files: WorkspaceFileInfo[] = [];
+  let threads: Dirent | undefined;
+  for (const entry of listCairnFolder(rootDir, MEMORY_WORKSPACE_PATH, folders)) {
+    if (entry.name === MEMORY_THREADS_DIR) threads = entry;
+    const file = listedEntry(workspace, entry, entry.name);
+    if (file) files.push(file);
+  }
+  if (threads) {
+    const dir = join(workspace, MEMORY_THREADS_DIR);
+    const relDir = `${MEMORY_WORKSPACE_PATH}/${MEMORY_THREADS_DIR}`;
+    for (const entry of listCairnFolder(rootDir, relDir, folders)) {
+      const file = listedEntry(dir, entry, `${MEMORY_THREADS_DIR}/${entry.name}`);
+      if (file) files.push(file);
+    }
+  }
+  return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
-/** Reads a validated workspace file. Missing files throw NOT_FOUND. */
-export async function readMemoryFile(rootDir: string, relPath: unknown): Promise<string> {
-  return (await readWorkspaceBytes(rootDir, relPath)).toString('utf8');
+/**
+ * Lists the workspace files that exist, sorted by path. Temp files,
+ * folders and names outside the allowed set are skipped; a link (at
+ * `.cairn`, `.cairn/memory`, `threads` or a workspace file) or a
+ * non-regular file with a workspace name throws INVALID_PATH.
+ */
+export async function listMemoryFiles(rootDir: string): Promise<WorkspaceFileInfo[]> {
+  return listMemoryFilesSync(rootDir);
+}
+
+/** Reads a validated workspace file. Missing files throw NOT_FOUND; a link INVALID_PATH. */
+export async function readMemoryFile(
+  rootDir: string,
+  relPath: unknown,
+  options?: CairnReadOptions,
+): Promise<string> {
+  return (await readWorkspaceBytes(rootDir, relPath, options)).toString('utf8');
 }
 
 /**
@@ -160,22 +172,28 @@ export async function readMemoryFileExact(rootDir: string, relPath: unknown): Pr
   return decodeExactText(await readWorkspaceBytes(rootDir, relPath));
 }
 
-async function readWorkspaceBytes(rootDir: string, relPath: unknown): Promise<Buffer> {
-  const path = await resolveWorkspaceFile(rootDir, relPath);
+async function readWorkspaceBytes(
+  rootDir: string,
+  relPath: unknown,
+  options?: CairnReadOptions,
+): Promise<Buffer> {
+  const valid = validateWorkspacePath(relPath);
+  let bytes: Buffer | undefined;
   try {
-    return await fsp.readFile(path);
+    bytes = await readCairnFile(rootDir, workspaceFilePath(valid), options);
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new CairnError(
-      missing ? 'NOT_FOUND' : 'READ_FAILED',
-      `Cannot read .cairn/memory/${String(relPath)}${missing ? ': no such file' : ''}`,
-      {
-        cause: error,
-        hint: missing ? 'list the files with `cairn status`' : 'check file permissions',
-        details: { path: relPath },
-      },
-    );
+    if (CairnError.isInstance(error)) throw error;
+    throw new CairnError('READ_FAILED', `Cannot read .cairn/memory/${valid}`, {
+      cause: error,
+      hint: 'check file permissions',
+      details: { path: valid },
+    });
   }
+  if (bytes) return bytes;
+  throw new CairnError('NOT_FOUND', `Cannot read .cairn/memory/${valid}: no such file`, {
+    hint: 'list the files with `cairn status`',
+    details: { path: valid },
+  });
 }
 
 /** Writes a validated workspace file atomically, creating folders as needed. */
@@ -210,27 +228,26 @@ async function writeWorkspaceBytes(
   relPath: unknown,
   content: string | Uint8Array,
 ): Promise<void> {
-  const path = await resolveWorkspaceFile(rootDir, relPath);
+  const valid = validateWorkspacePath(relPath);
   try {
-    await makeDirectory(join(path, '..'));
-    await writeFileAtomic(path, content);
+    await writeCairnFile(rootDir, workspaceFilePath(valid), content);
   } catch (error) {
+    if (isUnsafePathError(error)) throw error;
     const reason = refusalReason(error);
     const why = reason ? `: ${reason}` : '';
-    throw new CairnError('WRITE_FAILED', `Cannot write .cairn/memory/${String(relPath)}${why}`, {
+    throw new CairnError('WRITE_FAILED', `Cannot write .cairn/memory/${valid}${why}`, {
       cause: error,
       hint: 'check free disk space and write permission on .cairn/memory/',
-      details: { path: relPath },
+      details: { path: valid },
     });
   }
 }
 
-/** Size and mtime of a workspace file, or undefined when it does not exist. */
+/** Size and mtime of a workspace file, or undefined when it does not exist. A link is INVALID_PATH. */
 export async function statMemoryFile(
   rootDir: string,
   relPath: unknown,
 ): Promise<{ bytes: number; mtimeMs: number } | undefined> {
-  const path = await resolveWorkspaceFile(rootDir, relPath);
-  const info = await fsp.stat(path).catch(() => undefined);
+  const info = statCairnFile(rootDir, workspaceFilePath(validateWorkspacePath(relPath)));
   return info ? { bytes: info.size, mtimeMs: info.mtimeMs } : undefined;
 }
