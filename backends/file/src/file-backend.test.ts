@@ -121,7 +121,7 @@ describe('file backend search through the index', () => {
     expect(backend.warnings).toEqual([]);
   });
 
-  it('indexes exactly the files listMemoryFiles lists', async () => {
+  it('indexes exactly the files listMemoryFiles lists, and neither follows a link', async () => {
     const workspace = memoryWorkspacePath(root);
     await writeWorkspaceFile(root, 'threads/main.md', 'okapi thread\n');
     await writeWorkspaceFile(root, 'DREAMS.md', 'okapi dream\n');
@@ -129,11 +129,17 @@ describe('file backend search through the index', () => {
     await writeFile(join(workspace, `${ATOMIC_TEMP_PREFIX}MEMORY.md.1.x`), 'okapi partial\n');
     await mkdir(join(workspace, '2026-01-01.md'));
     await writeFile(join(workspace, '2026-01-01.md', 'x.md'), 'okapi in a folder\n');
-    await symlink(join(workspace, 'DREAMS.md'), join(workspace, 'memory-audit.md'));
     const hits = await createFileBackend().search!(root, { query: 'okapi' });
     const listed = (await listMemoryFiles(root)).map((f) => f.path);
     expect(hits.map((h) => h.path).sort()).toEqual(['DREAMS.md', 'threads/main.md']);
     expect(hits.every((h) => listed.includes(h.path))).toBe(true);
+    // A link, even to a file of the workspace, is refused by both, never skipped or followed.
+    await symlink(join(workspace, 'DREAMS.md'), join(workspace, 'memory-audit.md'));
+    const refused = { code: 'INVALID_PATH', details: expect.objectContaining({ reason: 'symlink' }) };
+    await expect(createFileBackend().search!(root, { query: 'okapi' })).rejects.toMatchObject(
+      refused,
+    );
+    await expect(listMemoryFiles(root)).rejects.toMatchObject(refused);
   });
 
   it('falls back to the plain scan with a warning when the index cannot be opened', async () => {

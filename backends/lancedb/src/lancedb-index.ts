@@ -1,4 +1,5 @@
 import {
+  assertSafeStoreFolder,
   embedderKey,
   type MemoryIndex,
   type MemoryIndexDescription,
@@ -101,6 +102,8 @@ export class LancedbIndex implements MemoryIndex<LancedbRefreshStats> {
   }
 
   private async openStore(): Promise<LancedbStore> {
+    // LanceDB follows links: a folder under .cairn/ reached through one (or holding one) is refused.
+    if (!isRemoteUri(this.uri)) assertSafeStoreFolder(this.uri);
     const modules = await loadLancedb(this.options.loadModules);
     const store = await LancedbStore.open({
       modules,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  assertSafeStoreFolder,
   type ChunkOptions,
   type Embedder,
   embedderKey,
@@ -259,6 +260,8 @@ export async function syncMirror(
 ): Promise<Mem0SyncStats> {
   const started = performance.now();
   const path = manifestPath(context);
+  // The manifest and its lock are read and written in the data folder: never through a link.
+  assertSafeStoreFolder(context.dataDir);
   return withFileLock(`${path}.lock`, async () => {
     const manifest: Manifest = request.rebuild
       ? { version: 1, pools: {} }

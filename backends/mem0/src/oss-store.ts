@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { embedderKey } from '@cairn/core';
+import { assertSafeStoreFolder, embedderKey, makeDirectorySync } from '@cairn/core';
 import { CairnLangchainEmbeddings } from './langchain-embeddings';
 import { loadMem0 } from './load-mem0';
 import { mem0DataDir, type ResolvedMem0Options } from './mem0-options';
@@ -57,7 +56,9 @@ async function openMemory(rootDir: string, options: ResolvedMem0Options): Promis
     loader: options.loadModules,
   });
   const dataDir = mem0DataDir(rootDir, options);
-  mkdirSync(dataDir, { recursive: true });
+  // Mem0 follows links: a folder under .cairn/ reached through one (or holding one) is refused.
+  assertSafeStoreFolder(dataDir);
+  makeDirectorySync(dataDir);
   process.env.MEM0_DIR = dataDir;
   const memory = new Memory({
     embedder: {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { compareCodeUnits, listMemoryFiles } from '@cairn/core';
+import { compareCodeUnits, isUnsafePathError, listMemoryFiles } from '@cairn/core';
 
 /** A file as the signature sees it: its name, size and modification time. */
 export interface MarkdownFile {
@@ -20,9 +20,16 @@ function digest(files: MarkdownFile[]): string {
   return hash.digest('hex');
 }
 
-/** The canonical workspace files (core's name rules) and a signature of their state. */
+/**
+ * The canonical workspace files (core's name rules) and a signature of
+ * their state. A link under `.cairn/` throws INVALID_PATH: qmd is never
+ * pointed at a folder reached through one.
+ */
 export async function workspaceFiles(rootDir: string): Promise<MarkdownFile[]> {
-  return listMemoryFiles(rootDir).catch(() => []);
+  return listMemoryFiles(rootDir).catch((error: unknown) => {
+    if (isUnsafePathError(error)) throw error;
+    return [];
+  });
 }
 
 /**

@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '@cairn/core';
+import {
+  assertNoCairnLinks,
+  assertSafeStoreFolder,
+  makeDirectory,
+  splitCairnPath,
+  writeFileAtomic,
+} from '@cairn/core';
 import type { WarningSink } from '@cairn/index-kit';
 import type { QmdCommand } from './qmd-command';
 import { parseQmdHits, type QmdHit } from './qmd-hits';
@@ -12,6 +18,15 @@ import { runQmd } from './qmd-runner';
 export const QMD_INDEX_NAME = 'cairn';
 const STATE_FILE = 'cairn-state.json';
 const DATABASE_FILE = 'index.sqlite';
+/** What qmd and Cairn open in the index folder (`cache` is qmd's XDG_CACHE_HOME). */
+const QMD_FILES = [
+  STATE_FILE,
+  DATABASE_FILE,
+  `${DATABASE_FILE}-wal`,
+  `${DATABASE_FILE}-shm`,
+  `${QMD_INDEX_NAME}.yml`,
+  'cache',
+];
 
 /** A folder qmd indexes as one collection. */
 export interface QmdCollectionSpec {
@@ -57,7 +72,18 @@ export class QmdIndex {
   ) {}
 
   /** Runs qmd against this index (never the user's global qmd config or cache). */
+  /**
+   * Under a project's `.cairn/`, the index folder and its files are reached
+   * without a link (INVALID_PATH otherwise): qmd, a separate process,
+   * would follow one into another project's index.
+   */
+  private checkFolder(): void {
+    if (!splitCairnPath(this.dir)) return;
+    for (const name of QMD_FILES) assertNoCairnLinks(join(this.dir, name));
+  }
+
   run(args: string[], timeoutMs: number) {
+    this.checkFolder();
     return runQmd(this.command, ['--index', QMD_INDEX_NAME, ...args], {
       cwd: this.dir,
       timeoutMs,
@@ -73,6 +99,7 @@ export class QmdIndex {
   }
 
   private async readState(): Promise<IndexState> {
+    this.checkFolder();
     // Without the database, recorded signatures mean nothing: start over.
     if (!existsSync(join(this.dir, DATABASE_FILE))) return emptyState();
     try {
@@ -86,6 +113,7 @@ export class QmdIndex {
   }
 
   private async writeState(state: IndexState): Promise<void> {
+    this.checkFolder();
     await writeFileAtomic(join(this.dir, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
   }
 
@@ -116,7 +144,8 @@ export class QmdIndex {
    */
   prepare(specs: QmdCollectionSpec[]): Promise<void> {
     return this.exclusive(async () => {
-      await mkdir(this.dir, { recursive: true });
+      assertSafeStoreFolder(this.dir);
+      await makeDirectory(this.dir);
       const state = await this.readState();
       let stale = false;
       const signatures = new Map<string, string>();

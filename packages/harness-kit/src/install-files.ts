@@ -6,6 +6,7 @@ import {
   encodeExactText,
   type HarnessFileChange,
   type HarnessInstallReport,
+  makeDirectory,
   writeFileAtomic,
 } from '@cairn/core';
 import {
@@ -145,7 +146,8 @@ function backupPath(dir: string, path: string, at: Date): string {
 
 /** Copies without ever replacing an earlier backup: `-2`, `-3`... when the name is taken. */
 async function backUp(path: string, name: string): Promise<string> {
-  await mkdir(dirname(name), { recursive: true });
+  // The backups folder is under .cairn/state for a project install: never reached through a link.
+  await makeDirectory(dirname(name));
   for (let attempt = 1; ; attempt += 1) {
     const target = attempt === 1 ? name : `${name}-${attempt}`;
     try {
@@ -210,7 +212,7 @@ async function writeFiles(
     }
     if (uninstall) await dropRecord(stateDir, harness, file.path);
     else if (action === 'create' || action === 'update') {
-      await mkdir(join(stateDir, harness), { recursive: true });
+      await makeDirectory(join(stateDir, harness));
       const record = nextRecord(records[index], file.path, file.before, file.after!);
       await writeRecord(stateDir, harness, record);
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  assertNoLinksUnderCairn,
   CAIRN_DIR,
   CAIRN_STATE_DIR,
   CairnError,
@@ -71,9 +72,12 @@ const recordSchema = z.object({
 });
 export type InstallRecord = z.infer<typeof recordSchema>;
 
+/** A record's file; under a project's `.cairn/state/`, checked for links (INVALID_PATH) first. */
 function recordPath(dir: string, harness: string, path: string): string {
   const key = createHash('sha256').update(path).digest('hex').slice(0, 16);
-  return join(dir, harness, `${key}.json`);
+  const file = join(dir, harness, `${key}.json`);
+  assertNoLinksUnderCairn(file);
+  return file;
 }
 
 export async function readRecord(

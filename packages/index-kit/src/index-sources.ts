@@ -1,19 +1,20 @@
 import { promises as fsp, lstatSync, readdirSync } from 'node:fs';
 // `fsp` is read on first use; importing node:fs/promises loads readline up front (~1.5 ms).
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import {
   ATOMIC_TEMP_PREFIX,
+  CairnError,
   type ChunkOptions,
   chunkDocument,
   compareCodeUnits,
   decodeRecordHeader,
-  isAllowedWorkspaceFile,
-  MEMORY_THREADS_DIR,
+  listMemoryFilesSync,
   type MemoryChunk,
-  memoryWorkspacePath,
   parseMemoryDocument,
-  resolveWorkspaceFile,
+  readCairnFile,
   type SourceFile,
+  validateWorkspacePath,
+  workspaceFilePath,
 } from '@cairn/core';
 
 export type { SourceFile } from '@cairn/core';
@@ -47,34 +48,21 @@ function statOf(path: string, rel: string): SourceFile | undefined {
 }
 
 /**
- * The same files as core's `listMemoryFiles` (same name rules, links and
- * temp files skipped), listed with synchronous stat calls: a search
- * refreshes first, and awaiting one lstat per file costs more than the query.
+ * A workspace file's bytes through core's `.cairn/` resolver, or
+ * undefined when it is gone or unreadable. A link or a non-regular file
+ * throws INVALID_PATH: a refresh never reads through one, and never
+ * mistakes one for a deleted file.
  */
-export function listWorkspaceFiles(rootDir: string): SourceFile[] {
-  const workspace = memoryWorkspacePath(rootDir);
-  const files: SourceFile[] = [];
-  const listDir = (dir: string, prefix: string) => {
-    for (const entry of entriesOf(dir)) {
-      const rel = `${prefix}${entry.name}`;
-      if (entry.name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(rel)) continue;
-      // `dir` is normalized already: `join` would normalize it again for every file.
-      const file = statOf(`${dir}${sep}${entry.name}`, rel);
-      if (file) files.push(file);
-    }
-  };
-  listDir(workspace, '');
-  listDir(join(workspace, MEMORY_THREADS_DIR), `${MEMORY_THREADS_DIR}/`);
-  return files.sort((a, b) => compareCodeUnits(a.path, b.path));
-}
-
-/** A workspace file's bytes through core's path rules, or undefined when refused, gone or unreadable. */
 export async function readWorkspaceFile(
   rootDir: string,
   path: string,
 ): Promise<Buffer | undefined> {
-  const resolved = await resolveWorkspaceFile(rootDir, path).catch(() => undefined);
-  return resolved ? fsp.readFile(resolved).catch(() => undefined) : undefined;
+  try {
+    return await readCairnFile(rootDir, workspaceFilePath(validateWorkspacePath(path)));
+  } catch (error) {
+    if (CairnError.isInstance(error) && error.code === 'INVALID_PATH') throw error;
+    return undefined;
+  }
 }
 
 /** The bytes of `path` (`/`-separated) under `folder`, or undefined when gone or unreadable. */
@@ -82,11 +70,16 @@ export async function readFolderFile(folder: string, path: string): Promise<Buff
   return fsp.readFile(join(folder, ...path.split('/'))).catch(() => undefined);
 }
 
+/**
+ * The workspace as an index source. Listed synchronously (core's
+ * `listMemoryFilesSync`): a search refreshes first, and awaiting one lstat
+ * per file costs more than the query. A link under `.cairn/` (or a FIFO
+ * with a workspace name) throws INVALID_PATH.
+ */
 export function workspaceSource(rootDir: string): IndexSource {
   return {
     pool: WORKSPACE_SOURCE,
-    list: () => listWorkspaceFiles(rootDir),
-    // Checked only when a file is read: a `threads` link leading out of the workspace is skipped.
+    list: () => listMemoryFilesSync(rootDir),
     read: (path) => readWorkspaceFile(rootDir, path),
   };
 }

@@ -44,7 +44,6 @@ export {
   type IndexSource,
   type ListMarkdownOptions,
   listMarkdownFiles,
-  listWorkspaceFiles,
   MAX_FILES_PER_FOLDER,
   readFolderFile,
   readWorkspaceFile,

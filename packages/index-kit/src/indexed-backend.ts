@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   CairnError,
@@ -19,6 +18,7 @@ import {
 import { passesIndexFilters, searchIndexFilters, splitIndexFilters } from './index-filters';
 import { hitMetadata, searchResultOfHit } from './index-hits';
 import { queryTerms } from './keyword-scan';
+import { isDirectory } from './pool-definitions';
 import { workspacePoolTarget } from './pool-sources';
 import { type WarningSink, warningSink } from './warning-sink';
 import { workspaceStorage } from './workspace-storage';
@@ -126,7 +126,7 @@ export function createIndexedBackend<
 
   async function search(rootDir: string, input: MemorySearchOptions) {
     const parsed = parseSearchOptions(input);
-    if (!existsSync(memoryWorkspacePath(rootDir))) return [];
+    if (!isDirectory(memoryWorkspacePath(rootDir))) return [];
     const terms = queryTerms(parsed.query);
     try {
       return await searchIndex(capabilities, indexFor(rootDir), rootDir, parsed, terms);

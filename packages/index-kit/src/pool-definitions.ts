@@ -1,12 +1,14 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import {
+  assertNoCairnLinks,
   compareCodeUnits,
   type MemoryPoolDefinition,
   type MemoryResult,
   memoryPoolDefinitionSchema,
   memoryWorkspacePath,
   parseInput,
+  splitCairnPath,
 } from '@cairn/core';
 
 /** The workspace itself is always the hot pool unless a registered pool takes this id. */
@@ -46,7 +48,14 @@ export function poolSummaries(pools: readonly MemoryPoolDefinition[]) {
   return pools.map((p) => ({ id: p.id, tier: p.tier, path: p.path }));
 }
 
+/**
+ * True when `path` is a folder. Under a project's `.cairn/` (the
+ * workspace pool) no link is followed: one on the way, dangling or not,
+ * throws INVALID_PATH rather than reading as a missing folder.
+ */
 export function isDirectory(path: string): boolean {
+  const absolute = resolve(path);
+  if (splitCairnPath(absolute)) return assertNoCairnLinks(absolute)?.isDirectory() === true;
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 

@@ -1,4 +1,5 @@
 import {
+  isUnsafePathError,
   listMemoryFiles,
   memoryWorkspacePath,
   type PoolSource,
@@ -10,11 +11,19 @@ export type { PoolSource, PoolTarget };
 import { listMarkdownFiles, readFolderFile, readWorkspaceFile } from './index-sources';
 import { WORKSPACE_POOL_ID } from './pool-definitions';
 
-/** The workspace files (`MEMORY.md`, daily files, `threads/*.md`…), by core's name rules. */
+/**
+ * The workspace files (`MEMORY.md`, daily files, `threads/*.md`…), by
+ * core's name rules. A link under `.cairn/` throws INVALID_PATH rather
+ * than listing as an empty workspace.
+ */
 export function workspacePoolSource(rootDir: string): PoolSource {
   return {
     key: WORKSPACE_POOL_ID,
-    list: () => listMemoryFiles(rootDir).catch(() => []),
+    list: () =>
+      listMemoryFiles(rootDir).catch((error: unknown) => {
+        if (isUnsafePathError(error)) throw error;
+        return [];
+      }),
     read: (path) => readWorkspaceFile(rootDir, path),
   };
 }

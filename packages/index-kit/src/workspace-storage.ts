@@ -1,5 +1,3 @@
-import { promises as fsp } from 'node:fs';
-// `fsp` is read on first use; importing node:fs/promises loads readline up front (~1.5 ms).
 import {
   CairnError,
   MEMORY_LONG_TERM_FILENAME,
@@ -9,13 +7,13 @@ import {
   type MemoryGetResult,
   type MemoryReadResult,
   type MemoryWriteResult,
-  makeDirectory,
   memoryGetOptionsSchema,
-  memoryLongTermPath,
-  memoryWorkspacePath,
   parseInput,
-  resolveWorkspaceFile,
-  writeFileAtomic,
+  readCairnFile,
+  statCairnFile,
+  validateWorkspacePath,
+  workspaceFilePath,
+  writeCairnFile,
 } from '@cairn/core';
 
 /** Most lines one `get` returns unless the options say otherwise. */
@@ -24,20 +22,30 @@ export const DEFAULT_GET_MAX_LINES = 200;
 /** The storage half every backend shares: the markdown workspace in `.cairn/memory/`. */
 export type WorkspaceStorage = Pick<Required<MemoryBackend>, 'read' | 'write' | 'get' | 'exists'>;
 
-function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+const LONG_TERM = workspaceFilePath(MEMORY_LONG_TERM_FILENAME);
+
+/**
+ * A workspace file's text through core's `.cairn/` resolver (no link, a
+ * regular file, a capped read), or undefined when it does not exist. A
+ * refused path stays INVALID_PATH; other failures are READ_FAILED.
+ */
+async function readText(type: string, rootDir: string, path: string): Promise<string | undefined> {
+  try {
+    return (await readCairnFile(rootDir, workspaceFilePath(path)))?.toString('utf8');
+  } catch (error) {
+    if (CairnError.isInstance(error) && error.code === 'INVALID_PATH') throw error;
+    throw new MemoryBackendError('READ_FAILED', type, `Cannot read .cairn/memory/${path}`, {
+      cause: error,
+      details: { path },
+    });
+  }
 }
 
 async function readLongTerm(type: string, rootDir: string): Promise<MemoryReadResult> {
-  try {
-    const content = await fsp.readFile(memoryLongTermPath(rootDir), 'utf8');
-    return { content, exists: true, path: MEMORY_LONG_TERM_FILENAME };
-  } catch (error) {
-    if (isMissing(error)) return { content: '', exists: false, path: MEMORY_LONG_TERM_FILENAME };
-    throw new MemoryBackendError('READ_FAILED', type, 'Cannot read .cairn/memory/MEMORY.md', {
-      cause: error,
-    });
-  }
+  const content = await readText(type, rootDir, MEMORY_LONG_TERM_FILENAME);
+  return content === undefined
+    ? { content: '', exists: false, path: MEMORY_LONG_TERM_FILENAME }
+    : { content, exists: true, path: MEMORY_LONG_TERM_FILENAME };
 }
 
 async function writeLongTerm(
@@ -51,9 +59,9 @@ async function writeLongTerm(
     });
   }
   try {
-    await makeDirectory(memoryWorkspacePath(rootDir));
-    await writeFileAtomic(memoryLongTermPath(rootDir), content);
+    await writeCairnFile(rootDir, LONG_TERM, content);
   } catch (error) {
+    if (CairnError.isInstance(error) && error.code === 'INVALID_PATH') throw error;
     throw new MemoryBackendError('WRITE_FAILED', type, 'Cannot write .cairn/memory/MEMORY.md', {
       cause: error,
     });
@@ -68,14 +76,9 @@ async function getLines(
   maxLines: number,
 ): Promise<MemoryGetResult> {
   const options = parseInput(memoryGetOptionsSchema, input, 'get options');
-  const path = await resolveWorkspaceFile(rootDir, options.path);
-  let text: string;
-  try {
-    text = await fsp.readFile(path, 'utf8');
-  } catch (error) {
-    const code = isMissing(error) ? 'NOT_FOUND' : 'READ_FAILED';
-    throw new MemoryBackendError(code, type, `Cannot read .cairn/memory/${options.path}`, {
-      cause: error,
+  const text = await readText(type, rootDir, validateWorkspacePath(options.path));
+  if (text === undefined) {
+    throw new MemoryBackendError('NOT_FOUND', type, `Cannot read .cairn/memory/${options.path}`, {
       details: { path: options.path },
     });
   }
@@ -107,10 +110,7 @@ export function workspaceStorage(
     read: (rootDir) => readLongTerm(type, rootDir),
     write: (rootDir, content) => writeLongTerm(type, rootDir, content),
     get: (rootDir, options) => getLines(type, rootDir, options, maxLines),
-    exists: (rootDir) =>
-      fsp.access(memoryLongTermPath(rootDir)).then(
-        () => true,
-        () => false,
-      ),
+    // A link or a FIFO is INVALID_PATH here too: exists never says yes to what read refuses.
+    exists: async (rootDir) => statCairnFile(rootDir, LONG_TERM) !== undefined,
   };
 }
