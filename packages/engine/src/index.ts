@@ -68,6 +68,7 @@ export {
 } from '@cairn/sqlite';
 export { quickCheck, sqliteDriverFinding } from './doctor/database-checks';
 export { type DoctorArea, type DoctorFinding, needsUser } from './doctor/doctor-finding';
+export { linkFindings } from './doctor/link-findings';
 export { settingsFindings } from './doctor/settings-checks';
 export { formatBytes, type StoreSize, storeSizes } from './doctor/store-sizes';
 export { MAX_MEMORY_FILE_BYTES, RUNAWAY_HEAD_FACTOR } from './doctor/workspace-checks';
@@ -101,6 +102,7 @@ export {
   PACK_RECEIPTS_KEPT,
   type ReceiptQuery,
 } from './working/pack-receipts';
+export { assertProjectLayout } from './working/project-layout';
 export { defaultThreadKey, explicitThreadKey } from './working/thread-key';
 export type { ThreadHeadState } from './working/thread-state';
 export type { WorkingApi } from './working-api';

@@ -5,6 +5,7 @@ import {
   type DocumentIssue,
   HEAD_END_MARKER,
   HEAD_START_MARKER,
+  isUnsafePathError,
   type MemoryBackend,
   type MemoryQuery,
   monotonicMs,
@@ -12,6 +13,7 @@ import {
 } from '@cairn/core';
 import { databaseFindings } from './doctor/database-checks';
 import { type DoctorFinding, needsUser } from './doctor/doctor-finding';
+import { linkFindings } from './doctor/link-findings';
 import { type StoreSize, storeSizes } from './doctor/store-sizes';
 import { duplicateUnitFindings } from './doctor/unit-checks';
 import { workspaceFindings } from './doctor/workspace-checks';
@@ -127,13 +129,28 @@ export function createMemoryApi(
         index.close();
       }
     },
-    /** Checks the workspace and databases; `extra` are findings the caller made (settings). */
+    /**
+     * Checks the workspace and databases; `extra` are findings the caller
+     * made (settings). Links under `.cairn/` come first: a check that
+     * reaches one is refused, and counts what it could read without it.
+     */
     async doctor(extra: DoctorFinding[] = []): Promise<DoctorReport> {
-      const documents = await store.scan();
+      const links = linkFindings(rootDir);
+      const refusedWhenLinked =
+        <T>(fallback: T) =>
+        (error: unknown) => {
+          if (links.length > 0 && isUnsafePathError(error)) return fallback;
+          throw error;
+        };
+      const documents = await store.scan().catch(refusedWhenLinked([]));
       const issues = documents.flatMap((document) => document.issues);
       const units = documents.reduce((sum, document) => sum + document.units.length, 0);
+      const workspace = await workspaceFindings(rootDir, settings.limits.headTokens).catch(
+        refusedWhenLinked([]),
+      );
       const findings = [
-        ...(await workspaceFindings(rootDir, settings.limits.headTokens)),
+        ...links,
+        ...workspace,
         ...duplicateUnitFindings(documents),
         ...databaseFindings(rootDir),
         ...extra,

@@ -1,11 +1,9 @@
-import { promises as fsp } from 'node:fs';
-// `fsp` is read on first use: importing node:fs/promises loads readline up front (~1.5 ms a hook).
-import { join } from 'node:path';
 import {
+  CAIRN_DIR,
   CAIRN_INDEX_DIR,
   CAIRN_STATE_DIR,
   type CairnSettings,
-  cairnPath,
+  createCairnFile,
   decodeExactText,
   encodeExactText,
   ensureMemoryWorkspace,
@@ -18,8 +16,9 @@ import {
   memoryWorkspacePath,
   type ResolvedSettings,
   type RetrievalAdapterRegistration,
+  readCairnFile,
   type WorkspaceFileInfo,
-  writeFileAtomic,
+  writeCairnFile,
 } from '@cairn/core';
 import { settingsFindings } from './doctor/settings-checks';
 import { closeKeptReaders } from './kept-readers';
@@ -85,30 +84,28 @@ export interface Cairn extends MemoryApi, WorkingApi {
 /** Derived folders git should not track: they are rebuilt from the markdown. */
 const GITIGNORE_LINES = [`${CAIRN_STATE_DIR}/`, `${CAIRN_INDEX_DIR}/`];
 
+const GITIGNORE = `${CAIRN_DIR}/.gitignore`;
+
+/** Adds the derived folders to `.cairn/.gitignore` (never through a link: the `.cairn/` resolver). */
 async function ensureGitignore(rootDir: string): Promise<boolean> {
-  const path = join(cairnPath(rootDir), '.gitignore');
   // Exact: lines the user added, in any encoding, are written back as they were.
-  const bytes = await fsp.readFile(path).catch(() => undefined);
+  const bytes = await readCairnFile(rootDir, GITIGNORE);
   const current = bytes === undefined ? undefined : decodeExactText(bytes);
   const present = new Set((current ?? '').split('\n').map((line) => line.trim()));
   const missing = GITIGNORE_LINES.filter((line) => !present.has(line));
   if (missing.length === 0) return false;
   if (current === undefined) {
-    await fsp
-      .writeFile(
-        path,
-        `# Derived by Cairn; rebuilt from memory/ when deleted.\n${missing.join('\n')}\n`,
-        {
-          flag: 'wx',
-        },
-      )
-      .catch((error) => {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      });
+    const header = '# Derived by Cairn; rebuilt from memory/ when deleted.';
+    // False when another init created it meanwhile: that one wrote the same lines.
+    await createCairnFile(rootDir, GITIGNORE, `${header}\n${missing.join('\n')}\n`);
     return true;
   }
   const separator = current.endsWith('\n') || current === '' ? '' : '\n';
-  await writeFileAtomic(path, encodeExactText(`${current}${separator}${missing.join('\n')}\n`));
+  await writeCairnFile(
+    rootDir,
+    GITIGNORE,
+    encodeExactText(`${current}${separator}${missing.join('\n')}\n`),
+  );
   return true;
 }
 

@@ -1,6 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CAIRN_DIR, CAIRN_INDEX_DIR, CAIRN_STATE_DIR, cairnPath } from '@cairn/core';
+import { CAIRN_DIR, CAIRN_INDEX_DIR, CAIRN_STATE_DIR, listCairnFolder } from '@cairn/core';
 import { openSqlite, sqliteDriverProblem } from '@cairn/sqlite';
 import type { DoctorFinding } from './doctor-finding';
 
@@ -12,9 +11,15 @@ const STATE_DATABASES: Record<string, string> = {
     'move it aside: the next lifecycle event starts a fresh one (thread states and deferred head writes in it are lost; the thread head files in .cairn/memory/threads/ stay)',
 };
 
-function sqliteFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
+/** The databases in a folder under `.cairn/`; none when it is a link (doctor's link findings say so). */
+function sqliteFiles(rootDir: string, relDir: string): string[] {
+  let entries: ReturnType<typeof listCairnFolder>;
+  try {
+    entries = listCairnFolder(rootDir, relDir);
+  } catch {
+    return [];
+  }
+  return entries
     .filter((entry) => entry.isFile() && /\.(db|sqlite)$/.test(entry.name))
     .map((entry) => entry.name)
     .sort();
@@ -71,9 +76,9 @@ export function databaseFindings(rootDir: string): DoctorFinding[] {
   // Without a driver every file would report the same load error.
   if (driver) return [driver];
   const findings: DoctorFinding[] = [];
-  const stateDir = join(cairnPath(rootDir), CAIRN_STATE_DIR);
-  for (const name of sqliteFiles(stateDir)) {
-    const problems = quickCheck(join(stateDir, name));
+  const stateDir = `${CAIRN_DIR}/${CAIRN_STATE_DIR}`;
+  for (const name of sqliteFiles(rootDir, stateDir)) {
+    const problems = quickCheck(join(rootDir, stateDir, name));
     if (problems.length === 0) continue;
     findings.push({
       severity: 'error',
@@ -83,9 +88,9 @@ export function databaseFindings(rootDir: string): DoctorFinding[] {
       fix: STATE_DATABASES[name] ?? 'move it aside and restore it from a backup',
     });
   }
-  const indexDir = join(cairnPath(rootDir), CAIRN_INDEX_DIR);
-  for (const name of sqliteFiles(indexDir)) {
-    const problems = quickCheck(join(indexDir, name));
+  const indexDir = `${CAIRN_DIR}/${CAIRN_INDEX_DIR}`;
+  for (const name of sqliteFiles(rootDir, indexDir)) {
+    const problems = quickCheck(join(rootDir, indexDir, name));
     if (problems.length === 0) continue;
     findings.push({
       severity: 'warning',

@@ -1,7 +1,15 @@
 import { promises as fsp } from 'node:fs';
 // `fsp` is read on first use: importing node:fs/promises loads readline up front (~1.5 ms a hook).
 import { join } from 'node:path';
-import { cairnIndexPath, cairnStatePath, memoryWorkspacePath } from '@cairn/core';
+import {
+  CAIRN_INDEX_DIR,
+  CAIRN_STATE_DIR,
+  cairnIndexPath,
+  cairnStatePath,
+  isRealFolder,
+  MEMORY_WORKSPACE_PATH,
+  memoryWorkspacePath,
+} from '@cairn/core';
 
 /** Bytes on disk of one store of a project, for `cairn doctor`. */
 export interface StoreSize {
@@ -18,7 +26,7 @@ interface Tally {
   files: number;
 }
 
-/** Adds up regular files below `dir` (links are counted, never followed). */
+/** Adds up regular files below `dir` (links are skipped, never followed). */
 async function tally(dir: string, skip: (name: string) => boolean = () => false): Promise<Tally> {
   const total: Tally = { bytes: 0, files: 0 };
   const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -57,12 +65,16 @@ export async function storeSizes(rootDir: string): Promise<StoreSize[]> {
   const state = cairnStatePath(rootDir);
   const isLineage = isDatabase('lineage.db');
   const isHeads = isDatabase('heads.db');
+  // A store folder reached through a link counts nothing: its size is another folder's.
+  const real = (relDir: string) => isRealFolder(rootDir, relDir);
+  const empty = async () => ({ bytes: 0, files: 0 });
+  const stateReal = real(`.cairn/${CAIRN_STATE_DIR}`);
   const [memory, lineage, heads, rest, index] = await Promise.all([
-    tally(memoryWorkspacePath(rootDir)),
-    database(state, 'lineage.db'),
-    database(state, 'heads.db'),
-    tally(state, (name) => isLineage(name) || isHeads(name)),
-    tally(cairnIndexPath(rootDir)),
+    real(MEMORY_WORKSPACE_PATH) ? tally(memoryWorkspacePath(rootDir)) : empty(),
+    stateReal ? database(state, 'lineage.db') : empty(),
+    stateReal ? database(state, 'heads.db') : empty(),
+    stateReal ? tally(state, (name) => isLineage(name) || isHeads(name)) : empty(),
+    real(`.cairn/${CAIRN_INDEX_DIR}`) ? tally(cairnIndexPath(rootDir)) : empty(),
   ]);
   return [
     { store: 'memory', path: '.cairn/memory', ...memory },

@@ -1,14 +1,12 @@
-import { promises as fsp } from 'node:fs';
-// `fsp` is read on first use: importing node:fs/promises loads readline up front (~1.5 ms a hook).
-import { join } from 'node:path';
 import {
   HEAD_END_MARKER,
   HEAD_START_MARKER,
   listMemoryFiles,
+  MAX_CAIRN_READ_BYTES,
   MEMORY_LONG_TERM_FILENAME,
   MEMORY_THREADS_DIR,
   MEMORY_WORKSPACE_PATH,
-  memoryWorkspacePath,
+  readCairnFile,
   THREAD_HEAD_END_MARKER,
   THREAD_HEAD_START_MARKER,
 } from '@cairn/core';
@@ -21,8 +19,8 @@ import type { DoctorFinding } from './doctor-finding';
  * maximum-size units in a day: a runaway writer or pasted binary, not notes.
  */
 export const MAX_MEMORY_FILE_BYTES = 5 * 1024 * 1024;
-/** Files above this are not read at all (the size finding is enough). */
-const MAX_READ_BYTES = 64 * 1024 * 1024;
+/** Files above this are not read at all (the size finding is enough): the cap of every read under `.cairn/`. */
+const MAX_READ_BYTES = MAX_CAIRN_READ_BYTES;
 /**
  * A managed head whose region is more than this many times its budget
  * (`limits.headTokens`, about 4 characters a token) is a runaway head: the
@@ -38,15 +36,10 @@ function count(text: string, needle: string): number {
   return n;
 }
 
-async function readBytes(path: string, size: number): Promise<Uint8Array | undefined> {
+/** Through the `.cairn/` resolver (no link followed, regular files only); undefined when unreadable. */
+async function readBytes(rootDir: string, path: string, size: number) {
   if (size > MAX_READ_BYTES) return undefined;
-  const handle = await fsp.open(path, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
+  return readCairnFile(rootDir, path).catch(() => undefined);
 }
 
 function markerFindings(
@@ -155,7 +148,7 @@ export async function workspaceFindings(
         fix: 'look for a runaway writer; move old content to an archive outside .cairn/memory/',
       });
     }
-    const bytes = await readBytes(join(memoryWorkspacePath(rootDir), file.path), file.bytes);
+    const bytes = await readBytes(rootDir, path, file.bytes);
     if (!bytes) {
       if (file.bytes <= MAX_READ_BYTES) {
         findings.push({

@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { cairnStatePath } from '@cairn/core';
+import { appendStateFile, CAIRN_DIR, CAIRN_STATE_DIR, statCairnFile } from '@cairn/core';
 
 /**
  * The cheap "does this session have an open failure?" flag: an empty file
  * per (agent, session) under `.cairn/state/history-open/`. A tool event that
- * succeeds in a session without the flag costs one stat: history.db is not
- * opened. The name is a 64-bit FNV-1a hash (no crypto module on the hot
- * path); a collision only makes one event open history.db for nothing.
+ * succeeds in a session without the flag costs a few lstat calls (no link
+ * on the way, as everywhere under `.cairn/`): history.db is not opened.
+ * The name is a 64-bit FNV-1a hash (no crypto module on the hot path); a
+ * collision only makes one event open history.db for nothing.
  */
 const FLAG_DIR = 'history-open';
 
@@ -20,12 +21,14 @@ function fnv1a64(text: string): string {
   return hash.toString(16).padStart(16, '0');
 }
 
-export function openFailureFlagPath(rootDir: string, agentId: string, sessionKey: string): string {
-  return join(cairnStatePath(rootDir), FLAG_DIR, fnv1a64(`${agentId}\u0000${sessionKey}`));
-}
+const flagName = (agentId: string, sessionKey: string) => fnv1a64(`${agentId}\u0000${sessionKey}`);
+
+/** Project-relative, for the `.cairn/` resolver. */
+const flagRelative = (agentId: string, sessionKey: string) =>
+  `${CAIRN_DIR}/${CAIRN_STATE_DIR}/${FLAG_DIR}/${flagName(agentId, sessionKey)}`;
 
 export function hasOpenFailureFlag(rootDir: string, agentId: string, sessionKey: string): boolean {
-  return existsSync(openFailureFlagPath(rootDir, agentId, sessionKey));
+  return statCairnFile(rootDir, flagRelative(agentId, sessionKey)) !== undefined;
 }
 
 export function setOpenFailureFlag(
@@ -34,11 +37,11 @@ export function setOpenFailureFlag(
   sessionKey: string,
   open: boolean,
 ): void {
-  const path = openFailureFlagPath(rootDir, agentId, sessionKey);
+  const relPath = flagRelative(agentId, sessionKey);
   if (!open) {
-    rmSync(path, { force: true });
+    // Checked first: an rm through a linked folder would delete another project's flag.
+    if (statCairnFile(rootDir, relPath)) rmSync(join(rootDir, relPath), { force: true });
     return;
   }
-  mkdirSync(join(cairnStatePath(rootDir), FLAG_DIR), { recursive: true });
-  writeFileSync(path, '');
+  appendStateFile(rootDir, relPath, '');
 }

@@ -1,4 +1,4 @@
-import { CairnError, monotonicMs } from '@cairn/core';
+import { CairnError, isUnsafePathError, monotonicMs } from '@cairn/core';
 import type { PackInput } from './compose-pack';
 import type { PackExclusion, PackPlane } from './pack-types';
 
@@ -47,7 +47,9 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * Runs one plane inside its time budget. With `failOpen` a plane that
  * throws or runs late yields nothing and is reported `failed`; without it
  * the error is thrown as a CairnError (a CairnError from the plane as is,
- * anything else as BACKEND_UNAVAILABLE naming the plane).
+ * anything else as BACKEND_UNAVAILABLE naming the plane). A link under
+ * `.cairn/` is thrown either way: a project that ships one gets no pack
+ * at all (a hook injects nothing), not a pack built around it.
  */
 export async function runPlane(
   plane: PackPlane,
@@ -68,6 +70,7 @@ export async function runPlane(
     };
     return { report, yield: result };
   } catch (error) {
+    if (isUnsafePathError(error)) throw error;
     const late = error instanceof PlaneTimeout;
     const reason = late
       ? `exceeded its time budget of ${options.timeoutMs} ms`

@@ -1,5 +1,6 @@
 import {
   formatError,
+  isUnsafePathError,
   type MemoryAdapterStatus,
   type MemoryQuery,
   type MemoryResult,
@@ -69,6 +70,8 @@ export function createCompositeRecall(parts: CompositeParts): CompositeRecall {
     try {
       return (await pool.recall(query, context)).filter(poolFilter(query));
     } catch (error) {
+      // A link under .cairn/ fails the recall: never answered around.
+      if (isUnsafePathError(error)) throw error;
       parts.warn(`recall from pool "${pool.definition.id}" failed: ${formatError(error)}`);
       return [];
     }

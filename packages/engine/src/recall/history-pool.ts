@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import {
   CAIRN_STATE_DIR,
   formatError,
+  isUnsafePathError,
   type MemoryPoolDefinition,
   type PoolSource,
   type SourceFile,
@@ -178,6 +179,8 @@ export function createHistoryRecords(
       const store = handles.lineageStore();
       if (store) files.push(...listDigests(store, scope.namespace, namespaces, next));
     } catch (error) {
+      // A link under .cairn/state (lineage.db, history.db) fails the recall: never answered around.
+      if (isUnsafePathError(error)) throw error;
       failed('list the task history', error);
       return [];
     }

@@ -4,6 +4,7 @@ import {
   type CairnSettings,
   cairnStatePath,
   dailyMemoryFileName,
+  isUnsafePathError,
   type LocatedUnit,
   type MemoryCategory,
   missingAsUndefined,
@@ -168,7 +169,8 @@ export function createUnitStore(options: UnitStoreOptions) {
     try {
       return await withFileLock(lockPath, fn);
     } catch (error) {
-      if (!CairnError.isInstance(error)) throw error;
+      // A link under .cairn/ is refused as INVALID_PATH, not reported as a failed write.
+      if (!CairnError.isInstance(error) || isUnsafePathError(error)) throw error;
       if (error.code === 'CONFLICT') {
         return failedFrom('conflict', error, 'another writer changed the file; try again');
       }

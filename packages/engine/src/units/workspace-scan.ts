@@ -1,8 +1,9 @@
 import {
   compareCodeUnits,
   duplicateSignature,
+  isUnsafePathError,
   type LocatedUnit,
-  listMemoryFiles,
+  listMemoryFilesSync,
   type ParsedDocument,
   parseMemoryDocument,
   type RawSegment,
@@ -43,11 +44,25 @@ function unchanged(cache: ParseCache, file: FileStat): boolean {
   );
 }
 
-/** Reads and parses one listed file into the cache; false when it cannot be read (it is dropped). */
-async function load(rootDir: string, cache: ParseCache, file: FileStat): Promise<boolean> {
+/** A read that failed: a link or a FIFO is refused loudly; anything else drops the file (doctor says why). */
+function unreadable(error: unknown): undefined {
+  if (isUnsafePathError(error)) throw error;
+  return undefined;
+}
+
+/**
+ * Reads and parses one listed file into the cache; false when it cannot be
+ * read (it is dropped). `folders`: those the listing just found real.
+ */
+async function load(
+  rootDir: string,
+  cache: ParseCache,
+  file: FileStat,
+  folders?: Set<string>,
+): Promise<boolean> {
   const cached = cache.get(file.path);
   const readAt = Date.now();
-  const text = await readMemoryFile(rootDir, file.path).catch(() => undefined);
+  const text = await readMemoryFile(rootDir, file.path, { folders }).catch(unreadable);
   if (text === undefined) {
     cache.delete(file.path);
     return false;
@@ -68,8 +83,9 @@ function answer(cache: ParseCache, documents: ParsedDocument[]): ParsedDocument[
 
 /**
  * Every workspace file, parsed, sorted by path. Unreadable files are
- * skipped (doctor reports them). With a watch, only the files it names
- * are looked at again, unless it asks for a full listing.
+ * skipped (doctor reports them); a link under `.cairn/` throws
+ * INVALID_PATH. With a watch, only the files it names are looked at
+ * again, unless it asks for a full listing.
  */
 export async function scanWorkspace(
   rootDir: string,
@@ -80,8 +96,10 @@ export async function scanWorkspace(
   if (changed && answered.has(cache)) return rescan(rootDir, cache, changed);
   const documents: ParsedDocument[] = [];
   const seen = new Set<string>();
-  for (const file of await listMemoryFiles(rootDir)) {
-    if (!unchanged(cache, file) && !(await load(rootDir, cache, file))) continue;
+  // The folders are checked once for the listing and the reads of this scan.
+  const folders = new Set<string>();
+  for (const file of listMemoryFilesSync(rootDir, folders)) {
+    if (!unchanged(cache, file) && !(await load(rootDir, cache, file, folders))) continue;
     seen.add(file.path);
     documents.push(cache.get(file.path)!.document);
   }

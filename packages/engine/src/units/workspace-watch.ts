@@ -1,10 +1,15 @@
-import { type FSWatcher, lstatSync, statfsSync, watch } from 'node:fs';
+import { type FSWatcher, statfsSync, watch } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
   ATOMIC_TEMP_PREFIX,
+  assertNoLinks,
   isAllowedWorkspaceFile,
+  isRealFolder,
   MEMORY_THREADS_DIR,
+  MEMORY_WORKSPACE_PATH,
   memoryWorkspacePath,
+  unsafePathError,
+  workspaceFilePath,
 } from '@cairn/core';
 
 /** A file of the workspace as a listing gives it. */
@@ -17,16 +22,16 @@ export interface ListedFile {
 /**
  * `path` as a listing of `.cairn/memory/` would give it (`listMemoryFiles`,
  * the search index's source), or undefined when it would not list it: a
- * temp file, a name the workspace does not hold, a link, a folder, gone.
+ * temp file, a name the workspace does not hold, a folder, gone. A link on
+ * the way or at the file (or a FIFO) throws INVALID_PATH, as the listing does.
  */
 export function statWorkspaceFile(rootDir: string, path: string): ListedFile | undefined {
   const name = path.slice(path.lastIndexOf('/') + 1);
   if (name.startsWith(ATOMIC_TEMP_PREFIX) || !isAllowedWorkspaceFile(path)) return undefined;
-  const workspace = memoryWorkspacePath(rootDir);
-  // A threads folder that is a link is not listed: nothing under it is.
-  if (name !== path && !isDirectory(join(workspace, MEMORY_THREADS_DIR))) return undefined;
-  const stat = lstatSync(join(workspace, path), { throwIfNoEntry: false });
-  return stat?.isFile() ? { path, bytes: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+  const stat = assertNoLinks(rootDir, workspaceFilePath(path));
+  if (!stat || stat.isDirectory()) return undefined;
+  if (!stat.isFile()) throw unsafePathError(join(memoryWorkspacePath(rootDir), path), 'not_file');
+  return { path, bytes: stat.size, mtimeMs: stat.mtimeMs };
 }
 
 /**
@@ -72,9 +77,6 @@ const MAX_DIRTY = 4096;
 /** Two turns of the event loop: the second starts with a poll, which reads every queued inotify event. */
 const settle = () =>
   new Promise<void>((resolve) => setImmediate(() => setImmediate(() => resolve())));
-
-const isDirectory = (path: string) =>
-  lstatSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 function watchable(dir: string): boolean {
   if (process.platform !== 'linux') return false;
@@ -151,10 +153,13 @@ class InotifyWatch implements WorkspaceWatch {
     this.threads = undefined;
   }
 
-  /** Watches the workspace (and its threads folder) before the full listing that follows. */
+  /**
+   * Watches the workspace (and its threads folder) before the full listing
+   * that follows. A link on the way is never watched: the listing refuses it.
+   */
   private open(): void {
     this.lost = true;
-    if (!watchable(this.workspace)) return;
+    if (!isRealFolder(this.rootDir, MEMORY_WORKSPACE_PATH) || !watchable(this.workspace)) return;
     try {
       this.top = this.watchDir(this.workspace, '');
       this.openThreads();
@@ -163,13 +168,13 @@ class InotifyWatch implements WorkspaceWatch {
     }
   }
 
+  /** Throws for a threads folder that is a link or a file: then nothing is watched (every call lists). */
   private openThreads(): void {
     this.threads?.close();
     this.threads = undefined;
-    const dir = join(this.workspace, MEMORY_THREADS_DIR);
-    const info = lstatSync(dir, { throwIfNoEntry: false });
-    // Listings disagree on a link named threads (one follows it): then nothing is watched.
+    const info = assertNoLinks(this.rootDir, `${MEMORY_WORKSPACE_PATH}/${MEMORY_THREADS_DIR}`);
     if (info && !info.isDirectory()) throw new Error('threads is not a folder');
+    const dir = join(this.workspace, MEMORY_THREADS_DIR);
     if (info) this.threads = this.watchDir(dir, `${MEMORY_THREADS_DIR}/`);
   }
 

@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   appendStateFile,
@@ -7,6 +7,7 @@ import {
   CAIRN_STATE_DIR,
   cairnStatePath,
   formatError,
+  readCairnFileSync,
 } from '@cairn/core';
 
 /** One failure a lifecycle call swallowed so the agent never saw it. */
@@ -20,7 +21,7 @@ export interface LifecycleFailure {
 }
 
 const LOG_FILENAME = 'lifecycle-errors.jsonl';
-const LOG_RELATIVE = join(CAIRN_DIR, CAIRN_STATE_DIR, LOG_FILENAME);
+const LOG_RELATIVE = `${CAIRN_DIR}/${CAIRN_STATE_DIR}/${LOG_FILENAME}`;
 /** Where `cairn doctor --clear` moves the failures it has shown (the one before is replaced). */
 const SEEN_FILENAME = 'lifecycle-errors.seen.jsonl';
 
@@ -45,12 +46,9 @@ export function logLifecycleFailure(rootDir: string, failure: LifecycleFailure):
 /** The most recent failures, newest last, for `cairn doctor`. */
 export function recentLifecycleFailures(rootDir: string, limit = 20): LifecycleFailure[] {
   try {
-    assertNoLinks(rootDir, LOG_RELATIVE);
-    if (!lstatSync(lifecycleLogPath(rootDir)).isFile()) return [];
-    const lines = readFileSync(lifecycleLogPath(rootDir), 'utf8')
-      .trim()
-      .split('\n')
-      .filter(Boolean);
+    const bytes = readCairnFileSync(rootDir, LOG_RELATIVE);
+    if (!bytes) return [];
+    const lines = bytes.toString('utf8').trim().split('\n').filter(Boolean);
     return lines.slice(-limit).flatMap((line) => {
       try {
         return [JSON.parse(line) as LifecycleFailure];

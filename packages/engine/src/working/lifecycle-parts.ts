@@ -10,6 +10,7 @@ import {
 } from './lifecycle-context';
 import { createToolHistory } from './lifecycle-history';
 import { logLifecycleFailure } from './lifecycle-log';
+import { assertProjectLayout } from './project-layout';
 import { createRecall } from './recall';
 import { createSessionSummaries } from './session-summaries';
 import { defaultThreadKey, folderProjectId } from './thread-key';
@@ -65,9 +66,10 @@ export function createLifecycleParts(ctx: LifecycleContext) {
   }
 
   /**
-   * Runs an event: deferred head writes first, and any failure logged and
-   * answered empty. With `memoryEnabled: false` (the master switch) an event
-   * records and injects nothing; its input was still checked.
+   * Runs an event: the project's `.cairn/` checked for links, deferred head
+   * writes first, and any failure logged and answered empty. With
+   * `memoryEnabled: false` (the master switch) an event records and
+   * injects nothing; its input was still checked.
    */
   async function guarded(
     event: string,
@@ -76,6 +78,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
   ): Promise<LifecycleResult> {
     if (ctx.settings.memoryEnabled === false) return EMPTY_RESULT;
     try {
+      assertProjectLayout(ctx.rootDir, { memoryFiles: false });
       await get().headRefresh.settlePending();
       return await run();
     } catch (error) {

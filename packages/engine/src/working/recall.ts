@@ -1,4 +1,4 @@
-import type { MemoryResult, MemorySearchResult } from '@cairn/core';
+import { isUnsafePathError, type MemoryResult, type MemorySearchResult } from '@cairn/core';
 import type { LineageStore } from '../lineage';
 import type { PackInput } from '../packs/compose-pack';
 import { TRANSCRIPTS_POOL_ID } from '../recall/engine-pool';
@@ -66,7 +66,11 @@ export function createRecall(ctx: LifecycleContext, store: () => LineageStore) {
         tiers: ['hot'],
         agentId: session.agentId,
       })
-      .catch(() => []);
+      .catch((error: unknown) => {
+        // A link under .cairn/ fails the event (nothing is injected), not just this search.
+        if (isUnsafePathError(error)) throw error;
+        return [];
+      });
   /** Other sessions of this thread (the cold transcripts pool), through the lifecycle's lineage. */
   const searchTranscripts = (session: SessionRecord, prompt: string) =>
     ctx.memory.recall(
