@@ -86,6 +86,7 @@ export type {
 export { openLineageStore } from './lineage';
 /** Context packs (issue 14): budget, planning plane, trust, rendering, redaction. Not wired into injection yet. */
 export * from './packs';
+export { assertProjectLayout } from './project-layout';
 export type { StructuredSummary, Summarizer } from './summaries';
 export {
   createExtractiveSummarizer,
@@ -102,7 +103,6 @@ export {
   PACK_RECEIPTS_KEPT,
   type ReceiptQuery,
 } from './working/pack-receipts';
-export { assertProjectLayout } from './working/project-layout';
 export { defaultThreadKey, explicitThreadKey } from './working/thread-key';
 export type { ThreadHeadState } from './working/thread-state';
 export type { WorkingApi } from './working-api';

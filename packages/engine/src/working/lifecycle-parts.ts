@@ -1,5 +1,6 @@
 import { CairnError } from '@cairn/core';
 import { createSessionDigests } from '../history/session-digest';
+import { assertProjectLayout } from '../project-layout';
 import { createHeadRefresh } from './head-refresh';
 import { HeadStore, type SessionRecord } from './head-store';
 import {
@@ -10,7 +11,6 @@ import {
 } from './lifecycle-context';
 import { createToolHistory } from './lifecycle-history';
 import { logLifecycleFailure } from './lifecycle-log';
-import { assertProjectLayout } from './project-layout';
 import { createRecall } from './recall';
 import { createSessionSummaries } from './session-summaries';
 import { defaultThreadKey, folderProjectId } from './thread-key';
