@@ -1,8 +1,10 @@
 // Shared by the fuzz tests only: runs `cairn` in process and checks what it printed.
-import { join } from 'node:path';
+import { existsSync, lstatSync } from 'node:fs';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { CAIRN_ERROR_CODES, MEMORY_WORKSPACE_PATH } from '@cairn/core';
 import { openCairn, UNIT_ERROR_CODES } from '@cairn/engine';
-import { snapshotTree } from '@cairn/testkit';
+import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { expect } from 'vitest';
 import { runCli } from './cli';
 import type { CliIO } from './io';
@@ -74,3 +76,55 @@ export const FUZZ_RUNS = {
   seed: Number(process.env.CAIRN_FUZZ_SEED ?? 20261125),
   endOnFailure: true,
 } as const;
+
+/** In every file of the link targets: no output may ever carry it. */
+export const OUTSIDE_MARKER = 'OUTSIDE-SECRET-7c1f kestrel';
+
+/**
+ * Another project's files, where generated links point: a folder shaped
+ * like `.cairn/memory` and `.cairn/state`, each file holding OUTSIDE_MARKER.
+ */
+export async function makeLinkTargets(): Promise<TempProject> {
+  const outside = await makeTempProject('cairn-link-target-');
+  const dir = join(outside.root, 'dir');
+  await mkdir(join(dir, 'threads'), { recursive: true });
+  for (const name of ['MEMORY.md', 'DREAMS.md', '2026-01-01.md', 'threads/main.md', 'heads.db']) {
+    await writeFile(join(dir, name), `${OUTSIDE_MARKER}\n`);
+  }
+  await writeFile(join(dir, 'config.json'), `{ "timezone": "UTC", "note": "${OUTSIDE_MARKER}" }\n`);
+  return outside;
+}
+
+const linkPointer = (target: string, outside: string, spot: string) =>
+  target === 'folder'
+    ? join(outside, 'dir')
+    : target === 'file'
+      ? join(outside, 'dir', 'MEMORY.md')
+      : target === 'dangling'
+        ? join(outside, 'dir', `missing-${spot.replace(/\W/g, '-')}`)
+        : target;
+
+/**
+ * Runs `fn` with a link at `spot` (project-relative) to `target` (see
+ * `linkTarget`), whatever was there moved aside, then puts it back.
+ */
+export async function withLink<T>(
+  root: string,
+  spot: string,
+  target: string,
+  outside: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const at = join(root, spot);
+  const aside = `${at}.aside`;
+  const existed = lstatSync(at, { throwIfNoEntry: false }) !== undefined;
+  if (existed) await rename(at, aside);
+  else await mkdir(dirname(at), { recursive: true });
+  await symlink(linkPointer(target, outside, spot), at);
+  try {
+    return await fn();
+  } finally {
+    await rm(at, { recursive: true, force: true });
+    if (existed && existsSync(aside)) await rename(aside, at);
+  }
+}

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { escapePackLabel, escapePackText, type PackCandidate, renderPack } from '@cairn/engine';
 import {
   FORGING_TEXTS,
@@ -13,8 +14,11 @@ import {
   expectHealthyWorkspace,
   FUZZ_RUNS,
   KNOWN_CODES,
+  makeLinkTargets,
   memorySnapshot,
+  OUTSIDE_MARKER,
   runInProcess,
+  withLink,
 } from './fuzz-harness';
 import {
   cairnMarker,
@@ -22,6 +26,8 @@ import {
   deepJson,
   deepValue,
   hostileString,
+  linkSpot,
+  linkTarget,
   pathLike,
 } from './hostile-values';
 
@@ -334,5 +340,55 @@ describe('hostile inputs', () => {
       }),
       FUZZ_RUNS,
     );
+  }, 120_000);
+
+  it('links: wherever a repository puts one under .cairn/, no command or hook reads or writes through it', async () => {
+    const outside = await makeLinkTargets();
+    const hookCase = fc
+      .constantFrom('SessionStart', 'UserPromptSubmit', 'PostToolUse', 'SessionEnd')
+      .map((event) => ({
+        argv: ['hook', 'claude-code', event],
+        stdin: JSON.stringify({
+          hook_event_name: event,
+          session_id: 's-link',
+          transcript_path: join(project.root, 'transcript.jsonl'),
+          cwd: project.root,
+          source: 'startup',
+          prompt: 'where does kestrel run',
+          tool_name: 'Bash',
+          tool_input: { command: 'ls' },
+          tool_response: { stdout: 'ok' },
+          reason: 'exit',
+        }),
+        kind: 'write' as const,
+      }));
+    const command = fc.oneof(
+      cliCase,
+      hookCase,
+      fc
+        .constantFrom(['init'], ['status'], ['doctor'], ['reindex'], ['pack', 'kestrel'])
+        .map((argv) => ({ argv, kind: 'read' as const })),
+    );
+    try {
+      await fc.assert(
+        fc.asyncProperty(linkSpot, linkTarget, command, async (spot, target, input) => {
+          const before = await snapshotTree(outside.root);
+          const run = await withLink(project.root, spot, target, outside.root, () =>
+            runInProcess(project.root, input.argv, input.stdin),
+          );
+          expect([0, 1, 2]).toContain(run.code);
+          expect(`${run.stdout}${run.stderr}`).not.toContain(OUTSIDE_MARKER);
+          const hook = input.argv[0] === 'hook';
+          if (hook) expect(run.code).toBe(0);
+          if (run.code !== 0 && !run.stdout) expectErrorLine(run.stderr);
+          if (hook && run.stderr)
+            expectErrorLine(run.stderr, `cairn hook claude-code ${input.argv[2]}: `);
+          expect(await snapshotTree(outside.root)).toEqual(before);
+        }),
+        { ...FUZZ_RUNS, numRuns: Math.ceil(FUZZ_RUNS.numRuns / 2) },
+      );
+    } finally {
+      await outside.cleanup();
+    }
   }, 120_000);
 });

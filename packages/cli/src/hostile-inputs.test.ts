@@ -70,7 +70,7 @@ describe('links under .cairn/state and .cairn/index are never followed', () => {
     ['lineage.db', 'state'],
     ['heads.db', 'state'],
     ['search.sqlite', 'index'],
-  ])('a linked %s is refused, never written', async (name, folder) => {
+  ])('a linked %s is refused, never written, and every command says so', async (name, folder) => {
     cairn(['init']);
     cairn(['add', 'The staging cluster is called kestrel.']);
     const dir = folder === 'state' ? cairnStatePath(project.root) : cairnIndexPath(project.root);
@@ -82,11 +82,11 @@ describe('links under .cairn/state and .cairn/index are never followed', () => {
     for (const event of ['UserPromptSubmit', 'SessionEnd'] as const) {
       expect(cairn(['hook', 'claude-code', event], await hookPayload(event)).code).toBe(0);
     }
-    const search = cairn(['search', 'kestrel']);
-    expect(search.code).toBe(0);
-    expect(search.stdout).toContain('kestrel');
-    cairn(['reindex']);
-    cairn(['threads']);
+    for (const args of [['search', 'kestrel'], ['reindex'], ['threads']]) {
+      const run = cairn(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`INVALID_PATH: Refusing to use ${join(dir, name)}`);
+    }
     await victim.unchanged();
     expect(existsSync(`${victim.path}-wal`)).toBe(false);
     expect(existsSync(`${victim.path}-shm`)).toBe(false);

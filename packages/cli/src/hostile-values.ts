@@ -100,3 +100,32 @@ export const hostileString = fc.oneof(
 export function holdsCairnMarker(text: string): boolean {
   return /<!--\s*cairn:/.test(text);
 }
+
+/** Where under `.cairn/` a repository may ship a link: every place Cairn reads, writes or creates. */
+export const linkSpot = fc.constantFrom(
+  '.cairn',
+  '.cairn/memory',
+  '.cairn/memory/MEMORY.md',
+  '.cairn/memory/DREAMS.md',
+  '.cairn/memory/2026-01-01.md',
+  '.cairn/memory/threads',
+  '.cairn/memory/threads/main.md',
+  '.cairn/state',
+  '.cairn/state/heads.db',
+  '.cairn/state/lineage.db',
+  '.cairn/state/lifecycle-errors.jsonl',
+  '.cairn/state/locks',
+  '.cairn/index',
+  '.cairn/index/search.sqlite',
+  '.cairn/config.json',
+  '.cairn/.gitignore',
+);
+
+/** What such a link points at: another project's folder or file, nothing, a device, /proc. */
+export const linkTarget = fc.constantFrom(
+  'folder',
+  'file',
+  'dangling',
+  '/dev/zero',
+  '/proc/self/environ',
+);

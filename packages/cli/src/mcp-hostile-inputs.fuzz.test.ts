@@ -3,15 +3,25 @@ import { PassThrough } from 'node:stream';
 import { CAIRN_ERROR_CODES } from '@cairn/core';
 import { openCairn, UNIT_ERROR_CODES } from '@cairn/engine';
 import { type McpServerHandle, MEMORY_TOOL_NAMES, serveStdio } from '@cairn/mcp';
-import { makeTempProject, type TempProject } from '@cairn/testkit';
+import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectHealthyWorkspace, FUZZ_RUNS, memorySnapshot, runInProcess } from './fuzz-harness';
+import {
+  expectHealthyWorkspace,
+  FUZZ_RUNS,
+  makeLinkTargets,
+  memorySnapshot,
+  OUTSIDE_MARKER,
+  runInProcess,
+  withLink,
+} from './fuzz-harness';
 import {
   cairnMarker,
   controlText,
   deepJson,
   hostileString,
+  linkSpot,
+  linkTarget,
   longText,
   pathLike,
 } from './hostile-values';
@@ -275,5 +285,25 @@ describe('hostile MCP inputs', () => {
       }),
       { ...FUZZ_RUNS, numRuns: Math.ceil(FUZZ_RUNS.numRuns / 2) },
     );
+  }, 120_000);
+
+  it('links: a link put under .cairn/ while the server runs is never followed by any tool', async () => {
+    const outside = await makeLinkTargets();
+    try {
+      await fc.assert(
+        fc.asyncProperty(linkSpot, linkTarget, wellShaped, async (spot, target, { line }) => {
+          const before = await snapshotTree(outside.root);
+          const response = await withLink(project.root, spot, target, outside.root, () =>
+            client.request(line),
+          );
+          expectTypedAnswer(response);
+          expect(JSON.stringify(response)).not.toContain(OUTSIDE_MARKER);
+          expect(await snapshotTree(outside.root)).toEqual(before);
+        }),
+        { ...FUZZ_RUNS, numRuns: Math.ceil(FUZZ_RUNS.numRuns / 2) },
+      );
+    } finally {
+      await outside.cleanup();
+    }
   }, 120_000);
 });

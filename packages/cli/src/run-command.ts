@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CairnError, typedFileSystemError } from '@cairn/core';
 import type { Cairn, MemorySearch, OpenCairnOptions } from '@cairn/engine';
-import { findProjectRoot, loadConfiguredPackages } from '@cairn/engine';
+import { assertProjectLayout, findProjectRoot, loadConfiguredPackages } from '@cairn/engine';
 import type { CommandSpec, OptionSpec } from './command';
 import { EXIT, exitCodeFor } from './exit-codes';
 import { type CliIO, oneLine, printError, printJson } from './io';
@@ -111,11 +111,14 @@ export async function runCommand(
     };
     let cairn: Cairn | undefined;
     let search: MemorySearch | undefined;
+    // A link under .cairn/ (a cloned repository can ship one) fails the command with INVALID_PATH.
     const open = () => {
+      if (!cairn) assertProjectLayout(root);
       cairn ??= openers.open(root, { env: io.env, resolvedSettings: handOver() });
       return cairn;
     };
     const openSearch = () => {
+      if (!search) assertProjectLayout(root);
       search ??= openers.openSearch(root, { env: io.env, resolvedSettings: handOver() });
       return search;
     };

@@ -158,9 +158,13 @@ describe('no acknowledged write is lost', () => {
     await symlink(outside, join(locks, 'units.lock'));
     await symlink(outside, join(locks, 'memory-md.lock'));
     const before = await memory();
+    // A link is refused as such (INVALID_PATH, exit 2), not reported as a failed write.
     const add = cairn(['add', 'The build runs on kestrel.', '--json']);
-    expect(add.code).toBe(1);
-    expect(JSON.parse(add.stdout)).toMatchObject({ action: 'failed', error: 'write_failed' });
+    expect(add.code).toBe(2);
+    expect(JSON.parse(add.stdout).error).toMatchObject({
+      code: 'INVALID_PATH',
+      details: { reason: 'symlink' },
+    });
     const write = cairn(['write', '--json'], '# Memory\n\nnew\n');
     expect(write.code).toBe(2);
     expect(JSON.parse(write.stdout).error).toMatchObject({

@@ -1,4 +1,4 @@
-import type { Cairn } from '@cairn/engine';
+import { assertProjectLayout, type Cairn } from '@cairn/engine';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { MemoryTool } from './define-tool';
@@ -34,6 +34,8 @@ async function runTool(
   onToolError: CairnMcpServerOptions['onToolError'],
 ): Promise<CallToolResult> {
   try {
+    // A link under .cairn/ (a cloned repository can ship one) fails every tool with INVALID_PATH.
+    assertProjectLayout(cairn.rootDir);
     const { structured, isError } = await tool.run(cairn, args);
     // Parsing projects the result onto the declared fields (see tool-schemas.ts).
     return toolResult({ structured: tool.outputSchema.parse(structured), isError });

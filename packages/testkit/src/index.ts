@@ -40,6 +40,12 @@ export {
 } from './model-server';
 export { expectRecordsThroughRecall, type RecordPartition } from './record-recall';
 export {
+  firstDailyFile,
+  placeLink,
+  REPOSITORY_LINK_CASES,
+  type RepositoryLinkCase,
+} from './repository-links';
+export {
   type Closable,
   type ProjectPerTest,
   type TwoCheckouts,

@@ -1,6 +1,6 @@
-import { userPathWarnings } from '@cairn/core';
-import { type DoctorFinding, formatBytes } from '@cairn/engine';
-import type { CommandSpec } from '../command';
+import { formatErrorLine, isUnsafePathError, userPathWarnings } from '@cairn/core';
+import { type Cairn, type DoctorFinding, formatBytes, linkFindings } from '@cairn/engine';
+import type { CommandOutput, CommandSpec } from '../command';
 import { EXIT } from '../exit-codes';
 import { hookServerLine, hookServerState } from '../hook-server/server-state';
 import { oneLine } from '../io';
@@ -37,7 +37,14 @@ export const doctorCommand: CommandSpec = {
   options: { clear: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   async run(context) {
-    const cairn = context.open();
+    let cairn: Cairn;
+    try {
+      cairn = context.open();
+    } catch (error) {
+      // Settings are read through .cairn/ too: a linked .cairn or config.json stops the open, not the report.
+      if (!isUnsafePathError(error)) throw error;
+      return linksOnlyReport(linkFindings(context.root), error);
+    }
     // `--clear`: the lifecycle failures shown so far are seen; the check runs as usual.
     const cleared = context.values.clear === true ? cairn.clearLifecycleFailures() : 0;
     // Databases first: a damaged heads.db is a finding, not a crash of the health read.
@@ -98,6 +105,20 @@ export const doctorCommand: CommandSpec = {
     };
   },
 };
+
+/** Doctor for a project that cannot be opened because of a link under `.cairn/`: the links, and why. */
+function linksOnlyReport(findings: DoctorFinding[], error: unknown): CommandOutput {
+  const lines = [
+    ...findings.map((f) => findingLine(f)),
+    `  ! the project was not opened: ${formatErrorLine(error)}`,
+    'problems found (see the lines marked !); nothing was read through a link',
+  ];
+  return {
+    json: { ok: false, issues: [], findings, stores: [], files: 0, units: 0 },
+    text: lines.map(oneLine).join('\n'),
+    exitCode: EXIT.FAILED,
+  };
+}
 
 /** `  ! <path>: <what> — <fix>`; info findings are marked `~` like other notes. */
 function findingLine(finding: DoctorFinding): string {
