@@ -346,28 +346,30 @@ describe('hostile inputs', () => {
     const outside = await makeLinkTargets();
     const hookCase = fc
       .constantFrom('SessionStart', 'UserPromptSubmit', 'PostToolUse', 'SessionEnd')
-      .map((event) => ({
-        argv: ['hook', 'claude-code', event],
-        stdin: JSON.stringify({
-          hook_event_name: event,
-          session_id: 's-link',
-          transcript_path: join(project.root, 'transcript.jsonl'),
-          cwd: project.root,
-          source: 'startup',
-          prompt: 'where does kestrel run',
-          tool_name: 'Bash',
-          tool_input: { command: 'ls' },
-          tool_response: { stdout: 'ok' },
-          reason: 'exit',
+      .map(
+        (event): CliCase => ({
+          argv: ['hook', 'claude-code', event],
+          stdin: JSON.stringify({
+            hook_event_name: event,
+            session_id: 's-link',
+            transcript_path: join(project.root, 'transcript.jsonl'),
+            cwd: project.root,
+            source: 'startup',
+            prompt: 'where does kestrel run',
+            tool_name: 'Bash',
+            tool_input: { command: 'ls' },
+            tool_response: { stdout: 'ok' },
+            reason: 'exit',
+          }),
+          kind: 'write',
         }),
-        kind: 'write' as const,
-      }));
+      );
     const command = fc.oneof(
       cliCase,
       hookCase,
       fc
-        .constantFrom(['init'], ['status'], ['doctor'], ['reindex'], ['pack', 'kestrel'])
-        .map((argv) => ({ argv, kind: 'read' as const })),
+        .constantFrom<string[]>(['init'], ['status'], ['doctor'], ['reindex'], ['pack', 'kestrel'])
+        .map((argv): CliCase => ({ argv, kind: 'read' })),
     );
     try {
       await fc.assert(
