@@ -135,7 +135,10 @@ describe('file backend search through the index', () => {
     expect(hits.every((h) => listed.includes(h.path))).toBe(true);
     // A link, even to a file of the workspace, is refused by both, never skipped or followed.
     await symlink(join(workspace, 'DREAMS.md'), join(workspace, 'memory-audit.md'));
-    const refused = { code: 'INVALID_PATH', details: expect.objectContaining({ reason: 'symlink' }) };
+    const refused = {
+      code: 'INVALID_PATH',
+      details: expect.objectContaining({ reason: 'symlink' }),
+    };
     await expect(createFileBackend().search!(root, { query: 'okapi' })).rejects.toMatchObject(
       refused,
     );
