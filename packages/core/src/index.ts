@@ -322,6 +322,7 @@ export {
   userStateDir,
 } from './user-paths/user-dirs';
 export { type UserPathWarning, userPathWarnings } from './user-paths/user-path-report';
+export {
   appendStateFile,
   createCairnFile,
   makeCairnFolder,

@@ -1,10 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { describeZodIssue, lazySchema, safeParse } from '../contracts/schemas';
 import { configError } from '../errors';
-import { cairnPath } from '../workspace/paths';
-import { assertNoCairnLinks } from '../workspace/state-paths';
+import { readCairnFileSync, statCairnFile } from '../workspace/cairn-files';
+import { CAIRN_DIR, cairnPath } from '../workspace/paths';
 
 /** A project's own search vocabulary, beside its config: `.cairn/glossary.json`. */
 export const PROJECT_GLOSSARY_FILENAME = 'glossary.json';
@@ -65,7 +64,9 @@ function parseGlossary(file: string, bytes: Buffer): string[][] {
  */
 export function readProjectGlossary(rootDir: string): string[][] | undefined {
   const file = projectGlossaryPath(rootDir);
-  const info = statSync(file, { throwIfNoEntry: false });
+  const relPath = `${CAIRN_DIR}/${PROJECT_GLOSSARY_FILENAME}`;
+  // Refuses a link anywhere on the way (INVALID_PATH), and a FIFO or device.
+  const info = statCairnFile(rootDir, relPath);
   if (!info) {
     cache.delete(file);
     return undefined;
@@ -73,11 +74,12 @@ export function readProjectGlossary(rootDir: string): string[][] | undefined {
   const stamp = `${info.size}:${info.mtimeMs}`;
   const known = cache.get(file);
   if (known?.stamp === stamp) return known.groups;
-  assertNoCairnLinks(file);
-  if (!info.isFile()) {
-    throw configError({ source: file, key: '(file)', reason: 'expected a JSON file' });
+  const bytes = readCairnFileSync(rootDir, relPath);
+  if (!bytes) {
+    cache.delete(file);
+    return undefined;
   }
-  const groups = parseGlossary(file, readFileSync(file));
+  const groups = parseGlossary(file, bytes);
   cache.set(file, { stamp, groups });
   return groups;
 }
