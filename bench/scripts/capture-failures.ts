@@ -1,7 +1,9 @@
 /**
  * Regenerates the signature corpus: runs every case of ./failures/ with the
  * real tool in a fresh temp dir (node, tsc, npm, pnpm, python3, pip, pytest,
- * cargo, rustc, javac, java, mvn, git, bash, sh, make, docker), and writes
+ * cargo, rustc, javac, java, mvn, git, bash, sh, make, docker, and the test
+ * runners node:test, vitest, jest, mocha, ava, tap, pytest, unittest and
+ * cargo test), and writes
  * what it printed (stdout and stderr, interleaved) to
  * bench/fixtures/failures/<ecosystem>/<case>-<n>.txt, with one label line
  * per output in bench/fixtures/failures/labels.jsonl.
@@ -10,11 +12,15 @@
  *
  * Nothing here touches the network: npm, pnpm and pip run offline, cargo
  * with --offline, mvn with -o, and docker has no daemon on the machines it
- * was made on (its "cannot connect" is one of the cases). Each run gets its
- * own HOME, so no user config leaks in. Go is not installed here: its
- * outputs are modelled on the formats public build logs show
- * (failures/go-modelled.ts), written to go/ with their labels in
- * modelled.jsonl, never mixed with the captured ones.
+ * was made on (its "cannot connect" is one of the cases). The JS test
+ * runners are the one exception: they are installed from npm once, at the
+ * versions of RUNNERS, into a scratch folder every test run links
+ * (`$CAPTURE_RUNNERS/node_modules`). Each run gets its own HOME, so no user
+ * config leaks in. Go, JUnit (Maven Surefire, Gradle), RSpec, PHPUnit and
+ * Playwright are not installed here: their outputs are modelled on the
+ * formats public build logs show (failures/go-modelled.ts,
+ * failures/test-runner-modelled.ts), with their labels in modelled.jsonl,
+ * never mixed with the captured ones.
  * The bench (`pnpm bench signatures`) only reads the fixtures.
  */
 import { spawnSync } from 'node:child_process';
@@ -24,13 +30,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FailureCase, FailureLabel, FailureRun } from './failures/failure-case';
 import { GIT_CASES } from './failures/git-cases';
-import { GO_CASES } from './failures/go-modelled';
+import { GO_CASES, type ModelledCase } from './failures/go-modelled';
 import { JAVA_CASES } from './failures/java-cases';
+import { JS_TEST_CASES } from './failures/js-test-runners';
+import { CARGO_TEST_CASES, PYTEST_TEST_CASES, UNITTEST_CASES } from './failures/native-test-cases';
 import { NODE_CASES } from './failures/node-cases';
 import { PACKAGE_MANAGER_CASES } from './failures/package-manager-cases';
 import { ALL_PYTHON_CASES } from './failures/python-cases';
 import { RUST_CASES } from './failures/rust-cases';
 import { DOCKER_CASES, SHELL_CASES } from './failures/shell-cases';
+import { TEST_RUNNER_MODELLED } from './failures/test-runner-modelled';
 import { TYPESCRIPT_CASES } from './failures/typescript-cases';
 
 const BENCH = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,7 +56,29 @@ export const ALL_CASES: FailureCase[] = [
   ...GIT_CASES,
   ...SHELL_CASES,
   ...DOCKER_CASES,
+  ...JS_TEST_CASES,
+  ...PYTEST_TEST_CASES,
+  ...UNITTEST_CASES,
+  ...CARGO_TEST_CASES,
 ];
+
+/** The JS test runners, installed from npm at these versions for the test-runner cases. */
+const RUNNERS = ['vitest@4.1.12', 'jest@30.5.2', 'mocha@12.0.3', 'ava@7.0.0', 'tap@21.8.0'];
+const RUNNER_ECOSYSTEMS = new Set(JS_TEST_CASES.map((c) => c.ecosystem));
+
+/** Installs the JS test runners once (the only step that reaches the npm registry). */
+function installRunners(scratch: string): string {
+  const dir = join(scratch, 'runners');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "name": "runners", "private": true }\n');
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', ...RUNNERS], {
+    cwd: dir,
+    stdio: 'inherit',
+    timeout: 600_000,
+  });
+  if (result.status !== 0) throw new Error(`npm install ${RUNNERS.join(' ')} failed`);
+  return dir;
+}
 
 /** A bin dir so that `tsc` in a command is the repository's TypeScript. */
 function toolBin(root: string): string {
@@ -57,7 +88,7 @@ function toolBin(root: string): string {
   return bin;
 }
 
-function environment(home: string, bin: string): NodeJS.ProcessEnv {
+function environment(home: string, bin: string, runners: string): NodeJS.ProcessEnv {
   const pythonBin = process.env.CAPTURE_PYTHON_BIN ?? '/root/.pyenv/versions/3.11.7/bin';
   return {
     HOME: home,
@@ -74,6 +105,7 @@ function environment(home: string, bin: string): NodeJS.ProcessEnv {
     NPM_CONFIG_OFFLINE: 'true',
     PYTHONDONTWRITEBYTECODE: '1',
     GIT_CONFIG_NOSYSTEM: '1',
+    CAPTURE_RUNNERS: runners,
   };
 }
 
@@ -102,7 +134,12 @@ function capture(run: FailureRun, env: NodeJS.ProcessEnv, scratch: string): Capt
   return { output: result.stdout ?? '', exitCode: result.status ?? 128 };
 }
 
-function captureCase(c: FailureCase, scratch: string, bin: string): FailureLabel[] {
+function captureCase(
+  c: FailureCase,
+  scratch: string,
+  bin: string,
+  runners: string,
+): FailureLabel[] {
   const labels: FailureLabel[] = [];
   c.runs.forEach((run, index) => {
     const home = mkdtempSync(join(scratch, 'home-'));
@@ -110,7 +147,7 @@ function captureCase(c: FailureCase, scratch: string, bin: string): FailureLabel
       join(home, '.gitconfig'),
       '[user]\n\tname = Capture\n\temail = capture@example.com\n[init]\n\tdefaultBranch = main\n',
     );
-    const env = environment(home, bin);
+    const env = environment(home, bin, runners);
     const got = capture(run, env, scratch);
     if (got.exitCode === 0) {
       process.stderr.write(`warning: ${c.ecosystem}/${c.name}-${index + 1} exited 0\n`);
@@ -126,6 +163,7 @@ function captureCase(c: FailureCase, scratch: string, bin: string): FailureLabel
       command: run.command,
       exitCode: got.exitCode,
       source: 'captured',
+      ...(c.heldOut ? { heldOut: true } : {}),
     });
   });
   return labels;
@@ -138,30 +176,39 @@ function main(): void {
   const bin = toolBin(scratch);
   const labels: FailureLabel[] = [];
   try {
+    const runners = cases.some((c) => RUNNER_ECOSYSTEMS.has(c.ecosystem))
+      ? installRunners(scratch)
+      : '';
     for (const ecosystem of new Set(cases.map((c) => c.ecosystem))) {
       rmSync(join(OUT, ecosystem), { recursive: true, force: true });
       mkdirSync(join(OUT, ecosystem), { recursive: true });
     }
     for (const c of cases) {
       process.stdout.write(`${c.ecosystem}/${c.name} (${c.runs.length})\n`);
-      labels.push(...captureCase(c, scratch, bin));
+      labels.push(...captureCase(c, scratch, bin, runners));
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
   writeLabels(labels, new Set(cases.map((c) => c.ecosystem)));
-  if (only.size === 0 || only.has('go')) writeModelled();
+  const modelled = new Set(['modelled', ...MODELLED.map((c) => c.ecosystem)]);
+  if (only.size === 0 || [...only].some((name) => modelled.has(name))) writeModelled();
   process.stdout.write(`${labels.length} outputs captured into ${OUT}\n`);
 }
 
-/** Go's outputs, written from their templates (see failures/go-modelled.ts). */
+/** Every modelled case: Go, and the test runners not installed here. */
+const MODELLED: ModelledCase[] = [...GO_CASES, ...TEST_RUNNER_MODELLED];
+
+/** The modelled outputs, written from their templates (failures/go-modelled.ts, failures/test-runner-modelled.ts). */
 function writeModelled(): void {
-  rmSync(join(OUT, 'go'), { recursive: true, force: true });
-  mkdirSync(join(OUT, 'go'), { recursive: true });
   const labels: FailureLabel[] = [];
-  for (const c of GO_CASES) {
+  for (const ecosystem of new Set(MODELLED.map((c) => c.ecosystem))) {
+    rmSync(join(OUT, ecosystem), { recursive: true, force: true });
+    mkdirSync(join(OUT, ecosystem), { recursive: true });
+  }
+  for (const c of MODELLED) {
     c.runs.forEach((run, index) => {
-      const file = `go/${c.name}-${index + 1}.txt`;
+      const file = `${c.ecosystem}/${c.name}-${index + 1}.txt`;
       writeFileSync(join(OUT, file), run.output);
       const { ecosystem, fix, tool } = c;
       labels.push({
@@ -172,12 +219,13 @@ function writeModelled(): void {
         tool,
         command: run.command,
         source: `modelled on ${c.format}`,
+        ...(c.heldOut ? { heldOut: true } : {}),
       });
     });
   }
   const lines = labels.map((label) => JSON.stringify(label)).join('\n');
   writeFileSync(join(OUT, 'modelled.jsonl'), `${lines}\n`);
-  process.stdout.write(`${labels.length} Go outputs modelled\n`);
+  process.stdout.write(`${labels.length} outputs modelled\n`);
 }
 
 /** Replaces the label lines of the ecosystems captured now; keeps the others. */

@@ -22,6 +22,8 @@ export interface FailureCase {
   /** The program that printed the error. */
   tool: string;
   runs: FailureRun[];
+  /** Kept out of any tuning of the signature rules: the bench reports it apart. */
+  heldOut?: boolean;
 }
 
 /** One label line of bench/fixtures/failures/labels.jsonl (and modelled.jsonl). */
@@ -35,8 +37,10 @@ export interface FailureLabel {
   command: string;
   /** The exit code of the command (undefined for modelled outputs). */
   exitCode?: number;
-  /** `captured` here by scripts/capture-failures.ts, or `modelled on <address of the format>` (Go). */
+  /** `captured` here by scripts/capture-failures.ts, or `modelled on <address of the format>`. */
   source: string;
+  /** Kept out of any tuning of the signature rules (the bench reports it apart). */
+  heldOut?: boolean;
 }
 
 /** `n` settings of one failure: `make(v)` for v = 0..n-1. */

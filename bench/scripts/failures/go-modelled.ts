@@ -9,12 +9,15 @@ import { pick } from './failure-case';
  * counted as captured.
  */
 export interface ModelledCase {
-  ecosystem: 'go';
+  ecosystem: string;
   name: string;
   fix: string;
-  tool: 'go';
+  tool: string;
+  /** The address of a public log or document that shows the format. */
   format: string;
   runs: { command: string; output: string }[];
+  /** Kept out of any tuning of the signature rules. */
+  heldOut?: boolean;
 }
 
 const MODULES = ['example.com/shop', 'github.com/acme/api', 'git.internal/tools/worker'];

@@ -19,6 +19,8 @@ const labelSchema = z.object({
   command: z.string().min(1),
   exitCode: z.number().int().optional(),
   source: z.string().min(1),
+  /** Kept out of any tuning of the rules: reported apart. */
+  heldOut: z.boolean().optional(),
 });
 export type FailureLabel = z.infer<typeof labelSchema>;
 
