@@ -139,7 +139,8 @@ describe.skipIf(skip !== undefined)(
       expect(injected!.text).toContain('PostToolUseFailure:Bash hook additional context');
       expect(injected!.text).toContain(`Fix pattern ${pattern!.id} (candidate, seen once)`);
       expect(injected!.text).toContain(`edited \`${join(root, 'lib/greet.js')}\``);
-      expect(listFixPatterns(root)[0]).toMatchObject({ id: pattern!.id, applied: 1 });
+      // Shown, not applied: session 2 did not run the pattern's steps.
+      expect(listFixPatterns(root)[0]).toMatchObject({ id: pattern!.id, applied: 0 });
     });
   },
 );

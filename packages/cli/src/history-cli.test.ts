@@ -110,7 +110,8 @@ describe('cairn history patterns, pattern, approve, deprecate', () => {
     expect(reply.hookSpecificOutput.additionalContext).toContain(`Fix pattern ${id}`);
     expect(reply.hookSpecificOutput.additionalContext).toContain('ran `pip install django`');
     const listed = cli.run(['history', 'patterns', '--state', 'candidate']);
-    expect(listed.stdout).toContain(`${id}  candidate  applied 1, succeeded 1, failed 0`);
+    // Shown to s-2, not applied: s-2 did not run the pattern's steps.
+    expect(listed.stdout).toContain(`${id}  candidate  applied 0, succeeded 1, failed 0`);
     const shown = cli.run(['history', 'pattern', id]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('Evidence runs:');

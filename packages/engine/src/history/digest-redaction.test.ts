@@ -23,8 +23,13 @@ async function run(sessionKey: string) {
   await cairn.lifecycle.toolUse({
     ...ids,
     toolName: 'Bash',
-    input: { command: 'deploy' },
-    output: { stdout: '', stderr: `Error: token rejected: ${line}` },
+    input: { command: 'python3 deploy.py' },
+    // A Python error (a known family with an error class): a class-less `generic`
+    // signature is low-information and never promoted (docs/HISTORY.md).
+    output: {
+      stdout: '',
+      stderr: `Traceback (most recent call last):\n  File "deploy.py", line 3, in <module>\nPermissionError: token rejected: ${line}`,
+    },
   });
   await cairn.lifecycle.sessionEnd({ ...ids, deferSummary: true });
 }

@@ -6,19 +6,24 @@ import { genericRule } from './rules/generic-rule';
 import { gitRule } from './rules/git-rules';
 import { goRule, goTestRule } from './rules/go-rules';
 import { gradleRule, javaRule, mavenRule } from './rules/java-rules';
+import { avaRule, nodeTestSpecRule, playwrightRule } from './rules/js-runner-rules';
 import { jestRule, mochaRule, vitestRule } from './rules/js-test-rules';
+import { junitRule } from './rules/junit-rules';
 import { nodeRule } from './rules/node-rules';
 import { npmRule, pnpmRule, scriptWrapperRule, yarnRule } from './rules/package-manager-rules';
-import { pipRule, pytestRule, pythonRule } from './rules/python-rules';
+import { pipRule, pytestRule, pythonRule, unittestRule } from './rules/python-rules';
+import { phpunitRule, rspecRule } from './rules/ruby-php-rules';
 import { cargoTestRule, rustRule } from './rules/rust-rules';
-import { shellRule } from './rules/shell-rules';
+import { makeRule, shellRule } from './rules/shell-rules';
+import { nodeTestTapRule, tapRule } from './rules/tap-rules';
 import { typescriptRule } from './rules/typescript-rules';
 import { scrubVolatile, stripAnsi } from './scrub-volatile';
 import type { SignatureRule } from './signature-rule';
 
 /**
  * The rules, most specific first; the first that finds a key wins. Test
- * runners come before the languages (a failed test prints a stack), the
+ * runners come before the languages (a failed test prints a stack) and
+ * key a failure by the failed tests' identity (rules/test-identity.ts), the
  * languages before the package managers' "script failed" wrappers, and
  * the generic rule takes anything left.
  */
@@ -33,9 +38,18 @@ export const SIGNATURE_RULES: readonly SignatureRule[] = [
   vitestRule,
   jestRule,
   mochaRule,
+  avaRule,
+  nodeTestSpecRule,
+  nodeTestTapRule,
+  tapRule,
+  playwrightRule,
   pytestRule,
+  unittestRule,
   goTestRule,
   cargoTestRule,
+  junitRule,
+  rspecRule,
+  phpunitRule,
   pipRule,
   pythonRule,
   rustRule,
@@ -45,6 +59,7 @@ export const SIGNATURE_RULES: readonly SignatureRule[] = [
   javaRule,
   nodeRule,
   scriptWrapperRule,
+  makeRule,
   genericRule,
 ];
 

@@ -10,18 +10,21 @@ import {
   updatePattern,
 } from './fix-pattern-store';
 import type { FixPattern, RecordedFailure } from './fix-pattern-types';
-import { collapsedKeys, type FixStep, followsPattern } from './fix-steps';
+import { collapsedKeys, type FixStep, followsSteps, stepsIdentity } from './fix-steps';
+import { isLowInformation } from './signature-information';
 
 /** Fix patterns with their outcome: what a resolved failure teaches (issue 15 point 3). */
 
 /** A run that failed again after following a pattern this often (and more than it worked) deprecates it. */
 export const DEPRECATE_AFTER_FAILURES = 2;
 
+/** A pattern's id: its scope, its step keys and what its steps ran or changed (stepsIdentity). */
 export function fixPatternId(
   scope: Pick<FixPattern, 'repo' | 'namespace' | 'signature' | 'stepsKey'>,
+  identity: string,
 ) {
-  const key = [scope.repo, scope.namespace, scope.signature, scope.stepsKey].join('\u0000');
-  return `FIX-${sha256Hex(key).slice(0, 12)}`;
+  const key = [scope.repo, scope.namespace, scope.signature, scope.stepsKey, identity];
+  return `FIX-${sha256Hex(key.join('\u0000')).slice(0, 12)}`;
 }
 
 /** Best first: verified before candidate, then by net successes, then the newest. */
@@ -36,8 +39,12 @@ export function rankPatterns(patterns: readonly FixPattern[]): FixPattern[] {
   );
 }
 
-/** The best pattern to show for a signature (never a deprecated one). */
+/**
+ * The best pattern to show for a failure: never a deprecated one, and none
+ * for a low-information signature (it would join failures that need other fixes).
+ */
 export function bestPatternFor(db: Database, failure: RecordedFailure): FixPattern | undefined {
+  if (isLowInformation(failure)) return undefined;
   return rankPatterns(patternsFor(db, failure).filter((p) => p.state !== 'deprecated'))[0];
 }
 
@@ -46,13 +53,34 @@ interface Resolution {
   steps: FixStep[];
   successEventId: string;
   at: string;
+  /** Patterns shown to this session after the failure: credited first when their steps ran. */
+  shown?: readonly string[];
 }
 
 /**
- * A failure resolved by the steps since it: the pattern it followed gets the
- * success (and turns verified once two runs resolved the signature with it),
- * else the steps become a new candidate. Returns the pattern's id, and
- * whether this resolution turned it verified.
+ * The known pattern whose steps this resolution ran (followsSteps): one
+ * the session was shown first, then one with the same step keys, then the
+ * best ranked; none when no pattern's steps ran.
+ */
+function followedPattern(
+  known: readonly FixPattern[],
+  steps: readonly FixStep[],
+  stepsKey: string,
+  shown: readonly string[],
+): FixPattern | undefined {
+  const ran = known.filter((p) => followsSteps(p.steps, steps));
+  return (
+    ran.find((p) => shown.includes(p.id) && p.state !== 'deprecated') ??
+    ran.find((p) => p.stepsKey === stepsKey) ??
+    rankPatterns(ran.filter((p) => p.state !== 'deprecated'))[0]
+  );
+}
+
+/**
+ * A failure resolved by the steps since it: the pattern whose steps it ran
+ * gets the success (and turns verified once two runs resolved the
+ * signature with it), else the steps become a new candidate. Returns the
+ * pattern's id, and whether this resolution turned it verified.
  */
 export function learnFromResolution(
   db: Database,
@@ -62,12 +90,11 @@ export function learnFromResolution(
   const keys = collapsedKeys(steps);
   const stepsKey = keys.join(' > ');
   const known = patternsFor(db, failure);
-  const exact = known.find((p) => p.stepsKey === stepsKey);
+  const scope = { repo: failure.repo, namespace: failure.namespace, signature: failure.signature };
+  const id = fixPatternId({ ...scope, stepsKey }, stepsIdentity(steps));
   const followed =
-    exact ??
-    rankPatterns(known.filter((p) => p.state !== 'deprecated')).find((p) =>
-      followsPattern(p.stepsKey, keys),
-    );
+    followedPattern(known, steps, stepsKey, resolution.shown ?? []) ??
+    known.find((p) => p.id === id);
   const run = {
     agentId: failure.agentId,
     sessionKey: failure.sessionKey,
@@ -88,8 +115,6 @@ export function learnFromResolution(
     }
     return { id: followed.id, verified: false };
   }
-  const scope = { repo: failure.repo, namespace: failure.namespace, signature: failure.signature };
-  const id = fixPatternId({ ...scope, stepsKey });
   insertPattern(db, {
     id,
     ...scope,
@@ -113,16 +138,17 @@ export function learnFromResolution(
 }
 
 /**
- * A run that was shown a pattern, followed it, and met the same signature
- * again: the pattern failed once; past DEPRECATE_AFTER_FAILURES failures
- * that outnumber its successes it is deprecated.
+ * A run that was shown a pattern, ran its steps, and met the same signature
+ * again: the pattern was applied and failed once; past
+ * DEPRECATE_AFTER_FAILURES failures that outnumber its successes it is
+ * deprecated.
  */
 export function recordPatternFailure(
   db: Database,
   patternId: string,
   run: { agentId: string; sessionKey: string; failureEventId: string; at: string },
 ): void {
-  updatePattern(db, patternId, { failed: 1, at: run.at });
+  updatePattern(db, patternId, { applied: 1, failed: 1, at: run.at });
   addRun(db, patternId, { ...run, role: 'failed', successEventId: null });
   const pattern = getPatternRow(db, patternId);
   if (

@@ -19,6 +19,7 @@ import {
 import { historyDatabasePath, openHistoryDatabase } from './history-database';
 import { withDatabase } from './history-reader';
 import { namespaceOf } from './history-scope';
+import { isLowInformation } from './signature-information';
 
 /**
  * Fix patterns for people, the MCP tools and the pack's history plane.
@@ -156,8 +157,9 @@ export function reopenFixPattern(
 }
 
 /**
- * The best pattern (verified first, never deprecated) of each signature, in
- * the signatures' order, one per repository holding one, at most `limit`.
+ * The best pattern (verified first, never deprecated, never of a
+ * low-information signature) of each signature, in the signatures' order,
+ * one per repository holding one, at most `limit`.
  */
 function bestPerSignature(
   db: Database,
@@ -167,6 +169,8 @@ function bestPerSignature(
 ) {
   const bySignature = new Map<string, Map<string, FixPattern[]>>();
   for (const pattern of livePatternsOf(db, namespace, signatures)) {
+    // A low-information signature's pattern is kept but never shown (docs/HISTORY.md).
+    if (isLowInformation(pattern)) continue;
     const byRepo = bySignature.get(pattern.signature) ?? new Map<string, FixPattern[]>();
     byRepo.set(pattern.repo, [...(byRepo.get(pattern.repo) ?? []), pattern]);
     bySignature.set(pattern.signature, byRepo);

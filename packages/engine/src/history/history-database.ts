@@ -23,6 +23,9 @@ export function historyDatabasePath(rootDir: string): string {
  * 2: the namespace's failures newest first and its patterns by signature,
  *    for the pack's history plane (which read every failure of a year-old
  *    project to find the few signatures met last).
+ * 3: two patterns of one signature may share their step keys (`edit >
+ *    run:pnpm test`) and differ in the files and commands of their steps:
+ *    the key index is no longer unique (the id tells them apart).
  */
 export const HISTORY_MIGRATIONS = [
   `CREATE TABLE failures (
@@ -61,6 +64,8 @@ export const HISTORY_MIGRATIONS = [
    CREATE INDEX applications_open ON applications (agent_id, session_key, outcome);`,
   `CREATE INDEX failures_by_namespace ON failures (namespace, at);
    CREATE INDEX patterns_by_signature ON patterns (namespace, signature);`,
+  `DROP INDEX patterns_key;
+   CREATE INDEX patterns_by_steps ON patterns (repo, namespace, signature, steps_key);`,
 ];
 
 /** Opens (creating and migrating) history.db. */

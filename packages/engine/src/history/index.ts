@@ -82,6 +82,13 @@ export {
 export { createGitReader, findGit, GIT_TIMEOUT_MS, type GitReader } from './safe-git';
 export { scrubVolatile } from './scrub-volatile';
 export { type DigestSession, digestSession, type SessionDigestContext } from './session-digest';
+export {
+  isLowInformation,
+  MIN_DISTINCTIVE_TOKENS,
+  type SignatureInformation,
+  type SignatureText,
+  signatureInformation,
+} from './signature-information';
 export type { RuleInput, SignatureRule } from './signature-rule';
 export {
   detectToolFailure,

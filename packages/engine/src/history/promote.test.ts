@@ -100,7 +100,8 @@ describe('promotion of recurring gotchas', () => {
   it('promotes a verified fix pattern as a draft decision, once', async () => {
     const pattern = {
       signature: 'abcdef0123456789',
-      normalized: 'pnpm: ERR_PNPM_OUTDATED_LOCKFILE',
+      normalized:
+        'pnpm: ERR_PNPM_OUTDATED_LOCKFILE | Cannot install with "frozen-lockfile" because pnpm-lock.yaml is not up to date with <path> [shell: pnpm install]',
       steps: ['run pnpm install --no-frozen-lockfile', 'commit pnpm-lock.yaml'],
       evidenceRuns: ['r1', 'r2'],
     };

@@ -2,6 +2,7 @@ import { redactSecrets } from '@cairn/core';
 import type { AddUnitInput } from '../units/unit-input';
 import type { AddUnitResult, MemoryRecord } from '../units/unit-results';
 import type { Gotcha, StoredRunDigest } from './run-digest-types';
+import { isLowInformation, signatureInformation } from './signature-information';
 
 /**
  * Promotion (seed 004 §5.3.3): a lesson of task history becomes a memory
@@ -89,8 +90,23 @@ export type PromotionResult =
 
 async function promote(
   memory: PromotionMemory,
-  input: { signature: string; text: string; category: 'fact' | 'decision'; source: string },
+  input: {
+    signature: string;
+    normalized: string;
+    text: string;
+    category: 'fact' | 'decision';
+    source: string;
+  },
 ): Promise<PromotionResult> {
+  // Too little information to stand for one failure: never a unit (docs/HISTORY.md).
+  const information = signatureInformation(input);
+  if (information.lowInformation) {
+    return {
+      action: 'skipped',
+      signature: input.signature,
+      reason: `low-information signature: ${information.reason}`,
+    };
+  }
   if (await alreadyPromoted(memory, input.signature)) {
     return { action: 'skipped', signature: input.signature, reason: 'already promoted' };
   }
@@ -117,6 +133,7 @@ export function promoteRecurringGotcha(
     : ' No run has resolved it yet.';
   return promote(memory, {
     signature: gotcha.signature,
+    normalized: gotcha.normalized,
     category: 'fact',
     text: `Recurring error in this repository (${gotcha.family}): ${gotcha.normalized}.${fix}`,
     source: sourceFor('gotcha', gotcha.signature, gotcha.events),
@@ -141,6 +158,7 @@ export function promoteFixPattern(
 ): Promise<PromotionResult> {
   return promote(memory, {
     signature: pattern.signature,
+    normalized: pattern.normalized,
     category: 'decision',
     text: fixPatternUnitText(pattern),
     source: sourceFor(
@@ -198,7 +216,9 @@ export async function promoteRecurringFromRun(
   max = 2,
 ): Promise<PromotionResult[]> {
   const mine = new Set(run.digest.gotchas.map((gotcha: Gotcha) => gotcha.signature));
-  const recurring = recurringGotchas(digests).filter((gotcha) => mine.has(gotcha.signature));
+  const recurring = recurringGotchas(digests).filter(
+    (gotcha) => mine.has(gotcha.signature) && !isLowInformation(gotcha),
+  );
   const results: PromotionResult[] = [];
   for (const gotcha of recurring.slice(0, max)) {
     results.push(await promoteRecurringGotcha(memory, gotcha));

@@ -67,6 +67,14 @@ const TEST_SUMMARIES: readonly RegExp[] = [
   /^[ \t]*\d+ failing[ \t]*$/, // mocha
   /^\[ERROR\] Tests run: \d+, Failures: [1-9]|^\[INFO\] BUILD FAILURE/, // maven
   /^FAILURE: Build failed/, // gradle
+  /^[ \t]*\d+ tests? failed/, // ava
+  /^\u2139 fail [1-9]|^# fail [1-9]/, // node:test (spec, TAP)
+  /^not ok \d+/, // TAP: a top-level test failed (node:test, tap)
+  /^FAILED \((?:failures|errors)=\d+/, // unittest
+  /^\d+ examples?, [1-9]\d* failures?/, // rspec
+  /^(?:FAILURES|ERRORS)!$/, // phpunit
+  /^[ \t]+\d+ failed$/, // playwright
+  /^(?:FAILED|ERROR) \S+::\S|^\d+ (?:failed|errors?)\b.* in [\d.]+s$/, // pytest -q
 ];
 
 /**

@@ -144,7 +144,8 @@ describe('recordToolOutcome', () => {
     passes('s1');
     // Another checkout, another line number: the same signature.
     const again = fails('s2', '/srv/ci/shop', 1140);
-    expect(again.pattern).toMatchObject({ state: 'candidate', applied: 1 });
+    // Shown, not yet applied: the session has not run the pattern's steps.
+    expect(again.pattern).toMatchObject({ state: 'candidate', applied: 0 });
     edits('s2', '/srv/ci/shop/lib/greet.js');
     passes('s2');
     const [pattern] = listFixPatterns(project.root);
@@ -170,7 +171,7 @@ describe('recordToolOutcome', () => {
       );
     }
     const [pattern] = listFixPatterns(project.root);
-    expect(pattern).toMatchObject({ state: 'deprecated', failed: 2, succeeded: 1 });
+    expect(pattern).toMatchObject({ state: 'deprecated', applied: 2, failed: 2, succeeded: 1 });
     expect(pattern?.reason).toContain('stopped working');
     // A deprecated pattern is never shown again.
     expect(fails('s4', '/c', 4).pattern).toBeUndefined();
@@ -196,6 +197,38 @@ describe('recordToolOutcome', () => {
     expect(patterns.map((p) => p.stepsKey).sort()).toEqual(['edit', 'run:npm install > config']);
     const npm = patterns.find((p) => p.stepsKey !== 'edit');
     expect(npm?.steps[0]?.detail).toBe('TOKEN=[REDACTED] npm install greet');
+  });
+
+  it('counts no application for a session that was shown the pattern and never ran its steps', () => {
+    fails('s1', '/a', 1);
+    edits('s1', '/a/lib/greet.js');
+    passes('s1');
+    // s2 is shown the pattern, edits another file and the command passes: another fix.
+    expect(fails('s2', '/b', 2).pattern).toBeDefined();
+    edits('s2', '/b/lib/other.js');
+    passes('s2');
+    // s3 is shown it and ends the session without doing anything.
+    expect(fails('s3', '/c', 3).pattern).toBeDefined();
+    endSessionFailures(
+      access,
+      { agentId: 'claude-code', sessionKey: 's3' },
+      '2026-11-02T00:00:00Z',
+    );
+    const patterns = listFixPatterns(project.root);
+    const greet = patterns.find((p) => p.steps[0]?.detail === '/a/lib/greet.js');
+    expect(greet).toMatchObject({ state: 'candidate', applied: 0, succeeded: 1, failed: 0 });
+    // The other file's fix is a pattern of its own, with the same step keys.
+    const other = patterns.find((p) => p.steps[0]?.detail === '/b/lib/other.js');
+    expect(other).toMatchObject({ stepsKey: 'edit', state: 'candidate', applied: 0 });
+    expect(other?.id).not.toBe(greet?.id);
+    const outcomes = access
+      .db()
+      .prepare('SELECT session_key AS s, outcome FROM applications ORDER BY id')
+      .all();
+    expect(outcomes).toEqual([
+      { s: 's2', outcome: 'not-followed' },
+      { s: 's3', outcome: 'not-followed' },
+    ]);
   });
 
   it('abandons open failures at session end and clears the flag', () => {

@@ -1,7 +1,12 @@
 import type { Database } from '../working/sqlite';
 import { commandFamily, toolFamily } from './command-family';
 import { errorSignature } from './error-signature';
-import { insertApplication, pendingApplications, setApplicationOutcome } from './fix-applications';
+import {
+  type Application,
+  insertApplication,
+  pendingApplications,
+  setApplicationOutcome,
+} from './fix-applications';
 import { bestPatternFor, learnFromResolution, recordPatternFailure } from './fix-pattern-learning';
 import {
   closeFailure,
@@ -13,7 +18,7 @@ import {
   updatePattern,
 } from './fix-pattern-store';
 import type { FixPattern, RecordedFailure } from './fix-pattern-types';
-import { collapsedKeys, fixStepOf, followsPattern } from './fix-steps';
+import { fixStepOf, followsSteps } from './fix-steps';
 import { hasOpenFailureFlag, setOpenFailureFlag } from './open-failure-flag';
 import { detectToolFailure, type ToolEvent, toolEventFromRecorded } from './tool-failure';
 
@@ -46,7 +51,7 @@ export interface ToolOutcome {
   failed: boolean;
   /** The failure recorded, when the event failed. */
   failure?: RecordedFailure;
-  /** The best known pattern for its signature, counted as applied. */
+  /** The best known pattern for its signature, shown (counted applied once the session runs its steps). */
   pattern?: FixPattern;
   /** Failures this event resolved, with the pattern each was credited to. */
   resolved: { failure: RecordedFailure; patternId?: string }[];
@@ -90,12 +95,11 @@ function onFailure(
   const context = { tool: event.tool, ...(event.command ? { command: event.command } : {}) };
   const signature = errorSignature(errorText, context);
   const ids = { agentId: input.agentId, sessionKey: input.sessionKey };
-  // A pattern shown earlier in this run, followed, and the same error again: it failed.
+  // A pattern shown earlier in this run, its steps run, and the same error again: applied, failed.
   for (const application of pendingApplications(db, ids)) {
     const pattern = getPatternRow(db, application.patternId);
     if (pattern?.signature !== signature.signature) continue;
-    const keys = collapsedKeys(stepsAfter(db, ids, application.stepCursor));
-    if (!followsPattern(pattern.stepsKey, keys)) continue;
+    if (!followsSteps(pattern.steps, stepsAfter(db, ids, application.stepCursor))) continue;
     setApplicationOutcome(db, application.id, 'failed');
     recordPatternFailure(db, pattern.id, { ...ids, failureEventId: input.eventId, at: input.at });
   }
@@ -113,19 +117,14 @@ function onFailure(
   });
   const pattern = bestPatternFor(db, failure);
   if (!pattern) return { failed: true, failure, resolved: [] };
-  updatePattern(db, pattern.id, { applied: 1, at: input.at });
+  // Shown, not applied: `applied` counts once this session runs the pattern's steps.
   insertApplication(
     db,
     ids,
     { patternId: pattern.id, failureId: failure.id, stepCursor: failure.stepCursor },
     input.at,
   );
-  return {
-    failed: true,
-    failure,
-    pattern: { ...pattern, applied: pattern.applied + 1 },
-    resolved: [],
-  };
+  return { failed: true, failure, pattern, resolved: [] };
 }
 
 function onSuccess(
@@ -145,12 +144,20 @@ function onSuccess(
     if (!first.has(failure.signature)) first.set(failure.signature, failure);
   const credited = new Map<string, string | undefined>();
   const verified: string[] = [];
+  const pending = pendingApplications(db, ids);
   for (const [signature, failure] of first) {
     const steps = stepsAfter(db, ids, failure.stepCursor);
+    const shown = pending.map((application) => application.patternId);
     const learned =
       steps.length > MAX_FIX_STEPS
         ? undefined
-        : learnFromResolution(db, { failure, steps, successEventId: input.eventId, at: input.at });
+        : learnFromResolution(db, {
+            failure,
+            steps,
+            successEventId: input.eventId,
+            at: input.at,
+            shown,
+          });
     if (learned?.verified) verified.push(learned.id);
     credited.set(signature, learned?.id);
   }
@@ -164,17 +171,39 @@ function onSuccess(
     });
     resolved.push({ failure, ...(patternId ? { patternId } : {}) });
   }
-  for (const application of pendingApplications(db, ids)) {
+  for (const application of pending) {
     const failure = resolving.find((f) => f.id === application.failureId);
     if (!failure) continue;
-    const same = credited.get(failure.signature) === application.patternId;
-    setApplicationOutcome(db, application.id, same ? 'succeeded' : 'other-fix');
+    settleApplication(db, ids, application, {
+      outcome:
+        credited.get(failure.signature) === application.patternId ? 'succeeded' : 'other-fix',
+      at: input.at,
+    });
   }
   if (open.length > resolving.length) {
     const step = fixStepOf(event, input.input, input.eventId, history.redact);
     if (step) insertStep(db, ids, step, input.at);
   }
   return { failed: false, resolved, ...(verified.length > 0 ? { verified } : {}) };
+}
+
+/**
+ * Closes a shown pattern's application. It counts as applied only when the
+ * session ran the pattern's steps (followsSteps); otherwise its outcome is
+ * `not-followed` and the pattern's counts do not move.
+ */
+function settleApplication(
+  db: Database,
+  ids: { agentId: string; sessionKey: string },
+  application: Application,
+  end: { outcome: 'succeeded' | 'other-fix' | 'abandoned'; at: string },
+): void {
+  const pattern = getPatternRow(db, application.patternId);
+  const ran =
+    pattern !== undefined &&
+    followsSteps(pattern.steps, stepsAfter(db, ids, application.stepCursor));
+  setApplicationOutcome(db, application.id, ran ? end.outcome : 'not-followed');
+  if (ran) updatePattern(db, application.patternId, { applied: 1, at: end.at });
 }
 
 /** Ends a session's open failures (abandoned: never resolved in it) and clears its flag. */
@@ -189,7 +218,7 @@ export function endSessionFailures(
   db.transaction(() => {
     for (const failure of open) closeFailure(db, failure.id, { status: 'abandoned', at });
     for (const application of pendingApplications(db, ids))
-      setApplicationOutcome(db, application.id, 'abandoned');
+      settleApplication(db, ids, application, { outcome: 'abandoned', at });
   }).immediate();
   setOpenFailureFlag(history.rootDir, ids.agentId, ids.sessionKey, false);
   return open.length;

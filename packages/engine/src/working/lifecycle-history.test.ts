@@ -59,7 +59,10 @@ describe('task history in the lifecycle (tool-use)', () => {
     expect(again.inject).toMatch(/Fix pattern FIX-[0-9a-f]{12} \(candidate, seen once\)/);
     expect(again.inject).toContain('edited `/w/one/lib/greet.mjs`');
     expect(again.inject).toContain('then `node` succeeded');
-    expect(listFixPatterns(project.root)[0]).toMatchObject({ applied: 1 });
+    // Shown, not applied: applied counts a session that ran the pattern's steps.
+    expect(listFixPatterns(project.root)[0]).toMatchObject({ applied: 0 });
+    await cairn.lifecycle.sessionEnd({ agentId: 'claude-code', sessionKey: 's2' });
+    expect(listFixPatterns(project.root)[0]).toMatchObject({ applied: 0, succeeded: 1 });
   });
 
   it('promotes a pattern to a draft decision unit when another session verifies it, once', async () => {

@@ -2,7 +2,7 @@ import { firstCapture, hasLine, keyOf, type SignatureRule } from '../signature-r
 
 const DOCKER_MESSAGES: readonly RegExp[] = [
   /^(?:docker: )?Error response from daemon: (.+?)\.?$/,
-  /^(Cannot connect to the Docker daemon)\b/,
+  /^(?:docker: )?(Cannot connect to the Docker daemon)\b/,
   /^(?:docker: )?(permission denied while trying to connect to the Docker daemon socket)\b/,
   /^(?:ERROR|error): (failed to solve: .+)$/,
   /^(?:ERROR|error): (failed to (?:build|compute cache key|read dockerfile): .+)$/,

@@ -4,6 +4,9 @@ const REJECTED = /^\s*! \[(?:remote )?rejected\]\s+\S+ -> \S+ \(([^)]+)\)/;
 const CONFLICT = /^CONFLICT \(([^)]+)\):/;
 const FATAL = /^fatal: (.+)$/;
 const GIT_ERROR = /^error: (.+)$/;
+/** What git says without `fatal:` or `error:` when there is nothing it can do. */
+const GIT_STATES =
+  /^(There is no tracking information for the current branch|nothing to commit, working tree clean|nothing added to commit but untracked files present)\b/;
 
 /**
  * Messages whose quoted part is what the user typed (a branch, a path, a
@@ -50,6 +53,7 @@ export const gitRule: SignatureRule = {
     if (fatal && (isGit || /\bgit\b|repository|branch|commit|remote/i.test(fatal)))
       return keyOf(`fatal: ${withoutTypedNames(fatal)}`);
     const error = firstCapture(lines, GIT_ERROR);
-    return isGit && error ? keyOf(withoutTypedNames(error)) : undefined;
+    if (isGit && error) return keyOf(withoutTypedNames(error));
+    return isGit ? keyOf(firstCapture(lines, GIT_STATES)) : undefined;
   },
 };

@@ -1,16 +1,44 @@
 import { allCaptures, firstCapture, hasLine, keyOf, type SignatureRule } from '../signature-rule';
+import { type FailedTest, failedTestsKey, leafTests, testFileName } from './test-identity';
 
 const GO_TEST_FAIL = /^\s*--- FAIL: (\S+)/;
 const GO_PANIC = /^panic: (.+?)(?: \[recovered\])?$/;
-const GO_TEST_ERROR = /^\s+\S+\.go:\d+: (.+)$/;
+const GO_TEST_LOG = /^\s+(\S+_test\.go):\d+: (.*)$/;
+/** A panic's frame in a test file: `\t/src/app/math_test.go:15 +0x1d`. */
+const GO_TEST_FRAME = /^\s+(\S+_test\.go):\d+(?: \+0x[0-9a-f]+)?$/;
+/** testify's `Error:      \tNot equal:` names the assertion that failed. */
+const TESTIFY_ERROR = /^\s+Error:\s+(.+?):?\s*$/;
 
-/** go test: the failed tests (subtests included), the panic if any, else the first t.Error line. */
+/**
+ * go test: each failed test (subtests as `TestX/name`, the parent left out)
+ * with the file its log lines or panic frame name, and how it failed: the
+ * panic's message, testify's assertion, else `t.Error`.
+ */
+function goTests(lines: readonly string[]): FailedTest[] {
+  const tests: FailedTest[] = [];
+  let current: FailedTest | undefined;
+  const panic = firstCapture(lines, GO_PANIC);
+  for (const line of lines) {
+    const fail = GO_TEST_FAIL.exec(line);
+    if (fail?.[1]) {
+      current = { path: fail[1].split('/'), errorClass: panic ? `panic: ${panic}` : 't.Error' };
+      tests.push(current);
+      continue;
+    }
+    if (!current) continue;
+    const log = GO_TEST_LOG.exec(line) ?? GO_TEST_FRAME.exec(line);
+    if (log?.[1]) current.file ??= testFileName(log[1]);
+    const testify = TESTIFY_ERROR.exec(line)?.[1];
+    if (testify && !panic) current.errorClass = testify;
+  }
+  return leafTests(tests);
+}
+
 export const goTestRule: SignatureRule = {
   family: 'go-test',
   key({ lines }) {
-    const failed = allCaptures(lines, GO_TEST_FAIL, 5);
-    if (failed.length === 0) return undefined;
-    return keyOf(failed, firstCapture(lines, GO_PANIC) ?? firstCapture(lines, GO_TEST_ERROR));
+    if (!hasLine(lines, GO_TEST_FAIL)) return undefined;
+    return failedTestsKey(goTests(lines)) ?? keyOf(allCaptures(lines, GO_TEST_FAIL, 5));
   },
 };
 

@@ -17,10 +17,19 @@ const NPM_NOISE =
 const NPM_TELLING =
   /is not in this registry|^Missing script|^peer \S+ from|^Conflicting peer dependency/;
 
+/** npm's own words without `npm error`: an unknown command, and `npm init`'s placeholder test script. */
+const NPM_UNKNOWN_COMMAND = /^(Unknown command: "[^"]+")$/;
+const NPM_DEFAULT_TEST = /^> echo "Error: no test specified" && exit 1$/;
+
 /** npm: its code (ERESOLVE, E404, EACCES) and its telling (else first) message line. */
 export const npmRule: SignatureRule = {
   family: 'npm',
-  key({ lines }) {
+  key({ lines, commandFamily }) {
+    if (commandFamily?.startsWith('npm')) {
+      const unknown = firstCapture(lines, NPM_UNKNOWN_COMMAND);
+      if (unknown) return keyOf(unknown);
+      if (hasLine(lines, NPM_DEFAULT_TEST)) return keyOf('placeholder test script of npm init');
+    }
     const code = firstCapture(lines, NPM_CODE);
     if (code && WRAPPER_CODES.has(code)) return undefined;
     const messages = lines
@@ -70,8 +79,14 @@ export const yarnRule: SignatureRule = {
 const WRAPPER_LINE =
   /\b(ELIFECYCLE|ERR_PNPM_RECURSIVE_(?:RUN|EXEC)_FIRST_FAIL|ERR_PNPM_RECURSIVE_FAIL)\b(.*)$/;
 
-/** Last resort for a failed script run: the wrapper code and the script name. */
+/** Last resort for a failed script run: the wrapper code and its message (`Command "lint" not found`). */
 export const scriptWrapperRule: SignatureRule = {
   family: 'package-script',
-  key: ({ lines }) => keyOf(firstCapture(lines, WRAPPER_LINE)),
+  key: ({ lines }) => {
+    for (const line of lines) {
+      const match = WRAPPER_LINE.exec(line);
+      if (match?.[1]) return keyOf(match[1], match[2]?.trim());
+    }
+    return undefined;
+  },
 };

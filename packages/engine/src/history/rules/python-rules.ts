@@ -1,30 +1,85 @@
-import {
-  allCaptures,
-  firstCapture,
-  hasLine,
-  keyOf,
-  lastCapture,
-  type SignatureRule,
-} from '../signature-rule';
+import { scrubVolatile } from '../scrub-volatile';
+import { firstCapture, hasLine, keyOf, lastCapture, type SignatureRule } from '../signature-rule';
 import { keepQuotedFileName } from './quoted-file-name';
+import { type FailedTest, failedTestsKey } from './test-identity';
 
 /** pytest: `FAILED tests/test_a.py::test_x - AssertionError: ...` in the short summary. */
 const PYTEST_SUMMARY = /^=+ short test summary info =+$/;
 const isPytestTally = (line: string) =>
   line.startsWith('=') && line.endsWith('=') && /\b\d+ (?:failed|errors?)\b/.test(line);
-const PYTEST_FAILED = /^(?:FAILED|ERROR) (\S+)(?: - ([A-Za-z_.]*(?:Error|Exception|Exit)\b))?/;
-const PYTEST_E_LINE = /^E\s+(\S.*)$/;
+const PYTEST_FAILED = /^(?:FAILED|ERROR) (\S+)(?: - (\S+))?/;
+const PYTEST_CLASS = /^([A-Za-z_.]*(?:Error|Exception|Exit))\b/;
+/** An `E   ` line of a failure (not the `E   [100%]` of the progress line). */
+const PYTEST_E_LINE = /^E\s+(?!\[\s*\d+%\]$)(\S.*)$/;
 
 const TEST_FOLDER = /^((?:FAILED|ERROR) )[^\s:]*\//;
 const withoutTestFolder = (line: string) => line.replace(TEST_FOLDER, '$1');
+
+/**
+ * One line of the short summary: the node id (without its folders: where
+ * the test lives is not what failed) and the exception's class; a bare
+ * `assert` failed with an AssertionError.
+ */
+function pytestFailure(line: string): string | undefined {
+  const match = PYTEST_FAILED.exec(withoutTestFolder(line));
+  if (!match?.[1]) return undefined;
+  const word = match[2] ?? '';
+  const errorClass = word === 'assert' ? 'AssertionError' : PYTEST_CLASS.exec(word)?.[1];
+  return scrubVolatile(errorClass ? `${match[1]} ${errorClass}` : match[1]);
+}
 
 export const pytestRule: SignatureRule = {
   family: 'pytest',
   key({ lines }) {
     if (!hasLine(lines, PYTEST_SUMMARY) && !lines.some(isPytestTally)) return undefined;
-    // A node id's folder is where the test lives, not what failed: `tests/test_a.py::x` is `test_a.py::x`.
-    const failed = allCaptures(lines.map(withoutTestFolder), PYTEST_FAILED, 5);
-    return keyOf(failed, failed.length > 0 ? undefined : firstCapture(lines, PYTEST_E_LINE));
+    const failed = [
+      ...new Set(lines.map(pytestFailure).filter((id): id is string => id !== undefined)),
+    ]
+      .sort()
+      .slice(0, 5);
+    // A failure without a class (a collection error) is told apart by its `E   ` line.
+    const unclassed = failed.length === 0 || failed.some((id) => !id.includes(' '));
+    return keyOf(failed, unclassed ? firstCapture(lines, PYTEST_E_LINE) : undefined);
+  },
+};
+
+/** unittest: `FAIL: test_x (module.Class.test_x)` per failure and `FAILED (failures=1)`. */
+const UNITTEST_HEAD = /^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/;
+const UNITTEST_TALLY = /^FAILED \((?:failures|errors)=\d+/;
+const UNITTEST_BLOCK_END = /^(?:={20,}|-{20,})$/;
+
+/**
+ * The test as `<module>.py > <Class> > <method>` (the module's packages
+ * are where it lives), with the class of the exception its traceback ends on.
+ */
+function unittestFailure(lines: readonly string[], index: number): FailedTest | undefined {
+  const head = UNITTEST_HEAD.exec(lines[index] ?? '');
+  if (!head?.[1] || !head[2]) return undefined;
+  const dotted = head[2].split('.');
+  if (dotted.at(-1) === head[1]) dotted.pop();
+  const testClass = dotted.pop();
+  const module = dotted.pop();
+  let errorClass: string | undefined;
+  for (let at = index + 2; at < lines.length && at < index + 400; at += 1) {
+    const line = lines[at] ?? '';
+    if (UNITTEST_BLOCK_END.test(line)) break;
+    errorClass = EXCEPTION.exec(line)?.[1] ?? errorClass;
+  }
+  return {
+    file: module ? `${module}.py` : undefined,
+    path: [testClass ?? '', head[1]],
+    errorClass,
+  };
+}
+
+export const unittestRule: SignatureRule = {
+  family: 'unittest',
+  key({ lines }) {
+    if (!hasLine(lines, UNITTEST_TALLY)) return undefined;
+    const tests = lines
+      .map((_line, index) => unittestFailure(lines, index))
+      .filter((test): test is FailedTest => test !== undefined);
+    return failedTestsKey(tests);
   },
 };
 

@@ -20,6 +20,8 @@ const CANNOT_RUN =
   /^(?:\S*\/)?(?:ba|z|da|k|)sh: (?:line \d+: )?(\S+): (Permission denied|No such file or directory|cannot execute binary file.*)$/;
 /** make runs a recipe's program itself: `make: protoc: No such file or directory`. */
 const MAKE_CANNOT_RUN = /^make(?:\[\d+\])?: ([^\s:*]+): No such file or directory$/;
+/** `bash: line 2: cd: packages/api: No such file or directory`: the folder is what is missing. */
+const CD_MISSING = /^\S+: (?:line \d+: )?cd: ([^:]+): No such file or directory$/;
 /** `set -u`: `deploy.sh: line 3: DEPLOY_ENV: unbound variable` (the script is where, the name is what). */
 const UNBOUND = /^\S+: line \d+: ([A-Za-z_][A-Za-z0-9_]*): unbound variable$/;
 
@@ -42,6 +44,22 @@ export const shellRule: SignatureRule = {
       if (recipe) return keyOf(`command not found: ${programName(recipe)}`);
       const unbound = UNBOUND.exec(line.trim())?.[1];
       if (unbound) return keyOf(`unbound variable: ${unbound}`);
+      const folder = CD_MISSING.exec(line.trim())?.[1];
+      if (folder) return keyOf(`cd: no such folder: ${folder.trim()}`);
+    }
+    return undefined;
+  },
+};
+
+/** make's own errors: `make: *** No rule to make target 'build'.  Stop.` (a recipe's failure is its program's). */
+const MAKE_ERROR = /^make(?:\[\d+\])?: \*\*\* (.+?)\.?\s+Stop\.$/;
+
+export const makeRule: SignatureRule = {
+  family: 'make',
+  key: ({ lines }) => {
+    for (const line of lines) {
+      const message = MAKE_ERROR.exec(line.trim())?.[1];
+      if (message) return keyOf(message);
     }
     return undefined;
   },

@@ -1,0 +1,132 @@
+import { hasLine, type SignatureRule } from '../signature-rule';
+import {
+  type FailedTest,
+  failedTestsKey,
+  firstErrorClass,
+  firstOwnFrameFile,
+  jsErrorClass,
+  leafTests,
+} from './test-identity';
+
+/** ava: `✘ [fail]: title`, then a block per failure (title, location, assertion or thrown error). */
+const AVA_FAIL = /^\s*\u2718 \[fail\]: (.+?)(?: Error thrown in test)?$/;
+const AVA_TALLY = /^\s*\d+ (?:tests?|known failures?) failed/;
+const AVA_LOCATION = /^\s*(?:\u203a )?(\S+\.[cm]?[jt]sx?):(\d+)(?::\d+)?$/;
+const AVA_RULE = /^\s*\u2500\s*$/;
+
+/** The class of one ava failure: the error thrown, else the assertion on the failing line (`t.is`). */
+function avaFailure(lines: readonly string[], start: number, end: number): FailedTest {
+  let file: string | undefined;
+  let failingLine: string | undefined;
+  let errorClass: string | undefined;
+  for (let index = start; index < end; index += 1) {
+    const line = lines[index] ?? '';
+    const location = AVA_LOCATION.exec(line);
+    if (location && !file) [file, failingLine] = [location[1], location[2]];
+    if (!errorClass && /Error thrown in test/.test(line))
+      errorClass = firstErrorClass(lines, index + 1, () => false, jsErrorClass);
+    if (!errorClass && failingLine && line.trimStart().startsWith(`${failingLine}: `))
+      errorClass = /\bt\.(\w+)\(/.exec(line)?.[0]?.slice(0, -1);
+  }
+  return {
+    file: file ?? firstOwnFrameFile(lines, start, end),
+    path: [],
+    errorClass: errorClass ?? 'assertion',
+  };
+}
+
+export const avaRule: SignatureRule = {
+  family: 'ava',
+  key({ lines }) {
+    if (!hasLine(lines, AVA_TALLY)) return undefined;
+    const titles = lines.map((line) => AVA_FAIL.exec(line)?.[1]).filter(Boolean) as string[];
+    if (titles.length === 0) return undefined;
+    // The details follow the list, after a `─` rule: each starts with the title alone on a line.
+    const details = lines.findIndex((line) => AVA_RULE.test(line));
+    const starts = titles.map((title) =>
+      lines.findIndex((line, index) => index > details && line.trim() === title),
+    );
+    const tests = titles.map((title, i) => {
+      const start = starts[i] ?? -1;
+      const later = starts.filter((s) => s > start);
+      const end = later.length > 0 ? Math.min(...later) : lines.length;
+      const failure = start < 0 ? { path: [] } : avaFailure(lines, start + 1, end);
+      return { ...failure, path: title.split(' \u203a ') };
+    });
+    return failedTestsKey(tests);
+  },
+};
+
+/** node:test's spec reporter: `▶ suite`, `✖ name (1.2ms)` with its error indented under it. */
+const SPEC_SUITE = /^(\s*)\u25b6 (.+)$/;
+const SPEC_FAIL = /^(\s*)\u2716 (.+)$/;
+const SPEC_TALLY = /^\u2139 fail [1-9]/;
+const SPEC_FAILING_SECTION = /^\u2716 failing tests:/;
+const SPEC_TEST_AT = /^test at (\S+)$/;
+const indentOf = (text: string) => text.length - text.trimStart().length;
+
+/** The files `✖ failing tests:` gives each test (`test at file:line:col` above its name). */
+function specFiles(lines: readonly string[], from: number): Map<string, string> {
+  const files = new Map<string, string>();
+  for (let index = from; index < lines.length - 1; index += 1) {
+    const at = SPEC_TEST_AT.exec(lines[index] ?? '');
+    const name = SPEC_FAIL.exec(lines[index + 1] ?? '')?.[2];
+    if (at?.[1] && name) files.set(name, at[1]);
+  }
+  return files;
+}
+
+export const nodeTestSpecRule: SignatureRule = {
+  family: 'node-test',
+  key({ lines }) {
+    if (!hasLine(lines, SPEC_TALLY)) return undefined;
+    let end = lines.findIndex((line) => SPEC_FAILING_SECTION.test(line));
+    const files = specFiles(lines, end < 0 ? lines.length : end);
+    if (end < 0) end = lines.length;
+    const suites: { indent: number; name: string }[] = [];
+    const tests: FailedTest[] = [];
+    for (let index = 0; index < end; index += 1) {
+      const line = lines[index] ?? '';
+      const suite = SPEC_SUITE.exec(line);
+      const fail = SPEC_FAIL.exec(line);
+      const mark = suite ?? fail;
+      if (!mark) continue;
+      const indent = indentOf(line);
+      while ((suites.at(-1)?.indent ?? -1) >= indent) suites.pop();
+      if (suite) suites.push({ indent, name: suite[2] ?? '' });
+      // A failed test has its error under it; a failed suite's line closes it, with nothing under.
+      const next = lines[index + 1] ?? '';
+      if (!fail || indentOf(next) <= indent || next.trim() === '') continue;
+      const name = fail[2] ?? '';
+      const plain = name.replace(/ \([\d.]+m?s\)$/, '');
+      tests.push({
+        file: files.get(name) ?? firstOwnFrameFile(lines, index + 1, Math.min(end, index + 40)),
+        path: [...suites.map((s) => s.name), plain],
+        errorClass: jsErrorClass(next),
+      });
+    }
+    return failedTestsKey(leafTests(tests));
+  },
+};
+
+/** Playwright: `  1) [chromium] › tests/a.spec.ts:3:5 › suite › name ───` and its error below. */
+const PLAYWRIGHT_FAIL = /^\s+\d+\) \[([\w .-]+)\] \u203a (\S+?):\d+:\d+ \u203a (.+?)(?: \u2500+)?$/;
+const PLAYWRIGHT_TALLY = /^\s+\d+ failed$/;
+
+export const playwrightRule: SignatureRule = {
+  family: 'playwright',
+  key({ lines }) {
+    if (!hasLine(lines, PLAYWRIGHT_TALLY)) return undefined;
+    const tests: FailedTest[] = [];
+    lines.forEach((line, index) => {
+      const fail = PLAYWRIGHT_FAIL.exec(line);
+      if (!fail) return;
+      tests.push({
+        file: fail[2],
+        path: [`[${fail[1]}]`, ...(fail[3] ?? '').split(' \u203a ')],
+        errorClass: firstErrorClass(lines, index + 1, (next) => PLAYWRIGHT_FAIL.test(next)),
+      });
+    });
+    return failedTestsKey(tests);
+  },
+};
