@@ -35,7 +35,7 @@ export const claudeCodeFidelity = {
     sessionEnd: {
       level: 'full',
       via: ['SessionEnd'],
-      note: 'the session_summary node is written at once; the model-written summary is deferred to the next session start',
+      note: 'the session_summary node is written at once; the model-written summary is deferred to the next session start; the final answer is read from the transcript (transcript_path) for the run digest',
     },
   },
   transcriptCapture: 'live',

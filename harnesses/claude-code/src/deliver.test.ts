@@ -1,7 +1,11 @@
-import { type Cairn, openCairn } from '@cairn/engine';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Cairn, findRunDigest, openCairn } from '@cairn/engine';
 import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClaudeCodeHarness } from './claude-code-harness';
+import { readTranscriptFinalAnswer } from './transcript-answer';
 
 const harness = createClaudeCodeHarness();
 let project: TempProject;
@@ -151,5 +155,52 @@ describe('deliver', () => {
       );
     }
     expect(await snapshotTree(project.root)).toEqual(before);
+  });
+});
+
+describe('the final answer in the transcript (run digests)', () => {
+  // A real transcript: a Bash call, then an answer in text (scripts/capture-answer-transcript.mjs).
+  const answered = fileURLToPath(new URL('../fixtures/transcript/answered.jsonl', import.meta.url));
+  const ANSWER = 'The parser re-reads the file for every line; read it once into a buffer.';
+
+  /** The transcript up to its prompt: the session ended before the model answered. */
+  async function unanswered(): Promise<string> {
+    const lines = (await readFile(answered, 'utf8')).trim().split('\n');
+    const prompt = lines.findIndex((line) => JSON.parse(line).type === 'user');
+    const path = join(project.root, 'unanswered.jsonl');
+    await writeFile(path, `${lines.slice(0, prompt + 1).join('\n')}\n`);
+    return path;
+  }
+
+  it('reads the last answer, null when the prompt has none, nothing when it cannot tell', async () => {
+    expect(await readTranscriptFinalAnswer(answered)).toBe(ANSWER);
+    expect(await readTranscriptFinalAnswer(await unanswered())).toBeNull();
+    expect(await readTranscriptFinalAnswer(join(project.root, 'missing.jsonl'))).toBeUndefined();
+  });
+
+  const run = async (transcript: string) => {
+    await deliver('SessionStart', { source: 'startup', session_id: 'ans' });
+    await deliver('UserPromptSubmit', { prompt: 'Why is the parser slow?', session_id: 'ans' });
+    await deliver('SessionEnd', {
+      reason: 'other',
+      session_id: 'ans',
+      transcript_path: transcript,
+    });
+    return findRunDigest(project.root, 'ans', ['claude-code']).digest;
+  };
+
+  it('digests an answered run from its transcript, an unreadable one as unknown', async () => {
+    expect(await run(answered)).toMatchObject({
+      outcome: 'succeeded',
+      outcomeReason: 'the agent answered; no tool ran',
+    });
+  });
+
+  it('leaves the outcome unknown when the transcript cannot be read', async () => {
+    expect((await run(join(project.root, 'missing.jsonl'))).outcome).toBe('unknown');
+  });
+
+  it('calls the run abandoned when the transcript shows the prompt unanswered', async () => {
+    expect((await run(await unanswered())).outcome).toBe('abandoned');
   });
 });

@@ -10,6 +10,7 @@ import {
   type ClaudeCodePayloadOf,
   parseClaudeCodePayload,
 } from './hook-payloads';
+import { readTranscriptFinalAnswer } from './transcript-answer';
 
 export const CLAUDE_CODE_ID = 'claude-code';
 
@@ -101,9 +102,12 @@ const HANDLERS: Handlers = {
   },
   // Claude Code kills SessionEnd hooks after 1.5 s: the model summary waits for the next start.
   async SessionEnd(payload, ids, lifecycle) {
+    // The run digest reads how the session ended from the agent's last answer.
+    const finalAnswer = await readTranscriptFinalAnswer(payload.transcript_path);
     const result = await lifecycle.sessionEnd({
       ...ids,
       reason: payload.reason,
+      ...(finalAnswer !== undefined ? { finalAnswer } : {}),
       deferSummary: true,
     });
     return { call: 'session-end', result };

@@ -38,7 +38,7 @@ export const codexFidelity = {
     sessionEnd: {
       level: 'full',
       via: ['SessionEnd'],
-      note: 'Codex clamps SessionEnd hooks to 3 s: the model summary is deferred to the next session start',
+      note: 'Codex clamps SessionEnd hooks to 3 s: the model summary is deferred to the next session start; the final answer is read from the rollout (transcript_path) for the run digest',
     },
   },
   transcriptCapture: 'live',

@@ -2,10 +2,11 @@ import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Cairn, openCairn } from '@cairn/engine';
+import { type Cairn, findRunDigest, openCairn } from '@cairn/engine';
 import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCodexHarness } from './codex-harness';
+import { readRolloutFinalAnswer } from './rollout-answer';
 import { readRolloutSummary, summaryFromCompactedMessage } from './rollout-summary';
 
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -125,7 +126,7 @@ describe('readRolloutSummary', () => {
   const rollout = join(
     fixtures,
     'rollout',
-    readdirSync(join(fixtures, 'rollout')).find((name) => name.endsWith('.jsonl'))!,
+    readdirSync(join(fixtures, 'rollout')).find((name) => name.startsWith('rollout-'))!,
   );
 
   it('reads the summary of the last compacted item, without Codex’s preamble', async () => {
@@ -157,5 +158,54 @@ describe('readRolloutSummary', () => {
       transcript_path: '/nonexistent/x.jsonl',
     });
     expect(result.calls).toEqual(['compaction-complete']);
+  });
+});
+
+describe('the final answer in the rollout (run digests)', () => {
+  // A real rollout: a command, then an answer in text (scripts/capture-answer-rollout.mjs).
+  const answered = join(fixtures, 'rollout', 'answered.jsonl');
+  const ANSWER = 'The parser re-reads the file for every line; read it once into a buffer.';
+
+  /** The rollout up to its prompt: the session ended before any answer. */
+  async function unanswered(): Promise<string> {
+    const lines = (await readFile(answered, 'utf8')).trim().split('\n');
+    const prompt = lines.findIndex((line) => line.includes('"UserMessage"'));
+    const path = join(temp.root, 'unanswered.jsonl');
+    await writeFile(path, `${lines.slice(0, prompt + 1).join('\n')}\n`);
+    return path;
+  }
+
+  it('reads the last answer, null when the prompt has none, nothing when it cannot tell', async () => {
+    expect(await readRolloutFinalAnswer(answered)).toBe(ANSWER);
+    expect(await readRolloutFinalAnswer(await unanswered())).toBeNull();
+    expect(await readRolloutFinalAnswer(join(temp.root, 'missing.jsonl'))).toBeUndefined();
+    expect(await readRolloutFinalAnswer(undefined)).toBeUndefined();
+    // The compaction fixture holds no message at all.
+    const compacted = readdirSync(join(fixtures, 'rollout')).find((n) => n.startsWith('rollout-'))!;
+    expect(await readRolloutFinalAnswer(join(fixtures, 'rollout', compacted))).toBeUndefined();
+  });
+
+  const session = async (transcript: string | undefined) => {
+    const { payload } = await fixture('01-session-start.json');
+    const ids = { session_id: payload.session_id, cwd: temp.root };
+    await deliver('SessionStart', { ...payload, ...ids });
+    await deliver('UserPromptSubmit', { ...ids, prompt: 'Why is the parser slow?' });
+    await deliver('SessionEnd', { ...ids, transcript_path: transcript, reason: 'other' });
+    return findRunDigest(temp.root, String(payload.session_id), ['codex']).digest;
+  };
+
+  it('digests an answered run as answered, an unreadable one as unknown', async () => {
+    expect(await session(answered)).toMatchObject({
+      outcome: 'succeeded',
+      outcomeReason: 'the agent answered; no tool ran',
+    });
+  });
+
+  it('an unreadable rollout leaves the outcome unknown, not abandoned', async () => {
+    expect((await session('/nonexistent/rollout.jsonl')).outcome).toBe('unknown');
+  });
+
+  it('a rollout whose last prompt has no answer makes the run abandoned', async () => {
+    expect((await session(await unanswered())).outcome).toBe('abandoned');
   });
 });

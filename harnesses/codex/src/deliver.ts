@@ -13,6 +13,7 @@ import {
   codexPayloadSchemas,
   isCodexHookEvent,
 } from './hook-payloads';
+import { readRolloutFinalAnswer } from './rollout-answer';
 import { readRolloutSummary } from './rollout-summary';
 
 export const CODEX_ID = 'codex';
@@ -75,10 +76,13 @@ const MAPPERS: { [E in CodexHookEvent]: Mapper<E> } = {
     return { call: 'compaction-complete' };
   },
   async SessionEnd(payload, ids, lifecycle) {
+    // The run digest reads how the session ended from the agent's last answer in the rollout.
+    const finalAnswer = await readRolloutFinalAnswer(payload.transcript_path);
     // Codex kills SessionEnd hooks after 3 s: the model summary waits for the next start.
     await lifecycle.sessionEnd({
       ...ids,
       ...(payload.reason ? { reason: payload.reason } : {}),
+      ...(finalAnswer !== undefined ? { finalAnswer } : {}),
       deferSummary: true,
     });
     return { call: 'session-end' };

@@ -1,5 +1,4 @@
-import { promises as fsp } from 'node:fs';
-// `fsp` is read on first use: importing node:fs/promises loads readline up front (~1.5 ms a hook).
+import { readFileTail } from '@cairn/harness-kit';
 import * as z from 'zod/mini';
 
 /**
@@ -33,30 +32,12 @@ export function summaryFromCompactedMessage(message: string): string | undefined
   return text ? text : undefined;
 }
 
-async function readTail(path: string): Promise<string | undefined> {
-  let handle: Awaited<ReturnType<typeof fsp.open>> | undefined;
-  try {
-    handle = await fsp.open(path, 'r');
-    const { size } = await handle.stat();
-    const length = Math.min(size, MAX_TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    const text = buffer.toString('utf8');
-    // A cut-off first line is dropped rather than misread.
-    return length < size ? text.slice(text.indexOf('\n') + 1) : text;
-  } catch {
-    return undefined;
-  } finally {
-    await handle?.close();
-  }
-}
-
 /** The summary of the last compaction recorded in a Codex rollout file, if any. */
 export async function readRolloutSummary(
   transcriptPath: string | null | undefined,
 ): Promise<string | undefined> {
   if (!transcriptPath) return undefined;
-  const text = await readTail(transcriptPath);
+  const text = await readFileTail(transcriptPath, MAX_TAIL_BYTES);
   if (text === undefined) return undefined;
   const lines = text.split('\n');
   for (let index = lines.length - 1; index >= 0; index -= 1) {

@@ -5,6 +5,7 @@ import type {
   LifecycleApi,
 } from '@cairn/core';
 import { CairnError } from '@cairn/core';
+import { finalAnswerOf } from './openclaw-answer';
 import {
   isOpenclawHook,
   type OpenclawHook,
@@ -85,7 +86,9 @@ function sessionHandlers(
     },
     async agent_end({ event, ctx }, lifecycle, agentId) {
       const ids = { agentId, sessionKey: s.sessionOf('agent_end', ctx) };
-      return s.end(lifecycle, ids, event.success === false ? 'run-failed' : 'run-end');
+      const finalAnswer = event.messages ? finalAnswerOf(event.messages) : undefined;
+      const reason = event.success === false ? 'run-failed' : 'run-end';
+      return s.end(lifecycle, ids, reason, finalAnswer);
     },
   };
 }

@@ -34,7 +34,7 @@ export const openclawFidelity = {
     sessionEnd: {
       level: 'full',
       via: ['session_end', 'agent_end'],
-      note: 'agent_end closes each run (the only end `openclaw agent --local` has); a later session_end without new activity is skipped',
+      note: 'agent_end closes each run (the only end `openclaw agent --local` has) and its messages give the run digest the final answer; a later session_end without new activity is skipped',
     },
   },
   transcriptCapture: 'live',

@@ -63,7 +63,12 @@ export const openclawPayloadSchemas = {
     ctx: sessionContext,
   }),
   agent_end: z.object({
-    event: z.object({ success: z.boolean().optional(), error: z.string().max(20_000).optional() }),
+    event: z.object({
+      success: z.boolean().optional(),
+      error: z.string().max(20_000).optional(),
+      /** The run's messages (with conversation access): the digest's final answer. */
+      messages: z.array(z.unknown()).optional().catch(undefined),
+    }),
     ctx: agentContext,
   }),
 } as const;

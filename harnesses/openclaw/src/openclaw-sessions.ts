@@ -94,10 +94,16 @@ export function openclawSessions(state: OpenclawDeliverState) {
       if (!sessionKey) throw missingSession(hook);
       return sessionKey;
     },
-    async end(lifecycle: LifecycleApi, ids: Ids, reason: string) {
+    /** `finalAnswer`: the agent's last answer when the event carried the run's messages. */
+    async end(lifecycle: LifecycleApi, ids: Ids, reason: string, finalAnswer?: string | null) {
       const session = sessions.get(key(ids));
       if (session?.ended) return { ids, calls: [] };
-      await lifecycle.sessionEnd({ ...ids, reason, deferSummary: true });
+      await lifecycle.sessionEnd({
+        ...ids,
+        reason,
+        ...(finalAnswer !== undefined ? { finalAnswer } : {}),
+        deferSummary: true,
+      });
       // A known fix still waiting survives the end of a run: the session's next prompt carries it.
       sessions.set(key(ids), { ...session, head: session?.head ?? '', ended: true });
       return { ids, calls: ['session-end'] };

@@ -4,7 +4,7 @@ import type {
   HarnessDeliveryResult,
   LifecycleApi,
 } from '@cairn/core';
-import { CairnError, parseInput } from '@cairn/core';
+import { CairnError, FINAL_ANSWER_CHARS, parseInput } from '@cairn/core';
 import {
   chatMessageSchema,
   compactingSchema,
@@ -71,6 +71,26 @@ export function compactionSummary(messages: SessionMessage[]): string | undefine
   const summary = messages.findLast((m) => m.info.role === 'assistant' && m.info.summary === true);
   const text = summary ? promptText(summary.parts).trim() : '';
   return text || undefined;
+}
+
+/**
+ * The agent's final answer for the run digest: the text of the last
+ * assistant message (compaction summaries aside) when no prompt came after
+ * it; null when the last prompt, or a last message of tool calls only, has
+ * no text after it; undefined when the messages name no prompt.
+ */
+export function finalAnswer(messages: SessionMessage[]): string | null | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const { info, parts } = messages[index]!;
+    if (info.role === 'assistant') {
+      if (info.summary === true) continue;
+      const text = promptText(parts).trim();
+      return text ? text.slice(0, FINAL_ANSWER_CHARS) : null;
+    }
+    // A user message of a compaction part only is OpenCode's, not a prompt.
+    if (info.role === 'user' && parts.some((part) => part.type === 'text')) return null;
+  }
+  return undefined;
 }
 
 const lines = (inject: string): string[] => (inject ? [inject] : []);
@@ -160,9 +180,16 @@ async function sessionEnd(payload: unknown, lifecycle: LifecycleApi, agentId: st
       hint: 'the event needs properties.sessionID or properties.info.id; nothing was changed',
     });
   }
+  const answer = event.messages ? finalAnswer(event.messages) : undefined;
   // The plugin runs inside OpenCode's event loop: the model summary waits
   // for the next session start rather than holding up the agent.
-  await lifecycle.sessionEnd({ agentId, sessionKey, reason: event.type, deferSummary: true });
+  await lifecycle.sessionEnd({
+    agentId,
+    sessionKey,
+    reason: event.type,
+    ...(answer !== undefined ? { finalAnswer: answer } : {}),
+    deferSummary: true,
+  });
   return { sessionKey, calls: ['session-end'] };
 }
 

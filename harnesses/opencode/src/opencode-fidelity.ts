@@ -29,7 +29,7 @@ export const opencodeFidelity = {
       level: 'degraded',
       via: ['event session.idle', 'event session.deleted', 'dispose'],
       fallback:
-        'OpenCode has no session-end event: a session ends when it goes idle (end of a turn), is deleted, or the plugin is disposed; a later prompt in the same session re-opens it and the next idle writes another session_summary node',
+        'OpenCode has no session-end event: a session ends when it goes idle (end of a turn), is deleted, or the plugin is disposed; a later prompt in the same session re-opens it and the next idle writes another session_summary node; the final answer for the run digest comes from the session messages the plugin reads through its client',
     },
   },
   transcriptCapture: 'live',

@@ -24,16 +24,32 @@ export const sessionCreatedSchema = z.object({
   properties: z.object({ info: sessionInfo }),
 });
 
-/** `event` hook, session.idle / session.deleted; `dispose` is the plugin's own, one per open session. */
-export const sessionEventSchema = z.object({
-  type: z.enum(['session.idle', 'session.deleted', 'dispose']),
-  properties: z.object({ sessionID: z.optional(id), info: sessionInfo.optional() }),
-});
-
 const part = z.object({
   type: z.string(),
   text: z.string().optional(),
   synthetic: z.boolean().optional(),
+});
+
+const sessionMessage = z.object({
+  info: z.object({
+    id: z.string(),
+    role: z.string(),
+    summary: z.unknown().optional(),
+  }),
+  parts: z.array(part),
+});
+
+/**
+ * `event` hook, session.idle / session.deleted; `dispose` is the plugin's
+ * own, one per open session. `messages`: the session's messages, read by
+ * the plugin through the SDK client when it could (the run digest takes the
+ * agent's final answer from them).
+ */
+export const sessionEventSchema = z.object({
+  type: z.enum(['session.idle', 'session.deleted', 'dispose']),
+  properties: z.object({ sessionID: z.optional(id), info: sessionInfo.optional() }),
+  // Messages of an unexpected shape cost the digest its answer, never the session end.
+  messages: z.array(sessionMessage).optional().catch(undefined),
 });
 
 /** `chat.message` hook: (input, output) as OpenCode passes them. */
@@ -58,15 +74,6 @@ export const compactingSchema = z.object({
   output: z
     .object({ context: z.array(z.string()).optional(), prompt: z.string().optional() })
     .optional(),
-});
-
-const sessionMessage = z.object({
-  info: z.object({
-    id: z.string(),
-    role: z.string(),
-    summary: z.unknown().optional(),
-  }),
-  parts: z.array(part),
 });
 
 /** `event` hook, session.compacted, with the session's messages the plugin read through the SDK client. */

@@ -83,7 +83,16 @@ function sessionEvents(client: OpencodeClientLike, queue: DeliveryQueue, session
 
   async function end(hookEvent: 'session.idle' | 'session.deleted' | 'dispose', id: string) {
     if (!sessions.claimEnd(id)) return;
-    await queue.deliver(hookEvent, { type: hookEvent, properties: { sessionID: id } });
+    // The messages give the run digest the agent's final answer; without them its outcome is unknown.
+    await queue.deliver(hookEvent, async () => {
+      const messages = await Promise.resolve()
+        .then(() => client.session.messages({ path: { id } }))
+        .then(
+          (reply) => (Array.isArray(reply.data) ? reply.data : undefined),
+          () => undefined,
+        );
+      return { type: hookEvent, properties: { sessionID: id }, ...(messages ? { messages } : {}) };
+    });
   }
 
   async function onEvent(event: OpencodeEvent) {

@@ -49,6 +49,7 @@ export {
 export {
   type CompactionCompleteInput,
   compactionCompleteSchema,
+  FINAL_ANSWER_CHARS,
   LIFECYCLE_EVENT_NAMES,
   LIFECYCLE_EVENTS,
   type LifecycleApi,

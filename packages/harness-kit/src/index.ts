@@ -11,3 +11,4 @@ export {
   readOptional,
 } from './install-files';
 export { type InstallLocation, installStateDir } from './install-ledger';
+export { jsonLinesFromEnd, readFileTail } from './read-file-tail';

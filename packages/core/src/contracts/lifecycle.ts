@@ -66,12 +66,22 @@ export const compactionCompleteSchema = lazySchema(() =>
     summary: z.optional(text(200_000)),
   }),
 );
+/** The longest final answer kept (its head: what the work came to is said first). */
+export const FINAL_ANSWER_CHARS = 20_000;
+
 export const sessionEndSchema = lazySchema(() =>
   z.object({
     ...base,
     reason: z.optional(text(200)),
     /** Hooks with a short budget: the model summary waits for the next session start. */
     deferSummary: z.optional(z.boolean()),
+    /**
+     * The agent's last answer, as the harness's transcript holds it: a
+     * string; `null` when the harness read its transcript and the agent did
+     * not answer the last prompt; absent when the harness cannot tell (the
+     * run's outcome is then `unknown` rather than `abandoned`).
+     */
+    finalAnswer: z.optional(z.nullable(text(200_000))),
   }),
 );
 

@@ -2,7 +2,7 @@ import type { TranscriptEntry } from '../lineage/lineage-types';
 import { clip } from '../summaries/text-bounds';
 import { commandFamily, toolFamily } from './command-family';
 import { failureSignature } from './failure-signature';
-import type { Gotcha, RunDigest, RunOutcome } from './run-digest-types';
+import { type Gotcha, NO_FINAL_ANSWER, type RunDigest, type RunOutcome } from './run-digest-types';
 import { displayPath, editedFiles, transcriptToolEvents } from './transcript-tool-events';
 
 /** What the session-end step read, for one run. */
@@ -104,18 +104,52 @@ function lastWord(entries: readonly TranscriptEntry[]): string | undefined {
   return undefined;
 }
 
+/** Whether, after the last prompt, the harness said the agent did not answer (captureFinalAnswer). */
+function saidNoAnswer(entries: readonly TranscriptEntry[]): boolean {
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index]!;
+    if (entry.role === 'system' && entry.text === NO_FINAL_ANSWER) return true;
+    if (entry.role !== 'system') return false;
+  }
+  return false;
+}
+
+/**
+ * A run that ended on a prompt with no answer after it: abandoned when
+ * the harness read its transcript and said so, else unknown (the harness
+ * did not hand the answer over, so an answer in text cannot be told from none).
+ */
+function unansweredOutcome(entries: readonly TranscriptEntry[]): {
+  outcome: RunOutcome;
+  reason: string;
+} {
+  const ranTools = entries.some((entry) => entry.role === 'tool');
+  const answered = entries.some((entry) => entry.role === 'assistant');
+  if (saidNoAnswer(entries))
+    return {
+      outcome: 'abandoned',
+      reason:
+        ranTools || answered
+          ? 'the session ended on a prompt nothing answered'
+          : 'no tool ran and the agent did not answer',
+    };
+  return {
+    outcome: 'unknown',
+    reason: ranTools
+      ? "the session ended on a prompt, and the harness did not hand over the agent's answer"
+      : "no tool ran, and the harness did not hand over the agent's answer",
+  };
+}
+
 function outcomeOf(
   entries: readonly TranscriptEntry[],
   tools: number,
   gotchas: readonly Gotcha[],
   lastFailed: Gotcha | undefined,
 ): { outcome: RunOutcome; reason: string } {
-  const acted = entries.some((entry) => entry.role === 'tool' || entry.role === 'assistant');
-  if (!acted) return { outcome: 'abandoned', reason: 'no tool ran and the agent did not answer' };
   const last = [...entries].reverse().find((entry) => entry.role !== 'system');
-  if (last?.role === 'user') {
-    return { outcome: 'abandoned', reason: 'the session ended on a prompt nothing answered' };
-  }
+  if (!last) return { outcome: 'abandoned', reason: 'no prompt, no tool call and no answer' };
+  if (last.role === 'user') return unansweredOutcome(entries);
   const word = lastWord(entries);
   if (word && GAVE_UP.test(word)) return { outcome: 'failed', reason: "the agent's last turn" };
   if (word && FINISHED.test(word)) return { outcome: 'succeeded', reason: "the agent's last turn" };

@@ -9,8 +9,19 @@ import * as z from 'zod/mini';
  * and git, and it links back to both.
  */
 
-export const RUN_OUTCOMES = ['succeeded', 'failed', 'abandoned'] as const;
+/**
+ * `unknown`: the session ended on a prompt and the harness did not hand
+ * over the agent's answer, so whether it answered cannot be told.
+ */
+export const RUN_OUTCOMES = ['succeeded', 'failed', 'abandoned', 'unknown'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+
+/**
+ * The system entry a session end writes when the harness read its own
+ * transcript and the agent had not answered the last prompt: the digest
+ * then knows the run was abandoned, not merely unread.
+ */
+export const NO_FINAL_ANSWER = 'session end: the agent did not answer the last prompt';
 
 const gotchaSchema = lazySchema(() =>
   z.object({

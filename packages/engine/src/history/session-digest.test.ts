@@ -186,13 +186,42 @@ describe('run digest at session end', () => {
     expect(digest.changes.commits).toEqual([]);
   });
 
-  it('calls a run with no answer to its prompt abandoned', async () => {
+  const promptOnly = async (finalAnswer?: string | null) => {
     const cairn = open();
     await cairn.init();
     await cairn.lifecycle.sessionStart({ ...S, cwd: project.root });
-    await cairn.lifecycle.userPromptSubmit({ ...S, prompt: 'Refactor the parser' });
-    await cairn.lifecycle.sessionEnd({ ...S, deferSummary: true });
-    expect(digests()[0]!.digest.outcome).toBe('abandoned');
+    await cairn.lifecycle.userPromptSubmit({ ...S, prompt: 'Why is the parser slow?' });
+    const end = { ...S, deferSummary: true, ...(finalAnswer !== undefined ? { finalAnswer } : {}) };
+    await cairn.lifecycle.sessionEnd(end);
+    // A harness that ends a session twice (OpenCode, OpenClaw) hands the answer over again.
+    await cairn.lifecycle.sessionEnd(end);
+    return digests()[0]!.digest;
+  };
+
+  it('calls a prompt-only run unknown when the harness did not hand over the answer', async () => {
+    const digest = await promptOnly();
+    expect(digest.outcome).toBe('unknown');
+    expect(digest.outcomeReason).toContain('did not hand over');
+  });
+
+  it("reads the agent's final answer when the harness hands it over, once", async () => {
+    const digest = await promptOnly('It re-tokenizes every line; I cached the tokens. Done.');
+    expect(digest).toMatchObject({ outcome: 'succeeded', outcomeReason: "the agent's last turn" });
+    const transcript = openLineageStore(project.root);
+    try {
+      const entries = transcript.getTranscript('claude', 'run-1')!.entries;
+      expect(entries.filter((entry) => entry.role === 'assistant')).toHaveLength(1);
+    } finally {
+      transcript.close();
+    }
+  });
+
+  it('calls a run abandoned when the harness read its transcript and found no answer', async () => {
+    const digest = await promptOnly(null);
+    expect(digest).toMatchObject({
+      outcome: 'abandoned',
+      outcomeReason: 'no tool ran and the agent did not answer',
+    });
   });
 
   it('runs nothing from a hostile repository config at session end', async () => {

@@ -159,6 +159,7 @@ export async function sessionEnd(
   const args = parseLifecycleInput(sessionEndSchema, input, 'session-end');
   return p.guarded('session-end', args, async () => {
     const session = p.sessionFor(args);
+    p.parts().finalAnswer(session, args.finalAnswer);
     const nodeId = await p.parts().summaries.summarize(session, 'session_summary', {
       deferModel: args.deferSummary === true,
     });

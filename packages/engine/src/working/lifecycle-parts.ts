@@ -14,7 +14,7 @@ import { logLifecycleFailure } from './lifecycle-log';
 import { createRecall } from './recall';
 import { createSessionSummaries } from './session-summaries';
 import { defaultThreadKey, folderProjectId } from './thread-key';
-import { createTranscriptCapture } from './transcript-capture';
+import { captureFinalAnswer, createTranscriptCapture } from './transcript-capture';
 
 type Ids = { agentId: string; sessionKey: string };
 
@@ -29,25 +29,30 @@ export function createLifecycleParts(ctx: LifecycleContext) {
   const headStore = () => (heads ??= new HeadStore(ctx.rootDir));
   const lineage = lazyLineage(ctx);
   let parts: ReturnType<typeof build> | undefined;
-  const build = () => ({
-    capture: createTranscriptCapture(ctx, lineage.store),
-    recall: createRecall(ctx, lineage.store),
-    summaries: createSessionSummaries(ctx, headStore(), lineage.store),
-    headRefresh: createHeadRefresh(ctx, headStore(), lineage.store),
-    digests: createSessionDigests(
-      {
-        ...ctx,
-        namespace: ctx.settings.memory.namespace,
-        store: lineage.store,
-        factsOf: (agent, thread, nodeId) =>
-          headStore()
-            .threads.recentFacts(agent, thread)
-            .find((f) => f.nodeId === nodeId)?.facts,
-      },
-      (agent, key) => headStore().sessions.session(agent, key),
-    ),
-    history: createToolHistory(ctx),
-  });
+  const build = () => {
+    const capture = createTranscriptCapture(ctx, lineage.store);
+    return {
+      capture,
+      finalAnswer: (session: SessionRecord, answer: string | null | undefined) =>
+        captureFinalAnswer(lineage.store(), capture, session, answer),
+      recall: createRecall(ctx, lineage.store),
+      summaries: createSessionSummaries(ctx, headStore(), lineage.store),
+      headRefresh: createHeadRefresh(ctx, headStore(), lineage.store),
+      digests: createSessionDigests(
+        {
+          ...ctx,
+          namespace: ctx.settings.memory.namespace,
+          store: lineage.store,
+          factsOf: (agent, thread, nodeId) =>
+            headStore()
+              .threads.recentFacts(agent, thread)
+              .find((f) => f.nodeId === nodeId)?.facts,
+        },
+        (agent, key) => headStore().sessions.session(agent, key),
+      ),
+      history: createToolHistory(ctx),
+    };
+  };
   const get = () => (parts ??= build());
 
   function logFailure(event: string, ids: Ids, error: unknown) {

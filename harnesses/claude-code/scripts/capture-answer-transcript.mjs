@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Captures fixtures/transcript/answered.jsonl from the pinned Claude Code:
+// one `claude -p` against @cairn/testkit's scripted model server that runs
+// a Bash command, then answers in text. The transcript keeps its real
+// entries (user prompt, assistant tool use, tool result, assistant text);
+// long strings Cairn never reads are cut and temp paths replaced.
+// deliver.test.ts reads the final answer back from it.
+// Usage: node scripts/capture-answer-transcript.mjs   (after building @cairn/testkit)
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startModelServer } from '@cairn/testkit';
+
+const pkg = fileURLToPath(new URL('..', import.meta.url));
+const claude = join(pkg, 'node_modules/.bin/claude');
+const ANSWER = 'The parser re-reads the file for every line; read it once into a buffer.';
+
+const temp = mkdtempSync(join(tmpdir(), 'claude-answer-'));
+const home = join(temp, 'home');
+const project = join(temp, 'project');
+mkdirSync(home, { recursive: true });
+mkdirSync(project);
+const server = await startModelServer({
+  text: ANSWER,
+  toolCalls: [
+    { tool: /^Bash$/, input: { command: 'ls', description: 'List files' }, afterResults: 0 },
+  ],
+});
+const env = {
+  ...process.env,
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, '.config'),
+  ANTHROPIC_BASE_URL: server.url,
+  ANTHROPIC_API_KEY: 'dummy',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_TELEMETRY: '1',
+  ENABLE_TOOL_SEARCH: 'false',
+};
+const files = (dir) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+const cut = (value) =>
+  JSON.parse(
+    JSON.stringify(value, (_key, v) =>
+      typeof v === 'string' && v.length > 300 ? '(trimmed)' : v,
+    ).replaceAll(temp, '/tmp/claude-capture'),
+  );
+try {
+  await new Promise((resolve, reject) => {
+    const args = [
+      '-p',
+      'Why is the parser slow?',
+      '--output-format',
+      'json',
+      '--allowedTools',
+      'Bash',
+    ];
+    const child = spawn(claude, args, { env, cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(stderr))));
+  });
+  const [transcript] = files(join(home, '.claude', 'projects')).filter((f) => f.endsWith('.jsonl'));
+  const lines = readFileSync(transcript, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => cut(JSON.parse(line)));
+  mkdirSync(join(pkg, 'fixtures', 'transcript'), { recursive: true });
+  const out = join(pkg, 'fixtures', 'transcript', 'answered.jsonl');
+  writeFileSync(out, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  console.log(`wrote ${lines.length} entries to ${out}`);
+} finally {
+  await server.close();
+  rmSync(temp, { recursive: true, force: true });
+}
