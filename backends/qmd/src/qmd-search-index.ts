@@ -147,7 +147,7 @@ export class QmdSearchIndex implements MemoryIndex<QmdRefreshStats> {
     const specs = collections.map((c) => c.spec);
     const hits: QmdHit[] = await this.searchCollections(
       specs,
-      query.terms.join(' '),
+      qmdQueryText(query),
       fetchLimit(query.limit),
     );
     const roots = termRoots(query.terms);
@@ -183,4 +183,16 @@ export class QmdSearchIndex implements MemoryIndex<QmdRefreshStats> {
   async close(): Promise<void> {
     await this.cli?.close();
   }
+}
+
+/**
+ * The words qmd is asked for: the query's own words among its terms. The
+ * joined forms of compounds (`bluegreen`) and camelCase parts are the file
+ * index's; qmd tokenises the text itself and would miss a document that
+ * lacks a joined form.
+ */
+export function qmdQueryText(query: Pick<MemoryIndexQuery, 'text' | 'terms'>): string {
+  const own = new Set(query.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const words = query.terms.filter((term) => own.has(term));
+  return (words.length > 0 ? words : query.terms).join(' ');
 }

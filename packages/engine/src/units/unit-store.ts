@@ -3,37 +3,27 @@ import {
   CairnError,
   type CairnSettings,
   cairnStatePath,
-  dailyMemoryFileName,
   isUnsafePathError,
-  type LocatedUnit,
   type MemoryCategory,
-  missingAsUndefined,
   type ParsedDocument,
-  REVIEW_STATES,
   type ReviewState,
-  randomUuid,
-  readMemoryFileExact,
-  serializeUnit,
-  serializeUnitBlock,
-  UNIT_ID_PATTERN,
-  wellFormedText,
   withFileLock,
 } from '@cairn/core';
 import type { WorkspaceWriter } from '../workspace-writer';
 import { DedupIndex } from './dedup-index';
-import { copiesConflict, copyAt, findUnitCopies } from './unit-copies';
-import { type AddUnitInput, validateAddInput, validateText } from './unit-input';
-import { appendBlock, removalEnd, spliceLines } from './unit-lines';
+import type { AddUnitInput } from './unit-input';
 import {
-  type AddUnitResult,
-  type FailedResult,
-  failed,
-  failedFrom,
-  type RemoveUnitResult,
-  type ReplaceUnitResult,
-} from './unit-results';
-import { findDuplicate, type ParseCache, scanWorkspace } from './workspace-scan';
+  addUnit,
+  removeUnit,
+  replaceUnit,
+  setUnitReview,
+  type UnitStoreState,
+} from './unit-mutations';
+import { type FailedResult, failedFrom } from './unit-results';
+import { type ParseCache, scanWorkspace } from './workspace-scan';
 import { watchWorkspace } from './workspace-watch';
+
+export type { ReviewUnitResult } from './unit-mutations';
 
 export interface UnitStoreOptions {
   rootDir: string;
@@ -55,222 +45,47 @@ export interface ListUnitsFilter {
   path?: string;
 }
 
-function checkId(memoryId: unknown): FailedResult | undefined {
-  if (typeof memoryId === 'string' && memoryId.startsWith('RAW:')) {
-    return failed(
-      'not_mutable',
-      `${memoryId} is RAW markdown`,
-      'edit the file by hand, or add a managed unit instead',
-    );
-  }
-  if (typeof memoryId !== 'string' || !UNIT_ID_PATTERN.test(memoryId)) {
-    return failed(
-      'invalid_id',
-      'memoryId must look like UNIT:<uuid>',
-      'find ids with memory_list or memory_search (`cairn list`, `cairn search`)',
-    );
-  }
-  return undefined;
-}
-
-/**
- * Managed units in the daily files. Every mutation runs under one workspace
- * lock and rewrites the file atomically, so concurrent writers (threads or
- * processes) never lose each other's units.
- */
-function notFound(memoryId: string) {
-  return failed(
-    'not_found',
-    `${memoryId} does not exist`,
-    'find ids with memory_list (`cairn list`)',
-  );
-}
-
-/**
- * The unit a change applies to: its one copy, or the copy `at` names; a
- * failed result when it has none, or several and `at` names none.
- */
-function theUnit(
-  documents: ParsedDocument[],
-  memoryId: string,
-  at?: string,
-): LocatedUnit | FailedResult {
-  const copies = findUnitCopies(documents, memoryId);
-  if (copies.length === 0) return notFound(memoryId);
-  if (at !== undefined) return copyAt(memoryId, copies, at);
-  return copies.length === 1 ? copies[0]! : copiesConflict(memoryId, copies);
-}
-
-const isFailed = (value: LocatedUnit | FailedResult): value is FailedResult => 'action' in value;
-
-/** A review state change: the unit keeps its id. */
-export type ReviewUnitResult =
-  | {
-      action: 'reviewed';
-      memoryId: string;
-      path: string;
-      review: ReviewState;
-      previous: ReviewState;
+/** Runs `fn` under the workspace lock; I/O and lock failures become failed results. */
+async function underLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T | FailedResult> {
+  try {
+    return await withFileLock(lockPath, fn);
+  } catch (error) {
+    // A link under .cairn/ is refused as INVALID_PATH, not reported as a failed write.
+    if (!CairnError.isInstance(error) || isUnsafePathError(error)) throw error;
+    if (error.code === 'CONFLICT') {
+      return failedFrom('conflict', error, 'another writer changed the file; try again');
     }
-  | FailedResult;
-
-/** What changing a review state needs of the store. */
-interface ReviewContext {
-  rootDir: string;
-  writer: WorkspaceWriter;
-  now: () => Date;
-  scan: () => Promise<ParsedDocument[]>;
-  locked: <T>(fn: () => Promise<T>) => Promise<T | FailedResult>;
-}
-
-/** Changes a unit's review state in place: same id, text and file; `updatedAt` moves. */
-async function setUnitReview(
-  { rootDir, writer, now, scan, locked }: ReviewContext,
-  memoryId: string,
-  review: ReviewState,
-): Promise<ReviewUnitResult> {
-  writer.assertWritable('review a memory');
-  const bad = checkId(memoryId);
-  if (bad) return bad;
-  if (!REVIEW_STATES.includes(review)) {
-    return failed(
-      'invalid_review',
-      `unknown review state ${JSON.stringify(String(review)).slice(0, 80)}`,
-      `use one of ${REVIEW_STATES.join(', ')}`,
-    );
+    return failedFrom('write_failed', error, 'check free disk space and write permission');
   }
-  const early = theUnit(await scan(), memoryId);
-  if (isFailed(early)) return early;
-  return locked(async () => {
-    const unit = theUnit(await scan(), memoryId);
-    if (isFailed(unit)) return unit;
-    const updated = { ...unit, review, updatedAt: now().toISOString() };
-    const content = await readMemoryFileExact(rootDir, unit.path);
-    const block = wellFormedText(serializeUnitBlock(updated)).split('\n');
-    await writer.writeFile(unit.path, spliceLines(content, unit.startLine, unit.endLine, block));
-    return { action: 'reviewed', memoryId, path: unit.path, review, previous: unit.review };
-  });
 }
 
+/** Managed units in the daily files (see unit-mutations.ts for the writes). */
 export function createUnitStore(options: UnitStoreOptions) {
   const { rootDir, settings, writer } = options;
-  const now = options.now ?? (() => new Date());
   const lockPath = join(cairnStatePath(rootDir), 'locks', 'units.lock');
   // Kept for the life of the store: a long-lived engine (an in-process harness
   // plugin) parses only the files that changed since its last scan.
   const parsed: ParseCache = new Map();
-  const duplicates = new DedupIndex();
   // What changed since the last scan, from the kernel and from this process's own writes.
   const watch = watchWorkspace(rootDir);
   writer.onWrite((path) => watch.note(path));
-  const scan = () => scanWorkspace(rootDir, parsed, watch);
-  /** Runs a mutation under the workspace lock; I/O and lock failures become failed results. */
-  const locked = async <T>(fn: () => Promise<T>): Promise<T | FailedResult> => {
-    try {
-      return await withFileLock(lockPath, fn);
-    } catch (error) {
-      // A link under .cairn/ is refused as INVALID_PATH, not reported as a failed write.
-      if (!CairnError.isInstance(error) || isUnsafePathError(error)) throw error;
-      if (error.code === 'CONFLICT') {
-        return failedFrom('conflict', error, 'another writer changed the file; try again');
-      }
-      return failedFrom('write_failed', error, 'check free disk space and write permission');
-    }
+  const state: UnitStoreState = {
+    rootDir,
+    settings,
+    writer,
+    now: options.now ?? (() => new Date()),
+    duplicates: new DedupIndex(),
+    scan: () => scanWorkspace(rootDir, parsed, watch),
+    locked: (fn) => underLock(lockPath, fn),
   };
-  const maxChars = () => settings.limits.maxUnitChars;
-
-  async function add(input: AddUnitInput): Promise<AddUnitResult> {
-    writer.assertWritable('add a memory');
-    const valid = validateAddInput(input, maxChars());
-    if ('action' in valid) return valid;
-    // Refusals are decided before the lock too, so a refused call creates nothing (not even the lock).
-    const early = findDuplicate(await scan(), valid.text, undefined, duplicates);
-    if (early) return early;
-    return locked(async () => {
-      const documents = await scan();
-      const duplicate = findDuplicate(documents, valid.text, undefined, duplicates);
-      if (duplicate) return duplicate;
-      const instant = now();
-      const path = dailyMemoryFileName(instant, settings.timezone);
-      const stamp = instant.toISOString();
-      const memoryId = `UNIT:${randomUuid()}`;
-      const block = wellFormedText(
-        serializeUnit({ memoryId, ...valid, createdAt: stamp, updatedAt: stamp }),
-      );
-      // Exact read and write: the user's bytes around the new block stay as they were.
-      const current = await readMemoryFileExact(rootDir, path).catch(missingAsUndefined);
-      await writer.writeFile(path, appendBlock(current, block, path.slice(0, -3)));
-      return {
-        action: 'created',
-        memoryId,
-        kind: 'UNIT',
-        path,
-        category: valid.category,
-        text: valid.text,
-      };
-    });
-  }
-
-  async function replace(memoryId: string, text: string): Promise<ReplaceUnitResult> {
-    writer.assertWritable('replace a memory');
-    const bad = checkId(memoryId);
-    if (bad) return bad;
-    const valid = validateText(text, maxChars());
-    if (typeof valid !== 'string') return valid;
-    const refusal = (documents: ParsedDocument[]) => {
-      const unit = theUnit(documents, memoryId);
-      return isFailed(unit) ? unit : findDuplicate(documents, valid, memoryId, duplicates);
-    };
-    const early = refusal(await scan());
-    if (early) return early;
-    return locked(async () => {
-      const documents = await scan();
-      const refused = refusal(documents);
-      if (refused) return refused;
-      const unit = theUnit(documents, memoryId) as LocatedUnit;
-      const updated = { ...unit, text: valid, updatedAt: now().toISOString() };
-      const content = await readMemoryFileExact(rootDir, unit.path);
-      const block = wellFormedText(serializeUnitBlock(updated)).split('\n');
-      await writer.writeFile(unit.path, spliceLines(content, unit.startLine, unit.endLine, block));
-      const { path, category, createdAt, updatedAt } = updated;
-      return {
-        action: 'replaced',
-        memoryId,
-        kind: 'UNIT',
-        path,
-        category,
-        text: valid,
-        createdAt,
-        updatedAt,
-      };
-    });
-  }
-
-  /** Removes the unit; `at` (`<file>:<line>`) names one copy of an id that is in several places. */
-  async function remove(memoryId: string, at?: string): Promise<RemoveUnitResult> {
-    writer.assertWritable('remove a memory');
-    const bad = checkId(memoryId);
-    if (bad) return bad;
-    const early = theUnit(await scan(), memoryId, at);
-    if (isFailed(early)) return early;
-    return locked(async () => {
-      const unit = theUnit(await scan(), memoryId, at);
-      if (isFailed(unit)) return unit;
-      const content = await readMemoryFileExact(rootDir, unit.path);
-      const end = removalEnd(content.split('\n'), unit.endLine);
-      await writer.writeFile(unit.path, spliceLines(content, unit.startLine, end, []));
-      return { action: 'removed', memoryId, kind: 'UNIT', path: unit.path };
-    });
-  }
-
-  /** Changes a unit's review state in place: same id, text and file; `updatedAt` moves. */
   return {
-    add,
-    replace,
-    remove,
-    setReview: (memoryId: string, review: ReviewState) =>
-      setUnitReview({ rootDir, writer, now, scan, locked }, memoryId, review),
-    scan: (): Promise<ParsedDocument[]> => scan(),
+    add: (input: AddUnitInput) => addUnit(state, input),
+    replace: (memoryId: string, text: string) => replaceUnit(state, memoryId, text),
+    /** Removes the unit; `at` (`<file>:<line>`) names one copy of an id that is in several places. */
+    remove: (memoryId: string, at?: string) => removeUnit(state, memoryId, at),
+    /** Changes a unit's review state in place: same id, text and file; `updatedAt` moves. */
+    setReview: (memoryId: string, review: ReviewState) => setUnitReview(state, memoryId, review),
+    scan: (): Promise<ParsedDocument[]> => state.scan(),
   };
 }
 
