@@ -98,9 +98,11 @@ export {
 } from './pool-sources';
 export {
   baseForm,
+  compoundExpansions,
   EXPANSION_WEIGHTS,
   type ExpansionOptions,
   expandQuery,
+  formExpansions,
   type GlossaryIndex,
   indexGlossary,
   MAX_EXPANSIONS,
@@ -108,9 +110,11 @@ export {
   softwareGlossary,
 } from './query-expansion';
 export type { SearchIndexRefreshStats } from './refresh-stats';
+export { relativeDateTerms } from './relative-dates';
 export { renderedViews } from './rendered-views';
 export { type ReviewStates, reviewStates } from './review-states';
 export { type WarningSink, warningSink } from './warning-sink';
+export { wordForms } from './word-forms';
 export {
   DEFAULT_GET_MAX_LINES,
   type WorkspaceStorage,

@@ -50,7 +50,43 @@ describe('query expansion', () => {
       'begin the work when the team meets, after the plan is agreed, the budget is set and the office opens';
     const content = long.split(' ').filter((w) => w.length > 3);
     expect((await expandQuery(long, content)).some((e) => e.source === 'wordnet')).toBe(false);
-    expect(await expandQuery('begin', ['begin'], { wordnet: false })).toEqual([]);
+    const without = await expandQuery('begin', ['begin'], { wordnet: false });
+    expect(without.filter((e) => e.source === 'wordnet')).toEqual([]);
+  });
+
+  it('adds the irregular forms of a word: went for go, children for child', async () => {
+    const went = await expandQuery('when did Maria go to the beach', ['maria', 'go', 'beach'], {
+      wordnet: false,
+    });
+    expect(words(went.filter((e) => e.source === 'forms'))).toEqual(
+      expect.arrayContaining(['went', 'gone']),
+    );
+    expect(went.every((e) => e.source !== 'forms' || e.weight === EXPANSION_WEIGHTS.forms)).toBe(
+      true,
+    );
+    expect(words(await expandQuery('how many children', ['many', 'children']))).toContain('child');
+    expect(words(await expandQuery('she bought shoes', ['bought', 'shoes']))).toContain('buy');
+  });
+
+  it('writes a compound the other way: joined, or split into common words', async () => {
+    const joined = await expandQuery('ice cream recipe', ['ice', 'cream', 'recipe']);
+    expect(words(joined.filter((e) => e.source === 'compound'))).toEqual(
+      expect.arrayContaining(['icecream', 'creamrecipe']),
+    );
+    const split = await expandQuery('the roadtrip', ['roadtrip']);
+    expect(split.find((e) => e.source === 'compound')).toEqual({
+      words: ['road', 'trip'],
+      weight: EXPANSION_WEIGHTS.compound,
+      source: 'compound',
+    });
+    expect(words(await expandQuery('filename', ['filename']))).toContain('file name');
+    // Parts must be common words on both sides of the cut, three letters at least.
+    expect(words(await expandQuery('melanie', ['melanie']))).not.toContain('mel anie');
+    expect(
+      (await expandQuery('roadtrip', ['roadtrip'], { wordnet: false })).some(
+        (e) => e.source === 'compound',
+      ),
+    ).toBe(false);
   });
 
   it("puts a project's own groups first, each term once, and caps the total", async () => {

@@ -1,5 +1,7 @@
 import { wordRuns } from '@cairn/core';
+import { isStopWord } from './keyword-scan';
 import { SOFTWARE_GLOSSARY } from './software-glossary';
+import { wordForms } from './word-forms';
 
 /*
  * The vocabulary gap, offline: a query that says "who owns" also looks for
@@ -15,13 +17,24 @@ export interface QueryExpansion {
   words: string[];
   /** Relative to the query's own words (weight 1). */
   weight: number;
-  source: 'glossary' | 'project' | 'wordnet';
+  source: 'forms' | 'compound' | 'glossary' | 'project' | 'wordnet';
   /** For a WordNet synonym: the query word it stands for (an index may use it only where that word is missing). */
   of?: string;
 }
 
-/** Weights of each source: a project's words are its own, WordNet's the least specific. */
-export const EXPANSION_WEIGHTS = { project: 0.6, glossary: 0.5, wordnet: 0.25 } as const;
+/**
+ * Weights of each source: a compound written apart or joined (`road trip`,
+ * `roadtrip`) is the same word; an irregular form (`went` for `go`) the
+ * same word in another tense or number, which also says something else;
+ * a project's words are its own; WordNet's the least specific.
+ */
+export const EXPANSION_WEIGHTS = {
+  compound: 0.8,
+  project: 0.6,
+  forms: 0.5,
+  glossary: 0.5,
+  wordnet: 0.25,
+} as const;
 /** At most this many expansions per query (the most specific sources first). */
 export const MAX_EXPANSIONS = 24;
 /**
@@ -138,19 +151,24 @@ async function wordnetTable(): Promise<string[]> {
   return wordnetLines;
 }
 
-/** The synonyms of `word` in the table (binary search on the sorted headwords). */
-function lookup(lines: readonly string[], word: string): string[] {
+/** The line of `word` in the table (binary search on the sorted headwords), or undefined. */
+function lineOf(lines: readonly string[], word: string): string | undefined {
   let low = 0;
   let high = lines.length - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
     const line = lines[mid]!;
     const head = line.slice(0, line.indexOf(' '));
-    if (head === word) return line.split(' ').slice(1);
+    if (head === word) return line;
     if (head < word) low = mid + 1;
     else high = mid - 1;
   }
-  return [];
+  return undefined;
+}
+
+/** The synonyms of `word` in the table. */
+function lookup(lines: readonly string[], word: string): string[] {
+  return lineOf(lines, word)?.split(' ').slice(1) ?? [];
 }
 
 /** WordNet synonyms of the query's content words (tried as written, then by base form). */
@@ -174,6 +192,55 @@ export async function wordnetExpansions(
   return out;
 }
 
+/** The other forms of the query's content words (`went` -> `go`, `children` -> `child`). */
+export async function formExpansions(
+  contentWords: readonly string[],
+  weight: number,
+): Promise<QueryExpansion[]> {
+  const out: QueryExpansion[] = [];
+  for (const word of contentWords) {
+    if (!/^[a-z]{2,}$/.test(word)) continue;
+    for (const form of await wordForms(word)) out.push({ words: [form], weight, source: 'forms' });
+  }
+  return out;
+}
+
+/** The shortest part a compound is split into (`sun set`, not `sunse t`). */
+const MIN_COMPOUND_PART = 3;
+
+/**
+ * A compound written the other way: two neighbouring content words joined
+ * (`ice cream` -> `icecream`, `time out` -> `timeout`), and a word split
+ * where both parts are common English words (WordNet headwords:
+ * `roadtrip` -> `road trip`, `screenplay` -> `screen play`), searched as a
+ * phrase. A form the notes do not use matches nothing and costs nothing.
+ */
+export async function compoundExpansions(
+  queryWords: readonly string[],
+  weight: number,
+): Promise<QueryExpansion[]> {
+  const out: QueryExpansion[] = [];
+  const content = (word: string | undefined) =>
+    word !== undefined && /^[a-z]+$/.test(word) && !isStopWord(word);
+  for (let at = 1; at < queryWords.length; at += 1) {
+    const [left, right] = [queryWords[at - 1], queryWords[at]];
+    if (content(left) && content(right)) {
+      out.push({ words: [`${left}${right}`], weight, source: 'compound' });
+    }
+  }
+  const lines = await wordnetTable();
+  for (const word of new Set(queryWords)) {
+    if (!content(word) || word.length < 2 * MIN_COMPOUND_PART) continue;
+    for (let cut = MIN_COMPOUND_PART; cut <= word.length - MIN_COMPOUND_PART; cut += 1) {
+      const parts = [word.slice(0, cut), word.slice(cut)];
+      if (parts.every((part) => lineOf(lines, part) !== undefined)) {
+        out.push({ words: parts, weight, source: 'compound' });
+      }
+    }
+  }
+  return out;
+}
+
 /** What a query is widened with, and from where. */
 export interface ExpansionOptions {
   /** A project's own groups (`.cairn/glossary.json`), indexed. */
@@ -183,9 +250,10 @@ export interface ExpansionOptions {
 }
 
 /**
- * The expansions of a query: the project's glossary, the software
- * glossary, then WordNet synonyms of its content words, each term once
- * (the first source to give it keeps it), at most MAX_EXPANSIONS.
+ * The expansions of a query: the other forms of its words, the project's
+ * glossary, the software glossary, then (for a short query) its compounds
+ * written the other way and WordNet synonyms of its content words, each
+ * term once (the first source to give it keeps it), at most MAX_EXPANSIONS.
  * `contentWords` are the query's own search terms (stop words left out).
  */
 export async function expandQuery(
@@ -194,7 +262,7 @@ export async function expandQuery(
   options: ExpansionOptions = {},
 ): Promise<QueryExpansion[]> {
   const words = wordRuns(query.toLowerCase());
-  const found: QueryExpansion[] = [];
+  const found: QueryExpansion[] = await formExpansions(contentWords, EXPANSION_WEIGHTS.forms);
   if (options.project) {
     found.push(...glossaryExpansions(options.project, words, EXPANSION_WEIGHTS.project, 'project'));
   }
@@ -202,6 +270,7 @@ export async function expandQuery(
     ...glossaryExpansions(softwareGlossary(), words, EXPANSION_WEIGHTS.glossary, 'glossary'),
   );
   if (options.wordnet !== false && contentWords.length <= WORDNET_MAX_QUERY_WORDS) {
+    found.push(...(await compoundExpansions(words, EXPANSION_WEIGHTS.compound)));
     found.push(...(await wordnetExpansions(contentWords, EXPANSION_WEIGHTS.wordnet)));
   }
   const own = new Set(contentWords);
