@@ -1,9 +1,10 @@
 import type { IndexStore } from './index-store';
 
-/** What BM25 needs of the whole index: its rows and their average length in tokens. */
+/** What BM25 needs of the whole index: its rows and their columns' average lengths in tokens. */
 export interface CorpusStats {
   rows: number;
-  averageLength: number;
+  /** Average tokens per row of each column (text, terms, context), at least 1. */
+  columnAverages: [number, number, number];
 }
 
 const cached = new WeakMap<IndexStore, { stamp: string; stats: CorpusStats }>();
@@ -20,10 +21,9 @@ function readVarint(bytes: Uint8Array, at: number): { value: number; next: numbe
 }
 
 /**
- * Rows and average tokens per row (every column counted, as FTS5's bm25
- * counts them), from the averages record FTS5 keeps (row 1 of its data
- * table: the row count, then the token total of each column). Read again
- * after any write.
+ * Rows and average tokens per row of each column, from the averages record
+ * FTS5 keeps (row 1 of its data table: the row count, then the token total
+ * of each column). Read again after any write.
  */
 export function corpusStats(store: IndexStore): CorpusStats {
   const stamp = store
@@ -37,19 +37,24 @@ export function corpusStats(store: IndexStore): CorpusStats {
   const block = store.query('SELECT block FROM chunks_fts_data WHERE id = 1').pluck().get() as
     | Uint8Array
     | undefined;
-  const stats: CorpusStats = { rows: 0, averageLength: 1 };
+  const stats: CorpusStats = { rows: 0, columnAverages: [1, 1, 1] };
   if (block && block.length > 0) {
     const first = readVarint(block, 0);
     const rows = first.value;
     let next = first.next;
-    let tokens = 0;
+    const columns: number[] = [];
     while (next < block.length) {
       const read = readVarint(block, next);
-      tokens += read.value;
+      columns.push(read.value);
       next = read.next;
     }
+    const average = (tokens: number) => (rows > 0 ? Math.max(1, tokens / rows) : 1);
     stats.rows = rows;
-    stats.averageLength = rows > 0 ? Math.max(1, tokens / rows) : 1;
+    stats.columnAverages = [
+      average(columns[0] ?? 0),
+      average(columns[1] ?? 0),
+      average(columns[2] ?? 0),
+    ];
   }
   cached.set(store, { stamp, stats });
   return stats;

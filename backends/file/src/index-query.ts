@@ -66,6 +66,7 @@ export function queryChunks(store: IndexStore, query: ChunkQuery): ChunkHit[] {
   const stats = {
     ...corpusStats(store),
     docs: (stems: readonly string[]) => docCounts(store, stems),
+    following: (rowids: readonly number[]) => followingChunks(store, rowids),
   };
   const lengths = columnLengths(
     store,
@@ -75,6 +76,22 @@ export function queryChunks(store: IndexStore, query: ChunkQuery): ChunkHit[] {
   return rerank(inputs, terms, stats)
     .slice(0, query.limit)
     .map((ranked) => toHit(ranked.row, ranked.score, ranked.matchedTerms));
+}
+
+/** The row of the chunk right after each given chunk in its file (by start line), when there is one. */
+function followingChunks(store: IndexStore, rowids: readonly number[]): Map<number, number> {
+  if (rowids.length === 0) return new Map();
+  const rows = store
+    .query(
+      `SELECT c.rowid AS id, (
+         SELECT n.rowid FROM chunks n
+         WHERE n.pool = c.pool AND n.path = c.path AND n.start_line > c.start_line
+         ORDER BY n.start_line LIMIT 1
+       ) AS next
+       FROM chunks c WHERE c.rowid IN (${rowids.map(() => '?').join(', ')})`,
+    )
+    .all(...rowids) as { id: number; next: number | null }[];
+  return new Map(rows.flatMap((row) => (row.next === null ? [] : [[row.id, row.next] as const])));
 }
 
 /**

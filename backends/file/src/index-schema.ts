@@ -4,7 +4,7 @@ import type { SqliteDatabase } from '@cairn/sqlite';
  * Bump when the tables, the tokenizer or what goes into a chunk change: an
  * index with another version is dropped and rebuilt from the markdown.
  */
-export const SEARCH_INDEX_SCHEMA_VERSION = 7;
+export const SEARCH_INDEX_SCHEMA_VERSION = 8;
 
 const TABLES = `
 CREATE TABLE files (
@@ -39,7 +39,8 @@ CREATE TABLE chunks (
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   text TEXT NOT NULL,
-  -- Code-aware forms of the text: camelCase parts, joined compounds, versions (index-kit's derivedTerms).
+  -- Code-aware forms of the text (camelCase parts, joined compounds, versions: index-kit's derivedTerms)
+  -- and the dates its relative time expressions stand for (relativeDateTerms).
   terms TEXT NOT NULL DEFAULT '',
   -- The end of the two chunks before and the start of the chunk after, same file (chunk-context.ts).
   context TEXT NOT NULL DEFAULT '',

@@ -1,5 +1,5 @@
 import { type MemoryChunk, recordKindOf, recordTrustOf } from '@cairn/core';
-import { derivedTerms } from '@cairn/index-kit';
+import { derivedTerms, relativeDateTerms } from '@cairn/index-kit';
 import type { SqliteDatabase, SqliteStatement } from '@cairn/sqlite';
 import { chunkContexts } from './chunk-context';
 import { prepareSchema, recreateTables } from './index-schema';
@@ -188,6 +188,13 @@ function chunkRows(
   return chunks.map((chunk, i) => chunkRow(pool, chunk, contexts[i]!, views[i] === true));
 }
 
+/** The derived terms of a chunk: its code-aware forms and the dates of its relative time expressions. */
+function chunkTerms(chunk: MemoryChunk): string {
+  const dates = relativeDateTerms(chunk.text, chunk.createdAt);
+  const code = derivedTerms(chunk.text);
+  return dates === '' ? code : code === '' ? dates : `${code} ${dates}`;
+}
+
 function chunkRow(pool: string, chunk: MemoryChunk, context: string, view: boolean) {
   return {
     chunkId: chunk.id,
@@ -210,7 +217,7 @@ function chunkRow(pool: string, chunk: MemoryChunk, context: string, view: boole
     startLine: chunk.startLine,
     endLine: chunk.endLine,
     text: chunk.text,
-    terms: derivedTerms(chunk.text),
+    terms: chunkTerms(chunk),
     context,
     view: view ? 1 : 0,
   };

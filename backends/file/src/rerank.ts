@@ -1,23 +1,45 @@
-import { compareCodeUnits, wordRuns } from '@cairn/core';
+import { compareCodeUnits } from '@cairn/core';
 import { CONTEXT_WEIGHT } from './chunk-context';
 import type { CorpusStats } from './corpus-stats';
-import { type PlannedTerm, stemOf } from './query-plan';
+import type { PlannedTerm } from './query-plan';
+import {
+  asks,
+  frequency,
+  labelStems,
+  type QueryStems,
+  queryStems,
+  readField,
+} from './rerank-fields';
 
 /*
  * The second stage of keyword search: FTS5 finds the candidates, this
  * ranks them with everything FTS5's bm25 cannot weigh (docs/SEARCH.md,
  * "Ranking"): each term's own weight (expansions weigh less than the
- * query's words), the file a chunk sits in, the label it opens with, and
+ * query's words), each field's own length normalization, the question a
+ * chunk answers, the file a chunk sits in, the label it opens with, and
  * which chunks match only through their neighbours or are views.
  */
 
-/** BM25's term-frequency saturation and length normalization, as FTS5's bm25. */
+/** BM25's term-frequency saturation, as FTS5's bm25. */
 const K1 = 1.2;
-const B = 0.75;
-/** The derived forms (camelCase parts, joined compounds) count as the chunk's own words. */
-const TERMS_WEIGHT = 1;
-/** Weight of the chunk's file (the sum of its candidates' scores, scaled by the best file's) beside its own. */
+/**
+ * Each field's weight: the derived forms (camelCase parts, joined
+ * compounds, dates) count as the chunk's own words, its neighbours' words less.
+ */
+const FIELD_WEIGHTS = [1, 1, CONTEXT_WEIGHT] as const;
+/**
+ * Each field's length normalization (BM25F's b): none for the chunk's own
+ * text, where a longer note or reply says more rather than the same at
+ * greater length (measured on LoCoMo, docs/SEARCH.md), FTS5's 0.75 for
+ * the derived terms and the neighbours' context.
+ */
+const FIELD_B = [0, 0.75, 0.75] as const;
+/** Share of a question's score that the chunk right after it (its answer) gains. */
+export const ANSWER_WEIGHT = 0.2;
+/** Weight of the chunk's file (its best candidates' scores, scaled by the best file's) beside its own. */
 export const FILE_WEIGHT = 0.3;
+/** How many of a file's best candidates make its share: a long file's many weak matches add nothing. */
+export const FILE_CANDIDATES = 3;
 /** A lower tier's best score as a share of the higher tier's last (see `rerank`). */
 const TIER_STEP = 0.99;
 /** A chunk whose leading label (`Melanie:`, `Decision:`) names a query word. */
@@ -25,6 +47,7 @@ export const LABEL_BOOST = 1.5;
 
 /** A candidate row as the rerank reads it. */
 export interface RerankInput {
+  rowid: number;
   /** Tokens in the text, derived terms and context columns, as FTS5 counted them. */
   lengths: [number, number, number];
   path: string;
@@ -43,87 +66,37 @@ export interface Reranked<Row extends RerankInput> {
   matchedTerms: string[];
 }
 
-/** The corpus size and, asked for the stems some candidate holds, their document frequencies. */
+/** What the rerank asks of the index: its size and, for the candidates, document frequencies and order. */
 export interface RankStats extends CorpusStats {
+  /** How many chunks hold each stem. */
   docs(stems: readonly string[]): Map<string, number>;
+  /** The row of the chunk right after each given chunk in its file, when there is one. */
+  following(rowids: readonly number[]): Map<number, number>;
 }
 
-/** A field of a candidate: its length in tokens and where the query's stems occur in it. */
-interface Field {
-  length: number;
-  /** Character offset of a matching token -> its stem and where it ends. */
-  at: Map<number, { stem: string; end: number }>;
-  /** Stem -> how many times it occurs. */
-  counts: Map<string, number>;
-  text: string;
+/** A candidate read for the query: per term, its count in each field. */
+interface Matched<Row extends RerankInput> {
+  row: Row;
+  counts: (readonly number[] | undefined)[];
 }
 
-const ALNUM = /[\p{L}\p{N}]/u;
-
-function isAlnum(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  if (code < 128) {
-    return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
-  }
-  return !Number.isNaN(code) && ALNUM.test(text[at]!);
+interface Scored<Row extends RerankInput> extends Reranked<Row> {
+  own: boolean;
+  /** LABEL_BOOST when the chunk's leading label names a query word, else 1. */
+  factor: number;
 }
 
-/** Lowercase, diacritics removed: what FTS5's unicode61 tokenizer compares. */
-function folded(text: string): string {
-  const lower = text.toLowerCase();
-  return /[^\0-\x7f]/.test(lower) ? lower.normalize('NFKD').replace(/\p{M}/gu, '') : lower;
-}
-
-/**
- * Finds the query's stems in a field without cutting all of it into
- * tokens: each stem's first letters are searched for, and only the tokens
- * found there are stemmed. `length` comes from FTS5's own count.
- */
-function readField(raw: string, length: number, prefixes: Set<string>, wanted: Set<string>): Field {
-  const text = folded(raw);
-  const found: Field = { length, at: new Map(), counts: new Map(), text };
-  for (const prefix of prefixes) {
-    for (let at = text.indexOf(prefix); at !== -1; at = text.indexOf(prefix, at + 1)) {
-      if (at > 0 && isAlnum(text, at - 1)) continue;
-      let end = at + prefix.length;
-      while (end < text.length && isAlnum(text, end)) end += 1;
-      const stem = stemOf(text.slice(at, end));
-      if (!wanted.has(stem) || found.at.has(at)) continue;
-      found.at.set(at, { stem, end });
-      found.counts.set(stem, (found.counts.get(stem) ?? 0) + 1);
-    }
-  }
-  return found;
-}
-
-/** The offset of the token after the one ending at `end`. */
-function nextToken(text: string, end: number): number {
-  let at = end;
-  while (at < text.length && !isAlnum(text, at)) at += 1;
-  return at;
-}
-
-/** How often a term occurs in a field: a word's stem, or a phrase's stems in a row. */
-function frequency(term: PlannedTerm, f: Field): number {
-  const [first, ...rest] = term.stems;
-  if (rest.length === 0) return f.counts.get(first!) ?? 0;
-  if (!f.counts.has(first!)) return 0;
-  let count = 0;
-  for (const [start, token] of f.at) {
-    if (token.stem !== first) continue;
-    let end = token.end;
-    let whole = true;
-    for (const next of rest) {
-      const found = f.at.get(nextToken(f.text, end));
-      if (found?.stem !== next) {
-        whole = false;
-        break;
-      }
-      end = found.end;
-    }
-    if (whole && start >= 0) count += 1;
-  }
-  return count;
+function matchRow<Row extends RerankInput>(
+  row: Row,
+  terms: readonly PlannedTerm[],
+  query: QueryStems,
+): Matched<Row> {
+  const fields = [row.text, row.terms, row.context].map((text) => readField(text, query));
+  const counts = terms.map((term) => {
+    const found = fields.map((f) => frequency(term, f));
+    return found.some((count) => count > 0) ? found : undefined;
+  });
+  return { row, counts };
 }
 
 /**
@@ -147,67 +120,24 @@ function idfs<Row extends RerankInput>(
   });
 }
 
-const LABEL = /^(?:\[[^\]\n]{0,80}\]\s*)?([A-Za-z][\w .'-]{0,40}):\s/;
-
-/** The words of a chunk's leading label (`Melanie:` after an optional `[date]`), if it has one of 1-3 words. */
-function labelStems(text: string): string[] {
-  const label = LABEL.exec(text)?.[1];
-  if (!label) return [];
-  const words = wordRuns(label.toLowerCase());
-  return words.length <= 3 ? words.map(stemOf) : [];
-}
-
-interface Scored<Row extends RerankInput> extends Reranked<Row> {
-  own: boolean;
-  /** LABEL_BOOST when the chunk's leading label names a query word, else 1. */
-  factor: number;
-}
-
-/** The query's stems, and their first three letters (a token that shares none is not stemmed). */
-interface QueryStems {
-  prefixes: Set<string>;
-  wanted: Set<string>;
-}
-
-const WEIGHTS = [1, TERMS_WEIGHT, CONTEXT_WEIGHT];
-
-/** A candidate read for the query: its length and, per term, its count in each field. */
-interface Matched<Row extends RerankInput> {
-  row: Row;
-  length: number;
-  counts: (readonly number[] | undefined)[];
-}
-
-function matchRow<Row extends RerankInput>(
-  row: Row,
-  terms: readonly PlannedTerm[],
-  query: QueryStems,
-): Matched<Row> {
-  const fields = [row.text, row.terms, row.context].map((text, i) =>
-    readField(text, row.lengths[i]!, query.prefixes, query.wanted),
-  );
-  const counts = terms.map((term) => {
-    const found = fields.map((f) => frequency(term, f));
-    return found.some((count) => count > 0) ? found : undefined;
-  });
-  return { row, length: fields.reduce((sum, f) => sum + f.length, 0), counts };
-}
-
+/** BM25F: each field's count at its weight over its own length normalization, then one saturation. */
 function scoreRow<Row extends RerankInput>(
   match: Matched<Row>,
   terms: readonly PlannedTerm[],
   idfs: readonly number[],
-  averageLength: number,
+  averages: readonly number[],
 ): Scored<Row> {
-  const norm = K1 * (1 - B + (B * match.length) / averageLength);
+  const norms = match.row.lengths.map(
+    (length, i) => 1 - FIELD_B[i]! + (FIELD_B[i]! * length) / averages[i]!,
+  );
   let score = 0;
   let own = false;
   const matched = new Set<string>();
   terms.forEach((term, t) => {
     const counts = match.counts[t];
     if (!counts) return;
-    const tf = counts.reduce((sum, count, i) => sum + count * WEIGHTS[i]!, 0);
-    score += term.weight * idfs[t]! * ((tf * (K1 + 1)) / (tf + norm));
+    const tf = counts.reduce((sum, count, i) => sum + (count * FIELD_WEIGHTS[i]!) / norms[i]!, 0);
+    score += term.weight * idfs[t]! * ((tf * (K1 + 1)) / (tf + K1));
     if (counts[0]! + counts[1]! > 0) {
       own = true;
       if (term.own) matched.add(term.words.join(' '));
@@ -220,6 +150,43 @@ function scoreRow<Row extends RerankInput>(
     if (named) factor = LABEL_BOOST;
   }
   return { row: match.row, score, own, factor, matchedTerms: [...matched] };
+}
+
+/**
+ * A chunk right after a candidate that asks (its text ends with `?`)
+ * gains ANSWER_WEIGHT of that question's score: a reply is about what it
+ * was asked, in words the question used (measured on LoCoMo, where the
+ * reply often holds the answer but not the asker's words).
+ */
+function creditAnswers<Row extends RerankInput>(scored: Scored<Row>[], stats: RankStats): void {
+  const questions = scored.filter((s) => asks(s.row.text));
+  if (questions.length === 0) return;
+  const after = stats.following(questions.map((q) => q.row.rowid));
+  const gains = new Map<number, number>();
+  for (const question of questions) {
+    const answer = after.get(question.row.rowid);
+    if (answer !== undefined) {
+      gains.set(answer, (gains.get(answer) ?? 0) + ANSWER_WEIGHT * question.score);
+    }
+  }
+  for (const s of scored) s.score += gains.get(s.row.rowid) ?? 0;
+}
+
+/** Each file's share: the sum of its best FILE_CANDIDATES scores, over the best file's. */
+function fileShares<Row extends RerankInput>(scored: readonly Scored<Row>[]): Map<string, number> {
+  const byFile = new Map<string, number[]>();
+  for (const s of scored) byFile.set(s.row.path, [...(byFile.get(s.row.path) ?? []), s.score]);
+  const sums = new Map<string, number>();
+  for (const [path, scores] of byFile) {
+    const best = scores.sort((a, b) => b - a).slice(0, FILE_CANDIDATES);
+    sums.set(
+      path,
+      best.reduce((sum, score) => sum + score, 0),
+    );
+  }
+  const top = Math.max(0, ...sums.values());
+  for (const [path, sum] of sums) sums.set(path, top > 0 ? sum / top : 0);
+  return sums;
 }
 
 function byRank(a: Scored<RerankInput>, b: Scored<RerankInput>): number {
@@ -239,32 +206,30 @@ function tier(scored: Scored<RerankInput>): number {
 }
 
 /**
- * Ranks candidates: BM25 over the chunk's text, its derived terms and its
- * neighbours' context (each term at its own weight), scaled by the best
- * candidate and blended with its file's share, then ordered so that no
- * chunk matching only through its neighbours outranks one whose own text
- * matches, and no view outranks either. Scores fall as the ranks do and
- * are relative to the best hit (1): comparable within one query only.
+ * Ranks candidates: BM25F over the chunk's text, its derived terms and its
+ * neighbours' context (each term at its own weight), plus a share of the
+ * question a chunk answers, scaled by the best candidate and blended with
+ * its file's share, then ordered so that no chunk matching only through
+ * its neighbours outranks one whose own text matches, and no view
+ * outranks either. Scores fall as the ranks do and are relative to the
+ * best hit (1): comparable within one query only.
  */
 export function rerank<Row extends RerankInput>(
   rows: readonly Row[],
   terms: readonly PlannedTerm[],
   stats: RankStats,
 ): Reranked<Row>[] {
-  const wanted = new Set(terms.flatMap((term) => term.stems));
-  const query = { wanted, prefixes: new Set([...wanted].map((stem) => stem.slice(0, 3))) };
+  const query = queryStems(terms);
   const matches = rows.map((row) => matchRow(row, terms, query));
   const weights = idfs(terms, matches, stats);
   const scored = matches
-    .map((match) => scoreRow(match, terms, weights, stats.averageLength))
+    .map((match) => scoreRow(match, terms, weights, stats.columnAverages))
     .filter((s) => s.score > 0);
+  creditAnswers(scored, stats);
   const best = Math.max(0, ...scored.map((s) => s.score));
-  const files = new Map<string, number>();
-  for (const s of scored) files.set(s.row.path, (files.get(s.row.path) ?? 0) + s.score);
-  const bestFile = Math.max(0, ...files.values());
+  const files = fileShares(scored);
   for (const s of scored) {
-    const file = bestFile > 0 ? files.get(s.row.path)! / bestFile : 0;
-    s.score = (s.score / best + FILE_WEIGHT * file) * s.factor;
+    s.score = (s.score / best + FILE_WEIGHT * files.get(s.row.path)!) * s.factor;
   }
   scored.sort(byRank);
   const top = scored[0]?.score ?? 1;
