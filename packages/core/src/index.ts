@@ -206,6 +206,8 @@ export {
   redactStrings,
   secretKinds,
 } from './secrets/redact-secrets';
+export { PREFIXED_TOKENS, type PrefixedToken } from './secrets/provider-tokens';
+export { refuseRedactedOverwrite } from './secrets/redacted-overwrite';
 export { SECRET_PATTERNS, type SecretPattern } from './secrets/secret-patterns';
 export {
   LOCAL_TIME_ZONE,

@@ -1,3 +1,4 @@
+import { redactSecrets } from '@cairn/core';
 import { codeQueryTerms } from './code-terms';
 /**
  * A plain keyword scan over markdown: split into paragraph blocks, score
@@ -81,9 +82,17 @@ function countOccurrences(haystack: string, term: string): number {
   return count;
 }
 
-/** Cuts `text` to at most `maxChars`, centred on the first matching term. */
+/**
+ * Cuts `text` to at most `maxChars`, centred on the first matching term. A
+ * text that must be cut is redacted first (redactSecrets): a cut through a
+ * secret (a key block without its BEGIN line, a token without its prefix)
+ * would leave a part no later pass recognises. A whole text comes back as
+ * written; whoever shows it redacts it.
+ */
 export function boundSnippet(text: string, terms: string[], maxChars: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const whole = text.replace(/\s+/g, ' ').trim();
+  if (whole.length <= maxChars) return whole;
+  const flat = redactSecrets(whole).text;
   if (flat.length <= maxChars) return flat;
   const lower = flat.toLowerCase();
   const first = Math.min(...terms.map((t) => lower.indexOf(t)).filter((i) => i >= 0), flat.length);

@@ -5,6 +5,8 @@
  * run time from harmless pieces, so no credential-shaped literal sits in the
  * source for a push-protection scanner to flag; none is a real key.
  */
+import { generated } from './secret-corpus-values';
+
 export interface FakeSecret {
   /** The kind `redactSecrets` reports for it. */
   kind: string;
@@ -16,6 +18,26 @@ export interface FakeSecret {
 
 const r = (unit: string, times: number) => unit.repeat(times);
 const join = (...parts: string[]) => parts.join('');
+
+/** One of each class added later (flags, auth headers, credential files, newer prefixes). */
+function laterClasses(): FakeSecret[] {
+  const xapp = join('xapp-1-A0', generated('f-xapp', 9, 'upper'), '-', generated('f-xapp2', 40, 'hex'));
+  const pypi = join('pypi-AgEIcHlwaS5vcmc', generated('f-pypi', 60, 'b62'));
+  const flag = generated('f-flag', 18, 'b62');
+  const basic = Buffer.from(join('ci:', generated('f-basic', 14, 'b62'))).toString('base64');
+  const netrc = generated('f-netrc', 18, 'b62');
+  const dollar = join('$uper', generated('f-dollar', 12, 'b62'));
+  const slashed = join(generated('f-url', 10, 'b62'), '/', generated('f-url2', 6, 'b62'));
+  return [
+    { kind: 'slack-token', value: xapp, line: `SLACK_APP_TOKEN=${xapp}` },
+    { kind: 'pypi-token', value: pypi, line: `twine upload -u __token__ -p ${pypi} dist/*` },
+    { kind: 'cli-flag', value: flag, line: `psql --password=${flag} -h db app` },
+    { kind: 'http-auth', value: basic, line: `curl -H 'Authorization: Basic ${basic}' https://x` },
+    { kind: 'credential-file', value: netrc, line: `machine api.example.com login ci password ${netrc}` },
+    { kind: 'assignment', value: dollar, line: `ADMIN_PW=${dollar}` },
+    { kind: 'connection-string', value: slashed, line: `mysql://root:${slashed}@db:3306/app` },
+  ];
+}
 
 function corpus(): FakeSecret[] {
   const aws = join('AK', 'IA', r('IOSFODNN', 2));
@@ -64,6 +86,7 @@ function corpus(): FakeSecret[] {
     },
     { kind: 'assignment', value: envPassword, line: `DB_PASSWORD=${envPassword}` },
     { kind: 'assignment', value: jsonSecret, line: `{"client_secret": "${jsonSecret}"}` },
+    ...laterClasses(),
   ];
 }
 

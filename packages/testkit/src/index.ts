@@ -19,6 +19,14 @@ export { expectCode } from './expect-code';
 export { type FakeSecret, fakeSecretDump, fakeSecrets, leakedFakeSecrets } from './fake-secrets';
 export { FORGING_TEXTS, type ForgingText, injectionForgeries } from './forging-texts';
 export {
+  type CorpusSecret,
+  generated,
+  leakedCorpusSecrets,
+  type SecretClass,
+  secretCorpus,
+} from './secret-corpus';
+export { nonSecretCorpus } from './non-secret-corpus';
+export {
   DIGEST_FIXTURE_PATH,
   HISTORY_FIXTURE_POOL,
   type HistoryRecordsFixture,

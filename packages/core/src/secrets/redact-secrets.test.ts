@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactSecrets, redactStrings, secretKinds } from './redact-secrets';
-import { ASSIGNMENT, isSecretName, PRIVATE_KEY_BEGIN, SECRET_PATTERNS } from './secret-patterns';
+import { isSecretName } from './secret-names';
+import { patternSources } from './secret-patterns';
 
 // Fake secrets, assembled at run time so no credential-shaped literal sits in the source.
 const r = (unit: string, times: number) => unit.repeat(times);
@@ -187,12 +188,7 @@ describe('redactSecrets', () => {
   });
 
   it('bounds every pattern: no unbounded repetition anywhere', () => {
-    const sources = [
-      ...SECRET_PATTERNS.map((p) => p.pattern.source),
-      ASSIGNMENT.source,
-      PRIVATE_KEY_BEGIN.source,
-    ];
-    for (const source of sources) {
+    for (const source of patternSources()) {
       // Drop escapes and character classes, then look for `*`, `+` or `{n,}`.
       const shape = source.replace(/\\./g, '').replace(/\[[^\]]*\]/g, 'C');
       expect(shape, source).not.toMatch(/[*+]|\{\d+,\}/);

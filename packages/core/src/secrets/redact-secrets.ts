@@ -1,12 +1,16 @@
 import { textMemo } from '../text-memo';
+import { redactNamedValues } from './named-values';
 import {
-  ASSIGNMENT,
-  isPlaceholder,
-  isSecretName,
-  PRIVATE_KEY_BEGIN,
-  PRIVATE_KEY_END,
-  SECRET_PATTERNS,
-} from './secret-patterns';
+  acceptsBody,
+  bodyPattern,
+  type PrefixFinder,
+  prefixFinders,
+  rowsOf,
+} from './provider-tokens';
+import { bump, type Counts, hinted, redactionMark, type SecretPattern } from './secret-pattern';
+import { PRIVATE_KEY_BEGIN, PRIVATE_KEY_END, SECRET_PATTERNS } from './secret-patterns';
+
+export { redactionMark } from './secret-pattern';
 
 export interface RedactionResult {
   text: string;
@@ -15,15 +19,8 @@ export interface RedactionResult {
   redacted: boolean;
 }
 
-/** What replaces a secret: says what it was, never any of it. */
-export const redactionMark = (kind: string) => `[REDACTED:${kind}]`;
-
-type Counts = Map<string, number>;
-
 const sortedCounts = (counts: Counts) =>
   [...counts].map(([kind, count]) => ({ kind, count })).sort((a, b) => (a.kind < b.kind ? -1 : 1));
-
-const bump = (counts: Counts, kind: string) => counts.set(kind, (counts.get(kind) ?? 0) + 1);
 
 /**
  * Private key blocks, BEGIN to END. Scanned with indexes rather than one
@@ -48,46 +45,85 @@ function redactPrivateKeys(text: string, counts: Counts): string {
   return out + text.slice(at);
 }
 
-function redactPatterns(text: string, counts: Counts): string {
+/**
+ * Issuer tokens: each finder locates prefixes of the table, then the body
+ * of each row of that prefix is read where the prefix ends.
+ */
+function redactWithFinder(text: string, finder: PrefixFinder, counts: Counts): string {
+  const scan = finder.pattern;
+  scan.lastIndex = 0;
+  let out = '';
+  let at = 0;
+  for (let match = scan.exec(text); match; match = scan.exec(text)) {
+    const found = finder.found(match);
+    const bodyAt = found.at + found.prefix.length;
+    for (const row of rowsOf(found.prefix)) {
+      const sticky = bodyPattern(row);
+      sticky.lastIndex = bodyAt;
+      const body = sticky.exec(text)?.[0];
+      if (body === undefined || !acceptsBody(row, body)) continue;
+      bump(counts, row.kind);
+      out += text.slice(at, found.at) + redactionMark(row.kind);
+      at = bodyAt + body.length;
+      scan.lastIndex = at;
+      break;
+    }
+  }
+  return out + text.slice(at);
+}
+
+function redactPrefixedTokens(text: string, counts: Counts): string {
   let out = text;
-  for (const { kind, pattern, group } of SECRET_PATTERNS) {
-    out = out.replace(pattern, (...args: unknown[]) => {
-      const match = args[0] as string;
-      bump(counts, kind);
-      if (group === undefined) return redactionMark(kind);
-      const secret = args[group] as string;
-      const before = group > 1 ? (args.slice(1, group) as string[]).join('') : '';
-      return `${before}${redactionMark(kind)}${match.slice(before.length + secret.length)}`;
-    });
+  for (const finder of prefixFinders()) {
+    // A finder of one literal prefix runs only when the text holds it.
+    if (finder.literal && !out.includes(finder.literal)) continue;
+    out = redactWithFinder(out, finder, counts);
   }
   return out;
 }
 
-/**
- * A kept assignment's value is scanned again (`note: DB_PASSWORD=...`,
- * `env: TOKEN=...`): the next match starts where the value did. A value is
- * at most 500 characters, so each character is read a bounded number of
- * times and the pass stays linear.
- */
-function redactAssignments(text: string, counts: Counts): string {
-  const pattern = new RegExp(ASSIGNMENT.source, 'g');
+/** One pattern over the text; the secret is its group (or the whole match), extended left when the pattern says so. */
+function redactPattern(text: string, p: SecretPattern, counts: Counts): string {
+  const scan = p.pattern;
+  scan.lastIndex = 0;
   let out = '';
   let at = 0;
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    const [whole, , name = '', value = ''] = match;
-    const quoted = value.startsWith('"') || value.startsWith("'");
-    const bare = quoted ? value.slice(1, -1) : value;
-    const valueAt = match.index + whole.length - value.length;
-    if (!isSecretName(name) || isPlaceholder(bare)) {
-      pattern.lastIndex = quoted ? valueAt + 1 : valueAt;
+  for (let match = scan.exec(text); match; match = scan.exec(text)) {
+    const secret = p.group === undefined ? match[0] : match[p.group];
+    const end = match.index + match[0].length;
+    // The secret group ends the match (SecretPattern): what comes before it stays.
+    const kept =
+      secret === undefined ||
+      !match[0].endsWith(secret) ||
+      (p.accept !== undefined && !p.accept(secret, match[0], text, match.index));
+    if (kept) {
+      // A kept match may hold the start of another (a URL inside a path): look again one character on.
+      scan.lastIndex = match.index + 1;
       continue;
     }
-    bump(counts, 'assignment');
-    const mark = redactionMark('assignment');
-    out += text.slice(at, valueAt) + (quoted ? `${value[0]}${mark}${value[0]}` : mark);
-    at = match.index + whole.length;
+    let start = end - secret.length;
+    while (p.extendLeft && start > at && p.extendLeft.test(text[start - 1]!)) start--;
+    bump(counts, p.kind);
+    out += text.slice(at, start) + redactionMark(p.kind);
+    at = end;
   }
   return out + text.slice(at);
+}
+
+function redactPatterns(text: string, counts: Counts): string {
+  let out = text;
+  let lower: string | undefined;
+  const lowered = () => {
+    lower ??= out.toLowerCase();
+    return lower;
+  };
+  for (const pattern of SECRET_PATTERNS) {
+    if (!hinted(out, lowered, pattern)) continue;
+    const next = redactPattern(out, pattern, counts);
+    if (next !== out) lower = undefined;
+    out = next;
+  }
+  return out;
 }
 
 /**
@@ -102,18 +138,19 @@ const SPLIT_TOKEN =
 
 function scan(text: string, counts: Counts): string {
   let out = redactPrivateKeys(text, counts);
+  out = redactPrefixedTokens(out, counts);
   out = redactPatterns(out, counts);
-  return redactAssignments(out, counts);
+  return redactNamedValues(out, counts);
 }
 
 /**
  * The one redaction pass over text that leaves Cairn's hands: everything
  * injected into an agent, sent to a model (summaries, embeddings) or to a
- * remote store, and lineage text handed to an agent. Private key blocks,
- * known credential formats (cloud, GitHub, model providers, Slack,
- * Stripe, JWTs, bearer tokens, passwords in connection strings), then
- * `NAME=value` assignments whose name says secret, token, password,
- * credential, auth or key. Hashes, UUIDs and commit ids are left alone.
+ * remote store, and lineage text handed to an agent. The classes are
+ * listed in secret-patterns.ts: private keys, issuer prefixes and formats,
+ * places (URL userinfo, auth headers, `.netrc`/`.pgpass`, curl and mysql
+ * arguments), then values named secret in any form (`NAME=value`,
+ * `--password value`, `<password>`…). Hashes, UUIDs and commit ids are left alone.
  * Text without a secret comes back unchanged (the same string). Linear in
  * the text's length.
  */

@@ -1,0 +1,138 @@
+/**
+ * Which names say their value is a secret, and which values are only a
+ * reference to one. Names are read by their words (`GITHUB_TOKEN`,
+ * `db.password`, `apiKey`, `--client-secret`) and by word stems, so a
+ * name nobody listed (`SMTP_PASS`, `ADMIN_PW`, `PGPASSWORD`, `csrftoken`)
+ * is still recognised.
+ */
+
+import {
+  NOT_SHORT_STEM,
+  PLAIN_KEY_QUALIFIERS,
+  QUALIFIERS,
+  SECRET_KEY_WORDS,
+  SECRET_STEMS,
+  SHORT_STEMS,
+  SWITCH_WORDS,
+} from './secret-words';
+
+/** How sure a name makes us: `strong` takes any value, `weak` only one that looks random. */
+export type NameStrength = 'strong' | 'weak';
+
+/** `GITHUB_TOKEN`, `db.password`, `apiKey`, `client-secret` → their words, lower case. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]{1,10}/)
+    .filter(Boolean);
+}
+
+const endsWithStem = (word: string) => SECRET_STEMS.some((stem) => word.endsWith(stem));
+const shortStem = (word: string) =>
+  !NOT_SHORT_STEM.has(word) && SHORT_STEMS.some((stem) => word.endsWith(stem));
+
+function keyStrength(words: string[]): NameStrength | undefined {
+  const last = words.at(-1) ?? '';
+  if (SECRET_KEY_WORDS.has(last)) return 'strong';
+  if (last !== 'key' && last !== 'keys') return undefined;
+  if (words.length === 1) return 'weak';
+  return PLAIN_KEY_QUALIFIERS.has(words.at(-2) ?? '') ? undefined : 'strong';
+}
+
+/**
+ * How strongly a name says its value is secret, or undefined when it does
+ * not. A word ending with a stem (password, passwd, pwd, secret, token,
+ * credential, apikey…) is strong; a short stem (pass, pw, auth) is strong
+ * inside a compound name (`SMTP_PASS`, `ADMIN_PW`) and weak alone; so is a
+ * bare `key`, while `api_key` and `secret_access_key` are strong and
+ * `primary_key` or `sessionKey` are nothing. A last word such as file,
+ * path, count or env (`password_file`, `apiKeyEnv`) makes it nothing, and
+ * so does, for a command-line flag, a first word such as no, ask or with
+ * (`--no-password`, `--with-token` take no value).
+ */
+export function secretNameStrength(name: string, flag = false): NameStrength | undefined {
+  const words = nameWords(name);
+  const last = words.at(-1);
+  if (!last || QUALIFIERS.has(last)) return undefined;
+  if (flag && SWITCH_WORDS.has(words[0] ?? '')) return undefined;
+  const byKey = keyStrength(words);
+  if (byKey) return byKey;
+  if (words.some(endsWithStem)) return 'strong';
+  if (words.some(shortStem)) return words.length > 1 ? 'strong' : 'weak';
+  return undefined;
+}
+
+/** Whether a name says its value is secret, strongly or weakly. */
+export function isSecretName(name: string): boolean {
+  return secretNameStrength(name) !== undefined;
+}
+
+/**
+ * Values that point at a secret without being one: environment references
+ * (`${VAR}`, `$VAR` in capitals, `%VAR%`, `{{ var }}`, `process.env.X`,
+ * `os.getenv(...)`), placeholders (`<your token>`, `****`, `xxx`,
+ * `value`, `example`), a mark left by an earlier pass, booleans and nulls,
+ * and type names (`password: string;` in TypeScript, `token: str`). `$uper5ecret` is not a
+ * reference: a shell variable in lower case after `$` is taken as text.
+ */
+const PLACEHOLDER =
+  /^(?:\$\{[^}]{1,100}\}|\$\(.{1,100}\)|%[A-Za-z_][A-Za-z0-9_]{0,100}%|\{\{.{0,100}\}\}|<[^>]{0,100}>?|\*{1,100}|x{3,100}|\.{3}|…|\[REDACTED[^\]]{0,50}\]?|true|false|null|nil|none|undefined|value|secret|password|token|example|placeholder|redacted|todo|tbd|string|str|number|int|bool|boolean|bytes|any|unknown|optional\[.{0,40}\]|string\s?\|\s?undefined|your[_-].{0,60}|.{0,60}[_-]here|(?:process\.env|import\.meta\.env|os\.environ|ENV|System\.getenv|os\.getenv|getenv|Deno\.env\.get|env)\b.{0,100})$/i;
+
+/** `$VAR` in capitals (case matters: `$uper5ecret` is a value that starts with `$`). */
+const VARIABLE = /^\$[A-Z_][A-Z0-9_]{0,100}$/;
+
+/** Receivers whose fields hold a secret in code: `this.token`, `config.db.password`. */
+const CODE_REFERENCE =
+  /^(?:this|self|cls|config|cfg|conf|settings|options|opts|env|secrets|vars|inputs|args|params|props|ctx|context|req|request|credentials|creds|auth|session|app)(?:\.[A-Za-z_$][\w$]{0,60}){1,6}$/;
+
+/** A call in code (`getToken()`, `read_secret("db")`): its result, not a secret. */
+const CODE_CALL = /^([A-Za-z_$][\w$.]{0,100})\([^()]{0,100}\)[,;]?$/;
+
+/** A call whose callee reads as words: `hashPassword(input)`, not `J5uc…Q(x)`. */
+function isCodeCall(value: string): boolean {
+  const callee = CODE_CALL.exec(value)?.[1];
+  return callee !== undefined && lowerRunShare(callee) >= 0.5;
+}
+
+/** A keyword that starts an expression in code: `token = await fetchToken()`. */
+const CODE_KEYWORD =
+  /^(?:await|new|yield|async|function|require|import|typeof|lambda|fn|func|def|return)$/;
+
+/** Whether a value (quotes removed) only names or points at a secret. */
+export function isPlaceholder(value: string, name = ''): boolean {
+  if (value.length < 4) return true;
+  if (VARIABLE.test(value) || PLACEHOLDER.test(value)) return true;
+  if (CODE_REFERENCE.test(value) || isCodeCall(value) || CODE_KEYWORD.test(value)) return true;
+  // `password: password`, `apiKey: apiKey,`: the name again, in code.
+  return name !== '' && value.toLowerCase() === name.toLowerCase();
+}
+
+/**
+ * Whether a value looks like a generated secret rather than a word: at
+ * least `min` characters mixing letters with digits, or upper with lower
+ * case like generated text does (not like `ClearTextPassword`).
+ * `hunter2secret` and `wJalrXUtnFEMI/K7MDENG` do; `variable`, `API_KEY`
+ * and `1234` do not.
+ */
+export function looksRandom(value: string, min = 8): boolean {
+  if (value.length < min || /\s/.test(value)) return false;
+  if (/[A-Za-z]/.test(value) && /\d/.test(value)) return true;
+  return /[a-z]/.test(value) && /[A-Z]/.test(value.slice(1)) && lowerRunShare(value) < 0.5;
+}
+
+/**
+ * The share of a text in runs of four or more lower-case letters: words
+ * and identifiers (`updateFirmwareVersion`) are mostly such runs, generated
+ * text (`xR4kQ9mZ`) hardly any.
+ */
+export function lowerRunShare(text: string): number {
+  let inRuns = 0;
+  for (const run of text.match(/[a-z]{4,500}/g) ?? []) inRuns += run.length;
+  return text.length === 0 ? 0 : inRuns / text.length;
+}
+
+/** Whether a value is a file path (`./key.pem`, `~/.ssh/id_ed25519`, `/run/secrets/db`). */
+export function isPathValue(value: string): boolean {
+  return /^(?:(?:~|\.{1,2})(?:\/[\w.@-]{1,200}){1,30}|(?:\/[\w.@-]{1,200}){2,30})\/?$/.test(value);
+}

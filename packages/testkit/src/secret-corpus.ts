@@ -1,0 +1,188 @@
+/**
+ * The full corpus of fake credentials, organised by the classes Cairn's
+ * redaction knows (docs/SECURITY.md#redaction-classes): private keys,
+ * issuer tokens, named values, command-line flags, HTTP auth, connection
+ * strings and credential files. Every value is generated at run time from
+ * a seeded generator and harmless pieces, so no credential-shaped literal
+ * sits in the source for a push-protection scanner to flag; none is a
+ * real key. `fakeSecrets()` (fake-secrets.ts) is the short list the
+ * surface tests push through every path; this one is for the corpus tests.
+ */
+import { providerSecrets } from './secret-corpus-providers';
+import { type CorpusSecret, generated, join } from './secret-corpus-values';
+
+export { type CorpusSecret, type SecretClass, generated } from './secret-corpus-values';
+
+const r = (unit: string, times: number) => unit.repeat(times);
+
+function privateKeys(): CorpusSecret[] {
+  const body = r(`${r(join('MIIEvQIBADAN', 'BgkqhkiG9w0B'), 3)}\n`, 3);
+  const first = body.split('\n')[0]!;
+  const pem = (label: string) =>
+    `${join('-----BEGIN ', label, ' PRIVATE', ' KEY-----')}\n${body}${join('-----END ', label, ' PRIVATE', ' KEY-----')}`;
+  const escaped = body.replace(/\n/g, '\\n');
+  const putty = generated('putty-line', 64, 'b64');
+  return [
+    { class: 'private-key', kind: 'private-key', value: first, line: pem('RSA') },
+    { class: 'private-key', kind: 'private-key', value: first, line: pem('OPENSSH') },
+    { class: 'private-key', kind: 'private-key', value: first, line: pem('EC') },
+    {
+      class: 'private-key',
+      kind: 'private-key',
+      value: first,
+      line: `${join('-----BEGIN PGP ', 'PRIVATE KEY', ' BLOCK-----')}\n\n${body}`,
+    },
+    {
+      class: 'private-key',
+      kind: 'private-key',
+      value: first,
+      line: `{"type": "service_account", "private_key": "${join('-----BEGIN ', 'PRIVATE', ' KEY-----')}\\n${escaped}${join('-----END ', 'PRIVATE', ' KEY-----')}\\n"}`,
+    },
+    {
+      class: 'private-key',
+      kind: 'private-key',
+      value: putty,
+      line: `PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 2\n${putty}\n${putty.slice(0, 20)}\nPrivate-MAC: 00`,
+    },
+  ];
+}
+
+function namedValues(): CorpusSecret[] {
+  const g = (seed: string, n = 24) => generated(seed, n, 'b62');
+  const plain = join('correct', 'horse', 'battery');
+  const dollar = join('$uper', 'Secret', '#42');
+  const tricky = join('ab,cd;', 'ef&gh)', 'ij');
+  const rows: [string, string, string][] = [
+    ['smtp pass', g('smtp'), `SMTP_PASS=${g('smtp')}`],
+    ['admin pw', g('admin'), `export ADMIN_PW=${g('admin')}`],
+    ['a password starting with $', dollar, `DB_PASSWORD=${dollar}`],
+    ['a password holding , ; & )', tricky, `DB_PASSWORD=${tricky}`],
+    ['a plain-word password', plain, `MYSQL_ROOT_PASSWORD=${plain}`],
+    ['pgpassword before a command', g('pgpw'), `PGPASSWORD=${g('pgpw')} psql -h db app`],
+    ['yaml', g('yaml'), `database:\n  password: ${g('yaml')}\n  port: 5432`],
+    ['json', g('json'), `{"client_secret": "${g('json')}", "name": "cairn"}`],
+    ['escaped json', g('esc'), `{\\"api_token\\":\\"${g('esc')}\\",\\"n\\":1}`],
+    ['php array', g('php'), `'db_password' => '${g('php')}',`],
+    ['makefile', g('make'), `DEPLOY_TOKEN := ${g('make')}`],
+    ['dockerfile env', g('docker'), `ENV REGISTRY_PASSWORD ${g('docker')}`],
+    ['windows set', g('setx'), `setx API_SECRET ${g('setx')}`],
+    ['space-separated aws', g('aws-sec', 40), `aws configure set aws_secret_access_key ${g('aws-sec', 40)}`],
+    ['aws credentials file', g('aws-file', 40), `[default]\naws_secret_access_key = ${g('aws-file', 40)}`],
+    ['npmrc auth', g('npmrc'), `//npm.example.com/:_auth=${g('npmrc')}`],
+    ['pypirc', g('pypirc'), `[pypi]\nusername = __token__\npassword = ${g('pypirc')}`],
+    ['docker config auth', g('dcfg'), `{"auths": {"ghcr.io": {"auth": "${g('dcfg')}"}}}`],
+    ['azure account key', g('azure', 44), `AccountName=acct;AccountKey=${g('azure', 44)}==;EndpointSuffix=core.windows.net`],
+    ['ado connection string', g('ado'), `Server=db;User Id=sa;Pwd=${g('ado')};Database=app`],
+    ['xml element', g('xml'), `<server><id>repo</id><password>${g('xml')}</password></server>`],
+    ['plist', g('plist'), `<key>API_KEY</key>\n<string>${g('plist')}</string>`],
+    ['nuget config', g('nuget'), `<add key="ClearTextPassword" value="${g('nuget')}" />`],
+    ['setter call', g('call'), `client.setApiKey("${g('call')}");`],
+    ['x-api-key header', g('xapi'), `-H "X-Api-Key: ${g('xapi')}"`],
+    ['gitlab private-token header', g('ptok'), `PRIVATE-TOKEN: ${g('ptok')}`],
+    ['query token', g('query'), `https://api.example.com/v1/items?page=2&access_token=${g('query')}&limit=5`],
+    ['azure sas signature', g('sas', 43), `https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig=${g('sas', 43)}%3D&se=2030`],
+    ['presigned s3 url', g('s3sig', 64), `https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${g('s3sig', 64)}`],
+    ['k8s secret data', g('k8s', 32), `kind: Secret\ndata:\n  db-password: ${g('k8s', 32)}`],
+    ['session secret', g('sess'), `SESSION_SECRET="${g('sess')}"`],
+    ['signing key', g('sign'), `JWT_SIGNING_KEY=${g('sign')}`],
+  ];
+  return rows.map(([note, value, line]) => ({ class: 'named-value', kind: 'assignment', value, line, note }));
+}
+
+function flags(): CorpusSecret[] {
+  const g = (seed: string) => generated(seed, 20, 'b62');
+  const rows: [string, string, string][] = [
+    ['psql --password=', g('psql'), `psql --password=${g('psql')} -h db app`],
+    ['--token=', g('tok'), `gh release upload --token=${g('tok')} v1 dist.tgz`],
+    ['--api-key=', g('apikey'), `tool --api-key=${g('apikey')} run`],
+    ['--apikey value', g('apikey2'), `tool --apikey ${g('apikey2')} run`],
+    ['--client-secret "value"', g('cs'), `az login --client-secret "${g('cs')}" --tenant t`],
+    ['--auth-token value', g('at'), `npx expo publish --auth-token ${g('at')}`],
+    ['--access-key value', g('ak'), `minio-client --access-key ${g('ak')} ls`],
+    ['keytool -storepass', g('ks'), `keytool -list -keystore app.jks -storepass ${g('ks')}`],
+    ['--secret=', g('sec'), `vault write --secret=${g('sec')} x`],
+  ];
+  const password = join('pa55', 'w0rd', '-', generated('curl', 8, 'b62'));
+  const mysql = join('My', 'Sql', generated('mysql', 10, 'b62'));
+  return [
+    ...rows.map(([note, value, line]) => ({
+      class: 'flag' as const,
+      kind: 'cli-flag',
+      value,
+      line,
+      note,
+    })),
+    { class: 'flag', kind: 'cli-flag', value: password, line: `curl -u deploy:${password} https://api.example.com` },
+    { class: 'flag', kind: 'cli-flag', value: `${password}x`, line: `curl --user 'ci:${password}x' https://x.example.com` },
+    { class: 'flag', kind: 'cli-flag', value: mysql, line: `mysql -u root -p${mysql} app < dump.sql` },
+    { class: 'flag', kind: 'cli-flag', value: `${mysql}ssh`, line: `sshpass -p ${mysql}ssh ssh deploy@host` },
+    { class: 'flag', kind: 'cli-flag', value: `${mysql}reg`, line: `docker login -u ci -p ${mysql}reg registry.example.com` },
+  ];
+}
+
+function httpAuth(): CorpusSecret[] {
+  const basic = Buffer.from(join('deploy:', generated('basic', 16, 'b62'))).toString('base64');
+  const token = generated('token-scheme', 40, 'hex');
+  const cookie = generated('cookie', 32, 'b62');
+  return [
+    { class: 'http-auth', kind: 'http-auth', value: basic, line: `Authorization: Basic ${basic}` },
+    { class: 'http-auth', kind: 'http-auth', value: token, line: `curl -H 'Authorization: Token ${token}' https://x` },
+    { class: 'http-auth', kind: 'http-auth', value: `${token}0`, line: `"authorization": "ApiKey ${token}0"` },
+    { class: 'http-auth', kind: 'http-auth', value: `${basic}A`, line: `> proxy-authorization: basic ${basic}A` },
+    { class: 'http-auth', kind: 'http-auth', value: cookie, line: `Cookie: sessionid=${cookie}; csrftoken=abc` },
+    { class: 'http-auth', kind: 'http-auth', value: `${cookie}Z`, line: `< Set-Cookie: connect.sid=${cookie}Z; Path=/; HttpOnly` },
+    { class: 'http-auth', kind: 'http-auth', value: 'sh0rtT0k', line: 'Authorization: Bearer sh0rtT0k' },
+  ];
+}
+
+function connectionStrings(): CorpusSecret[] {
+  const pw = (seed: string) => generated(seed, 14, 'b62');
+  const rows: [string, string][] = [
+    [join(pw('pg'), '/x'), `DATABASE_URL=postgres://app:${pw('pg')}/x@db.internal:5432/app`],
+    [join(pw('at'), '@', pw('at2')), `mysql://root:${pw('at')}@${pw('at2')}@mysql:3306/app`],
+    [join(pw('colon'), ':z'), `amqp://guest:${pw('colon')}:z@rabbit/vhost`],
+    [pw('redis'), `REDIS_URL=redis://:${pw('redis')}@cache:6379/0`],
+    [pw('mongo'), `mongodb+srv://svc:${pw('mongo')}@cluster0.example.net/db?retryWrites=true`],
+    [pw('jdbc'), `jdbc:postgresql://db:5432/app?user=svc&password=${pw('jdbc')}&ssl=true`],
+    [pw('git'), `git remote add origin https://oauth2:${pw('git')}@gitlab.example.com/g/p.git`],
+    [generated('sentry', 32, 'hex'), `SENTRY_DSN=https://${generated('sentry', 32, 'hex')}@o4504.ingest.sentry.io/4505`],
+  ];
+  return rows.map(([value, line]) => ({
+    class: 'connection-string',
+    // A password in a query string is a named value (`password=`), the rest are URL userinfo.
+    kind: line.includes('password=') ? 'assignment' : 'connection-string',
+    value,
+    line,
+  }));
+}
+
+function credentialFiles(): CorpusSecret[] {
+  const a = generated('netrc', 18, 'b62');
+  const b = generated('netrc2', 18, 'b62');
+  const c = generated('pgpass', 18, 'b62');
+  return [
+    { class: 'credential-file', kind: 'credential-file', value: a, line: `machine api.example.com login deploy password ${a}` },
+    { class: 'credential-file', kind: 'credential-file', value: b, line: `machine git.example.com\n  login ci\n  password ${b}\n` },
+    { class: 'credential-file', kind: 'credential-file', value: c, line: `db.internal:5432:app:svc:${c}` },
+  ];
+}
+
+/** Every fake secret, by class, fresh each call. */
+export function secretCorpus(): CorpusSecret[] {
+  return [
+    ...privateKeys(),
+    ...providerSecrets(),
+    ...namedValues(),
+    ...flags(),
+    ...httpAuth(),
+    ...connectionStrings(),
+    ...credentialFiles(),
+  ];
+}
+
+/** The values of the corpus found in a text (empty when it is clean). */
+export function leakedCorpusSecrets(text: string): string[] {
+  return secretCorpus()
+    .map((secret) => secret.value)
+    .filter((value) => text.includes(value));
+}
