@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { CairnError, DEFAULT_ERROR_HINTS, formatErrorLine } from '@cairn/core';
+import { CairnError, DEFAULT_ERROR_HINTS, formatErrorLine, redactStrings } from '@cairn/core';
 import {
   DEFAULT_STDIN_MAX_BYTES,
   type PrereadStdin,
@@ -166,8 +166,15 @@ export function readBounded(stream: Readable, options: ReadStdinOptions = {}): P
   });
 }
 
+/**
+ * Prints one JSON object: every `--json` answer and error goes through
+ * here. JSON is what scripts and agents read (an agent runs `cairn get
+ * --json` in its shell and the answer enters its context), so every string
+ * in it goes through redactSecrets, as MCP answers do; the text output for
+ * a person's terminal prints the memory as written (docs/SECURITY.md).
+ */
 export function printJson(io: CliIO, value: unknown): void {
-  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout(`${JSON.stringify(redactStrings(value).value, null, 2)}\n`);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { CAIRN_ERROR_CODES } from '@cairn/core';
 import { openCairn, UNIT_ERROR_CODES } from '@cairn/engine';
 import { type McpServerHandle, MEMORY_TOOL_NAMES, serveStdio } from '@cairn/mcp';
@@ -25,6 +24,7 @@ import {
   longText,
   pathLike,
 } from './hostile-values';
+import { LineClient, type Response } from './mcp-line-client';
 
 /**
  * Generated hostile tool calls through the MCP server over its stdio line
@@ -47,56 +47,6 @@ const UNIT_CODES = new Set<string>(UNIT_ERROR_CODES);
 const CAIRN_CODES = new Set<string>(CAIRN_ERROR_CODES);
 /** JSON-RPC errors a hostile request may get: parse, invalid request, no method, bad params. */
 const JSON_RPC_CODES = new Set([-32700, -32600, -32601, -32602]);
-
-interface Response {
-  id?: number;
-  error?: { code: number; message: string };
-  result?: {
-    isError?: boolean;
-    structuredContent?: { error?: string | { code: string } };
-    content?: Array<{ type: string; text?: string }>;
-  };
-}
-
-/** A client over two in-memory pipes: one JSON-RPC message a line each way. */
-class LineClient {
-  readonly stdin = new PassThrough();
-  readonly stdout = new PassThrough();
-  private buffer = '';
-  private readonly waiting = new Map<number, (response: Response) => void>();
-  private nextId = 1;
-
-  constructor() {
-    this.stdout.setEncoding('utf8');
-    this.stdout.on('data', (chunk: string) => {
-      this.buffer += chunk;
-      for (let end = this.buffer.indexOf('\n'); end !== -1; end = this.buffer.indexOf('\n')) {
-        const line = this.buffer.slice(0, end);
-        this.buffer = this.buffer.slice(end + 1);
-        const message = JSON.parse(line) as Response;
-        if (typeof message.id === 'number') this.waiting.get(message.id)?.(message);
-      }
-    });
-  }
-
-  /** Sends `line(id)` and resolves with the answer to `id`. */
-  request(line: (id: number) => string): Promise<Response> {
-    const id = this.nextId++;
-    const answered = new Promise<Response>((resolve) => this.waiting.set(id, resolve));
-    this.stdin.write(`${line(id)}\n`);
-    return answered;
-  }
-
-  call(method: string, params: unknown): Promise<Response> {
-    return this.request((id) => JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-  }
-
-  /** A line that may not be a request at all; a ping after it proves the server still answers. */
-  async raw(line: string): Promise<Response> {
-    this.stdin.write(`${line.replace(/\n/g, ' ')}\n`);
-    return this.call('ping', {});
-  }
-}
 
 let project: TempProject;
 let client: LineClient;

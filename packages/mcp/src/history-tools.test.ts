@@ -104,4 +104,32 @@ describe('the fix pattern tools', () => {
     expect(badState.isError).toBe(true);
     expect((await call('memory_fix_pattern', { id })).history.pattern?.state).toBe('candidate');
   });
+
+  it('redacts the AWS key id an AWS CLI error carries, as the hook path does', async () => {
+    const keyId = ['AK', 'IA', 'QWERTYUIOPASDFGH'].join('');
+    const aws = (command: string, exitCode: number, text: string) =>
+      cairn.lifecycle.toolUse({
+        agentId: 'codex',
+        sessionKey: 's1',
+        toolName: 'shell',
+        input: { command },
+        output: `Exit code: ${exitCode}\n${text}`,
+      });
+    const failure = `An error occurred (InvalidClientTokenId) when calling the GetCallerIdentity operation: The security token included in the request is invalid. (AccessKeyId: ${keyId})`;
+    await aws('aws sts get-caller-identity', 254, failure);
+    await aws(`aws configure set aws_access_key_id ${keyId}`, 0, '');
+    await aws('aws sts get-caller-identity', 0, '{"Account": "123456789012"}');
+    const listed = await call('memory_fix_patterns');
+    expect(listed.history.patterns).toHaveLength(1);
+    const shown = await call('memory_fix_pattern', { id: listed.history.patterns![0]!.id });
+    for (const answer of [listed, shown]) {
+      expect(answer.text).not.toContain(keyId);
+      expect(JSON.stringify(answer.structured)).not.toContain(keyId);
+    }
+    expect(shown.history.pattern?.normalized).toContain('[REDACTED:aws-access-key]');
+    // The same failure again: the Known-fix injection names the pattern, never the key.
+    const again = await aws('aws sts get-caller-identity', 254, failure);
+    expect(again.inject).toContain('[REDACTED:aws-access-key]');
+    expect(again.inject).not.toContain(keyId);
+  });
 });

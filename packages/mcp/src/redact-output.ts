@@ -1,4 +1,4 @@
-import { CairnError, redactSecrets, redactStrings } from '@cairn/core';
+import { refuseRedactedOverwrite as refuseOverwrite, redactStrings } from '@cairn/core';
 import type { Cairn } from '@cairn/engine';
 import type { ToolOutcome } from './tool-results';
 
@@ -16,9 +16,6 @@ export function redactedOutcome(structured: object, isError = false): ToolOutcom
   };
 }
 
-/** The placeholder's opening, whatever the kind: `[REDACTED:<kind>]`. */
-const PLACEHOLDER = '[REDACTED:';
-
 /**
  * An agent only ever saw a redacted copy of a unit that holds a secret; a
  * replacement carrying a placeholder would write `[REDACTED:…]` over the
@@ -30,18 +27,8 @@ export async function refuseRedactedOverwrite(
   memoryId: string,
   text: string,
 ): Promise<void> {
-  if (!text.includes(PLACEHOLDER)) return;
+  if (!text.includes('[REDACTED:')) return;
   // An unknown or malformed id is the replace's own error to report.
   const stored = await cairn.get(memoryId).catch(() => undefined);
-  if (!stored) return;
-  const { found } = redactSecrets(stored.text);
-  if (found.length === 0) return;
-  throw new CairnError(
-    'CONFLICT',
-    `${memoryId} holds a secret that was redacted when you read it; the new text would replace it with a [REDACTED:…] placeholder`,
-    {
-      hint: `ask the user to edit ${stored.path} by hand, or pass a text without the placeholder`,
-      details: { memoryId, path: stored.path, kinds: found.map((f) => f.kind) },
-    },
-  );
+  refuseOverwrite(memoryId, text, stored);
 }

@@ -1,4 +1,4 @@
-import { CairnError, typedFileSystemError } from '@cairn/core';
+import { CairnError, redactStrings, typedFileSystemError } from '@cairn/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** What a tool hands back before it becomes a CallToolResult. */
@@ -7,11 +7,19 @@ export interface ToolOutcome {
   isError?: boolean;
 }
 
-/** Structured content plus the same JSON as text, for clients that only read text. */
+/**
+ * Structured content plus the same JSON as text, for clients that only read
+ * text. The one redaction step of the MCP server: every answer of every
+ * tool, errors included, reaches the agent through here, so every string in
+ * it goes through redactSecrets (a fix pattern's error text, a thread's
+ * head, an error message quoting its input). Tools that list what they
+ * replaced (`redacted`) did so on their own answer first.
+ */
 export function toolResult({ structured, isError }: ToolOutcome): CallToolResult {
+  const { value } = redactStrings(structured);
   return {
-    content: [{ type: 'text', text: JSON.stringify(structured) }],
-    structuredContent: structured as Record<string, unknown>,
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
     ...(isError ? { isError: true } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { refuseRedactedOverwrite } from '@cairn/core';
 import type { CommandSpec } from '../command';
 import { stringFlag, textArgument } from './text-input';
 import { unitOutcome } from './unit-outcome';
@@ -30,7 +31,14 @@ export const replaceCommand: CommandSpec = {
   positionals: { min: 1, max: Number.POSITIVE_INFINITY },
   async run(context) {
     const text = (await textArgument(context, 1)) ?? '';
-    return unitOutcome(await context.open().replace(context.positionals[0]!, text));
+    const [memoryId] = context.positionals as [string];
+    const cairn = context.open();
+    // `cairn get --json` shows a secret as [REDACTED:…]: that placeholder never overwrites it.
+    if (text.includes('[REDACTED:')) {
+      const stored = await cairn.get(memoryId).catch(() => undefined);
+      refuseRedactedOverwrite(memoryId, text, stored);
+    }
+    return unitOutcome(await cairn.replace(memoryId, text));
   },
 };
 
