@@ -6,7 +6,7 @@ import {
   nameWords,
   secretNameStrength,
 } from './secret-names';
-import { bump, type Counts, isMark, redactionMark, runStart } from './secret-pattern';
+import { bump, type Counts, redactionMark, runStart } from './secret-pattern';
 
 /**
  * Values that a name says are secret, in every form a name and its value
@@ -171,7 +171,9 @@ function strengthOf(c: Candidate): NameStrength | undefined {
 
 /** Whether the value a name gives is a secret to redact. */
 function secretValue(c: Candidate, strength: NameStrength, raw: string, inner: string): boolean {
-  if (isMark(inner) || isPlaceholder(inner, c.name) || isPathValue(inner)) return false;
+  // A value holding a mark was redacted already (`keys: AWS_ACCESS_KEY_ID=[REDACTED:…]`).
+  if (inner.includes('[REDACTED:') || isPlaceholder(inner, c.name) || isPathValue(inner))
+    return false;
   // `${VAR}`, `$(cmd)` and `hash(input),` before the cut dropped their closing bracket.
   if (/^[$\w]/.test(raw) && raw !== inner && isPlaceholder(raw)) return false;
   if (AUTH_SCHEME.test(inner)) return false;

@@ -162,3 +162,12 @@ describe('neighbours', () => {
     expect(redactSecrets(line).text).not.toContain(secret);
   });
 });
+
+describe('a value that holds a mark', () => {
+  it('is not redacted again', () => {
+    const key = ['AK', 'IA', r('QWERTYUI', 2)].join('');
+    expect(redactSecrets(`Deploy keys: AWS_ACCESS_KEY_ID=${key} and more`).text).toBe(
+      'Deploy keys: AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key] and more',
+    );
+  });
+});
