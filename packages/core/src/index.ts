@@ -199,6 +199,7 @@ export {
   resolveMemoryBackendDetailed,
   resolveRetrievalAdapter,
 } from './registry';
+export { PREFIXED_TOKENS, type PrefixedToken } from './secrets/provider-tokens';
 export {
   type RedactionResult,
   redactionMark,
@@ -206,7 +207,6 @@ export {
   redactStrings,
   secretKinds,
 } from './secrets/redact-secrets';
-export { PREFIXED_TOKENS, type PrefixedToken } from './secrets/provider-tokens';
 export { refuseRedactedOverwrite } from './secrets/redacted-overwrite';
 export { SECRET_PATTERNS, type SecretPattern } from './secrets/secret-patterns';
 export {

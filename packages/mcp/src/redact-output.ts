@@ -1,4 +1,4 @@
-import { refuseRedactedOverwrite as refuseOverwrite, redactStrings } from '@cairn/core';
+import { redactStrings, refuseRedactedOverwrite as refuseOverwrite } from '@cairn/core';
 import type { Cairn } from '@cairn/engine';
 import type { ToolOutcome } from './tool-results';
 

@@ -21,7 +21,12 @@ const join = (...parts: string[]) => parts.join('');
 
 /** One of each class added later (flags, auth headers, credential files, newer prefixes). */
 function laterClasses(): FakeSecret[] {
-  const xapp = join('xapp-1-A0', generated('f-xapp', 9, 'upper'), '-', generated('f-xapp2', 40, 'hex'));
+  const xapp = join(
+    'xapp-1-A0',
+    generated('f-xapp', 9, 'upper'),
+    '-',
+    generated('f-xapp2', 40, 'hex'),
+  );
   const pypi = join('pypi-AgEIcHlwaS5vcmc', generated('f-pypi', 60, 'b62'));
   const flag = generated('f-flag', 18, 'b62');
   const basic = Buffer.from(join('ci:', generated('f-basic', 14, 'b62'))).toString('base64');
@@ -33,7 +38,11 @@ function laterClasses(): FakeSecret[] {
     { kind: 'pypi-token', value: pypi, line: `twine upload -u __token__ -p ${pypi} dist/*` },
     { kind: 'cli-flag', value: flag, line: `psql --password=${flag} -h db app` },
     { kind: 'http-auth', value: basic, line: `curl -H 'Authorization: Basic ${basic}' https://x` },
-    { kind: 'credential-file', value: netrc, line: `machine api.example.com login ci password ${netrc}` },
+    {
+      kind: 'credential-file',
+      value: netrc,
+      line: `machine api.example.com login ci password ${netrc}`,
+    },
     { kind: 'assignment', value: dollar, line: `ADMIN_PW=${dollar}` },
     { kind: 'connection-string', value: slashed, line: `mysql://root:${slashed}@db:3306/app` },
   ];

@@ -19,14 +19,6 @@ export { expectCode } from './expect-code';
 export { type FakeSecret, fakeSecretDump, fakeSecrets, leakedFakeSecrets } from './fake-secrets';
 export { FORGING_TEXTS, type ForgingText, injectionForgeries } from './forging-texts';
 export {
-  type CorpusSecret,
-  generated,
-  leakedCorpusSecrets,
-  type SecretClass,
-  secretCorpus,
-} from './secret-corpus';
-export { nonSecretCorpus } from './non-secret-corpus';
-export {
   DIGEST_FIXTURE_PATH,
   HISTORY_FIXTURE_POOL,
   type HistoryRecordsFixture,
@@ -46,6 +38,7 @@ export {
   startModelServer,
   type ToolCallRule,
 } from './model-server';
+export { nonSecretCorpus } from './non-secret-corpus';
 export { expectRecordsThroughRecall, type RecordPartition } from './record-recall';
 export {
   firstDailyFile,
@@ -53,6 +46,13 @@ export {
   REPOSITORY_LINK_CASES,
   type RepositoryLinkCase,
 } from './repository-links';
+export {
+  type CorpusSecret,
+  generated,
+  leakedCorpusSecrets,
+  type SecretClass,
+  secretCorpus,
+} from './secret-corpus';
 export {
   type Closable,
   type ProjectPerTest,

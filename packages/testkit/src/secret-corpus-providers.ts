@@ -15,12 +15,24 @@ export function providerSecrets(): CorpusSecret[] {
   const digits = (len: number) => generated(`p${n++}`, len, 'hex').replace(/[a-f]/g, '7');
   const rows: [kind: string, value: string, line: (value: string) => string][] = [
     ['aws-access-key', join('AK', 'IA', up(16)), (v) => `aws sts get-caller-identity # key ${v}`],
-    ['slack-token', join('xapp-1-A0', up(9), '-', digits(13), '-', hex(64)), (v) => `SLACK_APP=${v}`],
+    [
+      'slack-token',
+      join('xapp-1-A0', up(9), '-', digits(13), '-', hex(64)),
+      (v) => `SLACK_APP=${v}`,
+    ],
     ['slack-token', join('xoxb-', digits(11), '-', digits(12), '-', b62(24)), (v) => `bot ${v}`],
-    ['slack-token', join('xoxp-', digits(11), '-', digits(12), '-', b62(32)), (v) => `user token: ${v}`],
+    [
+      'slack-token',
+      join('xoxp-', digits(11), '-', digits(12), '-', b62(32)),
+      (v) => `user token: ${v}`,
+    ],
     ['pypi-token', join('pypi-AgEIcHlwaS5vcmc', url(70)), (v) => `twine upload -p ${v} dist/*`],
     ['sendgrid-key', join('SG.', url(22), '.', url(43)), (v) => `sendgrid key ${v}`],
-    ['docker-token', join('dckr_pat_', url(27)), (v) => `echo ${v} | docker login -u ci --password-stdin`],
+    [
+      'docker-token',
+      join('dckr_pat_', url(27)),
+      (v) => `echo ${v} | docker login -u ci --password-stdin`,
+    ],
     ['gitlab-token', join('glrt-', url(20)), (v) => `gitlab-runner register --token ${v}`],
     ['gitlab-token', join('glpat-', url(20)), (v) => `glab auth login -t ${v}`],
     ['gitlab-token', join('glptt-', hex(40)), (v) => `trigger ${v}`],
@@ -38,7 +50,11 @@ export function providerSecrets(): CorpusSecret[] {
     ['stripe-key', join('rk', '_live_', b62(24)), (v) => `restricted ${v}`],
     ['stripe-key', join('wh', 'sec_', b62(32)), (v) => `webhook ${v}`],
     ['openai-key', join('sk', '-proj-', b62(48)), (v) => `OPENAI_API_KEY="${v}"`],
-    ['anthropic-key', join('sk', '-ant-api03-', url(93), 'AA'), (v) => `export ANTHROPIC_API_KEY=${v}`],
+    [
+      'anthropic-key',
+      join('sk', '-ant-api03-', url(93), 'AA'),
+      (v) => `export ANTHROPIC_API_KEY=${v}`,
+    ],
     ['digitalocean-token', join('dop', '_v1_', hex(64)), (v) => `doctl auth init -t ${v}`],
     ['heroku-api-key', join('HRKU-AA', url(58)), (v) => `heroku ${v}`],
     ['twilio-key', join('SK', hex(32)), (v) => `twilio api key ${v}`],
@@ -52,7 +68,11 @@ export function providerSecrets(): CorpusSecret[] {
       join('https://discord.com/api/webhooks/', digits(18), '/', url(68)),
       (v) => `post to ${v}`,
     ],
-    ['telegram-bot-token', join(digits(10), ':AA', url(33)), (v) => `https://api.telegram.org/bot${v}/getMe`],
+    [
+      'telegram-bot-token',
+      join(digits(10), ':AA', url(33)),
+      (v) => `https://api.telegram.org/bot${v}/getMe`,
+    ],
     ['mailgun-key', join('key-', hex(32)), (v) => `mailgun ${v}`],
     ['square-token', join('sq0atp-', url(22)), (v) => `square ${v}`],
     ['square-token', join('EAAA', url(60)), (v) => `square prod ${v}`],
@@ -76,7 +96,11 @@ export function providerSecrets(): CorpusSecret[] {
     ['alibaba-access-key', join('LTAI', b62(20)), (v) => `aliyun ${v}`],
     ['groq-key', join('gsk_', b62(52)), (v) => `groq ${v}`],
     ['perplexity-key', join('pplx-', b62(48)), (v) => `pplx ${v}`],
-    ['tailscale-key', join('tskey-auth-', b62(12), '-', b62(30)), (v) => `tailscale up --authkey=${v}`],
+    [
+      'tailscale-key',
+      join('tskey-auth-', b62(12), '-', b62(30)),
+      (v) => `tailscale up --authkey=${v}`,
+    ],
     ['figma-token', join('figd_', url(40)), (v) => `figma ${v}`],
     ['sentry-token', join('sntryu_', hex(64)), (v) => `sentry ${v}`],
     ['planetscale-token', join('pscale_tkn_', url(43)), (v) => `pscale ${v}`],
@@ -87,7 +111,11 @@ export function providerSecrets(): CorpusSecret[] {
       (v) => `notify ${v}`,
     ],
     ['token', join('acme_live_', b62(40)), (v) => `the acme client uses ${v} now`],
-    ['jwt', join('ey', 'J', url(36), '.ey', 'J', url(60), '.', url(43)), (v) => `cookie value ${v}`],
+    [
+      'jwt',
+      join('ey', 'J', url(36), '.ey', 'J', url(60), '.', url(43)),
+      (v) => `cookie value ${v}`,
+    ],
   ];
   return rows.map(([kind, value, line]) => ({ class: 'provider', kind, value, line: line(value) }));
 }

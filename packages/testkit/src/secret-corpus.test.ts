@@ -26,7 +26,9 @@ describe('the secret corpus', () => {
 
   it.each(contexts)('no secret survives %s', (_, place) => {
     const leaks = corpus.flatMap((secret) =>
-      leakedCorpusSecrets(redactSecrets(place(secret.line)).text).map((v) => `${label(secret)}: ${v}`),
+      leakedCorpusSecrets(redactSecrets(place(secret.line)).text).map(
+        (v) => `${label(secret)}: ${v}`,
+      ),
     );
     expect(leaks).toEqual([]);
   });

@@ -11,7 +11,7 @@
 import { providerSecrets } from './secret-corpus-providers';
 import { type CorpusSecret, generated, join } from './secret-corpus-values';
 
-export { type CorpusSecret, type SecretClass, generated } from './secret-corpus-values';
+export { type CorpusSecret, generated, type SecretClass } from './secret-corpus-values';
 
 const r = (unit: string, times: number) => unit.repeat(times);
 
@@ -66,12 +66,24 @@ function namedValues(): CorpusSecret[] {
     ['makefile', g('make'), `DEPLOY_TOKEN := ${g('make')}`],
     ['dockerfile env', g('docker'), `ENV REGISTRY_PASSWORD ${g('docker')}`],
     ['windows set', g('setx'), `setx API_SECRET ${g('setx')}`],
-    ['space-separated aws', g('aws-sec', 40), `aws configure set aws_secret_access_key ${g('aws-sec', 40)}`],
-    ['aws credentials file', g('aws-file', 40), `[default]\naws_secret_access_key = ${g('aws-file', 40)}`],
+    [
+      'space-separated aws',
+      g('aws-sec', 40),
+      `aws configure set aws_secret_access_key ${g('aws-sec', 40)}`,
+    ],
+    [
+      'aws credentials file',
+      g('aws-file', 40),
+      `[default]\naws_secret_access_key = ${g('aws-file', 40)}`,
+    ],
     ['npmrc auth', g('npmrc'), `//npm.example.com/:_auth=${g('npmrc')}`],
     ['pypirc', g('pypirc'), `[pypi]\nusername = __token__\npassword = ${g('pypirc')}`],
     ['docker config auth', g('dcfg'), `{"auths": {"ghcr.io": {"auth": "${g('dcfg')}"}}}`],
-    ['azure account key', g('azure', 44), `AccountName=acct;AccountKey=${g('azure', 44)}==;EndpointSuffix=core.windows.net`],
+    [
+      'azure account key',
+      g('azure', 44),
+      `AccountName=acct;AccountKey=${g('azure', 44)}==;EndpointSuffix=core.windows.net`,
+    ],
     ['ado connection string', g('ado'), `Server=db;User Id=sa;Pwd=${g('ado')};Database=app`],
     ['xml element', g('xml'), `<server><id>repo</id><password>${g('xml')}</password></server>`],
     ['plist', g('plist'), `<key>API_KEY</key>\n<string>${g('plist')}</string>`],
@@ -79,14 +91,32 @@ function namedValues(): CorpusSecret[] {
     ['setter call', g('call'), `client.setApiKey("${g('call')}");`],
     ['x-api-key header', g('xapi'), `-H "X-Api-Key: ${g('xapi')}"`],
     ['gitlab private-token header', g('ptok'), `PRIVATE-TOKEN: ${g('ptok')}`],
-    ['query token', g('query'), `https://api.example.com/v1/items?page=2&access_token=${g('query')}&limit=5`],
-    ['azure sas signature', g('sas', 43), `https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig=${g('sas', 43)}%3D&se=2030`],
-    ['presigned s3 url', g('s3sig', 64), `https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${g('s3sig', 64)}`],
+    [
+      'query token',
+      g('query'),
+      `https://api.example.com/v1/items?page=2&access_token=${g('query')}&limit=5`,
+    ],
+    [
+      'azure sas signature',
+      g('sas', 43),
+      `https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig=${g('sas', 43)}%3D&se=2030`,
+    ],
+    [
+      'presigned s3 url',
+      g('s3sig', 64),
+      `https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${g('s3sig', 64)}`,
+    ],
     ['k8s secret data', g('k8s', 32), `kind: Secret\ndata:\n  db-password: ${g('k8s', 32)}`],
     ['session secret', g('sess'), `SESSION_SECRET="${g('sess')}"`],
     ['signing key', g('sign'), `JWT_SIGNING_KEY=${g('sign')}`],
   ];
-  return rows.map(([note, value, line]) => ({ class: 'named-value', kind: 'assignment', value, line, note }));
+  return rows.map(([note, value, line]) => ({
+    class: 'named-value',
+    kind: 'assignment',
+    value,
+    line,
+    note,
+  }));
 }
 
 function flags(): CorpusSecret[] {
@@ -112,11 +142,36 @@ function flags(): CorpusSecret[] {
       line,
       note,
     })),
-    { class: 'flag', kind: 'cli-flag', value: password, line: `curl -u deploy:${password} https://api.example.com` },
-    { class: 'flag', kind: 'cli-flag', value: `${password}x`, line: `curl --user 'ci:${password}x' https://x.example.com` },
-    { class: 'flag', kind: 'cli-flag', value: mysql, line: `mysql -u root -p${mysql} app < dump.sql` },
-    { class: 'flag', kind: 'cli-flag', value: `${mysql}ssh`, line: `sshpass -p ${mysql}ssh ssh deploy@host` },
-    { class: 'flag', kind: 'cli-flag', value: `${mysql}reg`, line: `docker login -u ci -p ${mysql}reg registry.example.com` },
+    {
+      class: 'flag',
+      kind: 'cli-flag',
+      value: password,
+      line: `curl -u deploy:${password} https://api.example.com`,
+    },
+    {
+      class: 'flag',
+      kind: 'cli-flag',
+      value: `${password}x`,
+      line: `curl --user 'ci:${password}x' https://x.example.com`,
+    },
+    {
+      class: 'flag',
+      kind: 'cli-flag',
+      value: mysql,
+      line: `mysql -u root -p${mysql} app < dump.sql`,
+    },
+    {
+      class: 'flag',
+      kind: 'cli-flag',
+      value: `${mysql}ssh`,
+      line: `sshpass -p ${mysql}ssh ssh deploy@host`,
+    },
+    {
+      class: 'flag',
+      kind: 'cli-flag',
+      value: `${mysql}reg`,
+      line: `docker login -u ci -p ${mysql}reg registry.example.com`,
+    },
   ];
 }
 
@@ -126,12 +181,42 @@ function httpAuth(): CorpusSecret[] {
   const cookie = generated('cookie', 32, 'b62');
   return [
     { class: 'http-auth', kind: 'http-auth', value: basic, line: `Authorization: Basic ${basic}` },
-    { class: 'http-auth', kind: 'http-auth', value: token, line: `curl -H 'Authorization: Token ${token}' https://x` },
-    { class: 'http-auth', kind: 'http-auth', value: `${token}0`, line: `"authorization": "ApiKey ${token}0"` },
-    { class: 'http-auth', kind: 'http-auth', value: `${basic}A`, line: `> proxy-authorization: basic ${basic}A` },
-    { class: 'http-auth', kind: 'http-auth', value: cookie, line: `Cookie: sessionid=${cookie}; csrftoken=abc` },
-    { class: 'http-auth', kind: 'http-auth', value: `${cookie}Z`, line: `< Set-Cookie: connect.sid=${cookie}Z; Path=/; HttpOnly` },
-    { class: 'http-auth', kind: 'http-auth', value: 'sh0rtT0k', line: 'Authorization: Bearer sh0rtT0k' },
+    {
+      class: 'http-auth',
+      kind: 'http-auth',
+      value: token,
+      line: `curl -H 'Authorization: Token ${token}' https://x`,
+    },
+    {
+      class: 'http-auth',
+      kind: 'http-auth',
+      value: `${token}0`,
+      line: `"authorization": "ApiKey ${token}0"`,
+    },
+    {
+      class: 'http-auth',
+      kind: 'http-auth',
+      value: `${basic}A`,
+      line: `> proxy-authorization: basic ${basic}A`,
+    },
+    {
+      class: 'http-auth',
+      kind: 'http-auth',
+      value: cookie,
+      line: `Cookie: sessionid=${cookie}; csrftoken=abc`,
+    },
+    {
+      class: 'http-auth',
+      kind: 'http-auth',
+      value: `${cookie}Z`,
+      line: `< Set-Cookie: connect.sid=${cookie}Z; Path=/; HttpOnly`,
+    },
+    {
+      class: 'http-auth',
+      kind: 'http-auth',
+      value: 'sh0rtT0k',
+      line: 'Authorization: Bearer sh0rtT0k',
+    },
   ];
 }
 
@@ -145,7 +230,10 @@ function connectionStrings(): CorpusSecret[] {
     [pw('mongo'), `mongodb+srv://svc:${pw('mongo')}@cluster0.example.net/db?retryWrites=true`],
     [pw('jdbc'), `jdbc:postgresql://db:5432/app?user=svc&password=${pw('jdbc')}&ssl=true`],
     [pw('git'), `git remote add origin https://oauth2:${pw('git')}@gitlab.example.com/g/p.git`],
-    [generated('sentry', 32, 'hex'), `SENTRY_DSN=https://${generated('sentry', 32, 'hex')}@o4504.ingest.sentry.io/4505`],
+    [
+      generated('sentry', 32, 'hex'),
+      `SENTRY_DSN=https://${generated('sentry', 32, 'hex')}@o4504.ingest.sentry.io/4505`,
+    ],
   ];
   return rows.map(([value, line]) => ({
     class: 'connection-string',
@@ -161,9 +249,24 @@ function credentialFiles(): CorpusSecret[] {
   const b = generated('netrc2', 18, 'b62');
   const c = generated('pgpass', 18, 'b62');
   return [
-    { class: 'credential-file', kind: 'credential-file', value: a, line: `machine api.example.com login deploy password ${a}` },
-    { class: 'credential-file', kind: 'credential-file', value: b, line: `machine git.example.com\n  login ci\n  password ${b}\n` },
-    { class: 'credential-file', kind: 'credential-file', value: c, line: `db.internal:5432:app:svc:${c}` },
+    {
+      class: 'credential-file',
+      kind: 'credential-file',
+      value: a,
+      line: `machine api.example.com login deploy password ${a}`,
+    },
+    {
+      class: 'credential-file',
+      kind: 'credential-file',
+      value: b,
+      line: `machine git.example.com\n  login ci\n  password ${b}\n`,
+    },
+    {
+      class: 'credential-file',
+      kind: 'credential-file',
+      value: c,
+      line: `db.internal:5432:app:svc:${c}`,
+    },
   ];
 }
 
