@@ -1,5 +1,5 @@
 import { looksGenerated } from './provider-tokens';
-import { isPlaceholder } from './secret-names';
+import { isPlaceholder, looksRandom } from './secret-names';
 import { isMark, runStart, type SecretPattern } from './secret-pattern';
 
 /**
@@ -18,6 +18,9 @@ const urlPassword = (password: string) =>
 /** Schemes an Authorization header names before its credentials. */
 const AUTH_SCHEMES =
   'bearer|basic|token|digest|apikey|api-key|key|bot|negotiate|ntlm|ssws|jwt|oauth|mac|hawk|signature|aws4-hmac-sha256|aws|splunk|genie[a-z]{0,10}|dsn|session|hoba|mutual|scram-sha-(?:1|256)|vapid|sharedkey|sharedaccesssignature';
+
+/** The header names a scheme right before the credential. */
+const SCHEME_BEFORE = new RegExp(`(?:${AUTH_SCHEMES})[ \\t]{1,5}$`, 'i');
 
 /** A scheme word alone is no credential (`Authorization: Bearer [REDACTED:…]`). */
 const SCHEME_ONLY = new RegExp(`^(?:${AUTH_SCHEMES})$`, 'i');
@@ -50,16 +53,19 @@ export const CREDENTIAL_PATTERNS: readonly SecretPattern[] = [
     accept: (token) => looksGenerated(token.replace(/[_.~-]/g, '')),
   },
   {
-    // `Authorization: Basic …`, `Token …`, `Digest …`, a bare credential; JSON and curl -H forms too.
+    // `Authorization: Basic …`, `Token …`, `Digest …`, a bare credential; JSON (escaped too) and curl -H forms.
     kind: 'http-auth',
     pattern: new RegExp(
-      `${runStart('A-Za-z0-9_-')}(?:proxy-)?authorization["']?[ \\t]{0,5}[:=][ \\t]{0,5}["']?(?:(?:${AUTH_SCHEMES})[ \\t]{1,5})?([^\\s"'\`\\\\{}()<>[\\],;]{3,4000})`,
+      `${runStart('A-Za-z0-9_-')}(?:proxy-)?authorization(?:\\\\{0,7}["'])?[ \\t]{0,5}[:=][ \\t]{0,5}(?:\\\\{0,7}["'])?(?:(?:${AUTH_SCHEMES})[ \\t]{1,5})?([^\\s"'\`\\\\{}()<>[\\],;]{3,4000})`,
       'gi',
     ),
     group: 1,
     hint: ['authorization'],
     caseless: true,
-    accept: credential,
+    // Without a scheme, only a credential that looks generated: `authorization: token` in code is a variable.
+    accept: (secret, match) =>
+      credential(secret) &&
+      (SCHEME_BEFORE.test(match.slice(0, -secret.length)) || looksRandom(secret)),
   },
   {
     // Every cookie of a Cookie or Set-Cookie header: session ids are credentials.

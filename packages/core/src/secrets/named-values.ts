@@ -110,6 +110,9 @@ export const NAMED_FORMS: readonly NamedForm[] = [
   },
 ];
 
+/** What declares a name in code right before it: `const`, `let`, `var`, `val`. */
+const DECLARATION = /(?:^|[^\w$])(?:const|let|var|val)[ \t]{1,5}$/;
+
 /** Query parameters that carry a signature: Azure SAS `sig=`, presigned S3 and GCS URLs. */
 const SIGNATURE_PARAMS = new Set(['sig', 'signature', 'x-amz-signature', 'x-goog-signature']);
 
@@ -157,6 +160,8 @@ function unquote(raw: string, form: FormName): { inner: string; offset: number }
 interface Candidate {
   form: FormName;
   name: string;
+  /** A declaration in code (`const token = …`): its value is an expression unless quoted. */
+  declared: boolean;
   /** The character before the name (`?` and `&` make `sig=` a signature). */
   before: string;
   keyword: boolean;
@@ -181,6 +186,8 @@ function secretValue(c: Candidate, strength: NameStrength, raw: string, inner: s
   if (SCHEME_FIRST.test(inner) && isPlaceholder(inner.replace(SCHEME_FIRST, ''))) return false;
   if (strength === 'weak' && !looksRandom(inner, 6)) return false;
   if (c.form === 'flag' && c.spaced && inner.startsWith('-')) return false;
+  // `const token = rotated ? …`, `let key = keyOf(root)`: code, unless quoted or generated.
+  if (c.declared && !/^["'`\\]/.test(raw) && !looksRandom(inner, 8)) return false;
   if (c.form !== 'spaced' || c.keyword) return true;
   // `NAME value` with no keyword: a compound name and a value that looks generated.
   return strength === 'strong' && nameWords(c.name).length > 1 && looksRandom(inner, 8);
@@ -223,6 +230,7 @@ function candidateOf(text: string, form: FormName, match: RegExpExecArray): Cand
     form,
     name,
     before: text[nameAt - 1] ?? '',
+    declared: DECLARATION.test(text.slice(Math.max(0, nameAt - 12), nameAt)),
     keyword: Boolean(groups.kw),
     spaced: groups.sep !== undefined && groups.sep !== '=',
   };

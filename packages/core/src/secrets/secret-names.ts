@@ -79,34 +79,51 @@ export function isSecretName(name: string): boolean {
 const PLACEHOLDER =
   /^(?:\$\{[^}]{1,100}\}|\$\(.{1,100}\)|%[A-Za-z_][A-Za-z0-9_]{0,100}%|\{\{.{0,100}\}\}|<[^>]{0,100}>?|\*{1,100}|x{3,100}|\.{3}|…|\[REDACTED[^\]]{0,50}\]?|true|false|null|nil|none|undefined|value|secret|password|token|example|placeholder|redacted|todo|tbd|string|str|number|int|bool|boolean|bytes|any|unknown|optional\[.{0,40}\]|string\s?\|\s?undefined|your[_-].{0,60}|.{0,60}[_-]here|(?:process\.env|import\.meta\.env|os\.environ|ENV|System\.getenv|os\.getenv|getenv|Deno\.env\.get|env)\b.{0,100})$/i;
 
-/** `$VAR` in capitals (case matters: `$uper5ecret` is a value that starts with `$`). */
-const VARIABLE = /^\$[A-Z_][A-Z0-9_]{0,100}$/;
+/**
+ * `$VAR` in capitals (case matters: `$uper5ecret` is a value that starts
+ * with `$`), or a constant's name (`OPENAI_API_KEY`, `SEARCH_AND_HOOKS`).
+ */
+const VARIABLE = /^(?:\$[A-Z_][A-Z0-9_]{0,100}|[A-Z][A-Z0-9]{0,40}(?:_[A-Z0-9]{1,40}){1,10})$/;
 
 /** Receivers whose fields hold a secret in code: `this.token`, `config.db.password`. */
 const CODE_REFERENCE =
   /^(?:this|self|cls|config|cfg|conf|settings|options|opts|env|secrets|vars|inputs|args|params|props|ctx|context|req|request|credentials|creds|auth|session|app)(?:\.[A-Za-z_$][\w$]{0,60}){1,6}$/;
 
-/** A call in code (`getToken()`, `read_secret("db")`): its result, not a secret. */
-const CODE_CALL = /^([A-Za-z_$][\w$.]{0,100})\([^()]{0,100}\)[,;]?$/;
+/** A member path or index in code, letters only: `item.tokenCost`, `values['no-auth']`. */
+const MEMBER =
+  /^[A-Za-z_$][A-Za-z_$]{0,60}(?:\.[A-Za-z_$][A-Za-z_$]{0,60}|\[['"][\w-]{1,60}['"]\]){1,6}[,;]?$/;
 
-/** A call whose callee reads as words: `hashPassword(input)`, not `J5uc…Q(x)`. */
-function isCodeCall(value: string): boolean {
-  const callee = CODE_CALL.exec(value)?.[1];
-  return callee !== undefined && lowerRunShare(callee) >= 0.5;
+/** A call in code: `getToken()`, `hashPassword(input),`, or a method call begun, `z.string().min(1,`. */
+const CODE_CALL = /^([A-Za-z_$][\w$.]{0,100})\((?:[^()]{0,100}\)[,;]?$)?/;
+
+/** Code reads as words (`hashPassword(`, `keyOf(`, `item.tokenCost`); a generated value (`J5uc…Q(`) does not. */
+function isCode(value: string): boolean {
+  const call = CODE_CALL.exec(value);
+  if (call) {
+    const callee = call[1]!;
+    const closed = call[0].length === value.length;
+    const words = !/\d/.test(callee) || lowerRunShare(callee) >= 0.5;
+    return words && (closed || callee.includes('.'));
+  }
+  return MEMBER.test(value) && lowerRunShare(value) >= 0.5;
 }
 
-/** A keyword that starts an expression in code: `token = await fetchToken()`. */
+/** A keyword that starts an expression or a type in code: `token = await fetchToken()`. */
 const CODE_KEYWORD =
-  /^(?:await|new|yield|async|function|require|import|typeof|lambda|fn|func|def|return)$/;
+  /^(?:await|new|yield|async|function|require|import|typeof|keyof|readonly|lambda|fn|func|def|return)$/;
 
 /** Whether a value (quotes removed) only names or points at a secret. */
 export function isPlaceholder(value: string, name = ''): boolean {
   if (value.length < 4) return true;
   if (VARIABLE.test(value) || PLACEHOLDER.test(value)) return true;
-  if (CODE_REFERENCE.test(value) || isCodeCall(value) || CODE_KEYWORD.test(value)) return true;
+  if (CODE_REFERENCE.test(value) || isCode(value) || CODE_KEYWORD.test(value)) return true;
   // `password: password`, `apiKey: apiKey,`: the name again, in code.
   return name !== '' && value.toLowerCase() === name.toLowerCase();
 }
+
+/** camelCase and PascalCase made of words, maybe dotted: `SummaryListKey`, `embedder.apiKeyEnv`. */
+const IDENTIFIER =
+  /^(?:(?:[a-z]{2,60}|[A-Z][a-z]{1,60})(?:[A-Z][a-z]{1,60}|[A-Z]{2,60}(?![a-z])){0,10}(?:[._-](?=[A-Za-z])|$)){1,10}$/;
 
 /**
  * Whether a value looks like a generated secret rather than a word: at
@@ -116,9 +133,13 @@ export function isPlaceholder(value: string, name = ''): boolean {
  * and `1234` do not.
  */
 export function looksRandom(value: string, min = 8): boolean {
-  if (value.length < min || /\s/.test(value)) return false;
-  if (/[A-Za-z]/.test(value) && /\d/.test(value)) return true;
-  return /[a-z]/.test(value) && /[A-Z]/.test(value.slice(1)) && lowerRunShare(value) < 0.5;
+  // Generated secrets hold no spaces, brackets, quotes or separators of code: `keyOf(root`
+  // is code. What a value runs into after its token (`H3Fa…Wm)y`) does not count.
+  const token = /^[^\s()[\]{}<>,;"'`]{0,500}/.exec(value)![0];
+  if (token.length < min) return false;
+  if (/[A-Za-z]/.test(token) && /\d/.test(token)) return true;
+  if (IDENTIFIER.test(token)) return false;
+  return /[a-z]/.test(token) && /[A-Z]/.test(token.slice(1)) && lowerRunShare(token) < 0.5;
 }
 
 /**

@@ -16,11 +16,13 @@ export const SECRET_STEMS = [
   'credentials',
   'creds',
   'apikey',
-  'authorization',
 ] as const;
 
-/** Short stems: a whole word, or the end of one (`smtp_pass`, `rootpw`), but not these words. */
-export const SHORT_STEMS = ['pass', 'pw', 'auth'] as const;
+/**
+ * Short stems: a whole word, or the end of one (`smtp_pass`, `rootpw`), but
+ * not these words. Alone (`pass`, `authorization: token` in code) they are weak.
+ */
+export const SHORT_STEMS = ['pass', 'pw', 'auth', 'authorization'] as const;
 export const NOT_SHORT_STEM = new Set([
   'bypass',
   'compass',
@@ -91,6 +93,14 @@ export const PLAIN_KEY_QUALIFIERS = new Set([
   'dedupe',
   'order',
   'join',
+  'filter',
+  'field',
+  'header',
+  'option',
+  'setting',
+  'config',
+  'env',
+  'secondary',
 ]);
 
 /**
@@ -167,6 +177,36 @@ export const QUALIFIERS = new Set([
   'estimate',
   'ref',
   'location',
+  'cost',
+  'costs',
+  'counter',
+  'counters',
+  'rate',
+  'estimator',
+  'filter',
+  'filters',
+  // File extensions: `token-store.test.ts:12:5` is a place in a stack trace.
+  'ts',
+  'tsx',
+  'js',
+  'jsx',
+  'mjs',
+  'cjs',
+  'py',
+  'rb',
+  'go',
+  'rs',
+  'java',
+  'kt',
+  'md',
+  'txt',
+  'yaml',
+  'yml',
+  'toml',
+  'json',
+  'sh',
+  'lock',
+  'log',
 ]);
 
 /** First words of a command-line switch that takes no secret: `--no-password`, `--with-token`. */
