@@ -171,3 +171,22 @@ describe('a value that holds a mark', () => {
     );
   });
 });
+
+describe('more of the same classes', () => {
+  it.each([
+    ['a common word as a password', 'POSTGRES_PASSWORD=secret', 'secret'],
+    ['a Java property', `spring.datasource.password=${v('spring')}`, v('spring')],
+    ['openssl -passin pass:', `openssl rsa -in k.pem -passin pass:${v('openssl')}`, v('openssl')],
+    ['curl --oauth2-bearer', `curl --oauth2-bearer ${v('bearer')} https://x`, v('bearer')],
+    [
+      'kubectl --from-literal',
+      `kubectl create secret generic db --from-literal=password=${v('k8s')}`,
+      v('k8s'),
+    ],
+    ['PowerShell $env:', `$env:API_KEY = "${v('pwsh')}"`, v('pwsh')],
+    ['fish set -x', `set -x OPENAI_API_KEY ${v('fish')}`, v('fish')],
+    ['a git credential store line', `https://ci:${v('gitcred')}@github.com`, v('gitcred')],
+  ])('%s', (_, line, secret) => {
+    expect(redactSecrets(line).text).not.toContain(secret);
+  });
+});

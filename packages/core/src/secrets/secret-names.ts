@@ -77,7 +77,7 @@ export function isSecretName(name: string): boolean {
  * reference: a shell variable in lower case after `$` is taken as text.
  */
 const PLACEHOLDER =
-  /^(?:\$\{[^}]{1,100}\}|\$\(.{1,100}\)|%[A-Za-z_][A-Za-z0-9_]{0,100}%|\{\{.{0,100}\}\}|<[^>]{0,100}>?|\*{1,100}|x{3,100}|\.{3}|…|\[REDACTED[^\]]{0,50}\]?|true|false|null|nil|none|undefined|value|secret|password|token|example|placeholder|redacted|todo|tbd|string|str|number|int|bool|boolean|bytes|any|unknown|optional\[.{0,40}\]|string\s?\|\s?undefined|your[_-].{0,60}|.{0,60}[_-]here|(?:process\.env|import\.meta\.env|os\.environ|ENV|System\.getenv|os\.getenv|getenv|Deno\.env\.get|env)\b.{0,100})$/i;
+  /^(?:\$\{[^}]{1,100}\}|\$\(.{1,100}\)|%[A-Za-z_][A-Za-z0-9_]{0,100}%|\{\{.{0,100}\}\}|<[^>]{0,100}>?|\*{1,100}|x{3,100}|\.{3}|…|\[REDACTED[^\]]{0,50}\]?|true|false|null|nil|none|undefined|value|example|placeholder|redacted|todo|tbd|string|str|number|int|bool|boolean|bytes|any|unknown|optional\[.{0,40}\]|string\s?\|\s?undefined|your[_-].{0,60}|.{0,60}[_-]here|(?:process\.env|import\.meta\.env|os\.environ|ENV|System\.getenv|os\.getenv|getenv|Deno\.env\.get|env)\b.{0,100})$/i;
 
 /**
  * `$VAR` in capitals (case matters: `$uper5ecret` is a value that starts

@@ -9,6 +9,8 @@ export const SECRET_STEMS = [
   'password',
   'passwd',
   'passphrase',
+  'passin',
+  'passout',
   'pwd',
   'secret',
   'token',
@@ -22,7 +24,7 @@ export const SECRET_STEMS = [
  * Short stems: a whole word, or the end of one (`smtp_pass`, `rootpw`), but
  * not these words. Alone (`pass`, `authorization: token` in code) they are weak.
  */
-export const SHORT_STEMS = ['pass', 'pw', 'auth', 'authorization'] as const;
+export const SHORT_STEMS = ['pass', 'pw', 'auth', 'authorization', 'bearer'] as const;
 export const NOT_SHORT_STEM = new Set([
   'bypass',
   'compass',
