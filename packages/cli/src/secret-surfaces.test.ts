@@ -184,6 +184,8 @@ const CLI_CALLS: Record<string, () => { argv: string[]; stdin?: string }[]> = {
     { argv: ['pack', '--last'] },
   ],
   review: () => [{ argv: ['review'] }, { argv: ['review', 'approve', ids.draft] }],
+  // The dashboard is a person's page (docs/SECURITY.md); `ui --json` is refused before it serves.
+  ui: () => [{ argv: ['ui'] }],
   // Last: it replaces MEMORY.md.
   write: () => [{ argv: ['write'], stdin: `# Memory\n\n${dump}\n` }],
 };
