@@ -127,8 +127,14 @@ describe('the fix pattern tools', () => {
       expect(JSON.stringify(answer.structured)).not.toContain(keyId);
     }
     expect(shown.history.pattern?.normalized).toContain('[REDACTED:aws-access-key]');
-    // The same failure again: the Known-fix injection names the pattern, never the key.
-    const again = await aws('aws sts get-caller-identity', 254, failure);
+    // The AWS CLI's own line is too generic to surface a Known fix; boto's names its error
+    // class, so the same failure again injects one: it quotes the pattern, never the key.
+    const boto = `Traceback (most recent call last):\nbotocore.exceptions.ClientError: ${failure}`;
+    await aws('python deploy.py', 1, boto);
+    await aws(`aws configure set aws_access_key_id ${keyId}`, 0, '');
+    await aws('python deploy.py', 0, 'deployed');
+    const again = await aws('python deploy.py', 1, boto);
+    expect(again.inject).toContain('## Known fix');
     expect(again.inject).toContain('[REDACTED:aws-access-key]');
     expect(again.inject).not.toContain(keyId);
   });
