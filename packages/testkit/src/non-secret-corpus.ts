@@ -87,6 +87,11 @@ const LINES = [
   'def login(token: str, secret: Optional[str] = None) -> bool:',
   'headers: { "Authorization": "Bearer <the output of cairn mcp token>" }',
   'the `Authorization:` and `Proxy-Authorization:` headers',
+  'export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {',
+  'staleKeys: string[], userKeys: ReadonlySet<string> = new Set(),',
+  'byKey: Map<string, number[]>;',
+  `file_key: \`${'$'}{target.id}:${'$'}{entry.path}\`,`,
+  `log(\`packs: at a ${'$'}{PACK_BUDGET}-token budget\`);`,
   // Hashes, ids and encodings.
   'commit e723a44b5c0d9f1e2a3b4c5d6e7f8a9b0c1d2e3f',
   'Merge: 1a2b3c4 5d6e7f8',

@@ -46,7 +46,7 @@ export const NAMED_FORMS: readonly NamedForm[] = [
     form: 'flag',
     kind: 'cli-flag',
     pattern: new RegExp(
-      `${runStart('A-Za-z0-9_-')}--?(?<name>[A-Za-z][A-Za-z0-9_-]{1,60})(?<sep>=|[ \\t]{1,5})`,
+      `${runStart('A-Za-z0-9_}-')}--?(?<name>[A-Za-z][A-Za-z0-9_-]{1,60})(?<sep>=|[ \\t]{1,5})`,
       'g',
     ),
   },

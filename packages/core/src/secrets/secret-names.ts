@@ -108,6 +108,16 @@ function isCode(value: string): boolean {
   return MEMBER.test(value) && lowerRunShare(value) >= 0.5;
 }
 
+/**
+ * A type in code, as an annotation gives it: `key: Uint8Array`, `keys:
+ * string[]`, `userKeys: ReadonlySet<string>`, `byKey: Map<string, number>`.
+ */
+const TYPE_EXPRESSION =
+  /^(?:readonly\s{1,3})?(?:[A-Z][A-Za-z]{1,40}<(?:[A-Z][A-Za-z]{0,40}|string|number|boolean|bigint|unknown|any)\b.{0,200}|(?:string|number|boolean|bigint|unknown|any|object)\[\].{0,100}|(?:Uint|Int|Float|BigUint|BigInt)(?:8|16|32|64)(?:Clamped)?Array\b.{0,100})$/;
+
+/** A template made only of interpolations: `${target.id}:${entry.path}`. */
+const INTERPOLATIONS = /^(?:\$\{[^}]{1,100}\}[^\w\s$]{0,3}){2,10}$/;
+
 /** A keyword that starts an expression or a type in code: `token = await fetchToken()`. */
 const CODE_KEYWORD =
   /^(?:await|new|yield|async|function|require|import|typeof|keyof|readonly|lambda|fn|func|def|return)$/;
@@ -117,6 +127,7 @@ export function isPlaceholder(value: string, name = ''): boolean {
   if (value.length < 4) return true;
   if (VARIABLE.test(value) || PLACEHOLDER.test(value)) return true;
   if (CODE_REFERENCE.test(value) || isCode(value) || CODE_KEYWORD.test(value)) return true;
+  if (TYPE_EXPRESSION.test(value) || INTERPOLATIONS.test(value)) return true;
   // `password: password`, `apiKey: apiKey,`: the name again, in code.
   return name !== '' && value.toLowerCase() === name.toLowerCase();
 }
