@@ -24,6 +24,8 @@ export {
   type TransformersEmbedderOptions,
   type TransformersModule,
 } from './embeddings';
+/** Maintenance (issue 27, docs/MAINTENANCE.md): insight extraction, proposals, staleness. */
+export * from './maintenance';
 export type { DoctorReport, HeadView, MemoryApi } from './memory-api';
 export {
   type MemorySearch,
@@ -46,6 +48,7 @@ export {
 } from './optional-packages';
 export { findProjectRoot } from './project-root';
 export type { AddUnitInput } from './units/unit-input';
+export type { UnitPatch, UnitPatchOp, UnitPatchResult } from './units/unit-patch';
 export type {
   AddUnitResult,
   DuplicateResult,

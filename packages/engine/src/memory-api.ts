@@ -20,6 +20,7 @@ import { workspaceFindings } from './doctor/workspace-checks';
 import { type RecallFn, type SearchHit, type SearchRequest, searchMemory } from './memory-search';
 import type { RecallContext } from './recall/engine-pool';
 import type { AddUnitInput } from './units/unit-input';
+import type { UnitPatch } from './units/unit-patch';
 import { createUnitLister, getMemory } from './units/unit-queries';
 import type { MemoryRecord } from './units/unit-results';
 import { createUnitStore, type ListUnitsFilter } from './units/unit-store';
@@ -87,6 +88,10 @@ export function createMemoryApi(
     remove: (memoryId: string, at?: string) => store.remove(memoryId, at),
     /** Approves or deprecates a unit (or sends it back to draft), keeping its id. */
     setReview: (memoryId: string, review: ReviewState) => store.setReview(memoryId, review),
+    /** Applies a reviewed patch on units when every content-hash precondition holds (else `conflict`). */
+    patchUnits: (patch: UnitPatch) => store.patch(patch),
+    /** The workspace files, parsed (units, RAW paragraphs, issues), as the unit store last scanned them. */
+    documents: () => store.scan(),
     get: (memoryId: string): Promise<MemoryRecord> => getMemory(rootDir, store.scan, memoryId),
     list: async (filter?: ListUnitsFilter): Promise<MemoryRecord[]> =>
       listUnits(await store.scan(), filter),

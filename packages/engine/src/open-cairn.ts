@@ -2,11 +2,13 @@ import {
   CAIRN_DIR,
   CAIRN_INDEX_DIR,
   CAIRN_STATE_DIR,
+  CairnError,
   type CairnSettings,
   createCairnFile,
   decodeExactText,
   encodeExactText,
   ensureMemoryWorkspace,
+  formatError,
   listMemoryFiles,
   MEMORY_WORKSPACE_PATH,
   type MemoryAdapterStatus,
@@ -26,6 +28,7 @@ import { createMemoryApi, type MemoryApi } from './memory-api';
 import { createHistoryRecords } from './recall/history-pool';
 import { createLineageAccess } from './recall/lineage-pools';
 import { type OpenCairnOptions, resolveProject } from './resolve-project';
+import { logLifecycleFailure } from './working/lifecycle-log';
 import { createWorkingApi, type WorkingApi } from './working-api';
 
 export type { OpenCairnOptions };
@@ -118,7 +121,7 @@ async function ensureGitignore(rootDir: string): Promise<boolean> {
  * provides falls back to the builtins with a warning.
  */
 export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cairn {
-  const { now, ...settingsOptions } = options;
+  const { now, scheduleMaintenance, ...settingsOptions } = options;
   const project = resolveProject(rootDir, settingsOptions);
   const { settings, backend } = project;
   const currentWarnings = project.currentWarnings;
@@ -134,8 +137,9 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
     memory,
     now ?? (() => new Date()),
     settingsOptions.env ?? process.env,
+    scheduleMaintenance ?? ((root) => runInBackground(cairn, root)),
   );
-  return {
+  const cairn: Cairn = {
     ...memory,
     ...working,
     closeWorking() {
@@ -203,4 +207,23 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
     read: () => backend.read(rootDir),
     write: (content, writeOptions) => memory.writer.writeLongTerm(content, writeOptions),
   };
+  return cairn;
+}
+
+/** A due run in this process, after the current event; its failure is logged, never thrown. */
+function runInBackground(cairn: Cairn, rootDir: string): void {
+  setImmediate(() => {
+    import('./maintenance/maintenance-api')
+      .then(({ openMaintenance }) =>
+        openMaintenance(cairn).run({ ifDue: true, trigger: 'schedule' }),
+      )
+      .catch((error: unknown) =>
+        logLifecycleFailure(rootDir, {
+          at: new Date().toISOString(),
+          event: 'maintenance',
+          code: CairnError.isInstance(error) ? error.code : 'INTERNAL',
+          message: formatError(error),
+        }),
+      );
+  });
 }

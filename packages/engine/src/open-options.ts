@@ -13,4 +13,11 @@ export interface OpenCairnOptions {
    * instead of reading the config files a second time.
    */
   resolvedSettings?: ResolvedSettings;
+  /**
+   * Starts a due insight extraction run without waiting for it (checked at
+   * session end). Default: in this process, in the background. A process
+   * that exits once it has answered (a hook) starts `cairn insights run
+   * --if-due` detached instead.
+   */
+  scheduleMaintenance?: (rootDir: string) => void;
 }

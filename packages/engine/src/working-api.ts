@@ -11,6 +11,7 @@ import {
 } from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
 import { expandNode, openLineageStore } from './lineage';
+import { isDueCheap } from './maintenance/schedule';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
 import { createLifecycle, type Lifecycle } from './working/lifecycle';
@@ -32,6 +33,7 @@ export function createWorkingApi(
   memory: MemoryApi,
   now: () => Date,
   env: NodeJS.ProcessEnv = process.env,
+  scheduleMaintenance: (rootDir: string) => void = () => undefined,
 ) {
   let lifecycle: Lifecycle | undefined;
   const embedder = () => embedderFromSettings(settings, rootDir, env);
@@ -53,7 +55,12 @@ export function createWorkingApi(
     toolUse: (input) => events().toolUse(input),
     preCompaction: (input) => events().preCompaction(input),
     compactionComplete: (input) => events().compactionComplete(input),
-    sessionEnd: (input) => events().sessionEnd(input),
+    sessionEnd: async (input) => {
+      const result = await events().sessionEnd(input);
+      // Insight extraction when due (docs/MAINTENANCE.md): one small read here, the run elsewhere.
+      if (isDueCheap(rootDir, settings, now())) scheduleMaintenance(rootDir);
+      return result;
+    },
   };
 
   return {

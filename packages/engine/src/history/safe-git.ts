@@ -114,6 +114,20 @@ export interface DiffStat {
   deletions: number;
 }
 
+/**
+ * A hardened runner over the repository holding `cwd` (same rules as the
+ * reader above), for callers that read objects at a commit
+ * (`show <sha>:<path>`, `ls-tree`, `grep <pattern> <sha>`), never the work tree.
+ */
+export function createGitRunner(
+  bin: string,
+  cwd: string,
+  env: Record<string, string | undefined> = process.env,
+): (args: string[]) => Promise<string> {
+  const clean = gitEnv(env);
+  return (args) => run(bin, cwd, clean, args);
+}
+
 function run(bin: string, cwd: string, env: Record<string, string>, args: string[]) {
   return new Promise<string>((resolve, reject) => {
     childProcess().execFile(

@@ -19,6 +19,7 @@ import {
   setUnitReview,
   type UnitStoreState,
 } from './unit-mutations';
+import { applyUnitPatch, type UnitPatch } from './unit-patch';
 import { type FailedResult, failedFrom } from './unit-results';
 import { type ParseCache, scanWorkspace } from './workspace-scan';
 import { watchWorkspace } from './workspace-watch';
@@ -85,6 +86,8 @@ export function createUnitStore(options: UnitStoreOptions) {
     remove: (memoryId: string, at?: string) => removeUnit(state, memoryId, at),
     /** Changes a unit's review state in place: same id, text and file; `updatedAt` moves. */
     setReview: (memoryId: string, review: ReviewState) => setUnitReview(state, memoryId, review),
+    /** A reviewed change on several units at once, under content-hash preconditions (unit-patch.ts). */
+    patch: (patch: UnitPatch) => applyUnitPatch(state, patch),
     scan: (): Promise<ParsedDocument[]> => state.scan(),
   };
 }

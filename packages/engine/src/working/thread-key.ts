@@ -14,7 +14,7 @@ export function slugify(value: string, max = 48): string {
 }
 
 /** `.git` itself, or the folder a `.git` file points to (worktrees, submodules). */
-function gitDir(cwd: string): string {
+export function gitDir(cwd: string): string {
   const dotGit = join(cwd, '.git');
   if (!statSync(dotGit).isFile()) return dotGit;
   const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));

@@ -1,0 +1,277 @@
+import { wordRuns } from '@cairn/core';
+
+/**
+ * Near-duplicate and contradiction detection over unit texts, offline and
+ * deterministic. Texts become bags of normalized content words (stop
+ * words out, a light stemmer, a small table of software synonyms); two
+ * texts are about the same thing when the cosine of their bags is high.
+ * They contradict when they are about the same thing and one says the
+ * opposite (a negation the other lacks, an antonym) or names a different
+ * value in the same slot (a version, a port, a tool of the same family).
+ * Measured on a labelled set in `pnpm bench maintenance` (docs/BENCHMARKS.md).
+ */
+
+const STOP = new Set(
+  'a an the and or but of to in on at for by with from as is are was were be been being it its this that these those we our you your they their i me my do does did so if then than there here into onto over under about via per can could should would will shall may might must has have had just also only all any each every some such very when while where which who what how why please note make sure keep'.split(
+    ' ',
+  ),
+);
+
+/** Words that flip a statement. */
+const NEGATIONS = new Set(
+  'not no never dont doesnt don didnt isnt arent wont cannot cant avoid stop stopped without disable disabled deprecated removed forbid forbidden instead nor longer neither'.split(
+    ' ',
+  ),
+);
+
+/** Pairs of words that say opposite things about the same subject. */
+const ANTONYMS: readonly [string, string][] = [
+  ['enable', 'disable'],
+  ['allow', 'forbid'],
+  ['allow', 'block'],
+  ['sync', 'async'],
+  ['true', 'false'],
+  ['on', 'off'],
+  ['required', 'optional'],
+  ['increase', 'decrease'],
+  ['always', 'never'],
+  ['before', 'after'],
+  ['public', 'private'],
+  ['include', 'exclude'],
+  ['tabs', 'spaces'],
+  ['single', 'double'],
+  ['local', 'remote'],
+  ['strict', 'loose'],
+  ['merge', 'rebase'],
+  ['upper', 'lower'],
+  ['min', 'max'],
+];
+
+/** Same-slot values: two units naming different members of one family disagree. */
+const FAMILIES: readonly string[][] = [
+  ['npm', 'pnpm', 'yarn', 'bun'],
+  ['jest', 'vitest', 'mocha', 'jasmine', 'ava'],
+  ['postgres', 'postgresql', 'mysql', 'sqlite', 'mongodb', 'mariadb', 'redis', 'dynamodb'],
+  ['eslint', 'biome', 'oxlint', 'tslint', 'prettier'],
+  ['webpack', 'vite', 'rollup', 'esbuild', 'tsup', 'parcel', 'turbopack'],
+  ['react', 'vue', 'svelte', 'angular', 'solid'],
+  ['python', 'python2', 'python3'],
+  ['pip', 'poetry', 'uv', 'pipenv', 'conda'],
+  ['docker', 'podman'],
+  ['github', 'gitlab', 'bitbucket'],
+  ['utc', 'local'],
+  ['camelcase', 'snakecase', 'kebabcase', 'pascalcase'],
+  ['main', 'master', 'develop', 'trunk'],
+  ['esm', 'commonjs', 'cjs'],
+  ['rest', 'graphql', 'grpc'],
+  ['json', 'yaml', 'toml', 'xml'],
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
+];
+
+const SYNONYMS: Record<string, string> = {
+  repository: 'repo',
+  repositories: 'repo',
+  database: 'db',
+  databases: 'db',
+  configuration: 'config',
+  configure: 'config',
+  configured: 'config',
+  environment: 'env',
+  environments: 'env',
+  dependency: 'dep',
+  dependencies: 'dep',
+  deps: 'dep',
+  package: 'pkg',
+  packages: 'pkg',
+  directory: 'dir',
+  folder: 'dir',
+  folders: 'dir',
+  execute: 'run',
+  executes: 'run',
+  invoke: 'run',
+  prefer: 'use',
+  prefers: 'use',
+  preferred: 'use',
+  utilize: 'use',
+  employ: 'use',
+  add: 'install',
+  installs: 'install',
+  installed: 'install',
+  postgresql: 'postgres',
+  pg: 'postgres',
+  typescript: 'ts',
+  javascript: 'js',
+  kubernetes: 'k8s',
+  authentication: 'auth',
+  authorization: 'auth',
+  credentials: 'secret',
+  credential: 'secret',
+  secrets: 'secret',
+  tests: 'test',
+  testing: 'test',
+  spec: 'test',
+  specs: 'test',
+  fails: 'fail',
+  failing: 'fail',
+  failed: 'fail',
+  failure: 'fail',
+  breaks: 'fail',
+  broken: 'fail',
+  production: 'prod',
+  development: 'dev',
+  documentation: 'docs',
+  doc: 'docs',
+  command: 'cmd',
+  commands: 'cmd',
+  required: 'required',
+  mandatory: 'required',
+  need: 'required',
+  needs: 'required',
+  must: 'required',
+  forbidden: 'forbid',
+  disallow: 'forbid',
+  disallowed: 'forbid',
+  prohibited: 'forbid',
+  enabled: 'enable',
+  enabling: 'enable',
+  disabled: 'disable',
+  turn: '',
+};
+
+/** A light stemmer: plural and verb endings of English words. */
+function stem(word: string): string {
+  if (word.length <= 4 || /\d/.test(word)) return word;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  if (word.endsWith('ing') && word.length > 6) return word.slice(0, -3);
+  if (word.endsWith('ed') && word.length > 5) return word.slice(0, -2);
+  if (word.endsWith('es') && /(sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
+  return word;
+}
+
+export interface TextProfile {
+  /** Content terms with counts. */
+  terms: Map<string, number>;
+  negated: boolean;
+  /** Numbers and versions the text names (`20`, `5432`, `3.11`). */
+  values: Set<string>;
+  raw: Set<string>;
+}
+
+function canonical(word: string): string {
+  const synonym = SYNONYMS[word];
+  if (synonym !== undefined) return synonym;
+  return SYNONYMS[stem(word)] ?? stem(word);
+}
+
+export function profileText(text: string): TextProfile {
+  const lower = text.toLowerCase().replace(/n['’]t\b/g, 'nt');
+  const words = wordRuns(lower);
+  const terms = new Map<string, number>();
+  const raw = new Set<string>();
+  let negated = false;
+  for (const word of words) {
+    raw.add(word);
+    if (NEGATIONS.has(word)) negated = true;
+    if (STOP.has(word) || NEGATIONS.has(word)) continue;
+    const term = canonical(word);
+    if (term === '') continue;
+    terms.set(term, (terms.get(term) ?? 0) + 1);
+  }
+  const values = new Set(lower.match(/\b\d+(?:\.\d+)*\b/g) ?? []);
+  return { terms, negated, values, raw };
+}
+
+/** Cosine of two bags, each term weighted by `weight` (an IDF; 1 when none is given). */
+export function cosine(
+  a: TextProfile,
+  b: TextProfile,
+  weight: (term: string) => number = () => 1,
+): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (const [term, count] of a.terms) {
+    const w = weight(term) * count;
+    na += w * w;
+    const other = b.terms.get(term);
+    if (other !== undefined) dot += w * weight(term) * other;
+  }
+  for (const [term, count] of b.terms) {
+    const w = weight(term) * count;
+    nb += w * w;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+function familyClash(a: TextProfile, b: TextProfile): string | undefined {
+  for (const family of FAMILIES) {
+    const inA = family.filter((member) => a.raw.has(member));
+    const inB = family.filter((member) => b.raw.has(member));
+    if (inA.length === 0 || inB.length === 0) continue;
+    const onlyA = inA.filter((member) => !inB.includes(member));
+    const onlyB = inB.filter((member) => !inA.includes(member));
+    if (onlyA.length > 0 && onlyB.length > 0) return `${onlyA[0]} vs ${onlyB[0]}`;
+  }
+  return undefined;
+}
+
+function antonymClash(a: TextProfile, b: TextProfile): string | undefined {
+  for (const [x, y] of ANTONYMS) {
+    const ax = a.raw.has(x) || a.terms.has(x);
+    const ay = a.raw.has(y) || a.terms.has(y);
+    const bx = b.raw.has(x) || b.terms.has(x);
+    const by = b.raw.has(y) || b.terms.has(y);
+    if ((ax && !ay && by && !bx) || (ay && !ax && bx && !by)) return `${x} vs ${y}`;
+  }
+  return undefined;
+}
+
+function valueClash(a: TextProfile, b: TextProfile): string | undefined {
+  if (a.values.size === 0 || b.values.size === 0) return undefined;
+  const onlyA = [...a.values].filter((value) => !b.values.has(value));
+  const onlyB = [...b.values].filter((value) => !a.values.has(value));
+  return onlyA.length > 0 && onlyB.length > 0 ? `${onlyA[0]} vs ${onlyB[0]}` : undefined;
+}
+
+export type PairVerdict =
+  | { kind: 'duplicate'; similarity: number; reason: string }
+  | { kind: 'contradiction'; similarity: number; reason: string }
+  | { kind: 'none'; similarity: number };
+
+/** Thresholds, tuned on the labelled set's development part (bench/fixtures/maintenance). */
+export const DUPLICATE_SIMILARITY = 0.62;
+export const TOPIC_SIMILARITY = 0.38;
+
+/** Whether two unit texts are near duplicates, contradict each other, or neither. */
+export function judgePair(
+  a: TextProfile,
+  b: TextProfile,
+  weight?: (term: string) => number,
+): PairVerdict {
+  const similarity = cosine(a, b, weight);
+  if (similarity < TOPIC_SIMILARITY) return { kind: 'none', similarity };
+  const clash =
+    familyClash(a, b) ??
+    antonymClash(a, b) ??
+    valueClash(a, b) ??
+    (a.negated !== b.negated ? 'one says not' : undefined);
+  if (clash) {
+    return { kind: 'contradiction', similarity, reason: `same subject, ${clash}` };
+  }
+  if (similarity >= DUPLICATE_SIMILARITY) {
+    return { kind: 'duplicate', similarity, reason: `similarity ${similarity.toFixed(2)}` };
+  }
+  return { kind: 'none', similarity };
+}
+
+/** IDF weights over a set of profiles (a workspace's units): rare words count more. */
+export function idfWeights(profiles: readonly TextProfile[]): (term: string) => number {
+  const df = new Map<string, number>();
+  for (const profile of profiles) {
+    for (const term of profile.terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+  }
+  const n = profiles.length;
+  return (term) => Math.log(1 + (n + 1) / ((df.get(term) ?? 0) + 1));
+}

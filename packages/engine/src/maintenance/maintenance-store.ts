@@ -1,0 +1,216 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { cairnStatePath, sha256Hex } from '@cairn/core';
+import { type Database, migrate, openDatabase } from '../working/sqlite';
+import type {
+  AnchorCheck,
+  CodeAnchor,
+  MaintenanceRun,
+  Proposal,
+  ProposalKind,
+  ProposalState,
+  ProposalUndo,
+} from './maintenance-types';
+
+export const MAINTENANCE_DB_FILENAME = 'maintenance.db';
+
+/**
+ * `.cairn/state/maintenance.db`, per machine like the other stores:
+ * - proposals: each with its patch, its undo once applied, and its state;
+ *   the id is derived from kind and units, so a rejected proposal is found
+ *   again by id and never proposed a second time.
+ * - runs: what each extraction run examined, proposed and pruned.
+ * - anchors: the code a unit cites, pinned at a commit.
+ * - anchor_checks: the last check of every anchor, for one HEAD (a cache).
+ */
+export const MAINTENANCE_MIGRATIONS = [
+  `CREATE TABLE proposals (
+     id TEXT PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL, body TEXT NOT NULL,
+     undo TEXT, created_at TEXT NOT NULL, decided_at TEXT);
+   CREATE INDEX proposals_by_state ON proposals (state, created_at);
+   CREATE TABLE runs (run_id TEXT PRIMARY KEY, started_at TEXT NOT NULL, body TEXT NOT NULL);
+   CREATE TABLE anchors (
+     memory_id TEXT NOT NULL, path TEXT NOT NULL, symbol TEXT NOT NULL DEFAULT '',
+     line INTEGER, span_hash TEXT NOT NULL, commit_sha TEXT NOT NULL,
+     PRIMARY KEY (memory_id, path, symbol)) WITHOUT ROWID;
+   CREATE TABLE anchor_checks (cache_key TEXT PRIMARY KEY, checked_at TEXT NOT NULL, body TEXT NOT NULL);`,
+];
+
+export function maintenanceDatabasePath(rootDir: string): string {
+  return join(cairnStatePath(rootDir), MAINTENANCE_DB_FILENAME);
+}
+
+/** A proposal's id: the same kind over the same units (and target) is the same proposal. */
+export function proposalId(kind: ProposalKind, unitIds: readonly string[], target = ''): string {
+  return `P-${sha256Hex(`${kind}\n${[...unitIds].sort().join('\n')}\n${target}`).slice(0, 12)}`;
+}
+
+/** Runs kept in the store; older ones are dropped (the audit file keeps its own). */
+const RUNS_KEPT = 400;
+/** Decided proposals kept; open ones are always kept. Rejections are kept longest (they stop re-proposals). */
+const DECIDED_KEPT = 5_000;
+
+export class MaintenanceStore {
+  private constructor(private readonly db: Database) {}
+
+  static open(rootDir: string): MaintenanceStore {
+    const db = openDatabase(maintenanceDatabasePath(rootDir));
+    try {
+      migrate(db, MAINTENANCE_MIGRATIONS);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new MaintenanceStore(db);
+  }
+
+  /** Opens the store only when it exists: readers never create it. */
+  static openIfAny(rootDir: string): MaintenanceStore | undefined {
+    return existsSync(maintenanceDatabasePath(rootDir))
+      ? MaintenanceStore.open(rootDir)
+      : undefined;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  get(id: string): (Proposal & { undo?: ProposalUndo }) | undefined {
+    const row = this.db.prepare('SELECT body, undo FROM proposals WHERE id = ?').get(id) as
+      | { body: string; undo: string | null }
+      | undefined;
+    if (!row) return undefined;
+    const proposal = JSON.parse(row.body) as Proposal;
+    return row.undo ? { ...proposal, undo: JSON.parse(row.undo) as ProposalUndo } : proposal;
+  }
+
+  list(states?: readonly ProposalState[]): Proposal[] {
+    const rows = (
+      states
+        ? this.db
+            .prepare(
+              `SELECT body FROM proposals WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY created_at, id`,
+            )
+            .all(...states)
+        : this.db.prepare('SELECT body FROM proposals ORDER BY created_at, id').all()
+    ) as { body: string }[];
+    return rows.map((row) => JSON.parse(row.body) as Proposal);
+  }
+
+  /** Inserts a new proposal, or reopens one whose earlier version hit a conflict. */
+  put(proposal: Proposal, undo?: ProposalUndo): void {
+    this.db
+      .prepare(
+        `INSERT INTO proposals (id, kind, state, body, undo, created_at, decided_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET state = excluded.state, body = excluded.body,
+           undo = excluded.undo, decided_at = excluded.decided_at`,
+      )
+      .run(
+        proposal.id,
+        proposal.kind,
+        proposal.state,
+        JSON.stringify(proposal),
+        undo ? JSON.stringify(undo) : null,
+        proposal.createdAt,
+        proposal.decidedAt ?? null,
+      );
+  }
+
+  addRun(run: MaintenanceRun): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare('INSERT OR REPLACE INTO runs (run_id, started_at, body) VALUES (?, ?, ?)')
+        .run(run.runId, run.startedAt, JSON.stringify(run));
+      this.db
+        .prepare(
+          'DELETE FROM runs WHERE run_id NOT IN (SELECT run_id FROM runs ORDER BY started_at DESC LIMIT ?)',
+        )
+        .run(RUNS_KEPT);
+      this.db
+        .prepare(
+          `DELETE FROM proposals WHERE state NOT IN ('open', 'rejected') AND id NOT IN (
+             SELECT id FROM proposals WHERE state NOT IN ('open', 'rejected')
+             ORDER BY decided_at DESC LIMIT ?)`,
+        )
+        .run(DECIDED_KEPT);
+    })();
+  }
+
+  runs(limit = 20): MaintenanceRun[] {
+    const rows = this.db
+      .prepare('SELECT body FROM runs ORDER BY started_at DESC LIMIT ?')
+      .all(limit) as { body: string }[];
+    return rows.map((row) => JSON.parse(row.body) as MaintenanceRun);
+  }
+
+  /** Replaces a unit's anchors (a unit written or approved again is anchored again). */
+  setAnchors(memoryId: string, anchors: readonly CodeAnchor[]): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM anchors WHERE memory_id = ?').run(memoryId);
+      const insert = this.db.prepare(
+        `INSERT OR REPLACE INTO anchors (memory_id, path, symbol, line, span_hash, commit_sha)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      for (const a of anchors) {
+        insert.run(memoryId, a.path, a.symbol ?? '', a.line ?? null, a.spanHash, a.commit);
+      }
+    })();
+  }
+
+  anchors(): CodeAnchor[] {
+    const rows = this.db
+      .prepare('SELECT memory_id, path, symbol, line, span_hash, commit_sha FROM anchors')
+      .all() as {
+      memory_id: string;
+      path: string;
+      symbol: string;
+      line: number | null;
+      span_hash: string;
+      commit_sha: string;
+    }[];
+    return rows.map((row) => ({
+      memoryId: row.memory_id,
+      path: row.path,
+      ...(row.symbol ? { symbol: row.symbol } : {}),
+      ...(row.line !== null ? { line: row.line } : {}),
+      spanHash: row.span_hash,
+      commit: row.commit_sha,
+    }));
+  }
+
+  anchoredUnits(): Set<string> {
+    const rows = this.db.prepare('SELECT DISTINCT memory_id FROM anchors').all() as {
+      memory_id: string;
+    }[];
+    return new Set(rows.map((row) => row.memory_id));
+  }
+
+  /** The cached checks for `cacheKey` (HEAD and the anchors' version), if this HEAD was checked. */
+  cachedChecks(cacheKey: string): AnchorCheck[] | undefined {
+    const row = this.db
+      .prepare('SELECT body FROM anchor_checks WHERE cache_key = ?')
+      .get(cacheKey) as { body: string } | undefined;
+    return row ? (JSON.parse(row.body) as AnchorCheck[]) : undefined;
+  }
+
+  /** Keeps only the newest check: a cache for one HEAD. */
+  cacheChecks(cacheKey: string, checks: readonly AnchorCheck[], at: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM anchor_checks').run();
+      this.db
+        .prepare('INSERT INTO anchor_checks (cache_key, checked_at, body) VALUES (?, ?, ?)')
+        .run(cacheKey, at, JSON.stringify(checks));
+    })();
+  }
+
+  /** A version of the anchor table: changes whenever an anchor is added, moved or dropped. */
+  anchorsVersion(): string {
+    const rows = this.db
+      .prepare(
+        'SELECT memory_id, path, symbol, span_hash, commit_sha FROM anchors ORDER BY memory_id, path, symbol',
+      )
+      .all() as Record<string, string>[];
+    return sha256Hex(JSON.stringify(rows)).slice(0, 16);
+  }
+}
