@@ -3,6 +3,7 @@ import type { CommandSpec } from './command';
 import { historyCommand } from './commands/history';
 import { createHookCommand } from './commands/hook';
 import { initCommand } from './commands/init';
+import { insightsCommand } from './commands/insights';
 import { installCommand, uninstallCommand } from './commands/install';
 import { doctorCommand, reindexCommand } from './commands/maintenance-commands';
 import { mcpCommand } from './commands/mcp';
@@ -51,6 +52,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   historyCommand,
   packCommand,
   reviewCommand,
+  insightsCommand,
   uiCommand,
 ];
 

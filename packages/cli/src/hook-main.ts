@@ -30,8 +30,41 @@ import { startProcess } from './start-process';
  * `exitAtOnce`); what an event committed is in the WAL.
  */
 function openForOneEvent(root: string, options: OpenCairnOptions): Cairn {
-  return Object.assign(openCairn(root, options), { closeWorking: () => undefined });
+  return Object.assign(openCairn(root, { scheduleMaintenance: detachedMaintenance, ...options }), {
+    closeWorking: () => undefined,
+  });
 }
+
+/**
+ * A due insight extraction run (docs/MAINTENANCE.md), for a process that
+ * exits once the event is answered: `cairn insights run --if-due` starts
+ * detached, so the hook returns at once and the run takes its own lock.
+ */
+function detachedMaintenance(root: string): void {
+  try {
+    const { spawn } = process.getBuiltinModule(
+      'node:child_process',
+    ) as typeof import('node:child_process');
+    const launcher = process.argv[1];
+    if (!launcher) return;
+    const child = spawn(
+      process.execPath,
+      [launcher, 'insights', 'run', '--if-due', '--root', root],
+      {
+        cwd: root,
+        detached: true,
+        stdio: 'ignore',
+      },
+    );
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // No run this time: the next session end checks again.
+  }
+}
+
+const openClosing = (root: string, options: OpenCairnOptions): Cairn =>
+  openCairn(root, { scheduleMaintenance: detachedMaintenance, ...options });
 
 /**
  * The end of a session closes its stores as every other command does: the
@@ -129,7 +162,7 @@ export function main(
     });
     return;
   }
-  const open = argv.some((arg) => CLOSING_EVENTS.has(arg)) ? openCairn : openForOneEvent;
+  const open = argv.some((arg) => CLOSING_EVENTS.has(arg)) ? openClosing : openForOneEvent;
   const hookCommand = createHookCommand({ loadDelivery: loadProcessHookDelivery, open });
   startProcess(
     importModule,

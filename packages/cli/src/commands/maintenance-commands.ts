@@ -1,5 +1,11 @@
 import { formatErrorLine, isUnsafePathError, userPathWarnings } from '@cairn/core';
-import { type Cairn, type DoctorFinding, formatBytes, linkFindings } from '@cairn/engine';
+import {
+  type Cairn,
+  type DoctorFinding,
+  formatBytes,
+  linkFindings,
+  openMaintenance,
+} from '@cairn/engine';
 import type { CommandOutput, CommandSpec } from '../command';
 import { EXIT } from '../exit-codes';
 import { hookServerLine, hookServerState } from '../hook-server/server-state';
@@ -56,6 +62,10 @@ export const doctorCommand: CommandSpec = {
     const ignored = cairn.resolved.trust.ignored;
     // Per-user paths (cache, state, config) that fail the ownership rule are not used.
     const userPaths = userPathWarnings({ env: context.io.env });
+    // Units whose cited code changed or is gone (docs/MAINTENANCE.md): shown, never a failure.
+    const stale = await openMaintenance(cairn, { env: context.io.env })
+      .staleUnits()
+      .catch(() => []);
     // A failed event (a session end, a refused payload) or unreadable deferred writes lost something.
     const working =
       health.pending.length === 0 && health.failures.length === 0 && !health.headsError;
@@ -83,6 +93,10 @@ export const doctorCommand: CommandSpec = {
       ...harnessLines(harnesses),
       hookServerLine(hookServer),
       ...userPaths.map((warning) => `  ! ${warning.message}`),
+      ...stale.map(
+        (unit) =>
+          `  ~ stale unit ${unit.memoryId}: ${unit.state === 'changed' ? 'code changed since' : unit.state === 'moved' ? 'code moved' : 'code gone, possibly stale'} (${unit.anchor.path}${unit.anchor.symbol ? ` ${unit.anchor.symbol}` : ''}); \`cairn review\``,
+      ),
       ...ignored.map(
         (i) =>
           `  ! ignored ${i.key} from the untrusted project config (${i.reason}); run \`cairn trust\` to allow it`,
@@ -98,6 +112,7 @@ export const doctorCommand: CommandSpec = {
         harnesses,
         hookServer,
         userPaths,
+        staleUnits: stale,
         trust: cairn.resolved.trust,
       },
       text: lines.map(oneLine).join('\n'),

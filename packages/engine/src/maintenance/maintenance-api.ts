@@ -131,8 +131,14 @@ export function openMaintenance(
     reject: (id, opts) => decision(rejectProposal, id, opts),
     undo: (id, opts) => decision(undoProposal, id, opts),
     anchorChecks: () => withStore(rootDir, checks),
-    staleUnits: () =>
-      withStore(rootDir, async (store) => staleUnits(await checks(store), await memory.list())),
+    async staleUnits() {
+      // No repository (or no commit yet): nothing is checked, and no state is created.
+      const objects = await git();
+      if (!objects || !(await objects.head())) return [];
+      return withStore(rootDir, async (store) =>
+        staleUnits(await checks(store), await memory.list()),
+      );
+    },
     run: (opts = {}) =>
       runMaintenance(memory, {
         ...opts,
