@@ -54,6 +54,13 @@ export {
   secretCorpus,
 } from './secret-corpus';
 export {
+  type ExpectedAnchorState,
+  makeStalenessRepo,
+  STALENESS_CASES,
+  type StalenessCase,
+  type StalenessRepo,
+} from './staleness-repo';
+export {
   type Closable,
   type ProjectPerTest,
   type TwoCheckouts,

@@ -157,6 +157,8 @@ export interface TextProfile {
   /** Numbers and versions the text names (`20`, `5432`, `3.11`). */
   values: Set<string>;
   raw: Set<string>;
+  /** What the text names in backticks (symbols, commands, values), lowercased. */
+  code: Set<string>;
 }
 
 function canonical(word: string): string {
@@ -180,7 +182,8 @@ export function profileText(text: string): TextProfile {
     terms.set(term, (terms.get(term) ?? 0) + 1);
   }
   const values = new Set(lower.match(/\b\d+(?:\.\d+)*\b/g) ?? []);
-  return { terms, negated, values, raw };
+  const code = new Set([...lower.matchAll(/`([^`\n]{1,80})`/g)].map((match) => match[1]!.trim()));
+  return { terms, negated, values, raw, code };
 }
 
 /** Cosine of two bags, each term weighted by `weight` (an IDF; 1 when none is given). */
@@ -252,6 +255,10 @@ export function judgePair(
 ): PairVerdict {
   const similarity = cosine(a, b, weight);
   if (similarity < TOPIC_SIMILARITY) return { kind: 'none', similarity };
+  // Both name code, and none of the same: they are about different things.
+  if (a.code.size > 0 && b.code.size > 0 && ![...a.code].some((name) => b.code.has(name))) {
+    return { kind: 'none', similarity };
+  }
   const clash =
     familyClash(a, b) ??
     antonymClash(a, b) ??
