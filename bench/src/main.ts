@@ -5,6 +5,7 @@ import { runCodingMemory } from './coding-memory/run-coding-memory';
 import { runHarnesses } from './harnesses/run-harnesses';
 import { runLivedIn } from './lived-in/run-lived-in';
 import { runLocomo } from './locomo/run-locomo';
+import { runMaintenanceBench } from './maintenance/run-maintenance-bench';
 import { runPacks } from './packs/run-packs';
 import {
   collectMeta,
@@ -33,11 +34,12 @@ const TARGETS = [
   'coding-memory',
   'signatures',
   'packs',
+  'maintenance',
   'all',
 ] as const;
 type Target = (typeof TARGETS)[number];
 
-const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|coding-memory|signatures|packs|all] [--data <file.json>] [--json <out.json>] [--quick]
+const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|coding-memory|signatures|packs|maintenance|all] [--data <file.json>] [--json <out.json>] [--quick]
 
   scale     index build, refresh and search over a generated 10,000-unit workspace,
             and \`cairn search\` beside bare node
@@ -58,6 +60,9 @@ const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|loc
             same-fix pairs joined, different-fix pairs kept apart
   packs     retrieveContextPack on the lived-in project with a 500-issue Beads export and
             200 documents (p50/p95, each plane), and 1,000 generated requests' budgets
+  maintenance one insight extraction run on the lived-in project and a year of daily runs
+            (sizes against budgets), duplicate/contradiction detection on labelled pairs,
+            and staleness of code anchors on a scripted git history
   all       every one of them (default)
 
   --data <file>   LoCoMo JSON (default: ${DEFAULT_DATA})
@@ -140,6 +145,7 @@ async function main(): Promise<void> {
   if (wanted('coding-memory')) await run(() => runCodingMemory({ quick: options.quick }));
   if (wanted('signatures')) await run(() => runSignatures({ quick: options.quick }));
   if (wanted('packs')) await run(() => runPacks({ quick: options.quick }));
+  if (wanted('maintenance')) await run(() => runMaintenanceBench({ quick: options.quick }));
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(`\nBench time: ${seconds.toFixed(1)} s\n`);
   if (options.jsonPath) {

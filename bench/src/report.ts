@@ -12,7 +12,8 @@ export type SectionName =
   | 'locomo'
   | 'coding-memory'
   | 'signatures'
-  | 'packs';
+  | 'packs'
+  | 'maintenance';
 
 /** A table both printed to the terminal and written to markdown. */
 export interface Table {
@@ -167,6 +168,7 @@ const REPRODUCE = [
   'CAIRN_BENCH_MODEL_DIR=~/models pnpm bench coding-memory   # with a local model (docs/SEARCH.md)',
   'pnpm bench signatures      # error signatures over the captured failure corpus',
   'pnpm bench packs           # context pack assembly and the budget check',
+  'pnpm bench maintenance     # insight extraction, a year of runs, pair detection, staleness',
   'pnpm bench --json bench.json   # also write every figure as JSON',
   'pnpm bench --quick         # smoke test with small sizes; never writes this file',
   'pnpm packed-install --sizes-only --write-doc   # only the Package tarballs section',
@@ -184,6 +186,7 @@ const ORDER: SectionName[] = [
   'coding-memory',
   'signatures',
   'packs',
+  'maintenance',
 ];
 
 /** Sections other tools write into the same file (tools/repo's packed-install): kept as they are. */

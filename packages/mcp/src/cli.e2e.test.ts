@@ -62,7 +62,7 @@ function todayFile(): string {
 /** The same round trip over any transport: list, add, search, get. */
 async function roundTrip(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools).toHaveLength(18);
+  expect(tools).toHaveLength(22);
   expect(tools.map((tool) => tool.name)).toEqual([...MEMORY_TOOL_NAMES]);
   const added = await callTool(client, 'memory_add', {
     text: 'Release notes are written in docs/CHANGELOG.md.',
@@ -225,7 +225,7 @@ describe('MCP Inspector CLI (an independent client, on Node 24)', { timeout: 120
       );
     // --strict: the Inspector checks the tool schemas for portability and fails on errors.
     const listed = await inspector(node, ['--method', 'tools/list', '--strict']);
-    expect(listed.result.tools).toHaveLength(18);
+    expect(listed.result.tools).toHaveLength(22);
     expect(listed.result.tools.map((tool: { name: string }) => tool.name)).toEqual([
       ...MEMORY_TOOL_NAMES,
     ]);

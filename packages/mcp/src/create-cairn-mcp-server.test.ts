@@ -31,9 +31,9 @@ afterEach(async () => {
 });
 
 describe('tools/list', () => {
-  it('lists the eighteen tools with strict input schemas, output schemas and annotations', async () => {
+  it('lists the twenty-two tools with strict input schemas, output schemas and annotations', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(18);
+    expect(tools).toHaveLength(22);
     expect(tools.map((tool) => tool.name)).toEqual([...MEMORY_TOOL_NAMES]);
     for (const tool of tools) {
       expect(tool.description, tool.name).toBeTruthy();

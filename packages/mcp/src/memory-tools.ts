@@ -2,6 +2,7 @@ import type { MemorySearchResult } from '@cairn/core';
 import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
 import { DIGEST_TOOLS } from './digest-tools';
 import { HISTORY_TOOLS } from './history-tools';
+import { MAINTENANCE_TOOLS } from './maintenance-tools';
 import { memoryContextPack } from './pack-tool';
 import { redactedOutcome, refuseRedactedOverwrite } from './redact-output';
 import { MEMORY_TOOL_NAMES, type MemoryToolName } from './tool-names';
@@ -168,6 +169,7 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   memoryContextPack,
   ...DIGEST_TOOLS,
   ...HISTORY_TOOLS,
+  ...MAINTENANCE_TOOLS,
 ];
 
 export { MEMORY_TOOL_NAMES, type MemoryToolName };

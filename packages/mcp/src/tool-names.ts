@@ -1,4 +1,4 @@
-/** The tools every Cairn MCP server lists, in this order: project memory, working memory, packs, task history. */
+/** The tools every Cairn MCP server lists, in this order: project memory, working memory, packs, task history, maintenance. */
 export const MEMORY_TOOL_NAMES = [
   'memory_add',
   'memory_replace',
@@ -18,6 +18,10 @@ export const MEMORY_TOOL_NAMES = [
   'memory_fix_pattern',
   'memory_fix_pattern_approve',
   'memory_fix_pattern_deprecate',
+  'memory_proposals',
+  'memory_proposal_decide',
+  'memory_stale_units',
+  'memory_insights_run',
 ] as const;
 
 export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];

@@ -22,6 +22,12 @@ import type { WorkingSources } from './working-sources';
 
 /** A unit neither injected nor created for this long, and not in the head, is proposed for deprecation. */
 export const UNUSED_DAYS = 90;
+/**
+ * New proposals of one kind a run adds at most: a review inbox that fills
+ * with hundreds of changes at once gets ignored, so a run prefers doing
+ * little (the oldest evidence first); the next run proposes the rest.
+ */
+export const MAX_NEW_PER_KIND = 10;
 /** Pairs compared per unit at most (the ones sharing the most rare terms), so a run stays linear. */
 const CANDIDATES_PER_UNIT = 30;
 
@@ -204,6 +210,12 @@ export function unusedProposals(
     .filter(isUnit)
     .filter((unit) => unit.review === 'approved' && (unit.updatedAt ?? '') < cutoff)
     .filter((unit) => (sources.lastInjected.get(unit.memoryId) ?? '') < cutoff)
+    .sort((a, b) =>
+      (sources.lastInjected.get(a.memoryId) ?? a.updatedAt ?? '') <
+      (sources.lastInjected.get(b.memoryId) ?? b.updatedAt ?? '')
+        ? -1
+        : 1,
+    )
     .filter(
       (unit) =>
         !sources.head.includes(unit.memoryId) &&

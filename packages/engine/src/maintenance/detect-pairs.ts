@@ -19,7 +19,7 @@ const STOP = new Set(
 
 /** Words that flip a statement. */
 const NEGATIONS = new Set(
-  'not no never dont doesnt don didnt isnt arent wont cannot cant avoid stop stopped without disable disabled deprecated removed forbid forbidden instead nor longer neither'.split(
+  'not no never dont doesnt don didnt isnt arent wont cannot cant avoid stop stopped without disable disabled deprecated removed forbid forbidden instead rather nor longer neither'.split(
     ' ',
   ),
 );
@@ -66,7 +66,39 @@ const FAMILIES: readonly string[][] = [
   ['rest', 'graphql', 'grpc'],
   ['json', 'yaml', 'toml', 'xml'],
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
+  ['hourly', 'daily', 'nightly', 'weekly', 'monthly', 'quarterly', 'yearly'],
+  [
+    'second',
+    'seconds',
+    'minute',
+    'minutes',
+    'hour',
+    'hours',
+    'day',
+    'days',
+    'week',
+    'weeks',
+    'month',
+    'months',
+    'year',
+    'years',
+  ],
 ];
+
+/** Number words read as values, so `one approval` and `two approvals` differ like 1 and 2. */
+const NUMBER_WORDS: Record<string, string> = {
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  ten: '10',
+  twelve: '12',
+};
 
 const SYNONYMS: Record<string, string> = {
   repository: 'repo',
@@ -168,7 +200,11 @@ function canonical(word: string): string {
 }
 
 export function profileText(text: string): TextProfile {
-  const lower = text.toLowerCase().replace(/n['’]t\b/g, 'nt');
+  const lower = text
+    .toLowerCase()
+    .replace(/n['’]t\b/g, 'nt')
+    // snake_case, kebab-case, camelCase as one word each, so naming styles compare as a family.
+    .replace(/\b(snake|kebab|camel|pascal)[_ -]case\b/g, '$1case');
   const words = wordRuns(lower);
   const terms = new Map<string, number>();
   const raw = new Set<string>();
@@ -181,7 +217,9 @@ export function profileText(text: string): TextProfile {
     if (term === '') continue;
     terms.set(term, (terms.get(term) ?? 0) + 1);
   }
-  const values = new Set(lower.match(/\b\d+(?:\.\d+)*\b/g) ?? []);
+  const digits: string[] = lower.match(/\b\d+(?:\.\d+)*(?=\b|st\b|nd\b|rd\b|th\b)/g) ?? [];
+  const spelled = words.filter((word) => word in NUMBER_WORDS).map((word) => NUMBER_WORDS[word]!);
+  const values = new Set([...digits, ...spelled]);
   const code = new Set([...lower.matchAll(/`([^`\n]{1,80})`/g)].map((match) => match[1]!.trim()));
   return { terms, negated, values, raw, code };
 }
@@ -246,6 +284,7 @@ export type PairVerdict =
 /** Thresholds, tuned on the labelled set's development part (bench/fixtures/maintenance). */
 export const DUPLICATE_SIMILARITY = 0.62;
 export const TOPIC_SIMILARITY = 0.38;
+export const NEGATION_SIMILARITY = 0.5;
 
 /** Whether two unit texts are near duplicates, contradict each other, or neither. */
 export function judgePair(
@@ -263,7 +302,8 @@ export function judgePair(
     familyClash(a, b) ??
     antonymClash(a, b) ??
     valueClash(a, b) ??
-    (a.negated !== b.negated ? 'one says not' : undefined);
+    // A negation alone is weaker evidence than a differing value: it needs a closer subject.
+    (a.negated !== b.negated && similarity >= NEGATION_SIMILARITY ? 'one says not' : undefined);
   if (clash) {
     return { kind: 'contradiction', similarity, reason: `same subject, ${clash}` };
   }

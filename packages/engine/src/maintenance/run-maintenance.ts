@@ -15,7 +15,7 @@ import { unitContentHash } from '../units/unit-patch';
 import type { MemoryRecord } from '../units/unit-results';
 import type { ThreadHeadState } from '../working/thread-state';
 import type { WorkspaceWriter } from '../workspace-writer';
-import { buildProposals } from './build-proposals';
+import { buildProposals, MAX_NEW_PER_KIND } from './build-proposals';
 import { extractInsights, renderInsights } from './extract-insights';
 import { appendAudit, decidedRecently, runEntry, writeDreams } from './maintenance-diary';
 import { writeRegion } from './maintenance-files';
@@ -76,17 +76,25 @@ function markConflicts(store: MaintenanceStore, units: readonly MemoryRecord[], 
   return conflicts;
 }
 
-/** Stores the proposals not known yet; a rejected, approved or undone one is never made again. */
+/**
+ * Stores the proposals not known yet, at most MAX_NEW_PER_KIND of a kind
+ * while that many are open; a rejected, approved or undone one is never
+ * made again.
+ */
 function keepNew(store: MaintenanceStore, proposals: readonly Proposal[]): Proposal[] {
   const fresh: Proposal[] = [];
   const seen = new Set<string>();
+  const open = new Map<string, number>();
+  for (const p of store.list(['open'])) open.set(p.kind, (open.get(p.kind) ?? 0) + 1);
   for (const proposal of proposals) {
     if (seen.has(proposal.id)) continue;
+    if ((open.get(proposal.kind) ?? 0) >= MAX_NEW_PER_KIND) continue;
     seen.add(proposal.id);
     const known = store.get(proposal.id);
     if (known && known.state !== 'conflict') continue;
     store.put(proposal);
     fresh.push(proposal);
+    open.set(proposal.kind, (open.get(proposal.kind) ?? 0) + 1);
   }
   return fresh;
 }
