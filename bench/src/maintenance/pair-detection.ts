@@ -48,8 +48,8 @@ export function scorePairs(pairs: readonly LabelledPair[]): {
 } {
   const profiles = new Map<string, ReturnType<typeof profileText>>();
   const profile = (text: string) => {
-    let found = profiles.get(text);
-    if (!found) profiles.set(text, (found = profileText(text)));
+    const found = profiles.get(text) ?? profileText(text);
+    profiles.set(text, found);
     return found;
   };
   for (const pair of pairs) {
