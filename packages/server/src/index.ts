@@ -1,6 +1,7 @@
 import pkg from '../package.json' with { type: 'json' };
 
 export { CSRF_HEADER, SESSION_COOKIE } from './dashboard-auth';
+export { engineMaintenance } from './engine-maintenance';
 export { MAX_BODY_BYTES, statusOfCode } from './http-io';
 export {
   type ConsolidationProposal,

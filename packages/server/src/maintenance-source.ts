@@ -2,16 +2,16 @@ import { CairnError } from '@cairn/core';
 
 /**
  * The seam between the dashboard's review inbox and the maintenance
- * subsystem (consolidation proposals and staleness of code anchors), which
- * is built separately. The server asks a `MaintenanceSource` for proposals
- * and stale units and hands it decisions; until the engine provides one,
- * `noMaintenance` answers with empty lists and the inbox says so.
+ * subsystem (consolidation proposals and staleness of code anchors). The
+ * server asks a `MaintenanceSource` for proposals and stale units and hands
+ * it decisions; by default that is the engine's (engine-maintenance.ts).
+ * `noMaintenance` answers with empty lists, for embedders that want none.
  */
 
 /** A consolidation proposal: a patch on unit ids, applied only if the units still hash as given. */
 export interface ConsolidationProposal {
   id: string;
-  kind: 'merge' | 'contradiction' | 'promotion' | 'deprecation';
+  kind: 'merge' | 'contradiction' | 'promotion' | 'deprecation' | 'reanchor';
   /** The units the patch touches. */
   unitIds: string[];
   /** What the proposal says, in a line. */
@@ -21,7 +21,8 @@ export interface ConsolidationProposal {
   after: string;
   /** Where the proposal comes from (runs, lineage nodes, units). */
   evidence: string[];
-  state: 'open' | 'approved' | 'rejected';
+  /** `undone`: approved, then reverted; `conflict`: a unit changed since, nothing was written. */
+  state: 'open' | 'approved' | 'rejected' | 'undone' | 'conflict';
   createdAt: string;
 }
 
@@ -46,14 +47,14 @@ export interface MaintenanceSource {
   decide(proposalId: string, decision: ProposalDecision): Promise<ConsolidationProposal>;
 }
 
-/** No maintenance subsystem yet: no proposals, no stale units, and decisions are UNSUPPORTED. */
+/** No maintenance: no proposals, no stale units, and decisions are UNSUPPORTED. */
 export const noMaintenance: MaintenanceSource = {
   available: false,
   proposals: async () => [],
   staleUnits: async () => [],
   decide: async () => {
     throw new CairnError('UNSUPPORTED', 'There are no consolidation proposals to decide', {
-      hint: 'this Cairn has no maintenance subsystem yet; nothing was changed',
+      hint: 'this dashboard was started without maintenance; nothing was changed',
     });
   },
 };

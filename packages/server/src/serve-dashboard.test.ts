@@ -212,7 +212,7 @@ describe('the dashboard API over a real project', () => {
     expect(overview.counts.units).toBeGreaterThanOrEqual(4);
     expect(overview.turns.length).toBeGreaterThan(0);
     const review = (await api('/api/review')).json();
-    expect(review).toMatchObject({ proposals: [], stale: [], maintenance: false });
+    expect(review).toMatchObject({ proposals: [], stale: [], maintenance: true });
     expect(review.draftsTotal).toBe(review.drafts.length);
     const receipts = (await api('/api/receipts')).json().receipts;
     expect(receipts.length).toBeGreaterThan(0);

@@ -4,7 +4,8 @@ import { CairnError, isLoopbackHost } from '@cairn/core';
 import type { Cairn } from '@cairn/engine';
 import { createDashboardAuth, SESSION_COOKIE } from './dashboard-auth';
 import { type DashboardState, dashboardHandler } from './dashboard-handler';
-import { type MaintenanceSource, noMaintenance } from './maintenance-source';
+import { engineMaintenance } from './engine-maintenance';
+import type { MaintenanceSource } from './maintenance-source';
 import type { Refusal } from './request-guard';
 import { defaultUiDir, loadAssets } from './static-assets';
 
@@ -13,7 +14,7 @@ export interface DashboardOptions {
   port?: number;
   /** Default `127.0.0.1`. Only loopback hosts are accepted: `0.0.0.0` is refused. */
   host?: string;
-  /** Consolidation proposals and staleness; default none (see maintenance-source.ts). */
+  /** Consolidation proposals and staleness; default the engine's (engine-maintenance.ts). */
   maintenance?: MaintenanceSource;
   /** The built UI's folder; default the package's `dist/ui/`. */
   uiDir?: string;
@@ -77,7 +78,7 @@ export async function serveDashboard(
   const state: DashboardState = {
     cairn,
     auth: createDashboardAuth(),
-    maintenance: options.maintenance ?? noMaintenance,
+    maintenance: options.maintenance ?? engineMaintenance(cairn),
     assets: loadAssets(options.uiDir ?? defaultUiDir()),
     port: 0,
     onInternal: options.onInternalError ?? (() => undefined),
