@@ -91,7 +91,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseBoolean,
     defaultValue: false,
     defaultLabel: '`false`',
-    description: 'Run scheduled insight extraction into memory-insights.md.',
+    description:
+      'Scheduled insight extraction (docs/MAINTENANCE.md): when true, each session end checks whether a run is due (one small state read) and, when it is, starts one in the background. `cairn insights run` works either way.',
   },
   {
     key: 'insightExtractionSchedule',
@@ -100,7 +101,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseString,
     defaultValue: '0 2 * * *',
     defaultLabel: '`"0 2 * * *"`',
-    description: 'Cron schedule for insight extraction.',
+    description:
+      'Five-field cron schedule (read by croner, in `timezone`): a scheduled run is due once the schedule has fired since the last run (and the minimum interval has passed).',
   },
   {
     key: 'insightExtractionMinIntervalMs',
@@ -109,7 +111,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseNumber,
     defaultValue: 86_400_000,
     defaultLabel: '`86400000` (one day)',
-    description: 'Minimum time between two insight extraction runs.',
+    description:
+      'Minimum time from the last run before a scheduled run is due, even when the schedule fired earlier.',
   },
   {
     key: 'timezone',

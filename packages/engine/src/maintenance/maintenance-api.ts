@@ -142,6 +142,7 @@ export function openMaintenance(
     run: (opts = {}) =>
       runMaintenance(memory, {
         ...opts,
+        ...(options.env ? { env: options.env } : {}),
         now: opts.now ?? clock(),
         staleness: async (store, now) => {
           const objects = await git();

@@ -21,6 +21,7 @@ import { appendAudit, decidedRecently, runEntry, writeDreams } from './maintenan
 import { writeRegion } from './maintenance-files';
 import { MaintenanceStore } from './maintenance-store';
 import type { MaintenanceRun, Proposal, StaleUnit } from './maintenance-types';
+import { modelInsights } from './model-insights';
 import { checkDue, planState, writeScheduleState } from './schedule';
 import { readWorkingSources } from './working-sources';
 
@@ -45,6 +46,8 @@ export interface RunOptions {
     store: MaintenanceStore,
     now: Date,
   ) => Promise<{ stale: StaleUnit[]; proposals: Proposal[] }>;
+  /** The environment a configured model's API key is read from. */
+  env?: Record<string, string | undefined>;
 }
 
 export type RunOutcome =
@@ -113,7 +116,9 @@ async function extractionRun(
     ? await options.staleness(store, now)
     : { stale: [], proposals: [] };
   const proposals = keepNew(store, [...buildProposals(sources, now), ...staleness.proposals]);
-  const insights = extractInsights(sources);
+  const extracted = extractInsights(sources);
+  const model = await modelInsights(memory.settings, extracted, options.env ?? process.env);
+  const insights = [...model.insights, ...extracted];
   const rendered = renderInsights(insights);
   await writeRegion(memory.writer, MEMORY_INSIGHTS_FILENAME, rendered.body);
   const proposed: MaintenanceRun['proposed'] = {};
@@ -135,6 +140,8 @@ async function extractionRun(
     conflicts,
     insights: insights.length,
     pruned: { insights: rendered.dropped, audit: 0 },
+    ...(model.usage ? { model: model.usage } : {}),
+    ...(model.note ? { modelNote: model.note } : {}),
     ms: 0,
   };
   await writeDreams(memory.writer, store.list(['open']), decidedRecently(store), staleness.stale);
