@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -145,5 +145,51 @@ describe('maintenance end to end (cairn lifecycle, insights, review)', () => {
     expect(userBytes(bytes)).toEqual(bytes);
     expect(cli.run(['review', 'approve', 'P-nothex']).code).toBe(2);
     expect(cli.run(['review', 'undo', a]).code).toBe(2);
+  });
+});
+
+describe('the session-end hook and a due run', () => {
+  it('starts `cairn insights run --if-due` detached when enabled and due, and the run lands', async () => {
+    ok(['init']);
+    const state = join(project.root, '.cairn', 'state');
+    mkdirSync(state, { recursive: true });
+    writeFileSync(
+      join(state, 'maintenance-schedule.json'),
+      JSON.stringify({
+        lastRunAt: '2026-01-01T02:00:00.000Z',
+        nextDueAt: '2026-01-02T02:00:00.000Z',
+        schedule: '0 2 * * *',
+        timezone: 'UTC',
+        minIntervalMs: 86_400_000,
+      }),
+    );
+    const env = { CAIRN_INSIGHT_EXTRACTION_ENABLED: 'true', CAIRN_TIMEZONE: 'UTC' };
+    const ids = { agentId: 'claude-code', sessionKey: 'due-1' };
+    const audit = join(memoryDir(), 'memory-audit.md');
+    // Done when the run re-planned (its last write) and let go of its lock: no file is written after.
+    const lock = join(state, 'locks', 'maintenance.lock');
+    mkdirSync(join(state, 'locks'), { recursive: true });
+    const done = () =>
+      !existsSync(lock) &&
+      JSON.parse(readFileSync(join(state, 'maintenance-schedule.json'), 'utf8')).lastRunAt !==
+        '2026-01-01T02:00:00.000Z';
+    const landed = new Promise<void>((resolve) => {
+      const watchers = [state, join(state, 'locks')].map((folder) =>
+        watch(folder, () => {
+          if (!done()) return;
+          for (const watcher of watchers) watcher.close();
+          resolve();
+        }),
+      );
+    });
+    for (const [name, payload] of [
+      ['session-start', { cwd: project.root }],
+      ['session-end', {}],
+    ] as const) {
+      const run = cli.run(['lifecycle', name], JSON.stringify({ ...ids, ...payload }), env);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    await landed;
+    expect(readFileSync(audit, 'utf8')).toMatch(/run R-[0-9a-f]{8} \(schedule\)/);
   });
 });
