@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDueCheap, openCairn } from '@cairn/engine';
 import { PROJECT_NAME } from '../lived-in/lived-in-generator';
 import { livedInProject } from '../lived-in/lived-in-project';
 import { scratchCopy } from '../lived-in/project-copy';
@@ -21,29 +22,44 @@ const kib = (bytes: number) => `${formatNumber(bytes / 1024, 1)} KiB`;
 
 export interface MaintenanceFigures {
   run: MaintenanceRunFigures;
+  /** The session-end hook's due check (one small file read), in microseconds. */
+  dueCheckUs: number;
   year: YearFigures;
   pairs: DetectionScore[];
   staleness: StalenessFigures;
 }
 
+/** Microseconds a call of `fn` takes, over `times` calls after a warm-up. */
+function microseconds(fn: () => unknown, times: number): number {
+  for (let i = 0; i < 100; i += 1) fn();
+  const started = performance.now();
+  for (let i = 0; i < times; i += 1) fn();
+  return ((performance.now() - started) * 1000) / times;
+}
+
 async function onLivedIn(
   quick: boolean,
-): Promise<{ run: MaintenanceRunFigures; year: YearFigures }> {
+): Promise<{ run: MaintenanceRunFigures; year: YearFigures; dueCheckUs: number }> {
   const project = await livedInProject(quick, log);
   const first = await scratchCopy(join(project.entry.full, PROJECT_NAME));
   try {
     log('maintenance: one extraction run on the lived-in project');
     const run = await oneRun(first.rootDir);
+    // The session-end hook's check with a plan on disk (the common case: not due yet).
+    const opened = openCairn(first.rootDir);
+    const enabled = { ...opened.settings, insightExtractionEnabled: true };
+    opened.closeWorking();
+    const dueCheckUs = microseconds(() => isDueCheap(first.rootDir, enabled, new Date(0)), 2000);
     const days = quick ? 30 : 365;
     log(`maintenance: ${days} daily runs on a fake clock`);
     const year = await yearOfRuns(first.rootDir, days, new Date('2027-01-01T02:00:00Z'));
-    return { run, year };
+    return { run, year, dueCheckUs };
   } finally {
     await first.dispose();
   }
 }
 
-function runTable({ run, year }: MaintenanceFigures): Table {
+function runTable({ run, year, dueCheckUs }: MaintenanceFigures): Table {
   const kinds =
     Object.entries(run.proposed)
       .map(([kind, n]) => `${kind} ${n}`)
@@ -61,6 +77,7 @@ function runTable({ run, year }: MaintenanceFigures): Table {
       ],
     ],
     notes: [
+      `The due check a session-end hook makes (insightExtractionEnabled on, a plan on disk): ${formatNumber(dueCheckUs, 1)} µs; it loads no cron library and never runs the extraction inline.`,
       `Then ${year.runs} daily runs (fake clock), ${year.unitsAdded} units added meanwhile, no proposal decided: ${formatNumber(year.msPerRun.median, 0)} ms median per run, ${formatNumber(year.msPerRun.max, 0)} ms at most; ${year.final.openProposals} proposals open at the end.`,
     ],
   };
