@@ -140,10 +140,17 @@ export async function checkAllAnchors(
   const anchored = store.anchoredUnits();
   const live = units.filter((unit) => unit.kind === 'UNIT' && unit.review !== 'deprecated');
   for (const unit of live) {
-    if (anchored.has(unit.memoryId)) continue;
+    const seen = anchored.get(unit.memoryId);
+    if (seen === 'anchored' || seen === head) continue;
+    const cited = extractCitations(unit.text);
+    if (cited.paths.length === 0 && cited.symbols.length === 0) {
+      store.markUnanchored(unit.memoryId, head);
+      continue;
+    }
     const anchors = await anchorText(git, head, unit.memoryId, unit.text).catch(() => []);
-    // A unit citing nothing found at HEAD is remembered with no anchors only implicitly: it is looked at again later.
+    // Code not found at this HEAD (not committed yet, say): looked at again on the next HEAD.
     if (anchors.length > 0) store.setAnchors(unit.memoryId, anchors);
+    else store.markUnanchored(unit.memoryId, head);
   }
   const key = `${head} ${store.anchorsVersion()}`;
   const cached = store.cachedChecks(key);

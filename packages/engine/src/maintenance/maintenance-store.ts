@@ -160,7 +160,9 @@ export class MaintenanceStore {
 
   anchors(): CodeAnchor[] {
     const rows = this.db
-      .prepare('SELECT memory_id, path, symbol, line, span_hash, commit_sha FROM anchors')
+      .prepare(
+        "SELECT memory_id, path, symbol, line, span_hash, commit_sha FROM anchors WHERE path <> ''",
+      )
       .all() as {
       memory_id: string;
       path: string;
@@ -179,11 +181,34 @@ export class MaintenanceStore {
     }));
   }
 
-  anchoredUnits(): Set<string> {
-    const rows = this.db.prepare('SELECT DISTINCT memory_id FROM anchors').all() as {
+  /**
+   * Units looked at so far: memoryId -> `anchored`, or the HEAD at which
+   * the unit cited nothing found (it is looked at again on another HEAD).
+   */
+  anchoredUnits(): Map<string, string> {
+    const rows = this.db.prepare('SELECT memory_id, path, commit_sha FROM anchors').all() as {
       memory_id: string;
+      path: string;
+      commit_sha: string;
     }[];
-    return new Set(rows.map((row) => row.memory_id));
+    const seen = new Map<string, string>();
+    for (const row of rows) {
+      if (row.path !== '') seen.set(row.memory_id, 'anchored');
+      else if (!seen.has(row.memory_id)) seen.set(row.memory_id, row.commit_sha);
+    }
+    return seen;
+  }
+
+  /** Remembers that a unit cited nothing found at `head`, so the next check at that HEAD skips it. */
+  markUnanchored(memoryId: string, head: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM anchors WHERE memory_id = ?').run(memoryId);
+      this.db
+        .prepare(
+          "INSERT INTO anchors (memory_id, path, symbol, line, span_hash, commit_sha) VALUES (?, '', '', NULL, '', ?)",
+        )
+        .run(memoryId, head);
+    })();
   }
 
   /** The cached checks for `cacheKey` (HEAD and the anchors' version), if this HEAD was checked. */
@@ -208,7 +233,7 @@ export class MaintenanceStore {
   anchorsVersion(): string {
     const rows = this.db
       .prepare(
-        'SELECT memory_id, path, symbol, span_hash, commit_sha FROM anchors ORDER BY memory_id, path, symbol',
+        "SELECT memory_id, path, symbol, span_hash, commit_sha FROM anchors WHERE path <> '' ORDER BY memory_id, path, symbol",
       )
       .all() as Record<string, string>[];
     return sha256Hex(JSON.stringify(rows)).slice(0, 16);
