@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryWorkspacePath } from '@cairn/core';
-import type { Cairn } from '@cairn/engine';
+import { type Cairn, openMaintenance } from '@cairn/engine';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,8 @@ let context: BrowserContext;
 let page: Page;
 let evil: Server;
 let evilPort: number;
+/** A merge proposal of two near-duplicate units a maintenance run made. */
+let merge: { id: string; dropped: string };
 /** What the dashboard's guard turned away, as `cairn ui` reports it. */
 const refusals: Refusal[] = [];
 
@@ -56,6 +58,16 @@ beforeAll(async () => {
   project = await makeTempProject();
   seeded = await seedProject(project.root);
   cairn = openProject(project.root);
+  for (const text of [
+    'Install dependencies with pnpm in this repository; npm is not used here.',
+    'In this repository dependencies are installed with pnpm, never with npm.',
+  ]) {
+    await cairn.add({ text });
+  }
+  const run = await openMaintenance(cairn).run();
+  const proposal = run.action === 'ran' ? run.proposals.find((p) => p.kind === 'merge') : undefined;
+  if (!proposal) throw new Error('fixture: the maintenance run proposed no merge');
+  merge = { id: proposal.id, dropped: proposal.patch.ops[0]!.memoryId };
   readonly = openProject(project.root, 'readonly');
   dashboard = await serveDashboard(cairn, { onRefused: (refusal) => refusals.push(refusal) });
   readonlyDashboard = await serveDashboard(readonly);
@@ -124,7 +136,7 @@ describe.skipIf(skip !== undefined)(
       await shot('units');
       await openView('review', 'Review inbox');
       await page.locator(`li[data-id="${seeded.draftId}"]`).waitFor();
-      await page.getByText('No proposals: consolidation is not available').waitFor();
+      await page.locator(`li[data-id="${merge.id}"]`).getByText('Merge near duplicates').waitFor();
       await shot('review');
       await openView('receipts', 'Receipts');
       await page.locator('.turn summary').first().click();
@@ -164,6 +176,18 @@ describe.skipIf(skip !== undefined)(
       expect(daily().toString('latin1')).toMatch(
         new RegExp(`${seeded.draftId} category=\\w+ review=draft`),
       );
+    });
+
+    it('approves a consolidation proposal: the unit is deprecated, Undo reverts it', async () => {
+      await openView('review', 'Review inbox');
+      const unitFile = async () =>
+        readFileSync(join(memoryWorkspacePath(project.root), (await cairn.get(merge.dropped)).path), 'latin1');
+      await page.locator(`li[data-id="${merge.id}"]`).getByRole('button', { name: 'Approve' }).click();
+      await page.getByRole('status').getByText(`${merge.id}: approved.`).waitFor();
+      expect(await unitFile()).toMatch(new RegExp(`${merge.dropped} category=\\w+ review=deprecated`));
+      await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+      await page.getByRole('status').getByText('Undone.').waitFor();
+      expect(await unitFile()).toMatch(new RegExp(`${merge.dropped} category=\\w+ review=approved`));
     });
 
     it('edits a unit by id and keeps every byte outside it', async () => {

@@ -22,15 +22,43 @@ import type { MaintenanceRun, Proposal, StaleUnit } from './maintenance-types';
 
 const quote = (text: string) => `“${clipLine(text, 100)}”`;
 
+/** Each unit's text as the proposal's `before` gives it (`<id>[ (<review>)]: <text>` lines). */
+function textsOf(p: Proposal): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const line of p.before.split('\n')) {
+    const match = /^(UNIT:[0-9a-f-]{36})(?: \([a-z]+\))?: (.*)$/.exec(line);
+    if (match) texts.set(match[1]!, match[2]!);
+  }
+  return texts;
+}
+
+/** What the patch does to each unit, one line each: keep, deprecate, add, re-anchor. */
+function unitLines(p: Proposal): string[] {
+  const texts = textsOf(p);
+  const touched = new Set(p.patch.ops.map((op) => op.memoryId));
+  const lines = p.unitIds
+    .filter((id) => !touched.has(id) && texts.has(id))
+    .map((id) => `  - keep ${id}: ${quote(texts.get(id)!)}`);
+  for (const op of p.patch.ops) {
+    if (op.op === 'set-review')
+      lines.push(
+        `  - ${op.review === 'deprecated' ? 'deprecate' : op.review} ${op.memoryId}: ${quote(texts.get(op.memoryId) ?? '')}`,
+      );
+    else if (op.op === 'add')
+      lines.push(`  - add as ${op.review} ${op.category} ${op.memoryId}: ${quote(op.text)}`);
+    else if (op.op === 'replace-text') lines.push(`  - rewrite ${op.memoryId}: ${quote(op.text)}`);
+  }
+  if (p.kind === 'reanchor') lines.push(`  - anchor: ${p.before} -> ${p.after}`);
+  return lines;
+}
+
 function proposalLine(p: Proposal): string {
-  const lines = [
+  return [
     `- **${p.id}** ${p.kind}: ${clipLine(p.summary, 160)}`,
     `  - why: ${clipLine(p.reason, 160)}`,
-  ];
-  if (p.before) lines.push(`  - before: ${quote(p.before)}`);
-  if (p.after) lines.push(`  - after: ${quote(p.after)}`);
-  if (p.evidence.length) lines.push(`  - evidence: ${p.evidence.slice(0, 6).join(', ')}`);
-  return lines.join('\n');
+    ...unitLines(p),
+    ...(p.evidence.length ? [`  - evidence: ${p.evidence.slice(0, 6).join(', ')}`] : []),
+  ].join('\n');
 }
 
 export function renderDreams(

@@ -66,7 +66,7 @@ function Proposals({ inbox, notify, reload }: Act & { inbox: Inbox }) {
   return (
     <ul class="cards">
       {inbox.proposals.map((proposal) => (
-        <li key={proposal.id}>
+        <li key={proposal.id} data-id={proposal.id}>
           <p>
             <strong>{proposal.kind}</strong> {proposal.summary}
           </p>
