@@ -181,13 +181,23 @@ describe.skipIf(skip !== undefined)(
     it('approves a consolidation proposal: the unit is deprecated, Undo reverts it', async () => {
       await openView('review', 'Review inbox');
       const unitFile = async () =>
-        readFileSync(join(memoryWorkspacePath(project.root), (await cairn.get(merge.dropped)).path), 'latin1');
-      await page.locator(`li[data-id="${merge.id}"]`).getByRole('button', { name: 'Approve' }).click();
+        readFileSync(
+          join(memoryWorkspacePath(project.root), (await cairn.get(merge.dropped)).path),
+          'latin1',
+        );
+      await page
+        .locator(`li[data-id="${merge.id}"]`)
+        .getByRole('button', { name: 'Approve' })
+        .click();
       await page.getByRole('status').getByText(`${merge.id}: approved.`).waitFor();
-      expect(await unitFile()).toMatch(new RegExp(`${merge.dropped} category=\\w+ review=deprecated`));
+      expect(await unitFile()).toMatch(
+        new RegExp(`${merge.dropped} category=\\w+ review=deprecated`),
+      );
       await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
       await page.getByRole('status').getByText('Undone.').waitFor();
-      expect(await unitFile()).toMatch(new RegExp(`${merge.dropped} category=\\w+ review=approved`));
+      expect(await unitFile()).toMatch(
+        new RegExp(`${merge.dropped} category=\\w+ review=approved`),
+      );
     });
 
     it('edits a unit by id and keeps every byte outside it', async () => {
