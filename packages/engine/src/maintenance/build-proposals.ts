@@ -29,7 +29,7 @@ export const UNUSED_DAYS = 90;
  */
 export const MAX_NEW_PER_KIND = 10;
 /** Pairs compared per unit at most (the ones sharing the most rare terms), so a run stays linear. */
-const CANDIDATES_PER_UNIT = 30;
+const CANDIDATES_PER_UNIT = 10;
 
 type Unit = MemoryRecord & {
   category: NonNullable<MemoryRecord['category']>;
@@ -96,7 +96,16 @@ function pairProposal(a: Unit, b: Unit, verdict: ReturnType<typeof judgePair>, n
   });
 }
 
-/** Candidate partners of each unit: those sharing its rarest terms (an inverted index). */
+/** Terms of each unit used to find its candidates: its rarest few. */
+const CANDIDATE_TERMS = 5;
+/** A term held by more units than this says little about which of them match: not used for candidates. */
+const MAX_POSTINGS = 50;
+
+/**
+ * Candidate partners of each unit: those sharing one of its rarest terms
+ * (an inverted index over rare terms only), best scored first. A year of
+ * units (10,000) stays a few million steps instead of every pair.
+ */
 function candidatePairs(profiles: TextProfile[], weight: (term: string) => number) {
   const postings = new Map<string, number[]>();
   profiles.forEach((profile, index) => {
@@ -108,9 +117,13 @@ function candidatePairs(profiles: TextProfile[], weight: (term: string) => numbe
   });
   const pairs = new Set<string>();
   profiles.forEach((profile, index) => {
+    const rare = [...profile.terms.keys()]
+      .filter((term) => (postings.get(term)?.length ?? 0) <= MAX_POSTINGS)
+      .sort((a, b) => postings.get(a)!.length - postings.get(b)!.length)
+      .slice(0, CANDIDATE_TERMS);
     const scores = new Map<number, number>();
-    for (const term of profile.terms.keys()) {
-      for (const other of postings.get(term) ?? []) {
+    for (const term of rare) {
+      for (const other of postings.get(term)!) {
         if (other > index) scores.set(other, (scores.get(other) ?? 0) + weight(term));
       }
     }
@@ -206,37 +219,41 @@ export function unusedProposals(
   // Without any injection recorded, nothing is known about use: propose nothing.
   if (sources.lastInjected.size === 0) return [];
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
-  return sources.units
-    .filter(isUnit)
-    .filter((unit) => unit.review === 'approved' && (unit.updatedAt ?? '') < cutoff)
-    .filter((unit) => (sources.lastInjected.get(unit.memoryId) ?? '') < cutoff)
-    .sort((a, b) =>
-      (sources.lastInjected.get(a.memoryId) ?? a.updatedAt ?? '') <
-      (sources.lastInjected.get(b.memoryId) ?? b.updatedAt ?? '')
-        ? -1
-        : 1,
-    )
-    .filter(
-      (unit) =>
-        !sources.head.includes(unit.memoryId) &&
-        !sources.head.includes(clipLine(unit.text, 60).replace(/…$/, '')),
-    )
-    .map((unit) => {
-      const last = sources.lastInjected.get(unit.memoryId);
-      return base('deprecation', [unit.memoryId], now, {
-        summary: `Deprecate unused ${unit.memoryId}: ${clipLine(unit.text, 80)}`,
-        reason: last
-          ? `last injected ${last.slice(0, 10)}, more than ${days} days ago; the head does not cite it`
-          : `never injected in ${days} days; the head does not cite it`,
-        before: `${unit.memoryId} (approved): ${unit.text}`,
-        after: `${unit.memoryId} (deprecated): ${unit.text}`,
-        evidence: [unit.memoryId],
-        patch: {
-          preconditions: { [unit.memoryId]: hashOf(unit) },
-          ops: [{ op: 'set-review', memoryId: unit.memoryId, review: 'deprecated' }],
-        },
-      });
-    });
+  return (
+    sources.units
+      .filter(isUnit)
+      .filter((unit) => unit.review === 'approved' && (unit.updatedAt ?? '') < cutoff)
+      .filter((unit) => (sources.lastInjected.get(unit.memoryId) ?? '') < cutoff)
+      .sort((a, b) =>
+        (sources.lastInjected.get(a.memoryId) ?? a.updatedAt ?? '') <
+        (sources.lastInjected.get(b.memoryId) ?? b.updatedAt ?? '')
+          ? -1
+          : 1,
+      )
+      .filter(
+        (unit) =>
+          !sources.head.includes(unit.memoryId) &&
+          !sources.head.includes(clipLine(unit.text, 60).replace(/…$/, '')),
+      )
+      // Only the longest unused become proposals: a run adds few of a kind (MAX_NEW_PER_KIND).
+      .slice(0, MAX_NEW_PER_KIND * 5)
+      .map((unit) => {
+        const last = sources.lastInjected.get(unit.memoryId);
+        return base('deprecation', [unit.memoryId], now, {
+          summary: `Deprecate unused ${unit.memoryId}: ${clipLine(unit.text, 80)}`,
+          reason: last
+            ? `last injected ${last.slice(0, 10)}, more than ${days} days ago; the head does not cite it`
+            : `never injected in ${days} days; the head does not cite it`,
+          before: `${unit.memoryId} (approved): ${unit.text}`,
+          after: `${unit.memoryId} (deprecated): ${unit.text}`,
+          evidence: [unit.memoryId],
+          patch: {
+            preconditions: { [unit.memoryId]: hashOf(unit) },
+            ops: [{ op: 'set-review', memoryId: unit.memoryId, review: 'deprecated' }],
+          },
+        });
+      })
+  );
 }
 
 /** Every proposal the sources support (before the store drops the known ones). */

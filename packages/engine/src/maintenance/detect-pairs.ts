@@ -199,7 +199,20 @@ function canonical(word: string): string {
   return SYNONYMS[stem(word)] ?? stem(word);
 }
 
+/** Profiles of texts seen lately: a long-lived process (the hook server) profiles a unit once. */
+const profiles = new Map<string, TextProfile>();
+const PROFILES_KEPT = 20_000;
+
 export function profileText(text: string): TextProfile {
+  const cached = profiles.get(text);
+  if (cached) return cached;
+  const profile = buildProfile(text);
+  if (profiles.size >= PROFILES_KEPT) profiles.delete(profiles.keys().next().value!);
+  profiles.set(text, profile);
+  return profile;
+}
+
+function buildProfile(text: string): TextProfile {
   const lower = text
     .toLowerCase()
     .replace(/n['’]t\b/g, 'nt')
@@ -224,26 +237,37 @@ export function profileText(text: string): TextProfile {
   return { terms, negated, values, raw, code };
 }
 
+type Weight = (term: string) => number;
+const UNIT_WEIGHT: Weight = () => 1;
+/** Each profile's weighted norm, per weighting: a run compares a unit with many others. */
+const norms = new WeakMap<Weight, WeakMap<TextProfile, number>>();
+
+function normOf(profile: TextProfile, weight: Weight): number {
+  let byProfile = norms.get(weight);
+  if (!byProfile) {
+    byProfile = new WeakMap();
+    norms.set(weight, byProfile);
+  }
+  let norm = byProfile.get(profile);
+  if (norm === undefined) {
+    norm = 0;
+    for (const [term, count] of profile.terms) norm += (weight(term) * count) ** 2;
+    norm = Math.sqrt(norm);
+    byProfile.set(profile, norm);
+  }
+  return norm;
+}
+
 /** Cosine of two bags, each term weighted by `weight` (an IDF; 1 when none is given). */
-export function cosine(
-  a: TextProfile,
-  b: TextProfile,
-  weight: (term: string) => number = () => 1,
-): number {
+export function cosine(a: TextProfile, b: TextProfile, weight: Weight = UNIT_WEIGHT): number {
+  const [small, large] = a.terms.size <= b.terms.size ? [a, b] : [b, a];
   let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (const [term, count] of a.terms) {
-    const w = weight(term) * count;
-    na += w * w;
-    const other = b.terms.get(term);
-    if (other !== undefined) dot += w * weight(term) * other;
+  for (const [term, count] of small.terms) {
+    const other = large.terms.get(term);
+    if (other !== undefined) dot += weight(term) ** 2 * count * other;
   }
-  for (const [term, count] of b.terms) {
-    const w = weight(term) * count;
-    nb += w * w;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  if (dot === 0) return 0;
+  return dot / (normOf(a, weight) * normOf(b, weight));
 }
 
 function familyClash(a: TextProfile, b: TextProfile): string | undefined {
@@ -320,5 +344,13 @@ export function idfWeights(profiles: readonly TextProfile[]): (term: string) => 
     for (const term of profile.terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
   }
   const n = profiles.length;
-  return (term) => Math.log(1 + (n + 1) / ((df.get(term) ?? 0) + 1));
+  const weights = new Map<string, number>();
+  return (term) => {
+    let w = weights.get(term);
+    if (w === undefined) {
+      w = Math.log(1 + (n + 1) / ((df.get(term) ?? 0) + 1));
+      weights.set(term, w);
+    }
+    return w;
+  };
 }

@@ -59,18 +59,19 @@ export const maintenanceLockPath = (rootDir: string) =>
 
 /** Open proposals whose units changed since: approving them would overwrite, so they become conflicts. */
 function markConflicts(store: MaintenanceStore, units: readonly MemoryRecord[], now: Date): number {
-  const hashes = new Map(
-    units
-      .filter((unit) => unit.category && unit.review)
-      .map((unit) => [
-        unit.memoryId,
-        unitContentHash(unit as Parameters<typeof unitContentHash>[0]),
-      ]),
-  );
+  const open = store.list(['open']);
+  if (open.length === 0) return 0;
+  const byId = new Map(units.map((unit) => [unit.memoryId, unit]));
+  const hashOf = (id: string) => {
+    const unit = byId.get(id);
+    return unit?.category && unit.review
+      ? unitContentHash({ category: unit.category, review: unit.review, text: unit.text })
+      : 'absent';
+  };
   let conflicts = 0;
-  for (const proposal of store.list(['open'])) {
+  for (const proposal of open) {
     const stale = Object.entries(proposal.patch.preconditions).some(
-      ([id, hash]) => (hashes.get(id) ?? 'absent') !== hash,
+      ([id, hash]) => hashOf(id) !== hash,
     );
     if (!stale) continue;
     store.put({ ...proposal, state: 'conflict', decidedAt: now.toISOString(), decidedBy: 'run' });
