@@ -3,7 +3,7 @@ import { makeStalenessRepo, makeTempProject, type TempProject } from '@cairn/tes
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
 import { cachedStaleness } from './cached-staleness';
-import { extractCitations } from './code-citations';
+import { extractCitations, findDefinition, spanAt, spanHash } from './code-citations';
 import { openMaintenance } from './maintenance-api';
 import type { AnchorCheck } from './maintenance-types';
 
@@ -91,6 +91,25 @@ describe('staleness anchored in code', () => {
       paths: [],
       symbols: [],
     });
+  });
+
+  it('anchors a command at its package.json script or Makefile target', () => {
+    expect(
+      extractCitations('Run `pnpm db:migrate` then `make seed`; `pnpm install` first.').paths,
+    ).toEqual([
+      { path: 'package.json', symbol: 'db:migrate' },
+      { path: 'Makefile', symbol: 'seed' },
+    ]);
+    const pkg =
+      '{\n  "scripts": {\n    "build": "tsup",\n    "db:migrate": "knex migrate:latest"\n  }\n}\n';
+    const line = findDefinition(pkg, 'db:migrate');
+    expect(line).toBe(4);
+    expect(spanHash(spanAt(pkg, line!))).not.toBe(
+      spanHash(spanAt(pkg.replace('migrate:latest', 'migrate:up'), line!)),
+    );
+    expect(findDefinition('.PHONY: seed\nseed: build\n\tnode seed.js\n', 'seed')).toBe(2);
+    // A property of the same name is not a definition.
+    expect(findDefinition('const options = {\n  seed: 42,\n};\n', 'seed')).toBeUndefined();
   });
 
   it('outside git every anchor is unverifiable: nothing is called stale', async () => {

@@ -45,7 +45,8 @@ export async function anchorText(
   for (const cited of paths) {
     if (!files.has(cited.path)) continue;
     const found = [];
-    for (const symbol of symbols) {
+    // A command names its own script or target; a path is tried with every symbol the text names.
+    for (const symbol of cited.symbol ? [cited.symbol] : symbols) {
       const anchor = await symbolAnchor(git, head, memoryId, cited.path, symbol);
       if (anchor) {
         found.push(anchor);

@@ -9,8 +9,26 @@ import { sha256Hex } from '@cairn/core';
  */
 
 export interface Citations {
-  paths: { path: string; line?: number }[];
+  /** Paths, and for a command the file defining it with the script or target name as `symbol`. */
+  paths: { path: string; line?: number; symbol?: string }[];
   symbols: string[];
+}
+
+/** `pnpm build`, `npm run lint:fix`, `yarn test`: a package.json script; `make migrate`: a Makefile target. */
+const SCRIPT_COMMAND = /^(?:pnpm|npm|yarn|bun)\s+(?:run\s+)?([A-Za-z][\w:.-]*)(?:\s|$)/;
+const MAKE_COMMAND = /^make\s+([A-Za-z][\w.-]*)(?:\s|$)/;
+/** Package manager commands that are not scripts. */
+const BUILTIN_COMMANDS = new Set(
+  'install i add remove rm uninstall exec dlx x init create publish update up upgrade ci outdated why list ls link audit config store patch pack import dedupe prune rebuild view info login whoami'.split(
+    ' ',
+  ),
+);
+
+function commandCitation(inner: string): { path: string; symbol: string } | undefined {
+  const script = SCRIPT_COMMAND.exec(inner)?.[1];
+  if (script && !BUILTIN_COMMANDS.has(script)) return { path: 'package.json', symbol: script };
+  const target = MAKE_COMMAND.exec(inner)?.[1];
+  return target ? { path: 'Makefile', symbol: target } : undefined;
 }
 
 const PATH =
@@ -56,6 +74,8 @@ export function extractCitations(text: string): Citations {
   const symbols = new Set<string>();
   for (const match of text.matchAll(BACKTICKED)) {
     const inner = match[1]!.trim();
+    const command = commandCitation(inner);
+    if (command) paths.set(`${command.path}#${command.symbol}`, command);
     if (!IDENTIFIER.test(inner) || NOT_SYMBOLS.has(inner)) continue;
     if (inner.includes('.') && /\.[a-z]{1,5}$/.test(inner) && !inner.endsWith('()')) continue;
     const name = inner.replace(/\(\)$/, '').split('.').at(-1)!;
@@ -66,14 +86,23 @@ export function extractCitations(text: string): Citations {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The line (1-based) where `symbol` is defined in `source`, by the usual definition forms. */
+/**
+ * The line (1-based) where `symbol` is defined in `source`, by the usual
+ * definition forms (functions, classes, types, constants, methods in
+ * JS/TS, Python, Rust, Go), a package.json script (`"build":`) or a
+ * Makefile target (`migrate:` at the start of a line).
+ */
 export function findDefinition(source: string, symbol: string): number | undefined {
   const name = escapeRegExp(symbol);
-  const forms = new RegExp(
+  const code = new RegExp(
     `^\\s*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?(?:(?:function\\*?|class|interface|type|enum|const|let|var|def|fn|func|struct|trait|impl|module|namespace|pub\\s+fn|pub\\s+struct)\\s+${name}\\b|${name}\\s*(?:=|:)\\s*(?:async\\s*)?(?:function|\\()|(?:public|private|protected|static|\\s)*${name}\\s*\\([^)]*\\)\\s*(?::[^={]+)?\\{)`,
   );
+  const script = new RegExp(`^\\s*"${name}"\\s*:`);
+  const target = new RegExp(`^${name}:(?:\\s|$)`);
   const lines = source.split('\n');
-  const index = lines.findIndex((line) => forms.test(line));
+  const index = lines.findIndex(
+    (line) => code.test(line) || script.test(line) || target.test(line),
+  );
   return index === -1 ? undefined : index + 1;
 }
 
