@@ -55,7 +55,7 @@ function fixInsights(sources: WorkingSources): Insight[] {
 
 function outcomeInsights(sources: WorkingSources): Insight[] {
   if (sources.digests.length === 0) return [];
-  const counts = { succeeded: 0, failed: 0, abandoned: 0 };
+  const counts = { succeeded: 0, failed: 0, abandoned: 0, unknown: 0 };
   for (const { digest } of sources.digests) counts[digest.outcome] += 1;
   const files = new Map<string, string[]>();
   for (const { digest } of sources.digests) {
@@ -74,7 +74,7 @@ function outcomeInsights(sources: WorkingSources): Insight[] {
     {
       key: 'outcomes',
       topic: 'outcomes',
-      text: `Of the last ${sources.digests.length} runs: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.abandoned} abandoned.`,
+      text: `Of the last ${sources.digests.length} runs: ${counts.succeeded} succeeded, ${counts.failed} failed, ${counts.abandoned} abandoned${counts.unknown ? `, ${counts.unknown} unknown` : ''}.`,
       evidence: failedRuns.map((d) => runRef(d.digest.runId)),
     },
     ...hot.map(([path, runs]) => ({
