@@ -15,8 +15,8 @@ import {
   wellFormedText,
 } from '@cairn/core';
 import type { WorkspaceWriter } from '../workspace-writer';
-import { type FailedResult, failed } from './unit-results';
 import { appendBlock, removalEnd, spliceLines } from './unit-lines';
+import { type FailedResult, failed } from './unit-results';
 import { findUnit } from './workspace-scan';
 
 /**
