@@ -13,7 +13,7 @@ const PAIRS = resolve(
   dirname(fileURLToPath(import.meta.url)),
   '../../fixtures/maintenance/unit-pairs.tsv',
 );
-/** Issue 27: precision at least this at recall at least RECALL_TARGET, on both parts of the set. */
+/** The target: precision at least this at recall at least RECALL_TARGET, on both parts of the set. */
 export const PRECISION_TARGET = 0.9;
 export const RECALL_TARGET = 0.7;
 
@@ -142,7 +142,7 @@ export async function runMaintenanceBench(options: { quick?: boolean } = {}): Pr
     name: 'maintenance',
     title: 'Maintenance',
     intro: [
-      'Insight extraction and consolidation (issue 27, docs/MAINTENANCE.md): one run on the lived-in project, a year of daily runs on a fake clock with the budgets of the managed regions, duplicate and contradiction detection on a hand-labelled set of 219 unit pairs, and staleness of code anchors on a scripted git history.',
+      'Insight extraction and consolidation (docs/MAINTENANCE.md): one run on the lived-in project, a year of daily runs on a fake clock with the budgets of the managed regions, duplicate and contradiction detection on a hand-labelled set of 219 unit pairs, and staleness of code anchors on a scripted git history.',
     ],
     tables: markQuick(
       [runTable(figures), growthTable(figures), pairsTable(figures), stalenessTable(figures)],

@@ -24,7 +24,7 @@ export {
   type TransformersEmbedderOptions,
   type TransformersModule,
 } from './embeddings';
-/** Maintenance (issue 27, docs/MAINTENANCE.md): insight extraction, proposals, staleness. */
+/** Maintenance (docs/MAINTENANCE.md): insight extraction, proposals, staleness. */
 export * from './maintenance';
 export type { DoctorReport, HeadView, MemoryApi } from './memory-api';
 export {

@@ -19,7 +19,7 @@ import { openDatabase } from '../working/sqlite';
 import type { ThreadHeadState } from '../working/thread-state';
 
 /**
- * What an extraction run reads (seed 000 §3.8.5, issue 27): the units and
+ * What an extraction run reads (seed 000 §3.8.5): the units and
  * notes of the daily files, MEMORY.md's managed region, thread heads,
  * session summaries, run digests, fix patterns, and which units were
  * injected when. Never its own output: DREAMS.md, memory-insights.md and
