@@ -156,7 +156,8 @@ export async function appendAudit(
   const all = [...entries, ...splitEntries(current)];
   const header =
     '## Audit\n\nWhat each maintenance run examined, proposed and pruned, and each review decision; newest first.\n';
-  const { kept, dropped } = withinBudget(all, AUDIT_MAX_BYTES - header.length - 200);
+  // Entries are joined by a blank line; the header, the pruning note and the markers fit in the rest.
+  const { kept, dropped } = withinBudget(all, AUDIT_MAX_BYTES - header.length - 200, '\n\n');
   const tail = dropped
     ? [`(${dropped} older entr(ies) pruned to stay within ${AUDIT_MAX_BYTES} bytes)`]
     : [];

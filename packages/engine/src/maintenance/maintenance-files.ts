@@ -88,11 +88,12 @@ export async function writeRegion(
 export function withinBudget(
   entries: readonly string[],
   maxBytes: number,
+  separator = '\n',
 ): { kept: string[]; dropped: number } {
   const kept: string[] = [];
   let bytes = 0;
   for (const entry of entries) {
-    const size = Buffer.byteLength(entry, 'utf8') + 1;
+    const size = Buffer.byteLength(entry, 'utf8') + separator.length;
     if (bytes + size > maxBytes) break;
     kept.push(entry);
     bytes += size;
