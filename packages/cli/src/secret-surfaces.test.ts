@@ -184,6 +184,7 @@ const CLI_CALLS: Record<string, () => { argv: string[]; stdin?: string }[]> = {
     { argv: ['pack', '--last'] },
   ],
   review: () => [{ argv: ['review'] }, { argv: ['review', 'approve', ids.draft] }],
+  insights: () => [{ argv: ['insights', 'run'] }, { argv: ['insights', 'status'] }],
   // The dashboard is a person's page (docs/SECURITY.md); `ui --json` is refused before it serves.
   ui: () => [{ argv: ['ui'] }],
   // Last: it replaces MEMORY.md.
@@ -210,6 +211,10 @@ const MCP_CALLS: Record<string, () => Record<string, unknown>[]> = {
   memory_fix_pattern: () => [{ id: ids.pattern }],
   memory_fix_pattern_approve: () => [{ id: ids.pattern }],
   memory_fix_pattern_deprecate: () => [{ id: ids.pattern }],
+  memory_insights_run: () => [{}],
+  memory_proposals: () => [{}, { state: 'rejected' }],
+  memory_proposal_decide: () => [{ id: 'P-000000000000', decision: 'reject' }],
+  memory_stale_units: () => [{}],
   memory_add: () => [{ text: `Yet another deploy note: ${lines[7]}` }],
   memory_replace: () => [{ memoryId: ids.draft, text: `Rotated again: ${lines[9]}` }],
   // Last: it removes the unit the others read.
