@@ -37,6 +37,20 @@ export {
 } from './contracts/harness';
 export { createHashEmbedder, type HashEmbedderOptions } from './contracts/hash-embedder';
 export {
+  FIX_PATTERN_ID_KIND,
+  type IdKind,
+  type IdMatch,
+  idMatchMessage,
+  idPrefixOf,
+  idPrefixRange,
+  isWholeId,
+  MIN_ID_PREFIX_CHARS,
+  matchIdPrefix,
+  NODE_ID_KIND,
+  resolveIdPrefix,
+  UNIT_ID_KIND,
+} from './contracts/id-prefix';
+export {
   agentIdSchema,
   checkAgentId,
   checkThreadKey,

@@ -30,6 +30,7 @@ export type { DoctorReport, HeadView, MemoryApi } from './memory-api';
 export {
   type MemorySearch,
   openMemorySearch,
+  type SearchHit,
   type SearchRequest,
   searchMemory,
 } from './memory-search';
@@ -46,7 +47,12 @@ export {
   OPTIONAL_BACKEND_PACKAGES,
   setModuleImporter,
 } from './optional-packages';
-export { findProjectRoot } from './project-root';
+export {
+  findProjectRoot,
+  locateProject,
+  notInitializedError,
+  type ProjectLocation,
+} from './project-root';
 export type { AddUnitInput } from './units/unit-input';
 export type { UnitPatch, UnitPatchOp, UnitPatchResult } from './units/unit-patch';
 export type {
@@ -78,6 +84,8 @@ export { MAX_MEMORY_FILE_BYTES, RUNAWAY_HEAD_FACTOR } from './doctor/workspace-c
 /** Task history (issue 15): error signatures and failure detection of tool events. */
 export * from './history';
 export type {
+  ExpandOptions,
+  LineageAgent,
   LineageStore,
   NodeExpansion,
   TemporalNode,

@@ -10,7 +10,7 @@ import {
   type LifecycleApi,
 } from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
-import { expandNode, openLineageStore } from './lineage';
+import { type ExpandOptions, expandNode, type LineageAgent, openLineageStore } from './lineage';
 import { isDueCheap } from './maintenance/schedule';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
@@ -69,7 +69,7 @@ export function createWorkingApi(
      * Drill-down: the node, its lineage, siblings, thread, linked units and transcript,
      * secrets redacted (the lineage keeps them). Another agent's node is NOT_FOUND.
      */
-    expand(nodeId: string, agentId: string) {
+    expand(nodeId: string, agentId: string, options: ExpandOptions = {}) {
       checkAgentId(agentId);
       // Reading must not create a database in a project that has no history yet.
       if (!existsSync(join(cairnStatePath(rootDir), 'lineage.db'))) {
@@ -79,7 +79,17 @@ export function createWorkingApi(
       }
       const store = openLineageStore(rootDir, { now });
       try {
-        return expandNode(store, nodeId, agentId);
+        return expandNode(store, nodeId, agentId, options);
+      } finally {
+        store.close();
+      }
+    },
+    /** The agents the lineage holds history of (none, and no database made, before any). */
+    lineageAgents(): LineageAgent[] {
+      if (!existsSync(join(cairnStatePath(rootDir), 'lineage.db'))) return [];
+      const store = openLineageStore(rootDir, { now });
+      try {
+        return store.agents();
       } finally {
         store.close();
       }

@@ -75,7 +75,7 @@ export const lineageRoutes: Route[] = [
   { method: 'GET', path: /^\/api\/lineage\/session$/, handle: sessionNodes },
   {
     method: 'GET',
-    path: /^\/api\/lineage\/nodes\/(node:[0-9a-fA-F-]{36})$/,
+    path: /^\/api\/lineage\/nodes\/((?:node:)?[0-9a-fA-F-]{4,36})$/,
     handle: (context) => {
       const { agent } = parseInput(nodeQuery, queryObject(context.query), 'node query');
       return context.cairn.expand(context.params[0]!, agent);

@@ -10,8 +10,8 @@ import {
 import * as z from 'zod/mini';
 import { queryObject, type Route, type RouteContext } from './route';
 
-const PATTERN_PATH = /^\/api\/patterns\/(FIX-[0-9a-f]{12})$/;
-const DECISION_PATH = /^\/api\/patterns\/(FIX-[0-9a-f]{12})\/(approve|reject|undo)$/;
+const PATTERN_PATH = /^\/api\/patterns\/((?:FIX-)?[0-9a-f]{4,12})$/;
+const DECISION_PATH = /^\/api\/patterns\/((?:FIX-)?[0-9a-f]{4,12})\/(approve|reject|undo)$/;
 
 const listQuery = z.object({ state: z.optional(z.string().check(z.maxLength(20))) });
 const decisionBody = z.object({ reason: z.optional(z.string().check(z.maxLength(500))) });

@@ -9,7 +9,7 @@ import type { MemoryRecord } from '@cairn/engine';
 import * as z from 'zod/mini';
 import { queryObject, type Route, type RouteContext } from './route';
 
-const UNIT_PATH = /^\/api\/units\/(UNIT:[0-9a-fA-F-]{36})$/;
+const UNIT_PATH = /^\/api\/units\/((?:UNIT:)?[0-9a-fA-F-]{4,36})$/;
 
 const listQuery = z.object({
   q: z.optional(z.string().check(z.maxLength(500))),
@@ -97,5 +97,9 @@ export const unitRoutes: Route[] = [
     path: UNIT_PATH,
     handle: async ({ cairn, params }) => unitResult(await cairn.remove(params[0]!)),
   },
-  { method: 'POST', path: /^\/api\/units\/(UNIT:[0-9a-fA-F-]{36})\/review$/, handle: setReview },
+  {
+    method: 'POST',
+    path: /^\/api\/units\/((?:UNIT:)?[0-9a-fA-F-]{4,36})\/review$/,
+    handle: setReview,
+  },
 ];

@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import { CairnError } from '@cairn/core';
+import {
+  CairnError,
+  FIX_PATTERN_ID_KIND,
+  idPrefixOf,
+  idPrefixRange,
+  isWholeId,
+  resolveIdPrefix,
+} from '@cairn/core';
 import type { Database } from '../working/sqlite';
 import { rankPatterns } from './fix-pattern-learning';
 import { livePatternsOf, patternRunsOf, recentSignatures } from './fix-pattern-queries';
@@ -34,15 +41,35 @@ export interface NamespaceOption {
   namespace?: string;
 }
 
-const PATTERN_ID = /^FIX-[0-9a-f]{12}$/;
+const MAX_MATCHES = 11;
 
-function checkId(id: string): string {
-  if (typeof id !== 'string' || !PATTERN_ID.test(id)) {
-    throw new CairnError('INVALID_INPUT', `"${String(id).slice(0, 80)}" is not a fix pattern id`, {
-      hint: 'a fix pattern id looks like FIX-1a2b3c4d5e6f (`cairn history patterns` lists them); nothing was changed',
-    });
+/**
+ * The whole pattern id `input` names: a whole id as it is, or a unique
+ * start of one (`FIX-1a2b`, `1a2b3c`) among the namespace's patterns.
+ * INVALID_INPUT when it is neither, NOT_FOUND or CONFLICT as the resolver
+ * says; nothing is created (no history.db: no pattern).
+ */
+function resolvePatternId(rootDir: string, input: string, namespace: string): string {
+  if (isWholeId(input, FIX_PATTERN_ID_KIND)) return input;
+  const prefix = idPrefixOf(input, FIX_PATTERN_ID_KIND);
+  if (!prefix) {
+    throw new CairnError(
+      'INVALID_INPUT',
+      `"${String(input).slice(0, 80)}" is not a fix pattern id`,
+      {
+        hint: 'a fix pattern id looks like FIX-1a2b3c4d5e6f, or its first 4+ characters (`cairn history patterns` lists them); nothing was changed',
+      },
+    );
   }
-  return id;
+  const [low, high] = idPrefixRange(prefix);
+  const ids = withDatabase(rootDir, [] as string[], (db) =>
+    (
+      db
+        .prepare('SELECT id FROM patterns WHERE id >= ? AND id < ? AND namespace = ? LIMIT ?')
+        .all(low, high, namespace, MAX_MATCHES) as { id: string }[]
+    ).map((row) => row.id),
+  );
+  return resolveIdPrefix(input, FIX_PATTERN_ID_KIND, ids);
 }
 
 function notFound(id: string): CairnError {
@@ -79,20 +106,20 @@ export function getFixPattern(
   id: string,
   options: NamespaceOption = {},
 ): FixPatternDetail {
-  checkId(id);
   const namespace = namespaceOf(options);
-  const detail = withDatabase(rootDir, undefined, (db) => patternDetail(db, id, namespace));
-  if (!detail) throw notFound(id);
+  const whole = resolvePatternId(rootDir, id, namespace);
+  const detail = withDatabase(rootDir, undefined, (db) => patternDetail(db, whole, namespace));
+  if (!detail) throw notFound(whole);
   return detail;
 }
 
 function setState(
   rootDir: string,
-  id: string,
+  input: string,
   change: { state: FixPatternState; reason: string | undefined; now: Date; namespace: string },
 ): FixPatternDetail {
   const { state, reason, now, namespace } = change;
-  checkId(id);
+  const id = resolvePatternId(rootDir, input, namespace);
   // No history.db: no pattern, and nothing is created.
   if (!existsSync(historyDatabasePath(rootDir))) throw notFound(id);
   const db = openHistoryDatabase(rootDir);

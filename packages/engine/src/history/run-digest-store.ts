@@ -1,4 +1,4 @@
-import { CairnError } from '@cairn/core';
+import { CairnError, idPrefixOf, NODE_ID_KIND } from '@cairn/core';
 import type { LineageStore } from '../lineage';
 import type { TemporalNode } from '../lineage/lineage-types';
 import { renderRunDigest } from './render-run-digest';
@@ -147,12 +147,27 @@ export function latestRunDigest(
   ).find((entry) => entry.digest.runId === runId);
 }
 
+/** The digest node a start of its id names; undefined when none (CONFLICT when several). */
+function digestNodeByPrefix(store: LineageStore, agentId: string, prefix: string) {
+  try {
+    return stored(store.getNode(agentId, store.resolveNodeId(agentId, `node:${prefix}`)));
+  } catch (error) {
+    if (CairnError.isInstance(error) && error.code === 'NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
 /** A run's latest digest by run id (its session key) or by a digest node id; NOT_FOUND otherwise. */
 export function getRunDigest(store: LineageStore, agentId: string, run: string): StoredRunDigest {
   const entry = run.startsWith('node:')
-    ? stored(store.getNode(agentId, run))
+    ? stored(store.getNode(agentId, store.resolveNodeId(agentId, run)))
     : latestRunDigest(store, agentId, run);
   if (entry) return entry;
+  // Not a run id: the start of a digest node's id, typed without its `node:`.
+  const byNode = idPrefixOf(run, NODE_ID_KIND)
+    ? digestNodeByPrefix(store, agentId, run)
+    : undefined;
+  if (byNode) return byNode;
   throw new CairnError('NOT_FOUND', `No run digest for ${run} of agent ${agentId}`, {
     hint: 'list runs with `cairn history runs`; a digest is written at session end',
     details: { run, agentId },

@@ -78,11 +78,19 @@ function siblingsOf(
   return [...seen.values()].sort((a, b) => (a.startAt < b.startAt ? -1 : 1));
 }
 
+/** How much of the transcript an expansion shows. */
+export interface ExpandOptions {
+  /** Entries at most (default EXPAND_MAX_ENTRIES). */
+  maxEntries?: number;
+  /** Characters of each entry at most (default EXPAND_MAX_ENTRY_CHARS). */
+  maxEntryChars?: number;
+}
+
 /** Redacted, then clipped: a clip never leaves half a secret behind. */
-function clip(entry: TranscriptEntry, redactor: Redactor): ExcerptEntry {
+function clip(entry: TranscriptEntry, redactor: Redactor, maxChars: number): ExcerptEntry {
   const text = redactor.text(entry.text);
-  return text.length > EXPAND_MAX_ENTRY_CHARS
-    ? { ...entry, text: `${text.slice(0, EXPAND_MAX_ENTRY_CHARS - 1)}…`, clipped: true }
+  return text.length > maxChars
+    ? { ...entry, text: `${text.slice(0, maxChars - 1)}…`, clipped: true }
     : { ...entry, text, clipped: false };
 }
 
@@ -91,9 +99,11 @@ function transcriptExcerpt(
   agentId: string,
   node: TemporalNode,
   redactor: Redactor,
+  options: ExpandOptions,
 ): TranscriptExcerpt | null {
   if (!node.sessionKey) return null;
-  const limit = EXPAND_MAX_ENTRIES;
+  const limit = options.maxEntries ?? EXPAND_MAX_ENTRIES;
+  const maxChars = options.maxEntryChars ?? EXPAND_MAX_ENTRY_CHARS;
   const inRange = store.getTranscript(agentId, node.sessionKey, {
     fromAt: node.startAt,
     toAt: node.endAt,
@@ -109,7 +119,7 @@ function transcriptExcerpt(
     harness: transcript.harness,
     startedAt: transcript.startedAt,
     totalEntries: transcript.totalEntries,
-    entries: transcript.entries.map((entry) => clip(entry, redactor)),
+    entries: transcript.entries.map((entry) => clip(entry, redactor, maxChars)),
     truncated: transcript.entries.length < transcript.totalEntries,
   };
 }
@@ -120,13 +130,19 @@ function transcriptExcerpt(
  * gets it (`memory_expand`, `cairn expand`): every text redacted
  * (redactSecrets) before it is clipped, `redacted` counting what was
  * replaced; the lineage on disk keeps the raw text. Everything is read for
- * `agentId` only; another agent's node is NOT_FOUND.
+ * `agentId` only; another agent's node is NOT_FOUND. `nodeId` may be a
+ * unique start of the id (`node:1a2b3c4d`).
  */
-export function expandNode(store: LineageStore, nodeId: string, agentId: string): NodeExpansion {
-  const node = store.getNode(agentId, nodeId);
+export function expandNode(
+  store: LineageStore,
+  nodeId: string,
+  agentId: string,
+  options: ExpandOptions = {},
+): NodeExpansion {
+  const node = store.getNode(agentId, store.resolveNodeId(agentId, nodeId));
   const parents = store.parents(agentId, node.id);
   const redactor = new Redactor();
-  const transcript = transcriptExcerpt(store, agentId, node, redactor);
+  const transcript = transcriptExcerpt(store, agentId, node, redactor, options);
   return {
     node: redactor.node(node),
     parents: parents.map(redactor.node),

@@ -8,6 +8,7 @@ export {
   EXPAND_MAX_ENTRIES,
   EXPAND_MAX_ENTRY_CHARS,
   type ExcerptEntry,
+  type ExpandOptions,
   expandNode,
   type NodeExpansion,
   type TranscriptExcerpt,
@@ -44,5 +45,6 @@ export {
   type TranscriptRole,
   type TranscriptSearchOptions,
 } from './lineage-types';
+export type { LineageAgent } from './node-ids';
 export { type TranscriptCandidate, transcriptCandidates } from './transcript-candidates';
 export { MIN_TRANSCRIPT_SIMILARITY, rankTranscriptsByMeaning } from './transcript-semantic';

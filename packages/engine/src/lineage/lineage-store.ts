@@ -27,6 +27,7 @@ import {
   neighbourRoots,
   parentsOf,
 } from './node-graph';
+import { type LineageAgent, lineageAgents, resolveNodeId } from './node-ids';
 import {
   addNode,
   countNodes,
@@ -92,6 +93,13 @@ export interface LineageStore {
   addNode(input: AddNodeInput): TemporalNode;
   /** NOT_FOUND when missing or owned by another agent. */
   getNode(agentId: string, nodeId: string): TemporalNode;
+  /**
+   * The agent's node id that `input` names, or a unique start of one
+   * (CONFLICT when several share it, NOT_FOUND when none has it).
+   */
+  resolveNodeId(agentId: string, input: string): string;
+  /** Every agent with transcripts or nodes here, with how many of each. */
+  agents(): LineageAgent[];
   listNodes(filter: ListNodesFilter): TemporalNode[];
   /** Every node of a kind, of every agent, oldest first, without its text. */
   nodeHeads(kind: TemporalNode['kind']): NodeHead[];
@@ -151,6 +159,8 @@ export function openLineageStore(rootDir: string, options: LineageStoreOptions =
       transcriptCandidates(db, agentId, query, search),
     addNode: (input) => addNode(db, now, input),
     getNode: (agentId, nodeId) => getNode(db, agentId, nodeId),
+    resolveNodeId: (agentId, input) => resolveNodeId(db, agentId, input),
+    agents: () => lineageAgents(db),
     listNodes: (filter) => listNodes(db, filter),
     nodeHeads: (kind) => nodeHeads(db, kind),
     threadKeys: (agentId) => threadKeys(db, agentId),

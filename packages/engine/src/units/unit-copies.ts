@@ -1,4 +1,12 @@
-import { type LocatedUnit, MEMORY_WORKSPACE_PATH, type ParsedDocument } from '@cairn/core';
+import {
+  idMatchMessage,
+  isWholeId,
+  type LocatedUnit,
+  MEMORY_WORKSPACE_PATH,
+  matchIdPrefix,
+  type ParsedDocument,
+  UNIT_ID_KIND,
+} from '@cairn/core';
 import { type FailedResult, failed } from './unit-results';
 
 /**
@@ -19,6 +27,29 @@ export function findUnitCopies(
     for (const unit of document.units) if (unit.memoryId === memoryId) copies.push(unit);
   }
   return copies;
+}
+
+/**
+ * The whole id a unit id or a unique start of one names (`UNIT:6c2f615d`,
+ * `6c2f615d`): a start that several units share is a `conflict` naming
+ * them, one that none has is `not_found`. A whole id is kept as it is.
+ */
+export function resolveUnitId(
+  documents: readonly ParsedDocument[],
+  input: string,
+): string | FailedResult {
+  if (isWholeId(input, UNIT_ID_KIND)) return input;
+  const ids = documents.flatMap((document) => document.units.map((unit) => unit.memoryId));
+  const match = matchIdPrefix(input, UNIT_ID_KIND, ids);
+  if (match.ok) return match.id;
+  const { message, hint } = idMatchMessage(input, UNIT_ID_KIND, match);
+  const code =
+    match.reason === 'ambiguous'
+      ? 'conflict'
+      : match.reason === 'invalid'
+        ? 'invalid_id'
+        : 'not_found';
+  return failed(code, message, hint);
 }
 
 /** `2026-04-22.md:12`: where a copy starts, as `--at` takes it. */

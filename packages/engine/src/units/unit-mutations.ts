@@ -3,11 +3,13 @@
  * the store's state (unit-store.ts). Every one runs under one workspace lock
  * and rewrites the file atomically, so concurrent writers (threads or
  * processes) never lose each other's units; a refusal is decided before the
- * lock as well, so a refused call creates nothing.
+ * lock as well, so a refused call creates nothing. An id may be a unique
+ * start of one (resolveUnitId); the result names the whole id.
  */
 import {
   type CairnSettings,
   dailyMemoryFileName,
+  idPrefixOf,
   type LocatedUnit,
   missingAsUndefined,
   type ParsedDocument,
@@ -17,12 +19,12 @@ import {
   readMemoryFileExact,
   serializeUnit,
   serializeUnitBlock,
-  UNIT_ID_PATTERN,
+  UNIT_ID_KIND,
   wellFormedText,
 } from '@cairn/core';
 import type { WorkspaceWriter } from '../workspace-writer';
 import type { DedupIndex } from './dedup-index';
-import { copiesConflict, copyAt, findUnitCopies } from './unit-copies';
+import { copiesConflict, copyAt, findUnitCopies, resolveUnitId } from './unit-copies';
 import { type AddUnitInput, validateAddInput, validateText } from './unit-input';
 import { appendBlock, removalEnd, spliceLines } from './unit-lines';
 import {
@@ -55,10 +57,10 @@ function checkId(memoryId: unknown): FailedResult | undefined {
       'edit the file by hand, or add a managed unit instead',
     );
   }
-  if (typeof memoryId !== 'string' || !UNIT_ID_PATTERN.test(memoryId)) {
+  if (typeof memoryId !== 'string' || !idPrefixOf(memoryId, UNIT_ID_KIND)) {
     return failed(
       'invalid_id',
-      'memoryId must look like UNIT:<uuid>',
+      'memoryId must look like UNIT:<uuid> (or a unique start of one, such as UNIT:6c2f615d)',
       'find ids with memory_list or memory_search (`cairn list`, `cairn search`)',
     );
   }
@@ -104,11 +106,11 @@ export type ReviewUnitResult =
 /** Changes a unit's review state in place: same id, text and file; `updatedAt` moves. */
 export async function setUnitReview(
   { rootDir, writer, now, scan, locked }: UnitStoreState,
-  memoryId: string,
+  input: string,
   review: ReviewState,
 ): Promise<ReviewUnitResult> {
   writer.assertWritable('review a memory');
-  const bad = checkId(memoryId);
+  const bad = checkId(input);
   if (bad) return bad;
   if (!REVIEW_STATES.includes(review)) {
     return failed(
@@ -117,7 +119,10 @@ export async function setUnitReview(
       `use one of ${REVIEW_STATES.join(', ')}`,
     );
   }
-  const early = theUnit(await scan(), memoryId);
+  const documents = await scan();
+  const memoryId = resolveUnitId(documents, input);
+  if (typeof memoryId !== 'string') return memoryId;
+  const early = theUnit(documents, memoryId);
   if (isFailed(early)) return early;
   return locked(async () => {
     const unit = theUnit(await scan(), memoryId);
@@ -165,15 +170,17 @@ export async function addUnit(state: UnitStoreState, input: AddUnitInput): Promi
 
 export async function replaceUnit(
   state: UnitStoreState,
-  memoryId: string,
+  input: string,
   text: string,
 ): Promise<ReplaceUnitResult> {
   const { rootDir, settings, writer, now, scan, locked, duplicates } = state;
   writer.assertWritable('replace a memory');
-  const bad = checkId(memoryId);
+  const bad = checkId(input);
   if (bad) return bad;
   const valid = validateText(text, settings.limits.maxUnitChars);
   if (typeof valid !== 'string') return valid;
+  const memoryId = resolveUnitId(await scan(), input);
+  if (typeof memoryId !== 'string') return memoryId;
   const refusal = (documents: ParsedDocument[]) => {
     const unit = theUnit(documents, memoryId);
     return isFailed(unit) ? unit : findDuplicate(documents, valid, memoryId, duplicates);
@@ -206,14 +213,17 @@ export async function replaceUnit(
 /** Removes the unit; `at` (`<file>:<line>`) names one copy of an id that is in several places. */
 export async function removeUnit(
   state: UnitStoreState,
-  memoryId: string,
+  input: string,
   at?: string,
 ): Promise<RemoveUnitResult> {
   const { rootDir, writer, scan, locked } = state;
   writer.assertWritable('remove a memory');
-  const bad = checkId(memoryId);
+  const bad = checkId(input);
   if (bad) return bad;
-  const early = theUnit(await scan(), memoryId, at);
+  const documents = await scan();
+  const memoryId = resolveUnitId(documents, input);
+  if (typeof memoryId !== 'string') return memoryId;
+  const early = theUnit(documents, memoryId, at);
   if (isFailed(early)) return early;
   return locked(async () => {
     const unit = theUnit(await scan(), memoryId, at);

@@ -1,12 +1,15 @@
 import {
   CairnError,
   compareCodeUnits,
+  idPrefixOf,
+  isWholeId,
   type LocatedUnit,
   lazySchema,
   type ParsedDocument,
   parseInput,
   readMemoryFile,
-  UNIT_ID_PATTERN,
+  resolveIdPrefix,
+  UNIT_ID_KIND,
 } from '@cairn/core';
 import * as z from 'zod/mini';
 import type { MemoryRecord } from './unit-results';
@@ -42,12 +45,20 @@ export async function getMemory(
     const slice = lines.slice(start - 1, end).join('\n');
     return rawRecord({ path: path!, startLine: start, endLine: end, text: slice, block: 0 });
   }
-  if (!UNIT_ID_PATTERN.test(memoryId)) {
+  if (!idPrefixOf(memoryId, UNIT_ID_KIND)) {
     throw new CairnError('INVALID_INPUT', `Not a memory id: ${JSON.stringify(memoryId)}`, {
-      hint: 'ids look like UNIT:<uuid> or RAW:<path>#L<start>-L<end>',
+      hint: 'ids look like UNIT:<uuid> (or a unique start of one) or RAW:<path>#L<start>-L<end>',
     });
   }
-  const unit = findUnit(await documents(), memoryId);
+  const parsed = await documents();
+  const id = isWholeId(memoryId, UNIT_ID_KIND)
+    ? memoryId
+    : resolveIdPrefix(
+        memoryId,
+        UNIT_ID_KIND,
+        parsed.flatMap((document) => document.units.map((unit) => unit.memoryId)),
+      );
+  const unit = findUnit(parsed, id);
   if (!unit) throw notFound(memoryId);
   return unitRecord(unit);
 }
