@@ -92,7 +92,7 @@ export default defineConfig([
     entry: { main: 'src/main.ts' },
     ...cliBundle,
     onSuccess: recordContentHash('main'),
-    noExternal: [/^@cairn\/(?!mcp|server)/, 'zod'],
+    noExternal: [/^@cairn\/(?!mcp|server)/, 'zod', 'fastest-levenshtein'],
     external: ['better-sqlite3', '@cairn/mcp', '@cairn/server', 'gpt-tokenizer'],
   }),
   // `cairn search` alone (search-main.ts), from the workspace's sources.
@@ -104,7 +104,7 @@ export default defineConfig([
     ...cliBundle,
     onSuccess: recordContentHash('search-main'),
     esbuildPlugins: [englishOnlyZodLocales, workspaceSources],
-    noExternal: [/^@cairn\//, /^zod(\/|$)/, /^better-sqlite3(\/|$)/],
+    noExternal: [/^@cairn\//, /^zod(\/|$)/, /^better-sqlite3(\/|$)/, 'fastest-levenshtein'],
     external: ['bindings', 'gpt-tokenizer'],
   }),
   // `cairn hook` and `cairn lifecycle` (hook-main.ts), from the workspace's sources.
@@ -113,7 +113,7 @@ export default defineConfig([
     ...cliBundle,
     onSuccess: recordContentHash('hook-main'),
     esbuildPlugins: [englishOnlyZodLocales, workspaceSources],
-    noExternal: [/^@cairn\//, /^zod(\/|$)/, /^better-sqlite3(\/|$)/],
+    noExternal: [/^@cairn\//, /^zod(\/|$)/, /^better-sqlite3(\/|$)/, 'fastest-levenshtein'],
     external: ['bindings', 'gpt-tokenizer'],
   }),
   // The same CLI with the MCP server and its SDK bundled in, for `cairn mcp`.
@@ -121,7 +121,13 @@ export default defineConfig([
     entry: { 'mcp-main': 'src/mcp-main.ts' },
     ...cliBundle,
     onSuccess: recordContentHash('mcp-main'),
-    noExternal: [/^@cairn\//, /^zod(\/|$)/, /^@modelcontextprotocol\//, /^ajv/],
+    noExternal: [
+      /^@cairn\//,
+      /^zod(\/|$)/,
+      /^@modelcontextprotocol\//,
+      /^ajv/,
+      'fastest-levenshtein',
+    ],
     external: ['better-sqlite3', 'gpt-tokenizer'],
   }),
 ]);

@@ -1,5 +1,7 @@
 import { openCairn, openMemorySearch, VERSION } from '@cairn/engine';
 import type { CommandSpec } from './command';
+import { cliHelp } from './command-help';
+import { expandCommand } from './commands/expand';
 import { historyCommand } from './commands/history';
 import { createHookCommand } from './commands/hook';
 import { initCommand } from './commands/init';
@@ -15,15 +17,11 @@ import { statusCommand } from './commands/status';
 import { trustCommand } from './commands/trust';
 import { uiCommand } from './commands/ui';
 import { addCommand, removeCommand, replaceCommand } from './commands/unit-commands';
-import {
-  expandCommand,
-  headCommand,
-  lifecycleCommand,
-  threadsCommand,
-} from './commands/working-commands';
+import { headCommand, lifecycleCommand, threadsCommand } from './commands/working-commands';
 import { writeCommand } from './commands/write';
 import { EXIT } from './exit-codes';
 import { loadHarnessDelivery } from './harnesses';
+import { hookServerCommandSpec } from './hook-server/hook-server-command';
 import type { CliIO } from './io';
 import { runCommand } from './run-command';
 
@@ -54,30 +52,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   reviewCommand,
   insightsCommand,
   uiCommand,
+  hookServerCommandSpec,
 ];
-
-function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return [
-    'Usage: cairn <command> [options]',
-    '',
-    'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    '',
-    'Options for every command:',
-    '  --json         print one JSON object (errors too)',
-    '  --root <dir>   the project root (default: nearest folder with .cairn/, else the cwd)',
-    '  -h, --help     show help',
-    '',
-    'Exit codes: 0 ok, 1 operation failed, 2 usage or invalid input, 3 invalid config, 70 internal error.',
-  ].join('\n');
-}
 
 /** Runs one `cairn` invocation and returns its exit code. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
-  const [name] = argv;
+  const [name, topic] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(`${usage()}\n`);
+    // `cairn help <command>` is `cairn <command> --help`.
+    if (name === 'help' && topic) return runCli([topic, '--help'], io);
+    io.stdout(`${cliHelp(COMMANDS)}\n`);
     return name ? EXIT.OK : EXIT.USAGE;
   }
   if (name === '--version' || name === '-v') {

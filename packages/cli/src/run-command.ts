@@ -1,42 +1,24 @@
 import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { CairnError, typedFileSystemError } from '@cairn/core';
-import type { Cairn, MemorySearch, OpenCairnOptions } from '@cairn/engine';
-import { assertProjectLayout, findProjectRoot, loadConfiguredPackages } from '@cairn/engine';
-import type { CommandSpec, OptionSpec } from './command';
+import { dirname, join, resolve } from 'node:path';
+import { CAIRN_DIR, CairnError, typedFileSystemError } from '@cairn/core';
+import type { Cairn, MemorySearch, OpenCairnOptions, ProjectLocation } from '@cairn/engine';
+import {
+  assertProjectLayout,
+  loadConfiguredPackages,
+  locateProject,
+  notInitializedError,
+} from '@cairn/engine';
+import type { CommandSpec } from './command';
+import { commandHelp, subcommandHelp } from './command-help';
 import { EXIT, exitCodeFor } from './exit-codes';
 import { type CliIO, oneLine, printError, printJson } from './io';
+import { checkNumbers, checkSubcommand, parseCommandLine, usageError } from './parse-command-line';
+import { didYouMean } from './suggest';
 
 /** How a runner opens a project: the whole engine, or its search alone. */
 export interface ProjectOpeners {
   open(root: string, options: OpenCairnOptions): Cairn;
   openSearch(root: string, options: OpenCairnOptions): MemorySearch;
-}
-
-const GLOBAL_OPTIONS: OptionSpec = {
-  json: { type: 'boolean' },
-  root: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
-
-function usageError(message: string, command?: CommandSpec): CairnError {
-  return new CairnError('INVALID_INPUT', message, {
-    hint: command ? `usage: ${command.usage}` : 'run `cairn --help` for the commands',
-  });
-}
-
-function parse(command: CommandSpec, args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: { ...GLOBAL_OPTIONS, ...command.options },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw usageError((error as Error).message, command);
-  }
 }
 
 /**
@@ -63,6 +45,20 @@ function explicitRoot(cwd: string, value: string): string {
   return root;
 }
 
+/** Where the command's project is: `--root` as given, else found from the current folder. */
+function locate(command: CommandSpec, cwd: string, rootFlag: unknown): ProjectLocation {
+  if (typeof rootFlag !== 'string') return locateProject(cwd);
+  const root = command.checksRoot ? resolve(cwd, rootFlag) : explicitRoot(cwd, rootFlag);
+  const initialized = statSync(join(root, CAIRN_DIR), { throwIfNoEntry: false })?.isDirectory();
+  return { root, initialized: initialized === true, start: root };
+}
+
+/** `--help` after a command or one of its subcommands. */
+function help(command: CommandSpec, positionals: string[]): string {
+  const sub = command.subcommands?.find((s) => s.name === positionals[0]);
+  return sub ? subcommandHelp(command, sub) : commandHelp(command);
+}
+
 /**
  * Runs one command (`argv[0]` names it) and returns its exit code: parses
  * its flags, finds the project, loads the optional packages its settings
@@ -80,25 +76,28 @@ export async function runCommand(
   const [name, ...rest] = argv;
   try {
     const command = commands.find((c) => c.name === name);
-    if (!command) throw usageError(`Unknown command "${name}"`);
-    const { values, positionals } = parse(command, rest);
+    if (!command) {
+      const names = commands.map((c) => c.name);
+      throw usageError(
+        `Unknown command "${String(name).slice(0, 60)}"${didYouMean(String(name), names)}`,
+      );
+    }
+    const { values, positionals } = parseCommandLine(command, rest);
     json = values.json === true;
     if (values.help) {
-      io.stdout(`${command.usage}\n\n${command.summary}\n`);
+      io.stdout(`${help(command, positionals)}\n`);
       return EXIT.OK;
     }
+    checkSubcommand(command, positionals);
     if (
       positionals.length < command.positionals.min ||
       positionals.length > command.positionals.max
     ) {
       throw usageError(`Wrong number of arguments for "${name}"`, command);
     }
-    const root =
-      typeof values.root !== 'string'
-        ? findProjectRoot(io.cwd)
-        : command.checksRoot
-          ? resolve(io.cwd, values.root)
-          : explicitRoot(io.cwd, values.root);
+    checkNumbers(command, values);
+    const location = locate(command, io.cwd, values.root);
+    const { root } = location;
     // A command that checks --root itself (a hook) finds its project, and loads its packages, alone.
     // The settings read here are handed to the first project opened (one read per process).
     let resolvedSettings = command.checksRoot
@@ -112,17 +111,25 @@ export async function runCommand(
     let cairn: Cairn | undefined;
     let search: MemorySearch | undefined;
     // A link under .cairn/ (a cloned repository can ship one) fails the command with INVALID_PATH.
+    // Outside a project, a command that opens it says so and creates nothing (init creates it).
+    const needProject = () => {
+      if (!location.initialized && !command.opensUninitialized) throw notInitializedError(location);
+    };
     const open = () => {
+      if (!cairn) needProject();
       if (!cairn) assertProjectLayout(root);
       cairn ??= openers.open(root, { env: io.env, resolvedSettings: handOver() });
       return cairn;
     };
     const openSearch = () => {
+      if (!search) needProject();
       if (!search) assertProjectLayout(root);
       search ??= openers.openSearch(root, { env: io.env, resolvedSettings: handOver() });
       return search;
     };
-    const output = await command.run({ io, json, root, values, positionals, open, openSearch });
+    const context = { io, json, root, location, values, positionals, open, openSearch };
+    const output = await command.run(context);
+    if (output.printed) return output.exitCode ?? EXIT.OK;
     if (json) printJson(io, output.json);
     else if (output.text) io.stdout(`${output.text}\n`);
     if (!json && output.errorLine) io.stderr(`cairn: ${oneLine(output.errorLine)}\n`);

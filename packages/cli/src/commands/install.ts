@@ -76,6 +76,7 @@ export const installCommand: CommandSpec = {
   usage: 'cairn install <harness> [--scope project|user] [--dry-run] [--json]',
   options: OPTIONS,
   positionals: { min: 1, max: 1 },
+  opensUninitialized: true,
   async run(context) {
     const adapter = await loadHarness(context.positionals[0]!);
     const { commandNote, ...options } = installOptions(context);

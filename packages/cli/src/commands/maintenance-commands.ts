@@ -42,6 +42,7 @@ export const doctorCommand: CommandSpec = {
   usage: 'cairn doctor [--clear] [--json]',
   options: { clear: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
+  opensUninitialized: true,
   async run(context) {
     let cairn: Cairn;
     try {

@@ -127,6 +127,15 @@ export const mcpCommand: CommandSpec = {
     rotate: { type: 'boolean' },
   },
   positionals: { min: 0, max: 1 },
+  // A user-scope install starts `cairn mcp` in every workspace; its first write makes .cairn/.
+  opensUninitialized: true,
+  subcommands: [
+    {
+      name: 'token',
+      usage: 'cairn mcp token [--rotate] [--json]',
+      summary: 'Print the bearer token `cairn mcp --http` requires (--rotate: replace it)',
+    },
+  ],
   async run(context) {
     const [sub] = context.positionals;
     if (sub === 'token') return showToken(context);

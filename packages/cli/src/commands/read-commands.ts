@@ -1,5 +1,5 @@
 import type { MemorySearchFilters } from '@cairn/core';
-import type { MemoryRecord } from '@cairn/engine';
+import type { MemoryRecord, SearchHit } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 import { listFlag, stringFlag } from './text-input';
 
@@ -50,6 +50,13 @@ export const listCommand: CommandSpec = {
   },
 };
 
+/** A hit: score, id, place, and for a unit its category and review state; then its snippet. */
+function hitLines(hit: SearchHit): string {
+  const meta = [hit.category, hit.review].filter(Boolean).join(', ');
+  const id = hit.memoryId ?? hit.kind ?? 'RAW';
+  return `${hit.score.toFixed(2)}  ${id}  ${hit.path}:${hit.startLine}${meta ? `  [${meta}]` : ''}\n  ${hit.snippet}`;
+}
+
 export const searchCommand: CommandSpec = {
   name: 'search',
   summary: 'Search units and notes; bounded snippets, best first',
@@ -57,7 +64,7 @@ export const searchCommand: CommandSpec = {
     'cairn search <query...> [--limit N] [--category a,b] [--kind UNIT|RAW] [--review a,b] [--since D] [--until D] [--path P] [--include-deprecated] [--json]',
   options: {
     ...filterOptions,
-    limit: { type: 'string' },
+    limit: { type: 'string', number: 'integer', description: 'results at most (1-100)' },
     kind: { type: 'string' },
     'include-deprecated': { type: 'boolean' },
   },
@@ -79,12 +86,7 @@ export const searchCommand: CommandSpec = {
       ...(limit !== undefined ? { limit: Number(limit) } : {}),
       ...(Object.keys(defined).length ? { filters: defined as MemorySearchFilters } : {}),
     });
-    const text = results
-      .map(
-        (r) =>
-          `${r.score.toFixed(2)}  ${r.memoryId ?? r.kind ?? 'RAW'}  ${r.path}:${r.startLine}\n  ${r.snippet}`,
-      )
-      .join('\n');
+    const text = results.map(hitLines).join('\n');
     return { json: { ok: true, results }, text: text || '(no results)' };
   },
 };

@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import {
   describeSource,
   type MemoryAdapterStatus,
@@ -43,8 +44,30 @@ function allWarnings(status: CairnStatus, env: NodeJS.ProcessEnv): string[] {
   return warnings;
 }
 
-function renderStatus(status: CairnStatus): string {
-  const { settings } = status.settings;
+/** A config file's path, marked when there is no such file (a default-only setup has none). */
+function configLine(path: string): string {
+  return lstatSync(path, { throwIfNoEntry: false }) ? path : `${path} (does not exist)`;
+}
+
+/** The settings lines: what is set (not a default), or all of them with `--all`. */
+function settingLines(status: CairnStatus, all: boolean): string[] {
+  const { settings, sources } = status.settings;
+  const shown = SETTING_DEFINITIONS.filter(({ key }) => all || sources[key]?.kind !== 'default');
+  const heading = all
+    ? `Settings (all ${SETTING_DEFINITIONS.length}):`
+    : `Settings set here (the other ${SETTING_DEFINITIONS.length - shown.length} have their defaults: \`cairn status --all\` lists every one):`;
+  if (shown.length === 0) return [heading, '  (none: every setting has its default)'];
+  const width = Math.max(...shown.map((d) => d.key.length));
+  return [
+    heading,
+    ...shown.map(({ key }) => {
+      const value = JSON.stringify(settingValue(settings, key));
+      return `  ${key.padEnd(width)}  ${value}  (${describeSource(sources[key]!)})`;
+    }),
+  ];
+}
+
+function renderStatus(status: CairnStatus, all: boolean): string {
   const backend = status.backend;
   const lines = [
     `Cairn status for ${status.rootDir}`,
@@ -52,19 +75,12 @@ function renderStatus(status: CairnStatus): string {
     `  backend     ${backend.resolved}${backend.requested !== backend.resolved ? ` (configured: ${backend.requested})` : ''} — ${backend.name} [${capabilityList(backend.capabilities)}]`,
     `  retrieval   ${status.retrievalAdapter.resolved} [${capabilityList(status.retrievalAdapter.capabilities)}]`,
     ...recallLines(status.retrievalAdapter.status),
-    `  user config ${status.settings.userConfigPath}`,
-    `  project cfg ${status.settings.projectConfigPath}`,
+    `  user config ${configLine(status.settings.userConfigPath)}`,
+    `  project cfg ${configLine(status.settings.projectConfigPath)}`,
     `  trust       ${trustLine(status.settings.trust)}`,
     '',
-    'Settings:',
+    ...settingLines(status, all),
   ];
-  const width = Math.max(...SETTING_DEFINITIONS.map((d) => d.key.length));
-  for (const { key } of SETTING_DEFINITIONS) {
-    const value = JSON.stringify(settingValue(settings, key));
-    lines.push(
-      `  ${key.padEnd(width)}  ${value}  (${describeSource(status.settings.sources[key]!)})`,
-    );
-  }
   lines.push('', 'Files:');
   if (status.files.length === 0) lines.push('  (none)');
   for (const file of status.files) lines.push(`  ${file.path}  ${file.bytes} B`);
@@ -76,12 +92,14 @@ function renderStatus(status: CairnStatus): string {
 
 export const statusCommand: CommandSpec = {
   name: 'status',
-  summary: 'Show resolved settings with their sources, the backend, paths and warnings',
-  usage: 'cairn status [--root <dir>] [--json]',
-  options: {},
+  summary:
+    'Show the backend, paths, the settings set (not defaults) with their sources, and warnings',
+  usage: 'cairn status [--all] [--root <dir>] [--json]',
+  options: { all: { type: 'boolean', description: 'list every setting, defaults too' } },
   positionals: { min: 0, max: 0 },
   listsWarnings: true,
-  async run({ open, io }) {
+  opensUninitialized: true,
+  async run({ open, io, values }) {
     const opened = await open().status();
     const status = { ...opened, warnings: allWarnings(opened, io.env) };
     const { settings, sources, userConfigPath, projectConfigPath } = status.settings;
@@ -96,11 +114,15 @@ export const statusCommand: CommandSpec = {
         settings,
         sources,
         configFiles: { user: userConfigPath, project: projectConfigPath },
+        configFilesExist: {
+          user: lstatSync(userConfigPath, { throwIfNoEntry: false }) !== undefined,
+          project: lstatSync(projectConfigPath, { throwIfNoEntry: false }) !== undefined,
+        },
         trust: status.settings.trust,
         files: status.files,
         warnings: status.warnings,
       },
-      text: renderStatus(status),
+      text: renderStatus(status, values.all === true),
     };
   },
 };

@@ -7,41 +7,6 @@ import {
 import type { CommandSpec } from '../command';
 import { stringFlag } from './text-input';
 
-export const expandCommand: CommandSpec = {
-  name: 'expand',
-  summary: 'Drill into a temporal node: lineage, siblings, thread, linked units, transcript',
-  usage: 'cairn expand <node:id> --agent <agentId> [--json]',
-  options: { agent: { type: 'string' } },
-  positionals: { min: 1, max: 1 },
-  async run({ open, values, positionals }) {
-    const agent = stringFlag(values.agent);
-    if (!agent)
-      throw new CairnError('INVALID_INPUT', 'expand needs --agent', {
-        hint: 'node ids are scoped to one agent',
-      });
-    const cairn = open();
-    try {
-      const expanded = cairn.expand(positionals[0]!, agent);
-      const { node } = expanded;
-      const lines = [
-        `${node.id}  ${node.kind}  thread ${node.threadKey}  ${node.startAt} → ${node.endAt}  (${node.source})`,
-        '',
-        node.text,
-        '',
-        `parents: ${expanded.parents.map((p) => p.id).join(', ') || '-'}`,
-        `children: ${expanded.children.map((c) => c.id).join(', ') || '-'}`,
-        `siblings: ${expanded.siblings.map((s) => s.id).join(', ') || '-'}`,
-        `linked units: ${expanded.linkedUnits.join(', ') || '-'}`,
-        `transcript: ${expanded.transcript ? `${expanded.transcript.entries.length} entries of ${expanded.transcript.sessionKey}` : '-'}`,
-        `redacted: ${expanded.redacted.map((r) => `${r.kind} x${r.count}`).join(', ') || '-'}`,
-      ];
-      return { json: { ok: true, ...expanded }, text: lines.join('\n') };
-    } finally {
-      cairn.closeWorking();
-    }
-  },
-};
-
 export const threadsCommand: CommandSpec = {
   name: 'threads',
   summary: 'List thread heads (Tier 2), most recently updated first',
@@ -109,6 +74,8 @@ export const lifecycleCommand: CommandSpec = {
   usage: 'cairn lifecycle <event> [--root <dir>] < payload.json   (prints the result as JSON)',
   options: {},
   positionals: { min: 1, max: 1 },
+  // A harness's plugin sends its events here from any workspace, as hooks do: the first makes .cairn/.
+  opensUninitialized: true,
   async run({ open, io, positionals }) {
     const event = lifecycleEventByCliName(positionals[0]!);
     if (!event) {

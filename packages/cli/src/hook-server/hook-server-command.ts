@@ -1,7 +1,10 @@
 import { unlinkSync } from 'node:fs';
 import { CairnError } from '@cairn/core';
+import type { CommandSpec } from '../command';
+import { commandHelp, subcommandHelp } from '../command-help';
 import { EXIT } from '../exit-codes';
 import { type CliIO, printError } from '../io';
+import { didYouMean } from '../suggest';
 import {
   controlServer,
   type HookServerState,
@@ -11,18 +14,44 @@ import {
 
 export const HOOK_SERVER_USAGE = 'cairn hook-server [status | stop] [--json]';
 
-const HELP = `usage: ${HOOK_SERVER_USAGE}
-
-The hook server answers the hook events of Claude Code and Codex, and
-\`cairn lifecycle\`, from a warm process (docs/HOOKS.md). Hook events start
-it; \`cairn hook-server\` alone runs one in the foreground (in the socket
-folder a hook event made: a server never makes it again after it is wiped).
-
-  cairn hook-server status   whether one runs for this build and user: pid,
-                             uptime, projects open, socket (--json)
-  cairn hook-server stop     stop it; the events it accepted are finished
-                             first. Safe when none runs (--json)
-`;
+/** The table entry of `cairn hook-server`: its help, suggestions and reference come from it. */
+export const hookServerCommandSpec: CommandSpec = {
+  name: 'hook-server',
+  summary:
+    'The warm process that answers Claude Code and Codex hook events and `cairn lifecycle` (status, stop)',
+  usage: HOOK_SERVER_USAGE,
+  details: [
+    'Hook events start it; `cairn hook-server` alone runs one in the foreground (in the',
+    'socket folder a hook event made: a server never makes it again after it is wiped).',
+    'docs/HOOKS.md says more.',
+  ].join('\n'),
+  options: {},
+  positionals: { min: 0, max: 1 },
+  checksRoot: true,
+  subcommands: [
+    {
+      name: 'status',
+      usage: 'cairn hook-server status [--json]',
+      summary: 'Whether one runs for this build and user: pid, uptime, projects open, socket',
+    },
+    {
+      name: 'stop',
+      usage: 'cairn hook-server stop [--json]',
+      summary: 'Stop it; the events it accepted are finished first. Safe when none runs',
+    },
+  ],
+  // The launcher (bin.ts) hands `hook-server` to the hook bundle, which serves; this entry
+  // answers status and stop where the whole CLI runs it in process.
+  async run({ io, json, positionals }) {
+    const code = await hookServerCommand([...positionals, ...(json ? ['--json'] : [])], io);
+    if (code === undefined) {
+      throw new CairnError('INVALID_INPUT', 'A hook server runs from the `cairn` binary', {
+        hint: 'run `cairn hook-server` in a shell (hook events start one on their own)',
+      });
+    }
+    return { json: {}, text: '', printed: true, exitCode: code };
+  },
+};
 
 function duration(ms: number): string {
   const seconds = Math.floor(ms / 1000);
@@ -105,7 +134,11 @@ export async function hookServerCommand(
   const json = args.includes('--json');
   const rest = args.filter((arg) => arg !== '--json');
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(HELP);
+    const sub = hookServerCommandSpec.subcommands?.find((s) => s.name === rest[0]);
+    const help = sub
+      ? subcommandHelp(hookServerCommandSpec, sub)
+      : commandHelp(hookServerCommandSpec);
+    io.stdout(`${help}\n`);
     return EXIT.OK;
   }
   if (rest.length === 0 && !json) return undefined;
@@ -116,9 +149,13 @@ export async function hookServerCommand(
     return EXIT.OK;
   }
   if (rest.length === 1 && rest[0] === 'stop') return stopServer(io, json, 35_000);
-  const error = new CairnError('INVALID_INPUT', `Unknown hook-server command "${rest.join(' ')}"`, {
-    hint: `usage: ${HOOK_SERVER_USAGE}`,
-  });
+  const error = new CairnError(
+    'INVALID_INPUT',
+    `Unknown hook-server subcommand "${rest.join(' ')}"${didYouMean(rest[0] ?? '', ['status', 'stop'])}`,
+    {
+      hint: `usage: ${HOOK_SERVER_USAGE}`,
+    },
+  );
   printError(io, error, json);
   return EXIT.USAGE;
 }
