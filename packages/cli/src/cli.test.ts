@@ -25,7 +25,7 @@ describe('cairn CLI (built binary)', () => {
     const json = JSON.parse(status.stdout);
     expect(json).toMatchObject({ ok: true, initialized: true, backend: { resolved: 'file' } });
     expect(json.sources.memoryBackendType).toEqual({ kind: 'default' });
-    const text = cairn(['status']);
+    const text = cairn(['status', '--all']);
     expect(text.stdout).toMatch(/memoryBackendType\s+"file"\s+\(default\)/);
   });
 
@@ -54,6 +54,7 @@ describe('cairn CLI (built binary)', () => {
   });
 
   it('write from stdin then read, as text and JSON', () => {
+    cairn(['init']);
     expect(cairn(['write'], '# Memory ✓\n').code).toBe(0);
     expect(cairn(['read']).stdout).toBe('# Memory ✓\n');
     expect(JSON.parse(cairn(['read', '--json']).stdout)).toMatchObject({
@@ -64,12 +65,14 @@ describe('cairn CLI (built binary)', () => {
   });
 
   it('write --file reads the content from a file', async () => {
+    cairn(['init']);
     await writeFile(join(project.root, 'in.md'), 'from file\n');
     expect(cairn(['write', '--file', 'in.md', '--json']).code).toBe(0);
     expect(cairn(['read']).stdout).toBe('from file\n');
   });
 
   it('shows env sources and warns about an unknown backend on every command', () => {
+    cairn(['init']);
     const status = JSON.parse(
       cairn(['status', '--json'], undefined, { CAIRN_MEMORY_BACKEND_TYPE: 'weaviate' }).stdout,
     );

@@ -16,7 +16,7 @@ export const GLOBAL_OPTION_LINES = [
 /** What follows `--name` in the command's usage (`N`, `<dir>`, `a,b`), or undefined when nothing does. */
 export function usagePlaceholder(usage: string, name: string): string | undefined {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const match = new RegExp(`--${escaped}(?:[ =]([^\\s\\]|)]+))?`).exec(usage);
+  const match = new RegExp(`--${escaped}(?:[ =]([^\\s\\])]+))?`).exec(usage);
   const value = match?.[1];
   return value && !value.startsWith('-') && !value.startsWith('[') ? value : undefined;
 }

@@ -104,6 +104,7 @@ function expectRealVersion(marker: string, env: NodeJS.ProcessEnv = {}): void {
 describe('the code cache of the `cairn` binary', () => {
   it('keeps one cache per command in a private per-user dir, named by content hash, and reuses it', () => {
     expect(run(['--version']).code).toBe(0);
+    expect(run(['init']).code).toBe(0);
     expect(run(['search', 'anything', '--json']).code).toBe(0);
     expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
     expect(existsSync(join(root, 'tmp', 'cairn-compile-cache'))).toBe(false);

@@ -38,7 +38,7 @@ describe('cairn search (its own bundle, search-main.cjs)', () => {
     ]);
     const text = cli.run(['search', 'wiki']);
     expect(text.stdout).toMatch(
-      /^\d+\.\d\d {2}UNIT:[0-9a-f-]+ {2}\d{4}-\d\d-\d\d\.md:\d+\n {2}We decided/,
+      /^\d+\.\d\d {2}UNIT:[0-9a-f-]+ {2}\d{4}-\d\d-\d\d\.md:\d+ {2}\[decision, approved\]\n {2}We decided/,
     );
     expect(cli.run(['search', 'nothing-like-this']).stdout).toBe('(no results)\n');
   });
@@ -75,7 +75,7 @@ describe('cairn search (its own bundle, search-main.cjs)', () => {
   it('prints --help for search and warns about a backend that is not registered', () => {
     const help = cli.run(['search', '--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^cairn search <query\.\.\.>/);
+    expect(help.stdout).toMatch(/^Usage: cairn search <query\.\.\.>/);
     const run = cli.run(['search', 'kestrel'], undefined, { CAIRN_RETRIEVAL_ADAPTER: 'weaviate' });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('kestrel pipeline');

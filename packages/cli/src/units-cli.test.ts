@@ -45,6 +45,7 @@ describe('cairn add | get | list | replace | remove | search | doctor', () => {
   });
 
   it('walks a unit through its life', () => {
+    cairn(['init']);
     const added = JSON.parse(
       cairn(['add', 'We', 'decided', 'to', 'use', 'Fastify.', '--json']).stdout,
     );

@@ -51,7 +51,7 @@ describe('cairn hook-server status | stop', () => {
   it('prints its help, starts nothing for it, refuses an unknown command, and never makes its folder again', () => {
     const help = hookServer(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('usage: cairn hook-server [status | stop] [--json]');
+    expect(help.stdout).toContain('Usage: cairn hook-server [status | stop] [--json]');
     expect(t.sockets()).toEqual([]);
     const unknown = hookServer(['restart']);
     expect(unknown.code).toBe(2);
