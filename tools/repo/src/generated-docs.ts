@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cliReference } from './cli-reference';
 import {
   adapterCapabilityTable,
   backendCapabilityTable,
@@ -22,6 +23,7 @@ export const SECTIONS: GeneratedSection[] = [
   { file: 'docs/CONFIG.md', name: 'settings', build: settingsTable },
   { file: 'docs/CONFIG.md', name: 'backend-option-trust', build: backendOptionTrustTable },
   { file: 'docs/HARNESSES.md', name: 'harness-fidelity', build: harnessFidelityTable },
+  { file: 'docs/CLI-REFERENCE.md', name: 'cli-reference', build: cliReference },
 ];
 
 /** Regenerates every section in memory; returns the files whose text would change. */

@@ -11,7 +11,7 @@ function recordLine(record: MemoryRecord): string {
 
 export const getCommand: CommandSpec = {
   name: 'get',
-  summary: 'Show one memory by id (UNIT:<uuid> or RAW:<path>#L<a>-L<b>)',
+  summary: 'Show one memory by id (UNIT:<uuid>, a unique start of one, or RAW:<path>#L<a>-L<b>)',
   usage: 'cairn get <id> [--json]',
   options: {},
   positionals: { min: 1, max: 1 },
