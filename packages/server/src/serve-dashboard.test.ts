@@ -155,6 +155,15 @@ describe('the dashboard API over a real project', () => {
     );
   });
 
+  it('takes a unique start of a unit id; one that no unit has is NOT_FOUND', async () => {
+    const short = seeded.approvedId.slice(0, 'UNIT:'.length + 8);
+    const answer = await api(`/api/units/${short}`);
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toMatchObject({ memoryId: seeded.approvedId });
+    const none = await api('/api/units/UNIT:ffffffff-ffff');
+    expect(none.json().error.code).toBe('NOT_FOUND');
+  });
+
   it('replaces a unit by id, keeping every byte outside it', async () => {
     const before = daily();
     const answer = await write('PUT', `/api/units/${seeded.approvedId}`, {

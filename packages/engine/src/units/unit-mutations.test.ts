@@ -85,6 +85,35 @@ describe('replace, remove, get, list', () => {
     });
   });
 
+  it('a unique start of an id names the unit; one that two ids share is a conflict naming both', async () => {
+    const cairn = open();
+    const first = idOf(await cairn.add({ text: 'We deploy with Helm.' }));
+    const second = idOf(await cairn.add({ text: 'We test with Vitest.' }));
+    // Give the second id the first one's first eight hex digits.
+    const shared = first.slice(0, 'UNIT:'.length + 8);
+    const twin = `${shared}${second.slice(shared.length)}`;
+    const daily = file('2026-04-22.md');
+    await writeFile(daily, (await readFile(daily, 'utf8')).replace(second, twin));
+    const before = await snapshotTree(project.root);
+    const ambiguous = await cairn.replace(shared, 'We deploy with Argo CD.');
+    expect(ambiguous).toMatchObject({ action: 'failed', error: 'conflict' });
+    expect(JSON.stringify(ambiguous)).toContain(first);
+    expect(JSON.stringify(ambiguous)).toContain(twin);
+    expect(await cairn.remove(shared)).toMatchObject({ action: 'failed', error: 'conflict' });
+    await expect(cairn.get(shared)).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await snapshotTree(project.root)).toEqual(before);
+    const unique = first.slice(0, shared.length + 6);
+    expect((await cairn.get(unique)).memoryId).toBe(first);
+    expect(await cairn.setReview(unique.slice('UNIT:'.length), 'draft')).toMatchObject({
+      action: 'reviewed',
+      memoryId: first,
+    });
+    expect(await cairn.remove(twin.slice(0, shared.length + 6))).toMatchObject({
+      action: 'removed',
+      memoryId: twin,
+    });
+  });
+
   it('invalid and unknown ids fail without writing', async () => {
     const cairn = open();
     await cairn.add({ text: 'Something to keep.' });
