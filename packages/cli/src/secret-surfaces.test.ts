@@ -187,6 +187,7 @@ const CLI_CALLS: Record<string, () => { argv: string[]; stdin?: string }[]> = {
   insights: () => [{ argv: ['insights', 'run'] }, { argv: ['insights', 'status'] }],
   // The dashboard is a person's page (docs/SECURITY.md); `ui --json` is refused before it serves.
   ui: () => [{ argv: ['ui'] }],
+  'hook-server': () => [{ argv: ['hook-server', 'status'] }],
   // Last: it replaces MEMORY.md.
   write: () => [{ argv: ['write'], stdin: `# Memory\n\n${dump}\n` }],
 };
