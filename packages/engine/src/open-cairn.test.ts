@@ -23,7 +23,7 @@ describe('openCairn', () => {
       '.cairn/.gitignore',
     ]);
     const gitignore = await readFile(join(project.root, '.cairn', '.gitignore'), 'utf8');
-    expect(gitignore).toContain('state/\nindex/\n');
+    expect(gitignore).toContain('state/\nindex/\nmemory/threads/\n');
     const before = await snapshotTree(project.root);
     expect((await cairn.init()).created).toEqual([]);
     expect(await snapshotTree(project.root)).toEqual(before);
@@ -34,7 +34,7 @@ describe('openCairn', () => {
     await writeFile(join(project.root, '.cairn', '.gitignore'), 'scratch/\nindex/');
     await open().init();
     expect(await readFile(join(project.root, '.cairn', '.gitignore'), 'utf8')).toBe(
-      'scratch/\nindex/\nstate/\n',
+      'scratch/\nindex/\nstate/\nmemory/threads/\n',
     );
   });
 

@@ -1,12 +1,6 @@
 import {
-  CAIRN_DIR,
-  CAIRN_INDEX_DIR,
-  CAIRN_STATE_DIR,
   CairnError,
   type CairnSettings,
-  createCairnFile,
-  decodeExactText,
-  encodeExactText,
   ensureMemoryWorkspace,
   formatError,
   listMemoryFiles,
@@ -18,10 +12,9 @@ import {
   memoryWorkspacePath,
   type ResolvedSettings,
   type RetrievalAdapterRegistration,
-  readCairnFile,
   type WorkspaceFileInfo,
-  writeCairnFile,
 } from '@cairn/core';
+import { ensureCairnGitignore } from './cairn-gitignore';
 import { settingsFindings } from './doctor/settings-checks';
 import { closeKeptReaders } from './kept-readers';
 import { createMemoryApi, type MemoryApi } from './memory-api';
@@ -82,34 +75,6 @@ export interface Cairn extends MemoryApi, WorkingApi {
    * content (unless `allowEmpty`) and binary content with INVALID_INPUT.
    */
   write(content: string, options?: { allowEmpty?: boolean }): Promise<MemoryWriteResult>;
-}
-
-/** Derived folders git should not track: they are rebuilt from the markdown. */
-const GITIGNORE_LINES = [`${CAIRN_STATE_DIR}/`, `${CAIRN_INDEX_DIR}/`];
-
-const GITIGNORE = `${CAIRN_DIR}/.gitignore`;
-
-/** Adds the derived folders to `.cairn/.gitignore` (never through a link: the `.cairn/` resolver). */
-async function ensureGitignore(rootDir: string): Promise<boolean> {
-  // Exact: lines the user added, in any encoding, are written back as they were.
-  const bytes = await readCairnFile(rootDir, GITIGNORE);
-  const current = bytes === undefined ? undefined : decodeExactText(bytes);
-  const present = new Set((current ?? '').split('\n').map((line) => line.trim()));
-  const missing = GITIGNORE_LINES.filter((line) => !present.has(line));
-  if (missing.length === 0) return false;
-  if (current === undefined) {
-    const header = '# Derived by Cairn; rebuilt from memory/ when deleted.';
-    // False when another init created it meanwhile: that one wrote the same lines.
-    await createCairnFile(rootDir, GITIGNORE, `${header}\n${missing.join('\n')}\n`);
-    return true;
-  }
-  const separator = current.endsWith('\n') || current === '' ? '' : '\n';
-  await writeCairnFile(
-    rootDir,
-    GITIGNORE,
-    encodeExactText(`${current}${separator}${missing.join('\n')}\n`),
-  );
-  return true;
 }
 
 /**
@@ -176,7 +141,7 @@ export function openCairn(rootDir: string, options: OpenCairnOptions = {}): Cair
       const created = (await ensureMemoryWorkspace(rootDir)).map(
         (name) => `${MEMORY_WORKSPACE_PATH}/${name}`,
       );
-      if (await ensureGitignore(rootDir)) created.push('.cairn/.gitignore');
+      if (await ensureCairnGitignore(rootDir)) created.push('.cairn/.gitignore');
       return { rootDir, created };
     },
     async status() {

@@ -14,6 +14,7 @@ import { type ExpandOptions, expandNode, type LineageAgent, openLineageStore } f
 import { isDueCheap } from './maintenance/schedule';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
+import { LOCAL_HEAD } from './working/head-writer';
 import { createLifecycle, type Lifecycle } from './working/lifecycle';
 import {
   clearLifecycleFailures,
@@ -114,6 +115,15 @@ export function createWorkingApi(
         });
       }
       return { state, markdown: renderThreadHead(state) };
+    },
+    /**
+     * This clone's personal head (its threads, next actions, constraints and
+     * lineage), as the last session end rendered it; undefined before one.
+     * MEMORY.md's region holds the team head only (docs/TEAMS.md).
+     */
+    localHead(): string | undefined {
+      if (!hasHeads()) return undefined;
+      return withHeads((store) => store.leases.lastRendered(LOCAL_HEAD.agentId, LOCAL_HEAD.scope));
     },
     /** Lifecycle failures that were swallowed (fail-open) and writes still deferred. */
     workingHealth() {

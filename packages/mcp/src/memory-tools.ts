@@ -149,12 +149,14 @@ const memoryReadHead = defineTool({
   title: 'Read MEMORY.md',
   description:
     'Read MEMORY.md, the long-term memory file: `head` is its managed region (between the Cairn ' +
-    'head markers, empty when absent), `content` the whole file, `exists` whether the file exists. ' +
+    "head markers, empty when absent: the team head), `local` this clone's own head (its threads, " +
+    'next actions and lineage), `content` the whole file, `exists` whether the file exists. ' +
     'Secrets are replaced by [REDACTED:<kind>]; `redacted` lists the kinds.',
   inputSchema: readHeadInput,
   outputSchema: readHeadOutput,
   annotations: READ_ONLY,
-  run: async (cairn) => redactedOutcome(await cairn.readHead()),
+  run: async (cairn) =>
+    redactedOutcome({ ...(await cairn.readHead()), local: cairn.localHead() ?? '' }),
 });
 
 export const MEMORY_TOOLS: readonly MemoryTool[] = [

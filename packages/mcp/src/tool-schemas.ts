@@ -177,7 +177,11 @@ export const searchOutput = z.object({
 });
 
 export const readHeadOutput = z.object({
-  head: z.string().optional().describe('The managed region of MEMORY.md, or empty'),
+  head: z.string().optional().describe('The managed region of MEMORY.md (the team head), or empty'),
+  local: z
+    .string()
+    .optional()
+    .describe("This clone's own head: its threads, next actions and lineage; empty before a session end"),
   content: z.string().optional().describe('The whole MEMORY.md'),
   exists: z.boolean().optional(),
   redacted: redactedKinds,

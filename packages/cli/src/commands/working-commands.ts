@@ -27,9 +27,10 @@ export const threadsCommand: CommandSpec = {
 
 export const headCommand: CommandSpec = {
   name: 'head',
-  summary: 'Print the managed head of MEMORY.md, or a thread head with --agent and --thread',
-  usage: 'cairn head [--agent <agentId> --thread <key>] [--json]',
-  options: { agent: { type: 'string' }, thread: { type: 'string' } },
+  summary:
+    "Print this clone's head (its threads, next actions, constraints), the team head of MEMORY.md with --team, or a thread head with --agent and --thread",
+  usage: 'cairn head [--team | --agent <agentId> --thread <key>] [--json]',
+  options: { agent: { type: 'string' }, thread: { type: 'string' }, team: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   async run({ open, values }) {
     const agent = stringFlag(values.agent);
@@ -40,10 +41,12 @@ export const headCommand: CommandSpec = {
       const head = open().threadHead(agent, thread);
       return { json: { ok: true, ...head }, text: head.markdown };
     }
-    const view = await open().readHead();
+    const cairn = open();
+    const view = await cairn.readHead();
+    const local = values.team === true ? undefined : cairn.localHead();
     return {
-      json: { ok: true, head: view.head, exists: view.exists },
-      text: view.head || '(the managed head is empty)',
+      json: { ok: true, head: view.head, local: local ?? '', exists: view.exists },
+      text: local || view.head || '(the managed head is empty)',
     };
   },
 };

@@ -77,6 +77,22 @@ function markerFindings(
   ];
 }
 
+const CONFLICT_START = /^<{7} /m;
+const CONFLICT_END = /^>{7} /m;
+
+/** A git merge left a conflict in the file: its text holds both sides and git's lines. */
+function conflictFinding(path: string, text: string): DoctorFinding | undefined {
+  if (!CONFLICT_START.test(text) || !CONFLICT_END.test(text)) return undefined;
+  return {
+    severity: 'warning',
+    area: 'workspace',
+    path,
+    message:
+      'the file holds an unresolved git merge conflict (<<<<<<< … >>>>>>> lines): units inside it are read as raw text',
+    fix: "resolve it as any conflict (keep both sides' units; in a managed head region either side will do: the next session end renders it anew), then commit",
+  };
+}
+
 /** Encoding, binary content and size of one file, then its head markers. */
 function contentFindings(
   path: string,
@@ -110,6 +126,8 @@ function contentFindings(
       },
     ];
   }
+  const conflict = conflictFinding(path, text);
+  if (conflict) return [conflict];
   if (relPath === MEMORY_LONG_TERM_FILENAME) {
     return markerFindings(
       path,

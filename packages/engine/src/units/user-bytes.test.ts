@@ -44,9 +44,13 @@ describe('bytes the user owns stay byte for byte', () => {
     const scaffold = await readFile(file('MEMORY.md'));
     const before = Buffer.concat([Buffer.from('\n'), USER_BYTES, Buffer.from('tail line\n')]);
     await writeFile(file('MEMORY.md'), Buffer.concat([scaffold, before]));
-    for (let n = 1; n <= 3; n += 1) await endSession(n);
+    // Each session end has a new approved decision to write into the team head.
+    for (let n = 1; n <= 3; n += 1) {
+      await cairn.add({ text: `Plan number ${n} is the plan.`, category: 'decision' });
+      await endSession(n);
+    }
     const after = await readFile(file('MEMORY.md'));
-    expect(after.toString('utf8')).toContain('plan number 3');
+    expect(after.toString('utf8')).toContain('Plan number 3 is the plan.');
     expect(holds(after, before)).toBe(true);
     // Everything before the managed region too.
     expect(holds(after, scaffold.subarray(0, scaffold.indexOf('<!-- cairn:head:start')))).toBe(

@@ -4,6 +4,7 @@ import { escapePackText, normalizeBreaks } from '../packs/escape-pack-text';
 import type { PackExclusion } from '../packs/pack-types';
 import { layoutPackItem } from '../packs/render-pack';
 import type { TokenCounter } from '../packs/token-counter';
+import { TEAM_HEAD_FOOTER } from './team-head';
 import type { ThreadHeadState } from './thread-state';
 
 /**
@@ -20,7 +21,7 @@ export const threadHeadId = (threadKey: string) => `head:thread:${threadKey}`;
 export function memoryHeadText(region: string): string {
   return region
     .split('\n')
-    .filter((line) => !line.startsWith('_Cairn head, rendered'))
+    .filter((line) => !line.startsWith('_Cairn head, rendered') && line !== TEAM_HEAD_FOOTER)
     .map((line) => line.replace(/^#{1,6}\s+(.*)$/, '$1:'))
     .join('\n')
     .trim();

@@ -62,6 +62,21 @@ export class HeadLeases {
       .run(...params, agentId, scope, owner);
   }
 
+  /**
+   * Records a render that is kept in this file only (no memory file is
+   * written for it): this clone's personal head. The caller holds the lease
+   * of the head it belongs to.
+   */
+  keep(agentId: string, scope: string, rendered: string, at = new Date().toISOString()): void {
+    this.db
+      .prepare(
+        `INSERT INTO head_records (agent_id, scope, version, last_rendered, updated_at) VALUES (?, ?, 1, ?, ?)
+         ON CONFLICT (agent_id, scope) DO UPDATE SET version = version + 1,
+           last_rendered = excluded.last_rendered, updated_at = excluded.updated_at`,
+      )
+      .run(agentId, scope, rendered, at);
+  }
+
   record(agentId: string, scope: string): { version: number; owner: string | null } | undefined {
     return this.db
       .prepare(

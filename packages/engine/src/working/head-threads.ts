@@ -57,6 +57,17 @@ export class HeadThreads {
     }));
   }
 
+  /** Which of these temporal node ids this clone distilled (and so can expand). */
+  knownNodes(ids: readonly string[]): Set<string> {
+    if (ids.length === 0) return new Set();
+    const rows = this.db
+      .prepare(
+        'SELECT node_id AS id FROM node_facts WHERE node_id IN (SELECT value FROM json_each(?))',
+      )
+      .all(JSON.stringify(ids)) as { id: string }[];
+    return new Set(rows.map((row) => row.id));
+  }
+
   sessionCount(agentId: string, threadKey: string): number {
     // Kept by a trigger on node_facts (heads.db migration 4): one row, not a count.
     const row = this.db

@@ -28,6 +28,14 @@ store.threads.addFacts({
   session: true,
 });
 const thread = await refreshThreadHead(writer, store, { agentId: 'agent-a', threadKey, now });
-const head = await refreshGlobalHead(writer, store, { units: [], budgetTokens: 4000, now });
+// Each process knows another approved unit: every one of them rewrites MEMORY.md's team region.
+const units = [
+  {
+    memoryId: `UNIT:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    text: `Constraint of process ${n}.`,
+    updatedAt: now().toISOString(),
+  },
+];
+const head = await refreshGlobalHead(writer, store, { units, budgetTokens: 4000, now });
 store.close();
 process.stdout.write(JSON.stringify({ thread, head }));

@@ -9,7 +9,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkspaceWriter } from '../workspace-writer';
 import { currentHeadRegion } from './head-render';
 import { HeadStore } from './head-store';
-import { GLOBAL_HEAD, refreshGlobalHead, refreshThreadHead, writeUnderLease } from './head-writer';
+import {
+  GLOBAL_HEAD,
+  LOCAL_HEAD,
+  refreshGlobalHead,
+  refreshThreadHead,
+  writeUnderLease,
+} from './head-writer';
 
 let project: TempProject;
 beforeEach(async () => {
@@ -86,10 +92,14 @@ describe('head records and leases', () => {
     const results = await Promise.all(runs);
     for (const result of results) expect(result.code, result.err).toBe(0);
     const final = await readFile(memory, 'utf8');
+    // MEMORY.md holds the team head: one writer's approved unit, whole.
     const region = currentHeadRegion(final)!;
-    for (let n = 0; n < 16; n += 1) expect(region).toContain(`\`topic-${n}\``);
+    expect(region.match(/Constraint of process \d+\./g)).toHaveLength(1);
     expect(final.match(/<!-- cairn:head:start -->/g)).toHaveLength(1);
     const store = new HeadStore(project.root);
+    // This clone's personal head holds every thread.
+    const local = store.leases.lastRendered(LOCAL_HEAD.agentId, LOCAL_HEAD.scope)!;
+    for (let n = 0; n < 16; n += 1) expect(local).toContain(`\`topic-${n}\``);
     expect(store.leases.pending()).toEqual([]);
     expect(store.threads.list('agent-a')).toHaveLength(16);
     store.close();

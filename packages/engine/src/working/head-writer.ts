@@ -6,15 +6,18 @@ import {
   threadHeadFileName,
   wellFormedText,
 } from '@cairn/core';
+import { ensureCairnGitignore } from '../cairn-gitignore';
 import { withMemoryFileLock } from '../memory-lock';
 import type { WorkspaceWriter } from '../workspace-writer';
 import {
+  currentHeadRegion,
   type HeadUnit,
   renderHeadRegion,
   replaceHeadRegion,
   THREAD_HEAD_REGION,
 } from './head-render';
 import type { HeadStore } from './head-store';
+import { regionOwner, renderTeamHeadRegion, threadHeadOfOtherClone } from './team-head';
 import { threadFileKey } from './thread-key';
 import {
   emptyThreadState,
@@ -92,17 +95,19 @@ const readOrUndefined = (rootDir: string, path: string) =>
  * Read-modify-write that does not lose an edit made by someone else (a
  * person in an editor) between the read and the write: the file is read
  * again just before the atomic rename, and the update is recomputed if it
- * changed. Cairn's own writers are already serialized by the lease.
+ * changed. Cairn's own writers are already serialized by the lease. An
+ * update that returns undefined writes nothing.
  */
 async function rewriteUnlessChanged(
   writer: WorkspaceWriter,
   path: string,
-  update: (current: string | undefined) => { content: string; keptUserEdit: boolean },
+  update: (current: string | undefined) => { content: string; keptUserEdit: boolean } | undefined,
 ): Promise<boolean> {
   for (let attempt = 0; ; attempt += 1) {
     const before = await readOrUndefined(writer.rootDir, path);
     const next = update(before);
     if (attempt < 5 && (await readOrUndefined(writer.rootDir, path)) !== before) continue;
+    if (next === undefined) return false;
     await writer.writeFile(path, next.content);
     return next.keptUserEdit;
   }
@@ -119,34 +124,75 @@ function skipReadOnly(store: HeadStore, target: { agentId: string; scope: string
   return { applied: false, readOnly: true };
 }
 
-/** Re-renders the managed region of MEMORY.md from every thread head and the approved units. */
+/** This clone's personal head: its threads, next actions, constraints and lineage (heads.db only). */
+export const LOCAL_HEAD = { agentId: '*', scope: 'head:local' } as const;
+
+/**
+ * The team region for MEMORY.md's current text, or undefined when the file
+ * is to stay as it is: the region already holds it, or it holds a personal
+ * head another clone committed (see team-head.ts).
+ */
+function teamRegionUpdate(
+  current: string | undefined,
+  team: string,
+  lastRendered: string | undefined,
+  knownNodes: (ids: string[]) => Set<string>,
+): { content: string; keptUserEdit: boolean } | undefined {
+  const content = current ?? getDefaultMemoryScaffold();
+  const raw = currentHeadRegion(content);
+  if (raw !== undefined) {
+    // As replaceHeadRegion reads it: an editor that turned the file to CRLF did not edit it.
+    const region = raw.replace(/\r\n/g, '\n').replace(/^\n/, '').replace(/\n$/, '');
+    const owner = regionOwner(region, lastRendered, knownNodes);
+    if (owner === 'other' || region === team) return undefined;
+    // An edit inside the region is kept below it; Cairn's own renders are replaced.
+    const previous = owner === 'edited' ? (lastRendered ?? '') : region;
+    return replaceHeadRegion(content, team, previous);
+  }
+  return replaceHeadRegion(content, team, lastRendered);
+}
+
+/**
+ * Re-renders the heads of Tier 1: this clone's personal head (every thread
+ * head and the approved units) into heads.db, and the team head (the
+ * approved units only) into MEMORY.md's managed region.
+ */
 export async function refreshGlobalHead(
   writer: WorkspaceWriter,
   store: HeadStore,
   input: { units: HeadUnit[]; budgetTokens: number; now: () => Date },
   options?: LeaseOptions,
 ): Promise<WriteOutcome> {
-  if (!writer.writable) return skipReadOnly(store, GLOBAL_HEAD);
+  const personal = () =>
+    wellFormedText(
+      renderHeadRegion({
+        threads: store.threads.list(),
+        units: input.units,
+        budgetTokens: input.budgetTokens,
+        now: input.now().toISOString(),
+      }),
+    );
+  if (!writer.writable) {
+    // Like a thread's state, the personal head is state, not a memory file: it stays current.
+    store.leases.keep(LOCAL_HEAD.agentId, LOCAL_HEAD.scope, personal());
+    return skipReadOnly(store, GLOBAL_HEAD);
+  }
   return writeUnderLease(
     store,
     GLOBAL_HEAD,
     async (lastRendered) => {
-      const region = wellFormedText(
-        renderHeadRegion({
-          threads: store.threads.list(),
-          units: input.units,
-          budgetTokens: input.budgetTokens,
-          now: input.now().toISOString(),
-        }),
+      store.leases.keep(LOCAL_HEAD.agentId, LOCAL_HEAD.scope, personal());
+      const team = wellFormedText(
+        renderTeamHeadRegion({ units: input.units, budgetTokens: input.budgetTokens }),
       );
       // The lock `cairn write` takes too: the file is read inside it, so an
       // acknowledged write is merged, never overwritten with older text.
       const keptUserEdit = await withMemoryFileLock(writer.rootDir, () =>
         rewriteUnlessChanged(writer, 'MEMORY.md', (current) =>
-          replaceHeadRegion(current ?? getDefaultMemoryScaffold(), region, lastRendered),
+          teamRegionUpdate(current, team, lastRendered, (ids) => store.threads.knownNodes(ids)),
         ),
       );
-      return { rendered: region, keptUserEdit };
+      return { rendered: team, keptUserEdit };
     },
     options,
   );
@@ -163,6 +209,14 @@ function threadStateFromFacts(
     state = foldSummary(state, entry.facts, entry.nodeId, entry.at, false);
   }
   return { ...state, sessions: store.threads.sessionCount(agentId, threadKey) };
+}
+
+/** The text inside a thread head file's managed region, or undefined without one. */
+function threadRegion(content: string): string | undefined {
+  const start = content.indexOf(THREAD_HEAD_REGION.start);
+  const end = content.indexOf(THREAD_HEAD_REGION.end);
+  if (start === -1 || end < start) return undefined;
+  return content.slice(start + THREAD_HEAD_REGION.start.length, end).replace(/\r\n/g, '\n');
 }
 
 /**
@@ -199,10 +253,18 @@ export async function refreshThreadHead(
       const state = threadStateFromFacts(store, target);
       store.threads.putThread(state);
       const rendered = wellFormedText(renderThreadHead(state));
+      let created = false;
       const keptUserEdit = await rewriteUnlessChanged(writer, file, (current) => {
+        created = current === undefined;
         const base = current === undefined || UNMARKED_THREAD_HEAD.test(current) ? '' : current;
+        const region = threadRegion(base);
+        const known = (ids: string[]) => store.threads.knownNodes(ids);
+        // A teammate's committed render of a thread with the same key stays theirs.
+        if (region && threadHeadOfOtherClone(region, lastRendered, known)) return undefined;
         return replaceHeadRegion(base, rendered, lastRendered, THREAD_HEAD_REGION);
       });
+      // A project made before thread heads were kept per machine learns to ignore them.
+      if (created) await ensureCairnGitignore(writer.rootDir);
       return { rendered, keptUserEdit };
     },
     options,

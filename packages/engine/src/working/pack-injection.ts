@@ -22,9 +22,10 @@ import {
 } from './head-items';
 import { currentHeadRegion } from './head-render';
 import type { SessionRecord } from './head-store';
-import { GLOBAL_HEAD } from './head-writer';
+import { GLOBAL_HEAD, LOCAL_HEAD } from './head-writer';
 import type { LifecycleParts } from './lifecycle-parts';
 import type { InjectionEvent, InjectionReceipt } from './pack-receipts';
+import { withoutUnknownLineage } from './team-head';
 
 /**
  * The newest summaries of the thread a hook's history plane considers
@@ -73,10 +74,21 @@ function planningSource(p: LifecycleParts): PlanningSource | 'none' {
   return 'export';
 }
 
+/**
+ * The memory head to inject: this clone's personal head (heads.db), else
+ * (no session of this clone has ended yet) the region of MEMORY.md, less
+ * the lineage ids this clone cannot expand: a teammate's committed head
+ * names nodes of their lineage, which are no drill-down target here.
+ */
 async function memoryHeadRegion(p: LifecycleParts, from: 'file' | 'state'): Promise<string> {
-  if (from === 'state')
-    return p.heads().leases.lastRendered(GLOBAL_HEAD.agentId, GLOBAL_HEAD.scope) ?? '';
-  return currentHeadRegion((await p.ctx.memory.readHead()).content) ?? '';
+  const leases = p.heads().leases;
+  const local = leases.lastRendered(LOCAL_HEAD.agentId, LOCAL_HEAD.scope);
+  if (local !== undefined) return local;
+  const region =
+    from === 'state'
+      ? (leases.lastRendered(GLOBAL_HEAD.agentId, GLOBAL_HEAD.scope) ?? '')
+      : (currentHeadRegion((await p.ctx.memory.readHead()).content) ?? '');
+  return withoutUnknownLineage(region, (ids) => p.heads().threads.knownNodes(ids));
 }
 
 async function headCandidates(

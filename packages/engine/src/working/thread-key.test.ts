@@ -4,7 +4,6 @@ import { memoryWorkspacePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn } from '../index';
-import { currentHeadRegion } from './head-render';
 import { defaultThreadKey, folderProjectId, gitBranch, slugify } from './thread-key';
 
 let project: TempProject;
@@ -107,7 +106,7 @@ describe('the project id in default thread keys', () => {
 });
 
 describe('compaction completion', () => {
-  it('alone refreshes the thread head and the head of MEMORY.md', async () => {
+  it('alone refreshes the thread head and the head of this clone', async () => {
     const cairn = openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
     await cairn.init();
     const a = { agentId: 'claude', sessionKey: 's1', harness: 'claude-code', cwd: project.root };
@@ -120,9 +119,9 @@ describe('compaction completion', () => {
     expect(head.state.lineage).toContain(compaction.nodeId);
     const file = join(memoryWorkspacePath(project.root), 'threads', 'claude.topic-search.md');
     expect(await readFile(file, 'utf8')).toContain(compaction.nodeId!);
-    const memory = await readFile(join(memoryWorkspacePath(project.root), 'MEMORY.md'), 'utf8');
-    expect(currentHeadRegion(memory)).toContain('`topic-search`');
-    expect(currentHeadRegion(memory)).toContain(compaction.nodeId!);
+    // Tier 1 is this clone's head (MEMORY.md's region is the team's: docs/TEAMS.md).
+    expect(cairn.localHead()).toContain('`topic-search`');
+    expect(cairn.localHead()).toContain(compaction.nodeId!);
     cairn.closeWorking();
   });
 });
