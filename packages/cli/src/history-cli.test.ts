@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SIGNATURE_STDIN_MAX_BYTES } from './commands/history';
@@ -183,5 +185,54 @@ describe('cairn history patterns, pattern, approve, deprecate', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('No fix patterns yet');
     expect(cli.run(['history', 'pattern', 'FIX-000000000000']).code).toBe(1);
+  });
+});
+
+describe('cairn history share', () => {
+  const shared = (author: string, succeeded: number) =>
+    [
+      `<!-- cairn:fixes author=${author} format=1 -->`,
+      `<!-- cairn:fix ${JSON.stringify({
+        id: 'FIX-0123456789ab',
+        namespace: 'default',
+        signature: '0123456789abcdef',
+        family: 'node',
+        normalized: "node: Error | Cannot find module './lib/greet' [shell: node]",
+        commandFamily: 'node',
+        steps: [{ kind: 'edit', key: 'edit', detail: 'lib/greet.js' }],
+        applied: 1,
+        succeeded,
+        failed: 0,
+        learnedAt: '2026-03-01T10:00:00.000Z',
+      })} -->`,
+    ].join('\n');
+
+  it("imports another clone's fix patterns once, and lists them with that clone's evidence", async () => {
+    expect(cli.run(['init']).code).toBe(0);
+    await mkdir(join(project.root, '.cairn/memory/fixes'), { recursive: true });
+    await writeFile(join(project.root, '.cairn/memory/fixes/a1b2c3.md'), shared('a1b2c3', 2));
+    const first = cli.run(['history', 'share', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ applied: ['fixes/a1b2c3.md'], added: 1 });
+    expect(JSON.parse(cli.run(['history', 'share', '--json']).stdout)).toMatchObject({ added: 0 });
+    const listed = JSON.parse(cli.run(['history', 'patterns', '--json']).stdout).patterns;
+    expect(listed).toEqual([expect.objectContaining({ state: 'verified', succeeded: 2 })]);
+    const shown = cli.run(['history', 'pattern', listed[0].id]);
+    expect(shown.stdout).toContain(
+      '.cairn/memory/fixes/a1b2c3.md (FIX-0123456789ab): applied 1, succeeded 2',
+    );
+  });
+
+  it('exits 1 and imports nothing from a file that fails its schema', async () => {
+    expect(cli.run(['init']).code).toBe(0);
+    await mkdir(join(project.root, '.cairn/memory/fixes'), { recursive: true });
+    await writeFile(
+      join(project.root, '.cairn/memory/fixes/a1b2c3.md'),
+      shared('a1b2c3', 2).replace('"succeeded":2', '"succeeded":"many"'),
+    );
+    const run = cli.run(['history', 'share']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('Refused fixes/a1b2c3.md');
+    expect(JSON.parse(cli.run(['history', 'patterns', '--json']).stdout).patterns).toEqual([]);
   });
 });

@@ -386,6 +386,7 @@ export {
   prepareStateDirectory,
 } from './workspace/state-paths';
 export {
+  FIXES_AUTHOR_PATTERN,
   isAllowedWorkspaceFile,
   MAX_WORKSPACE_PATH_LENGTH,
   type PathRejection,
@@ -400,6 +401,7 @@ export {
   getDefaultMemoryScaffold,
   listMemoryFiles,
   listMemoryFilesSync,
+  listSharedFixesFiles,
   missingAsUndefined,
   readMemoryFile,
   readMemoryFileExact,

@@ -10,6 +10,7 @@ import {
   type LifecycleApi,
 } from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
+import { type SharedFixesSync, syncSharedFixes } from './history/shared-fixes-export';
 import { type ExpandOptions, expandNode, type LineageAgent, openLineageStore } from './lineage';
 import { isDueCheap } from './maintenance/schedule';
 import type { MemoryApi } from './memory-api';
@@ -124,6 +125,18 @@ export function createWorkingApi(
     localHead(): string | undefined {
       if (!hasHeads()) return undefined;
       return withHeads((store) => store.leases.lastRendered(LOCAL_HEAD.agentId, LOCAL_HEAD.scope));
+    },
+    /**
+     * Imports the fix patterns the other clones share in
+     * `.cairn/memory/fixes/`, and with `write` writes this clone's own
+     * (docs/TEAMS.md). Creates nothing in a project with no task history
+     * and no shared file.
+     */
+    syncSharedFixes(options: { write?: boolean } = {}): Promise<SharedFixesSync> {
+      return syncSharedFixes(rootDir, memory.writer, () => withHeads((store) => store.authorId()), {
+        now: now(),
+        write: options.write ?? true,
+      });
     },
     /** Lifecycle failures that were swallowed (fail-open) and writes still deferred. */
     workingHealth() {

@@ -141,8 +141,8 @@ const memoryFixPatternApprove = defineTool({
   description:
     'A person checked the fix pattern: it becomes verified, is shown before candidates after its ' +
     'error, and is promoted to an approved decision unit (its draft unit, when it has one, is ' +
-    'approved in place, same id; approving again writes nothing). NOT_FOUND for an unknown id; ' +
-    'nothing changes then.',
+    'approved in place, same id; approving again writes nothing), and shared with the other clones ' +
+    'of the repository in .cairn/memory/fixes/. NOT_FOUND for an unknown id; nothing changes then.',
   inputSchema: judgeInput,
   outputSchema: approveOutput,
   annotations: JUDGE,
@@ -151,6 +151,8 @@ const memoryFixPatternApprove = defineTool({
       ...inNamespace(cairn),
       ...(args.reason ? { reason: args.reason } : {}),
     });
+    // A verified pattern is shared with the other clones (docs/TEAMS.md).
+    await cairn.syncSharedFixes();
     return {
       structured: {
         pattern: withoutNulls(approved.pattern),
@@ -169,16 +171,15 @@ const memoryFixPatternDeprecate = defineTool({
   inputSchema: judgeInput,
   outputSchema: detailOutput,
   annotations: JUDGE,
-  run: async (cairn, args) => ({
-    structured: {
-      pattern: withoutNulls(
-        deprecateFixPattern(cairn.rootDir, args.id, {
-          ...inNamespace(cairn),
-          ...(args.reason ? { reason: args.reason } : {}),
-        }),
-      ),
-    },
-  }),
+  run: async (cairn, args) => {
+    const pattern = deprecateFixPattern(cairn.rootDir, args.id, {
+      ...inNamespace(cairn),
+      ...(args.reason ? { reason: args.reason } : {}),
+    });
+    // A pattern this clone shared leaves its file (docs/TEAMS.md).
+    await cairn.syncSharedFixes();
+    return { structured: { pattern: withoutNulls(pattern) } };
+  },
 });
 
 export const HISTORY_TOOLS = [

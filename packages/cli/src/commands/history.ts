@@ -11,6 +11,7 @@ import {
   listFixPatterns,
   patternStateLabel,
   renderFixPattern,
+  type SharedFixesSync,
 } from '@cairn/engine';
 import type { CommandContext, CommandOutput, CommandSpec } from '../command';
 import {
@@ -24,7 +25,7 @@ import { stringFlag } from './text-input';
 /** What `cairn history signature` reads from stdin at most: 1 MiB (an error, not a whole log). */
 export const SIGNATURE_STDIN_MAX_BYTES = 1024 * 1024;
 
-const SUBCOMMANDS = ['signature', 'patterns', 'pattern', 'approve', 'deprecate'] as const;
+const SUBCOMMANDS = ['signature', 'patterns', 'pattern', 'approve', 'deprecate', 'share'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 const TAKES_ID = new Set<Subcommand>(['pattern', 'approve', 'deprecate']);
 
@@ -57,7 +58,36 @@ function patternLine(pattern: FixPattern): string {
 /** The namespace the project's settings name (`memory.namespace`): patterns of others are not seen. */
 const namespaceOf = (context: CommandContext) => context.open().settings.memory.namespace;
 
-function patterns(context: CommandContext): CommandOutput {
+/** The other clones' shared fix patterns, imported before a read (docs/TEAMS.md). */
+async function importShared(context: CommandContext): Promise<void> {
+  await context.open().syncSharedFixes({ write: false });
+}
+
+function shareLines(sync: SharedFixesSync): string[] {
+  return [
+    ...(sync.applied.length
+      ? [`Imported ${sync.applied.join(', ')} (${sync.added} new patterns).`]
+      : []),
+    ...sync.refused.map((r) => `Refused ${r.path}: ${r.reason}`),
+    ...(sync.wrote ? [`Shared this clone's verified patterns in ${sync.wrote}.`] : []),
+  ];
+}
+
+/** `cairn history share`: imports the other clones' fix patterns and writes this clone's. */
+async function share(context: CommandContext): Promise<CommandOutput> {
+  const sync = await context.open().syncSharedFixes();
+  const lines = shareLines(sync);
+  return {
+    json: { ...sync },
+    text: lines.length
+      ? lines.join('\n')
+      : 'Nothing to import; what this clone shares is up to date.',
+    ...(sync.refused.length ? { exitCode: 1 } : {}),
+  };
+}
+
+async function patterns(context: CommandContext): Promise<CommandOutput> {
+  await importShared(context);
   const state = stringFlag(context.values.state);
   const list = listFixPatterns(context.root, {
     namespace: namespaceOf(context),
@@ -74,12 +104,17 @@ function detailText(detail: FixPatternDetail): string {
     (run) =>
       `  ${run.role.padEnd(9)} ${run.agentId}/${run.sessionKey}  failure ${run.failureEventId}${run.successEventId ? `, success ${run.successEventId}` : ''}  ${run.at}`,
   );
+  const shared = (detail.shared ?? []).map(
+    (e) =>
+      `  .cairn/memory/fixes/${e.author}.md (${e.sourceId}): applied ${e.applied}, succeeded ${e.succeeded}, failed ${e.failed}`,
+  );
   return [
     ...renderFixPattern(detail),
     `State: ${patternStateLabel(detail)}; applied ${detail.applied}, succeeded ${detail.succeeded}, failed ${detail.failed}`,
     `Signature ${detail.signature} (${detail.family}), repo ${detail.repo}, namespace ${detail.namespace}`,
     'Evidence runs:',
     ...runs,
+    ...(shared.length ? ['Shared by other clones (included in the counts):', ...shared] : []),
   ].join('\n');
 }
 
@@ -103,13 +138,14 @@ async function approve(context: CommandContext, id: string): Promise<CommandOutp
     namespace: cairn.settings.memory.namespace,
     ...(reason ? { reason } : {}),
   });
+  const sync = await cairn.syncSharedFixes();
   return {
-    json: { pattern, promotion },
-    text: `${detailText(pattern)}\n${promotionLine(promotion)}`,
+    json: { pattern, promotion, shared: sync },
+    text: [detailText(pattern), promotionLine(promotion), ...shareLines(sync)].join('\n'),
   };
 }
 
-function withId(context: CommandContext, sub: Subcommand): CommandOutput | Promise<CommandOutput> {
+async function withId(context: CommandContext, sub: Subcommand): Promise<CommandOutput> {
   const id = context.positionals[1];
   if (!id) {
     throw new CairnError('INVALID_INPUT', `\`cairn history ${sub}\` needs a fix pattern id`, {
@@ -119,10 +155,17 @@ function withId(context: CommandContext, sub: Subcommand): CommandOutput | Promi
   if (sub === 'approve') return approve(context, id);
   const reason = stringFlag(context.values.reason);
   const options = { namespace: namespaceOf(context), ...(reason ? { reason } : {}) };
-  const detail =
-    sub === 'deprecate'
-      ? deprecateFixPattern(context.root, id, options)
-      : getFixPattern(context.root, id, options);
+  if (sub === 'deprecate') {
+    const detail = deprecateFixPattern(context.root, id, options);
+    // A pattern this clone shared leaves its file.
+    const sync = await context.open().syncSharedFixes();
+    return {
+      json: { pattern: detail, shared: sync },
+      text: [detailText(detail), ...shareLines(sync)].join('\n'),
+    };
+  }
+  await importShared(context);
+  const detail = getFixPattern(context.root, id, options);
   return { json: { pattern: detail }, text: detailText(detail) };
 }
 
@@ -135,13 +178,14 @@ function withId(context: CommandContext, sub: Subcommand): CommandOutput | Promi
 export const historyCommand: CommandSpec = {
   name: 'history',
   summary:
-    'Task history: error signatures (`history signature` < error), fix patterns (list, show, approve, deprecate) and run digests (show, runs)',
+    'Task history: error signatures (`history signature` < error), fix patterns (list, show, approve, deprecate, share with the other clones) and run digests (show, runs)',
   usage: [
     'cairn history signature [--tool <name>] [--command <cmd>] < error.txt',
     'cairn history patterns [--state candidate|verified|deprecated] [--json]',
     'cairn history pattern <id> [--json]',
     'cairn history approve <id> [--reason <text>]',
     'cairn history deprecate <id> [--reason <text>]',
+    'cairn history share',
     ...DIGEST_USAGE.split(' | '),
   ].join('\n       '),
   options: {
@@ -167,6 +211,7 @@ export const historyCommand: CommandSpec = {
     }
     if (sub === 'signature') return signature(context);
     if (sub === 'patterns') return patterns(context);
+    if (sub === 'share') return share(context);
     return withId(context, sub);
   },
 };

@@ -10,6 +10,8 @@ export const MEMORY_DREAMS_FILENAME = 'DREAMS.md';
 export const MEMORY_INSIGHTS_FILENAME = 'memory-insights.md';
 export const MEMORY_AUDIT_FILENAME = 'memory-audit.md';
 export const MEMORY_THREADS_DIR = 'threads';
+/** Verified fix patterns each clone shares with the others: `fixes/<author>.md` (docs/TEAMS.md). */
+export const MEMORY_FIXES_DIR = 'fixes';
 /** Derived state (lineage database, logs) and derived indexes: never source of truth. */
 export const CAIRN_STATE_DIR = 'state';
 export const CAIRN_INDEX_DIR = 'index';
@@ -61,6 +63,11 @@ export function threadHeadFileName(threadKey: string): string {
 
 export function threadHeadPath(rootDir: string, threadKey: string): string {
   return join(memoryWorkspacePath(rootDir), MEMORY_THREADS_DIR, `${threadKey}.md`);
+}
+
+/** Workspace-relative name of the fix patterns a clone shares: `fixes/<author>.md`. */
+export function sharedFixesFileName(author: string): string {
+  return `${MEMORY_FIXES_DIR}/${author}.md`;
 }
 
 export function cairnStatePath(rootDir: string): string {

@@ -5,6 +5,7 @@ import { isCalendarDate } from './dates';
 import {
   MEMORY_AUDIT_FILENAME,
   MEMORY_DREAMS_FILENAME,
+  MEMORY_FIXES_DIR,
   MEMORY_INSIGHTS_FILENAME,
   MEMORY_LONG_TERM_FILENAME,
   MEMORY_THREADS_DIR,
@@ -25,6 +26,9 @@ export const MAX_WORKSPACE_PATH_LENGTH = 160;
 /** Thread keys: lowercase, digits, `.`, `_`, `-`; no leading dot. */
 export const THREAD_KEY_PATTERN = /^[a-z0-9][a-z0-9._-]{0,119}$/;
 
+/** The author of a shared fixes file (`fixes/<author>.md`): lowercase letters, digits, `.`, `_`, `-`. */
+export const FIXES_AUTHOR_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
 const FIXED_FILES = new Set([
   MEMORY_LONG_TERM_FILENAME,
   MEMORY_DREAMS_FILENAME,
@@ -39,7 +43,7 @@ const reasons: Record<PathRejection, string> = {
   traversal: '"." and ".." segments are not allowed',
   too_long: `the path is longer than ${MAX_WORKSPACE_PATH_LENGTH} characters`,
   not_allowed:
-    'only MEMORY.md, DREAMS.md, YYYY-MM-DD.md, memory-insights.md, memory-audit.md and threads/<key>.md are workspace files',
+    'only MEMORY.md, DREAMS.md, YYYY-MM-DD.md, memory-insights.md, memory-audit.md, threads/<key>.md and fixes/<author>.md are workspace files',
 };
 
 function reject(path: string, reason: PathRejection): never {
@@ -58,8 +62,9 @@ export function isAllowedWorkspaceFile(relPath: string): boolean {
   if (FIXED_FILES.has(relPath)) return true;
   if (relPath.endsWith('.md') && isCalendarDate(relPath.slice(0, -3))) return true;
   const [dir, name, ...rest] = relPath.split('/');
-  if (dir !== MEMORY_THREADS_DIR || !name || rest.length > 0 || !name.endsWith('.md')) return false;
-  return THREAD_KEY_PATTERN.test(name.slice(0, -3));
+  if (!name || rest.length > 0 || !name.endsWith('.md')) return false;
+  if (dir === MEMORY_FIXES_DIR) return FIXES_AUTHOR_PATTERN.test(name.slice(0, -3));
+  return dir === MEMORY_THREADS_DIR && THREAD_KEY_PATTERN.test(name.slice(0, -3));
 }
 
 /**

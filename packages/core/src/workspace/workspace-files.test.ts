@@ -21,6 +21,7 @@ import {
   ensureMemoryWorkspace,
   getDefaultMemoryScaffold,
   listMemoryFiles,
+  listSharedFixesFiles,
   readMemoryFile,
   writeMemoryFile,
 } from './workspace-files';
@@ -75,6 +76,7 @@ describe('workspace path validation', () => {
     ['memory-audit.md'],
     ['threads/main.md'],
     ['threads/agent-1.feature_x.md'],
+    ['fixes/3f9c2a0b1d4e.md'],
   ])('accepts %s', (path) => {
     expect(validateWorkspacePath(path)).toBe(path);
   });
@@ -95,6 +97,10 @@ describe('workspace path validation', () => {
     ['threads/Main.md', 'not_allowed'],
     ['threads/a/b.md', 'not_allowed'],
     ['threads/.hidden.md', 'not_allowed'],
+    ['fixes/Alice.md', 'not_allowed'],
+    ['fixes/a/b.md', 'not_allowed'],
+    ['fixes/notes.txt', 'not_allowed'],
+    ['fixes', 'not_allowed'],
   ])('rejects %j as %s, and writing it changes nothing', async (path, reason) => {
     await ensureMemoryWorkspace(root);
     const before = await tree(root);
@@ -115,12 +121,14 @@ describe('workspace path validation', () => {
     // A link that stays inside the workspace is refused too: links are never followed.
     await symlink('MEMORY.md', join(workspace, '2026-01-01.md'));
     await symlink(outside, join(workspace, 'threads'));
+    await symlink(outside, join(workspace, 'fixes'));
     const before = [await tree(root), await tree(outside)];
     for (const path of [
       'memory-audit.md',
       'memory-insights.md',
       '2026-01-01.md',
       'threads/main.md',
+      'fixes/a1.md',
     ]) {
       expect(await codeOf(writeMemoryFile(root, path, 'x'))).toEqual({
         code: 'INVALID_PATH',
@@ -130,6 +138,9 @@ describe('workspace path validation', () => {
     expect((await codeOf(readMemoryFile(root, 'memory-audit.md'))).reason).toBe('symlink');
     expect((await codeOf(readMemoryFile(root, '2026-01-01.md'))).reason).toBe('symlink');
     expect((await codeOf(listMemoryFiles(root))).reason).toBe('symlink');
+    expect((await codeOf(readMemoryFile(root, 'fixes/a1.md'))).reason).toBe('symlink');
+    // A fixes folder that is a link is refused by its listing too.
+    expect((await codeOf(listSharedFixesFiles(root))).reason).toBe('symlink');
     expect([await tree(root), await tree(outside)]).toEqual(before);
   });
 

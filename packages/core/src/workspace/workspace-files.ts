@@ -17,6 +17,7 @@ import {
   HEAD_END_MARKER,
   HEAD_START_MARKER,
   MEMORY_DREAMS_FILENAME,
+  MEMORY_FIXES_DIR,
   MEMORY_LONG_TERM_FILENAME,
   MEMORY_THREADS_DIR,
   MEMORY_WORKSPACE_PATH,
@@ -141,6 +142,22 @@ export function listMemoryFilesSync(
  */
 export async function listMemoryFiles(rootDir: string): Promise<WorkspaceFileInfo[]> {
   return listMemoryFilesSync(rootDir);
+}
+
+/**
+ * The shared fix pattern files (`fixes/<author>.md`), sorted by path: an
+ * exchange format between clones (docs/TEAMS.md), so not among the files
+ * `listMemoryFiles` gives to the unit scan and the search index. A link
+ * (at the folder or a file) throws INVALID_PATH, as for every listing.
+ */
+export async function listSharedFixesFiles(rootDir: string): Promise<WorkspaceFileInfo[]> {
+  const dir = join(memoryWorkspacePath(rootDir), MEMORY_FIXES_DIR);
+  const files: WorkspaceFileInfo[] = [];
+  for (const entry of listCairnFolder(rootDir, `${MEMORY_WORKSPACE_PATH}/${MEMORY_FIXES_DIR}`)) {
+    const file = listedEntry(dir, entry, `${MEMORY_FIXES_DIR}/${entry.name}`);
+    if (file) files.push(file);
+  }
+  return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 /** Reads a validated workspace file. Missing files throw NOT_FOUND; a link INVALID_PATH. */

@@ -1,15 +1,20 @@
 import {
+  CairnError,
   HEAD_END_MARKER,
   HEAD_START_MARKER,
   listMemoryFiles,
+  listSharedFixesFiles,
   MAX_CAIRN_READ_BYTES,
+  MEMORY_FIXES_DIR,
   MEMORY_LONG_TERM_FILENAME,
   MEMORY_THREADS_DIR,
   MEMORY_WORKSPACE_PATH,
   readCairnFile,
+  readMemoryFile,
   THREAD_HEAD_END_MARKER,
   THREAD_HEAD_START_MARKER,
 } from '@cairn/core';
+import { parseSharedFixes } from '../history/shared-fixes-file';
 import type { DoctorFinding } from './doctor-finding';
 
 /**
@@ -143,6 +148,30 @@ function contentFindings(
   return [];
 }
 
+/** The shared fix pattern files another clone's Cairn would refuse (docs/TEAMS.md). */
+async function sharedFixesFindings(rootDir: string): Promise<DoctorFinding[]> {
+  const findings: DoctorFinding[] = [];
+  for (const file of await listSharedFixesFiles(rootDir)) {
+    const path = `${MEMORY_WORKSPACE_PATH}/${file.path}`;
+    const author = file.path.slice(`${MEMORY_FIXES_DIR}/`.length, -'.md'.length);
+    try {
+      parseSharedFixes(file.path, await readMemoryFile(rootDir, file.path), author);
+    } catch (error) {
+      findings.push({
+        severity: 'warning',
+        area: 'workspace',
+        path,
+        message: `${error instanceof Error ? error.message : String(error)}: no clone imports its fix patterns`,
+        fix:
+          CairnError.isInstance(error) && error.hint
+            ? error.hint
+            : 'restore it from git or delete it',
+      });
+    }
+  }
+  return findings;
+}
+
 /**
  * Sanity of every file under .cairn/memory/: valid UTF-8, no NUL bytes, a
  * size under MAX_MEMORY_FILE_BYTES, balanced head markers and a head within
@@ -181,5 +210,6 @@ export async function workspaceFindings(
     }
     findings.push(...contentFindings(path, bytes, file.path, budgetChars));
   }
+  findings.push(...(await sharedFixesFindings(rootDir)));
   return findings;
 }

@@ -86,10 +86,17 @@ export function fixPatternSteps(pattern: FixPattern): string {
  * events (derived, not approved): offered as what worked before, never as
  * an instruction.
  */
-export function renderKnownFix(pattern: FixPattern): string[] {
+export function renderKnownFix(pattern: FixPattern, sharedBy: readonly string[] = []): string[] {
+  // Another clone's file is repository content: said so, and quoted like the rest.
+  const shared = sharedBy.length
+    ? [
+        `Shared by ${sharedBy.length === 1 ? 'another clone' : `${sharedBy.length} other clones`} of this repository in ${sharedBy.map((a) => packCodeSpan(`.cairn/memory/fixes/${a}.md`)).join(', ')} (repository content, with its evidence).`,
+      ]
+    : [];
   return [
     `Fix pattern ${escapePackLabel(pattern.id)} (${escapePackLabel(patternStateLabel(pattern))}), for the error quoted here:`,
     ...quotePackText(escapePackLabel(pattern.normalized), `error signature ${pattern.signature}`),
     ...stepsPart(pattern, packCodeSpan),
+    ...shared,
   ];
 }

@@ -5,6 +5,7 @@ import type {
   FixPatternRun,
   FixPatternState,
   RecordedFailure,
+  SharedEvidence,
 } from './fix-pattern-types';
 import type { FixStep } from './fix-steps';
 
@@ -119,15 +120,22 @@ export function stepsAfter(
     .all(ids.agentId, ids.sessionKey, cursor) as FixStep[];
 }
 
+/**
+ * The namespace's patterns of a signature. history.db is the project's
+ * own, so every repo it records is this project under a name it had: a
+ * folder renamed or moved, or a clone restored from `cairn export` or
+ * sharing patterns, keeps its patterns (this clone's repo's first).
+ */
 export function patternsFor(
   db: Database,
   scope: { repo: string; namespace: string; signature: string },
 ): FixPattern[] {
   const rows = db
     .prepare(
-      `SELECT ${PATTERN_COLUMNS} FROM patterns WHERE repo = ? AND namespace = ? AND signature = ?`,
+      `SELECT ${PATTERN_COLUMNS} FROM patterns WHERE namespace = ? AND signature = ?
+       ORDER BY repo = ? DESC, id`,
     )
-    .all(scope.repo, scope.namespace, scope.signature) as PatternRow[];
+    .all(scope.namespace, scope.signature, scope.repo) as PatternRow[];
   return rows.map(toPattern);
 }
 
@@ -259,5 +267,12 @@ export function patternDetail(
   namespace?: string,
 ): FixPatternDetail | undefined {
   const pattern = getPatternRow(db, id, namespace);
-  return pattern ? { ...pattern, runs: patternRuns(db, id) } : undefined;
+  if (!pattern) return undefined;
+  const shared = db
+    .prepare(
+      `SELECT author, source_id AS sourceId, applied, succeeded, failed FROM shared_evidence
+       WHERE pattern_id = ? ORDER BY author`,
+    )
+    .all(id) as SharedEvidence[];
+  return { ...pattern, runs: patternRuns(db, id), ...(shared.length ? { shared } : {}) };
 }

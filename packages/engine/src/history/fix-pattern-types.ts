@@ -67,6 +67,18 @@ export interface FixPattern {
   updatedAt: string;
 }
 
+/** What another clone's `fixes/<author>.md` gave a pattern (docs/TEAMS.md). */
+export interface SharedEvidence {
+  author: string;
+  /** The pattern's id in that clone. */
+  sourceId: string;
+  applied: number;
+  succeeded: number;
+  failed: number;
+}
+
 export interface FixPatternDetail extends FixPattern {
   runs: FixPatternRun[];
+  /** The other clones that share it, with their evidence (included in the counts). */
+  shared?: SharedEvidence[];
 }

@@ -26,6 +26,10 @@ export function historyDatabasePath(rootDir: string): string {
  * 3: two patterns of one signature may share their step keys (`edit >
  *    run:pnpm test`) and differ in the files and commands of their steps:
  *    the key index is no longer unique (the id tells them apart).
+ * 4: patterns other clones share (docs/TEAMS.md): `shared_evidence` holds
+ *    the counts each clone's file gave a pattern, which its counts include,
+ *    so a file read again adds only what changed; `shared_files` the hash
+ *    of each file read, so an unchanged file is not applied twice.
  */
 export const HISTORY_MIGRATIONS = [
   `CREATE TABLE failures (
@@ -66,6 +70,13 @@ export const HISTORY_MIGRATIONS = [
    CREATE INDEX patterns_by_signature ON patterns (namespace, signature);`,
   `DROP INDEX patterns_key;
    CREATE INDEX patterns_by_steps ON patterns (repo, namespace, signature, steps_key);`,
+  `CREATE TABLE shared_evidence (
+     pattern_id TEXT NOT NULL, author TEXT NOT NULL, source_id TEXT NOT NULL,
+     applied INTEGER NOT NULL, succeeded INTEGER NOT NULL, failed INTEGER NOT NULL,
+     PRIMARY KEY (pattern_id, author)) WITHOUT ROWID;
+   CREATE INDEX shared_evidence_by_author ON shared_evidence (author);
+   CREATE TABLE shared_files (
+     author TEXT PRIMARY KEY, hash TEXT NOT NULL, imported_at TEXT NOT NULL) WITHOUT ROWID;`,
 ];
 
 /** Opens (creating and migrating) history.db. */

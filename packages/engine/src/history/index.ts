@@ -82,6 +82,19 @@ export {
 export { createGitReader, findGit, GIT_TIMEOUT_MS, type GitReader } from './safe-git';
 export { scrubVolatile } from './scrub-volatile';
 export { type DigestSession, digestSession, type SessionDigestContext } from './session-digest';
+export { readSharedFixes, type SharedFixesFile, type SharedImport } from './shared-fixes';
+export {
+  type SharedFixesSync,
+  syncSharedFixes,
+  writeSharedFixes,
+} from './shared-fixes-export';
+export {
+  MAX_SHARED_FIXES_BYTES,
+  parseSharedFixes,
+  renderSharedFixes,
+  SHARED_FIXES_FORMAT,
+  type SharedPattern,
+} from './shared-fixes-file';
 export {
   isLowInformation,
   MIN_DISTINCTIVE_TOKENS,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { cairnStatePath } from '@cairn/core';
+import { cairnStatePath, randomUuid } from '@cairn/core';
 import { HeadLeases } from './head-leases';
 import { HeadSessions } from './head-sessions';
 import { HeadThreads } from './head-threads';
@@ -108,6 +108,31 @@ export class HeadStore {
       stored = read();
     }
     return typeof stored === 'string' && stored !== '' ? stored : initial;
+  }
+
+  /**
+   * This clone's author id: 12 hex digits made by the first call and kept
+   * in this per-machine file, so every clone (two teammates', or one
+   * person's two worktrees) has its own and writes only its own shared
+   * files (`fixes/<author>.md`, docs/TEAMS.md). `cairn export`/`import`
+   * carry it to a new machine with the rest of the clone's state.
+   */
+  authorId(): string {
+    return this.fact('author_id', () => randomUuid().replace(/-/g, '').slice(0, 12));
+  }
+
+  /** A project fact: the stored value, else `initial()` stored now (the first writer wins). */
+  private fact(key: string, initial: () => string): string {
+    const read = () =>
+      this.db.prepare('SELECT value FROM project_facts WHERE key = ?').pluck().get(key);
+    let stored = read();
+    if (stored === undefined) {
+      this.db
+        .prepare('INSERT INTO project_facts (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING')
+        .run(key, initial());
+      stored = read();
+    }
+    return String(stored);
   }
 
   /** Runs `work` in one write transaction (the stores' own transactions nest in it). */

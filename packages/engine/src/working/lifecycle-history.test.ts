@@ -118,6 +118,8 @@ describe('history.db schema', () => {
         'failures',
         'pattern_runs',
         'patterns',
+        'shared_evidence',
+        'shared_files',
         'steps',
       ]);
     } finally {

@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { CairnError } from '@cairn/core';
 import type { FixPatternDetail } from '../history/fix-pattern-types';
+import { historyDatabasePath } from '../history/history-database';
 import { historyScope } from '../history/history-scope';
 import { hasOpenFailureFlag } from '../history/open-failure-flag';
 import { promoteVerifiedPattern } from '../history/promote';
@@ -20,7 +22,7 @@ export { DEFAULT_HISTORY_NAMESPACE } from '../history/history-scope';
  * the event goes to history.db, and a failure with a known signature is
  * answered with its best fix pattern, for the harness to inject.
  */
-export function createToolHistory(ctx: LifecycleContext) {
+export function createToolHistory(ctx: LifecycleContext, authorId: () => string) {
   let recorder: HistoryRecorder | undefined;
   const load = async (): Promise<HistoryRecorder> => {
     if (recorder) return recorder;
@@ -51,6 +53,44 @@ export function createToolHistory(ctx: LifecycleContext) {
       }
     }
   };
+  /** What shared files cannot be read is logged (doctor shows it); the event goes on. */
+  const logTrouble = (
+    session: SessionRecord,
+    event: string,
+    message: string,
+    code = 'INVALID_INPUT',
+  ) =>
+    logLifecycleFailure(ctx.rootDir, {
+      at: ctx.now().toISOString(),
+      event,
+      agentId: session.agentId,
+      sessionKey: session.sessionKey,
+      code,
+      message,
+    });
+  /** Imports the other clones' `fixes/<author>.md` (docs/TEAMS.md); an unchanged file costs a read. */
+  const importShared = async () => {
+    const { readSharedFixes } = await import('../history/shared-fixes');
+    const files = await readSharedFixes(ctx.rootDir, authorId());
+    if (files.length === 0) return;
+    // A file that does not parse imports nothing; `cairn doctor` names it and the fix.
+    (await load()).importShared(files, scope.repo, ctx.now().toISOString());
+  };
+  /** Imports the others' files, then writes this clone's own when what it shares changed. */
+  const shareFixes = async (session: SessionRecord) => {
+    try {
+      await importShared();
+      const { writeSharedFixes } = await import('../history/shared-fixes-export');
+      await writeSharedFixes(ctx.memory.writer, authorId(), (await load()).ownShared());
+    } catch (error) {
+      logTrouble(
+        session,
+        'session-end',
+        `sharing fix patterns: ${error instanceof Error ? error.message : String(error)}`,
+        CairnError.isInstance(error) ? error.code : 'INTERNAL',
+      );
+    }
+  };
   return {
     /** Records the event; resolves to the injection (empty unless a known fix applies). */
     async record(
@@ -60,8 +100,10 @@ export function createToolHistory(ctx: LifecycleContext) {
     ): Promise<string> {
       const tool = toolEventFromRecorded(event.toolName, event.input, event.output);
       const { agentId, sessionKey } = session;
-      if (!detectToolFailure(tool).failed && !hasOpenFailureFlag(ctx.rootDir, agentId, sessionKey))
-        return '';
+      const failed = detectToolFailure(tool).failed;
+      if (!failed && !hasOpenFailureFlag(ctx.rootDir, agentId, sessionKey)) return '';
+      // A failure may be one another clone shares a fix for: its file is read first.
+      if (failed) await importShared();
       const { inject, verified } = (await load()).record({
         agentId,
         sessionKey,
@@ -74,13 +116,17 @@ export function createToolHistory(ctx: LifecycleContext) {
         output: event.output,
         at: ctx.now().toISOString(),
       });
-      if (verified.length > 0) await promote(session, verified);
+      if (verified.length > 0) {
+        await promote(session, verified);
+        await shareFixes(session);
+      }
       return inject;
     },
-    /** A session that ends leaves its unresolved failures abandoned. */
+    /** A session that ends leaves its unresolved failures abandoned, and shares its clone's fixes. */
     async endSession(session: SessionRecord): Promise<void> {
-      if (!hasOpenFailureFlag(ctx.rootDir, session.agentId, session.sessionKey)) return;
-      (await load()).endSession(session, ctx.now().toISOString());
+      if (hasOpenFailureFlag(ctx.rootDir, session.agentId, session.sessionKey))
+        (await load()).endSession(session, ctx.now().toISOString());
+      if (existsSync(historyDatabasePath(ctx.rootDir))) await shareFixes(session);
     },
     close(): void {
       recorder?.close();

@@ -50,7 +50,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
         },
         (agent, key) => headStore().sessions.session(agent, key),
       ),
-      history: createToolHistory(ctx),
+      history: createToolHistory(ctx, () => headStore().authorId()),
     };
   };
   const get = () => (parts ??= build());

@@ -4,6 +4,14 @@ import { patternDetail } from '../history/fix-pattern-store';
 import type { FixPatternDetail } from '../history/fix-pattern-types';
 import { openHistoryDatabase } from '../history/history-database';
 import {
+  applySharedFixes,
+  type SharedFixesFile,
+  type SharedImport,
+  sharedAuthorsOf,
+} from '../history/shared-fixes';
+import { ownSharedPatterns } from '../history/shared-fixes-export';
+import type { SharedPattern } from '../history/shared-fixes-file';
+import {
   endSessionFailures,
   type HistoryAccess,
   recordToolOutcome,
@@ -41,11 +49,20 @@ export function createHistoryRecorder(rootDir: string, injectTokens: number) {
         .map((id) => patternDetail(access.db(), id))
         .filter((detail): detail is FixPatternDetail => detail !== undefined);
       if (!outcome.pattern) return { inject: '', verified };
+      const sharedBy = sharedAuthorsOf(access.db(), outcome.pattern.id);
       const inject = composeInjection(
-        [{ title: KNOWN_FIX_TITLE, lines: renderKnownFix(outcome.pattern) }],
+        [{ title: KNOWN_FIX_TITLE, lines: renderKnownFix(outcome.pattern, sharedBy) }],
         injectTokens,
       );
       return { inject, verified };
+    },
+    /** Imports the other clones' shared fix patterns (read by the caller). */
+    importShared(files: readonly SharedFixesFile[], repo: string, at: string): SharedImport {
+      return applySharedFixes(access.db(), files, { repo, at });
+    },
+    /** What this clone shares in its `fixes/<author>.md`. */
+    ownShared(): SharedPattern[] {
+      return ownSharedPatterns(access.db(), rootDir);
     },
     endSession(ids: { agentId: string; sessionKey: string }, at: string): void {
       endSessionFailures(access, ids, at);
