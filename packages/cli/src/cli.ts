@@ -1,5 +1,6 @@
 import { openCairn, openMemorySearch, VERSION } from '@cairn/engine';
 import type { CommandSpec } from './command';
+import { exportCommand, importCommand } from './commands/backup';
 import { cliHelp } from './command-help';
 import { expandCommand } from './commands/expand';
 import { historyCommand } from './commands/history';
@@ -48,6 +49,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   mcpCommand,
   trustCommand,
   historyCommand,
+  exportCommand,
+  importCommand,
   packCommand,
   reviewCommand,
   insightsCommand,

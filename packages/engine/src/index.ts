@@ -75,6 +75,8 @@ export {
   useBundledBetterSqlite3,
   usingBundledBetterSqlite3,
 } from '@cairn/sqlite';
+/** Backup and restore: `cairn export` and `cairn import` (docs/TEAMS.md#backup-and-restore). */
+export * from './backup';
 export { quickCheck, sqliteDriverFinding } from './doctor/database-checks';
 export { type DoctorArea, type DoctorFinding, needsUser } from './doctor/doctor-finding';
 export { linkFindings } from './doctor/link-findings';

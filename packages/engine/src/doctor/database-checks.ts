@@ -4,11 +4,11 @@ import { openSqlite, sqliteDriverProblem } from '@cairn/sqlite';
 import type { DoctorFinding } from './doctor-finding';
 
 /** The databases that hold history Cairn cannot rebuild from the markdown, and what losing them costs. */
+const RESTORE = 'then restore your last backup with `cairn import <archive>` (backups are made with `cairn export`; the import adds what the file lacks)';
 const STATE_DATABASES: Record<string, string> = {
-  'lineage.db':
-    'it is the source of history: move it aside and restore it from a backup rather than deleting it',
-  'heads.db':
-    'move it aside: the next lifecycle event starts a fresh one (thread states and deferred head writes in it are lost; the thread head files in .cairn/memory/threads/ stay)',
+  'lineage.db': `it is the source of history: move it aside rather than deleting it (\`mv .cairn/state/lineage.db .cairn/state/lineage.db.damaged\`), ${RESTORE}`,
+  'heads.db': `move it aside: the next lifecycle event starts a fresh one (thread states and deferred head writes in it are lost; the thread head files in .cairn/memory/threads/ stay), ${RESTORE}`,
+  'history.db': `move it aside: the next failing tool event starts a fresh one (failures and fix patterns in it are lost; the fixes other clones share in .cairn/memory/fixes/ come back), ${RESTORE}`,
 };
 
 /** The databases in a folder under `.cairn/`; none when it is a link (doctor's link findings say so). */
@@ -85,7 +85,7 @@ export function databaseFindings(rootDir: string): DoctorFinding[] {
       area: 'database',
       path: `${CAIRN_DIR}/${CAIRN_STATE_DIR}/${name}`,
       message: `the database failed its integrity check (${problems.join('; ')})`,
-      fix: STATE_DATABASES[name] ?? 'move it aside and restore it from a backup',
+      fix: STATE_DATABASES[name] ?? `move it aside, ${RESTORE}`,
     });
   }
   const indexDir = `${CAIRN_DIR}/${CAIRN_INDEX_DIR}`;

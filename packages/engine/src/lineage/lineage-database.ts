@@ -14,7 +14,7 @@ function hintFor(code: string | undefined, fallback: CairnErrorCode): string {
   }
   if (code === 'SQLITE_FULL') return 'free disk space under .cairn/state/ and retry';
   if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-    return 'the lineage database is damaged; it is the source of history, so move it aside and restore it from a backup rather than deleting it';
+    return 'the lineage database is damaged; it is the source of history, so move it aside rather than deleting it and restore your last backup with `cairn import <archive>` (made with `cairn export`)';
   }
   if (code?.startsWith('SQLITE_READONLY') || code?.startsWith('SQLITE_CANTOPEN')) {
     return 'check that .cairn/state/ exists and is writable by this user';
