@@ -71,7 +71,7 @@ function inProcessTable(results: InProcessFigures[]): Table {
     ),
     notes: [
       "Each recorded session (the package's e2e fixtures) is replayed through the adapter's `deliver` (what the plugin calls) against the 10,000-unit Scale workspace, with a new session id per round; the first round is a warm-up.",
-      'Session end includes the summary node, condensation and the re-render of the thread head and MEMORY.md.',
+      "Session end includes the summary node, condensation and the re-render of the thread head and this clone's head.",
     ],
   };
 }

@@ -11,7 +11,7 @@ export interface HeadBenchOptions {
   measured: number;
 }
 
-/** The managed region of MEMORY.md, sized the way the head budget counts it. */
+/** This clone's head (what the hooks inject), sized the way the head budget counts it. */
 export interface HeadRegionFigures {
   chars: number;
   /** chars / 4, rounded up (the engine's `estimateTokens`). */
@@ -93,7 +93,8 @@ interface EventResult {
  * Drives sessions through the public lifecycle API of `openCairn`, spread
  * over topic threads, then times the events of a few more: each session end
  * writes a summary node, condenses the thread when due and re-renders the
- * thread head and MEMORY.md's head from the whole lineage.
+ * thread head and this clone's head from the whole lineage (and MEMORY.md's
+ * team region when its approved units changed).
  */
 export async function benchHead(
   rootDir: string,
@@ -157,7 +158,8 @@ export async function benchHead(
       check('session-end', end.value);
       ends.push(end.ms);
     }
-    const region = (await cairn.readHead()).head;
+    // This clone's head: MEMORY.md's region is the team head (docs/TEAMS.md).
+    const region = cairn.localHead() ?? '';
     const heads = cairn.threads(AGENT);
     const health = cairn.workingHealth();
     return {

@@ -37,7 +37,7 @@ function headTable(figures: WorkingFigures): Table {
       '',
     ],
     [
-      'MEMORY.md managed region',
+      "This clone's head (the memory head the hooks inject)",
       `${f(region.tokens, 0)} tokens (${f(region.chars, 0)} chars / 4), ${region.lines} lines; ${region.threadsListed} of ${head.threadHeads} threads listed`,
       `<= ${f(region.budgetTokens, 0)} tokens (\`limits.headTokens\`)`,
       verdict(region.tokens <= region.budgetTokens),
@@ -58,7 +58,7 @@ function headTable(figures: WorkingFigures): Table {
   const perSession = head.buildMs / head.sessions;
   const notes = [
     `Building the ${f(head.sessions, 0)} sessions (not part of any target) took ${f(head.buildMs / 1000, 1)} s, ${f(perSession, 1)} ms a session (start, one prompt, end).`,
-    'Each session end writes a summary node (extractive summarizer, offline), condenses the thread when it holds more roots than `lineage.condenseThreshold`, then re-renders the thread head and the managed region of MEMORY.md from every thread head and the approved decision and preference units.',
+    "Each session end writes a summary node (extractive summarizer, offline), condenses the thread when it holds more roots than `lineage.condenseThreshold`, then re-renders the thread head and this clone's head (kept in heads.db: docs/TEAMS.md) from every thread head and the approved decision and preference units, and MEMORY.md's team region when those units changed.",
     'Latencies are one call of `openCairn(...).lifecycle.*` measured with `performance.now()`; the timed sessions come after the build, each on the next thread in turn.',
   ];
   return {
