@@ -10,18 +10,17 @@ import {
   type LifecycleApi,
 } from '@cairn/core';
 import { embedderFromSettings } from './embeddings';
-import { type SharedFixesSync, syncSharedFixes } from './history/shared-fixes-export';
 import { type ExpandOptions, expandNode, type LineageAgent, openLineageStore } from './lineage';
 import { isDueCheap } from './maintenance/schedule';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
-import { LOCAL_HEAD } from './working/head-writer';
 import { createLifecycle, type Lifecycle } from './working/lifecycle';
 import {
   clearLifecycleFailures,
   lifecycleFailureFix,
   recentLifecycleFailures,
 } from './working/lifecycle-log';
+import { createTeamApi } from './working/team-api';
 import { renderThreadHead, type ThreadHeadState } from './working/thread-state';
 
 /**
@@ -117,27 +116,7 @@ export function createWorkingApi(
       }
       return { state, markdown: renderThreadHead(state) };
     },
-    /**
-     * This clone's personal head (its threads, next actions, constraints and
-     * lineage), as the last session end rendered it; undefined before one.
-     * MEMORY.md's region holds the team head only (docs/TEAMS.md).
-     */
-    localHead(): string | undefined {
-      if (!hasHeads()) return undefined;
-      return withHeads((store) => store.leases.lastRendered(LOCAL_HEAD.agentId, LOCAL_HEAD.scope));
-    },
-    /**
-     * Imports the fix patterns the other clones share in
-     * `.cairn/memory/fixes/`, and with `write` writes this clone's own
-     * (docs/TEAMS.md). Creates nothing in a project with no task history
-     * and no shared file.
-     */
-    syncSharedFixes(options: { write?: boolean } = {}): Promise<SharedFixesSync> {
-      return syncSharedFixes(rootDir, memory.writer, () => withHeads((store) => store.authorId()), {
-        now: now(),
-        write: options.write ?? true,
-      });
-    },
+    ...createTeamApi(rootDir, memory.writer, now),
     /** Lifecycle failures that were swallowed (fail-open) and writes still deferred. */
     workingHealth() {
       // Reading health must not create state in a project that has none yet.
