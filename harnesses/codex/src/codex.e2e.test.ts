@@ -46,7 +46,6 @@ const MCP_TOOL = 'mcp__cairn__memory_add';
 const skipReason = codexAvailable() ? undefined : `the pinned Codex CLI is missing (${CODEX_BIN})`;
 if (skipReason) console.warn(`codex e2e skipped: ${skipReason}`);
 
-
 /** The developer messages of a Responses request (where Codex puts hook additionalContext). */
 function developerTexts(request: RecordedModelRequest): string[] {
   const input = (request.body as { input?: unknown } | undefined)?.input;

@@ -181,7 +181,9 @@ export const readHeadOutput = z.object({
   local: z
     .string()
     .optional()
-    .describe("This clone's own head: its threads, next actions and lineage; empty before a session end"),
+    .describe(
+      "This clone's own head: its threads, next actions and lineage; empty before a session end",
+    ),
   content: z.string().optional().describe('The whole MEMORY.md'),
   exists: z.boolean().optional(),
   redacted: redactedKinds,

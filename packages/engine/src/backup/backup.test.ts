@@ -35,7 +35,10 @@ function cairnAt(root: string): Cairn {
     env: {},
     homeDir: join(temp.root, 'home'),
     overrides: { timezone: 'UTC' },
-    now: () => new Date((clock += 1000)),
+    now: () => {
+      clock += 1000;
+      return new Date(clock);
+    },
   });
   opened.push(cairn);
   return cairn;

@@ -4,7 +4,8 @@ import { openSqlite, sqliteDriverProblem } from '@cairn/sqlite';
 import type { DoctorFinding } from './doctor-finding';
 
 /** The databases that hold history Cairn cannot rebuild from the markdown, and what losing them costs. */
-const RESTORE = 'then restore your last backup with `cairn import <archive>` (backups are made with `cairn export`; the import adds what the file lacks)';
+const RESTORE =
+  'then restore your last backup with `cairn import <archive>` (backups are made with `cairn export`; the import adds what the file lacks)';
 const STATE_DATABASES: Record<string, string> = {
   'lineage.db': `it is the source of history: move it aside rather than deleting it (\`mv .cairn/state/lineage.db .cairn/state/lineage.db.damaged\`), ${RESTORE}`,
   'heads.db': `move it aside: the next lifecycle event starts a fresh one (thread states and deferred head writes in it are lost; the thread head files in .cairn/memory/threads/ stay), ${RESTORE}`,
