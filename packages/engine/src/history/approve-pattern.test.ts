@@ -66,6 +66,9 @@ describe('a person approves a fix pattern (issue 15, seed 004 §5.3.3)', () => {
     expect(others).toEqual([]);
     expect(unit).toMatchObject({ category: 'decision', review: 'approved' });
     expect(unit!.text).toContain('ERR_PNPM_OUTDATED_LOCKFILE');
+    // The unit is committed and read in other clones: the project's paths are relative.
+    expect(unit!.text).toContain('config package.json');
+    expect(unit!.text).not.toContain(project.root);
     expect(unit!.source).toContain(`pattern=${pattern.id}`);
     expect(unit!.source).toContain('approved=person');
     expect(unit!.source).toContain('evidence=r1');
@@ -92,7 +95,7 @@ describe('a person approves a fix pattern (issue 15, seed 004 §5.3.3)', () => {
   it('approves the draft the automatic path promoted, in place (same id)', async () => {
     const pattern = await learnPattern();
     const detail = getFixPattern(project.root, pattern.id);
-    const auto = await promoteVerifiedPattern(cairn, detail);
+    const auto = await promoteVerifiedPattern(cairn, project.root, detail);
     expect(auto.action).toBe('promoted');
     const [draft] = await decisions();
     expect(draft?.review).toBe('draft');

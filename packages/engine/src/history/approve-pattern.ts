@@ -3,6 +3,7 @@ import type { AddUnitResult, MemoryRecord } from '../units/unit-results';
 import type { ReviewUnitResult } from '../units/unit-store';
 import type { FixPatternDetail } from './fix-pattern-types';
 import { approveFixPattern, type NamespaceOption } from './fix-patterns-api';
+import { projectRelative } from './project-relative';
 import {
   fixPatternUnitSteps,
   fixPatternUnitText,
@@ -44,8 +45,12 @@ export interface ApprovedPattern {
   promotion: ApprovalPromotion;
 }
 
-/** The unit a pattern was promoted to: tagged with its id, or an untagged one with its text. */
-function unitOf(units: readonly MemoryRecord[], pattern: FixPatternDetail, text: string) {
+/**
+ * The unit a pattern was promoted to: tagged with its id, or an untagged
+ * one with one of its texts (with the project's paths relative, or, as
+ * before they were, absolute).
+ */
+function unitOf(units: readonly MemoryRecord[], pattern: FixPatternDetail, texts: string[]) {
   const tagged = units.find((unit) => unit.source?.split(' ').includes(`pattern=${pattern.id}`));
   if (tagged) return tagged;
   const prefix = `${PROMOTION_SOURCE} pattern signature=${pattern.signature} `;
@@ -54,7 +59,7 @@ function unitOf(units: readonly MemoryRecord[], pattern: FixPatternDetail, text:
       unit.kind === 'UNIT' &&
       unit.source?.startsWith(prefix) === true &&
       !unit.source.includes(' pattern=') &&
-      unit.text.trim() === text,
+      texts.includes(unit.text.trim()),
   );
 }
 
@@ -96,12 +101,14 @@ function addedPromotion(
 export async function promoteApprovedPattern(
   memory: ApprovalMemory,
   pattern: FixPatternDetail,
+  rootDir?: string,
 ): Promise<ApprovalPromotion> {
-  const text = redactSecrets(
-    fixPatternUnitText({ ...pattern, steps: fixPatternUnitSteps(pattern) }),
-  ).text;
+  const textOf = (relative?: (text: string) => string) =>
+    redactSecrets(fixPatternUnitText({ ...pattern, steps: fixPatternUnitSteps(pattern, relative) }))
+      .text;
+  const text = textOf(rootDir ? projectRelative(rootDir) : undefined);
   const units = await memory.list();
-  const existing = unitOf(units, pattern, text);
+  const existing = unitOf(units, pattern, [text, textOf()]);
   if (existing) return approveUnit(memory, existing);
   const evidence = [...new Set(pattern.runs.map((run) => run.sessionKey))];
   const source = sourceFor('pattern', pattern.signature, evidence, [
@@ -130,7 +137,7 @@ export async function approveAndPromoteFixPattern(
 ): Promise<ApprovedPattern> {
   const pattern = approveFixPattern(rootDir, id, options);
   try {
-    return { pattern, promotion: await promoteApprovedPattern(memory, pattern) };
+    return { pattern, promotion: await promoteApprovedPattern(memory, pattern, rootDir) };
   } catch (error) {
     if (!CairnError.isInstance(error) || error.code !== 'READ_ONLY') throw error;
     return { pattern, promotion: { action: 'skipped', reason: 'the workspace is read-only' } };

@@ -1,6 +1,7 @@
 import { redactSecrets } from '@cairn/core';
 import type { AddUnitInput } from '../units/unit-input';
 import type { AddUnitResult, MemoryRecord } from '../units/unit-results';
+import { projectRelative } from './project-relative';
 import type { Gotcha, StoredRunDigest } from './run-digest-types';
 import { isLowInformation, signatureInformation } from './signature-information';
 
@@ -175,18 +176,26 @@ export function fixPatternUnitText(pattern: { normalized: string; steps: readonl
   return `When ${pattern.normalized} happens here, fix it by: ${pattern.steps.join('; ')}.`;
 }
 
-/** A pattern's steps as its unit reads them: `<kind> <detail>`, then the command that then succeeded. */
-export function fixPatternUnitSteps(pattern: {
-  commandFamily: string;
-  steps: readonly { kind: string; detail: string }[];
-}): string[] {
-  const steps = pattern.steps.map((step) => `${step.kind} ${step.detail}`);
+/**
+ * A pattern's steps as its unit reads them: `<kind> <detail>`, then the
+ * command that then succeeded; `relative` (projectRelative) makes the
+ * project's paths relative: the unit is committed, read in other clones.
+ */
+export function fixPatternUnitSteps(
+  pattern: {
+    commandFamily: string;
+    steps: readonly { kind: string; detail: string }[];
+  },
+  relative: (text: string) => string = (text) => text,
+): string[] {
+  const steps = pattern.steps.map((step) => `${step.kind} ${relative(step.detail)}`);
   return [...(steps.length > 0 ? steps : ['run it again']), `then \`${pattern.commandFamily}\``];
 }
 
 /** A pattern the store just marked verified, as promoteFixPattern takes it. */
 export function promoteVerifiedPattern(
   memory: PromotionMemory,
+  rootDir: string,
   pattern: {
     id?: string;
     signature: string;
@@ -200,7 +209,7 @@ export function promoteVerifiedPattern(
     ...(pattern.id ? { id: pattern.id } : {}),
     signature: pattern.signature,
     normalized: pattern.normalized,
-    steps: fixPatternUnitSteps(pattern),
+    steps: fixPatternUnitSteps(pattern, projectRelative(rootDir)),
     evidenceRuns: [...new Set(pattern.runs.map((run) => run.sessionKey))],
   });
 }

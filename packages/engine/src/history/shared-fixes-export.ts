@@ -1,5 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
 import {
   listSharedFixesFiles,
   missingAsUndefined,
@@ -12,6 +11,7 @@ import { PATTERN_COLUMNS, type PatternRow, toPattern } from './fix-pattern-store
 import type { FixPattern } from './fix-pattern-types';
 import { historyDatabasePath, openHistoryDatabase } from './history-database';
 import { historyRepo } from './history-scope';
+import { projectRelative } from './project-relative';
 import { applySharedFixes, readSharedFixes, type SharedImport } from './shared-fixes';
 import { renderSharedFixes, type SharedPattern } from './shared-fixes-file';
 
@@ -21,30 +21,6 @@ import { renderSharedFixes, type SharedPattern } from './shared-fixes-file';
  */
 
 type Counts = Pick<FixPattern, 'applied' | 'succeeded' | 'failed'>;
-
-/** Paths under the project, as the other clones see them: relative. */
-function relativizer(rootDir: string): (text: string) => string {
-  const roots = [...new Set([resolve(rootDir), safeRealpath(rootDir)])].sort(
-    (a, b) => b.length - a.length,
-  );
-  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const patterns = roots.map(
-    (root) => new RegExp(`${literal(root)}(?:${literal(sep)}|(?=$|[\\s'"\`]))`, 'g'),
-  );
-  return (text) =>
-    patterns.reduce(
-      (out, pattern) => out.replace(pattern, (m) => (m.endsWith(sep) ? '' : '.')),
-      text,
-    );
-}
-
-function safeRealpath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
 
 /**
  * What this clone shares: its verified patterns that a run of this clone
@@ -62,7 +38,7 @@ export function ownSharedPatterns(db: Database, rootDir: string): SharedPattern[
     `SELECT coalesce(sum(applied), 0) AS applied, coalesce(sum(succeeded), 0) AS succeeded,
        coalesce(sum(failed), 0) AS failed FROM shared_evidence WHERE pattern_id = ?`,
   );
-  const relative = relativizer(rootDir);
+  const relative = projectRelative(rootDir);
   return rows.map(toPattern).map((pattern) => {
     const given = others.get(pattern.id) as Counts;
     return {

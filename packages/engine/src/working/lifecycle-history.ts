@@ -40,7 +40,7 @@ export function createToolHistory(ctx: LifecycleContext, authorId: () => string)
   const promote = async (session: SessionRecord, verified: FixPatternDetail[]) => {
     for (const pattern of verified) {
       try {
-        await promoteVerifiedPattern(ctx.memory, pattern);
+        await promoteVerifiedPattern(ctx.memory, ctx.rootDir, pattern);
       } catch (error) {
         logLifecycleFailure(ctx.rootDir, {
           at: ctx.now().toISOString(),
