@@ -17,8 +17,10 @@ import { claudeEnv } from './claude-env.fixture';
  * - Alice's clone learns a fix, she approves it, commits `.cairn/`; Bob
  *   clones, and his first failure of the same kind gets her fix, with none
  *   of her lineage ids in what his session was given.
- * - Both work on and merge each other's commits: git merges cleanly, the
- *   team head is one valid region, each clone's own head is intact, doctor ok.
+ * - Both work on (Bob fixes and approves another error in Codex) and merge
+ *   each other's commits: git merges cleanly, the team head is one valid
+ *   region, each clone's own head is intact, doctor ok; then Alice's failure
+ *   of Bob's kind, in Claude Code, gets Bob's fix.
  * - Bob's `cairn export`, imported into a third clone, answers `cairn
  *   history`, `cairn search`, `cairn threads` and `cairn head` as Bob's does.
  */
@@ -153,6 +155,7 @@ describe.skipIf(skip !== undefined)(
   `two people, two clones${skip ? ` (skipped: ${skip})` : ''}`,
   () => {
     let aliceAuthor: string;
+    let bobAuthor: string;
     let aliceNodes: string[];
 
     beforeAll(async () => {
@@ -167,8 +170,12 @@ describe.skipIf(skip !== undefined)(
         join(alice, 'main.js'),
         "const { greet } = require('./lib/greet');\nconsole.log(greet('cairn'));\n",
       );
+      await writeFile(
+        join(alice, 'farewell.js'),
+        "const { bye } = require('./lib/farewell');\nconsole.log(bye('cairn'));\n",
+      );
       await git(alice, 'init', '-q', '-b', 'main');
-      await git(alice, 'add', 'main.js');
+      await git(alice, 'add', 'main.js', 'farewell.js');
       await git(alice, 'commit', '-q', '-m', 'the app');
       await cairnIn(alice, aliceEnv())('install', 'claude-code', '--scope', 'project');
       await writeFile(
@@ -251,6 +258,32 @@ describe.skipIf(skip !== undefined)(
     it('both go on and merge: one valid team head, each clone its own, doctor ok', {
       timeout: TIMEOUT,
     }, async () => {
+      // Bob meets another missing module in Codex, fixes it, and approves his fix.
+      const write =
+        'mkdir -p lib && printf \'exports.bye = (n) => "bye " + n\\n\' > lib/farewell.js';
+      const fixing = await startModelServer({
+        text: 'Fixed.',
+        toolCalls: [
+          { tool: /^exec_command$/, input: { cmd: 'node farewell.js' }, afterResults: 0 },
+          { tool: /^exec_command$/, input: { cmd: write }, afterResults: 1 },
+          { tool: /^exec_command$/, input: { cmd: 'node farewell.js' }, afterResults: 2 },
+        ],
+      });
+      servers.push(fixing);
+      expect(await codex(fixing, 'Run farewell.js and fix it if it fails.')).toBe(0);
+      expect(requestText(fixing.requests)).toContain('bye cairn');
+      await until('Bob’s second session end', async () =>
+        (await sessions(bob, bobEnv())) >= 2 ? true : undefined,
+      );
+      const bobCairn = cairnIn(bob, bobEnv());
+      const { patterns } = JSON.parse(await bobCairn('history', 'patterns', '--json')) as {
+        patterns: { id: string; normalized: string }[];
+      };
+      const farewell = patterns.find((p) => p.normalized.includes('farewell'))!;
+      const approved = await bobCairn('history', 'approve', farewell.id);
+      bobAuthor = /\.cairn\/memory\/fixes\/([0-9a-f]{12})\.md/.exec(approved)![1]!;
+      expect(bobAuthor).not.toBe(aliceAuthor);
+
       const third = await startModelServer({ text: 'Noted.' });
       servers.push(third);
       await claude(third, 'We decided to ship the greeting module. Next step: write its tests.');
@@ -284,6 +317,25 @@ describe.skipIf(skip !== undefined)(
         ) as { ok: boolean; findings: unknown[] };
         expect(report, root).toMatchObject({ ok: true });
       }
+    });
+
+    it("Bob's fix, learned in Codex, answers Alice's failure in Claude Code after the merge", {
+      timeout: TIMEOUT,
+    }, async () => {
+      const meeting = await startModelServer({
+        text: 'Noted the known fix.',
+        toolCalls: [{ tool: /^Bash$/, input: { command: 'node farewell.js' }, afterResults: 0 }],
+      });
+      servers.push(meeting);
+      await claude(meeting, 'Run farewell.js.');
+      const seen = requestText(meeting.requests);
+      expect(seen).toContain("Cannot find module './lib/farewell'");
+      expect(seen).toContain('Known fix for this error');
+      expect(seen).toContain(
+        `Shared by another clone of this repository in \`.cairn/memory/fixes/${bobAuthor}.md\``,
+      );
+      expect(seen).toContain('lib/farewell.js');
+      expect(seen).not.toContain(bob);
     });
 
     it("Bob's export, imported into a third clone, answers history and search as his clone does", {
