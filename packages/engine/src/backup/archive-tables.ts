@@ -1,3 +1,4 @@
+import { type FixStep, stepsIdentity } from '../history/fix-steps';
 import { HISTORY_MIGRATIONS } from '../history/history-database';
 import { LINEAGE_MIGRATIONS, migrateLineageDatabase } from '../lineage/lineage-migrations';
 import { HEADS_MIGRATIONS } from '../working/head-store';
@@ -29,8 +30,19 @@ export interface TableSpec {
   events?: readonly string[];
   /** Columns set on import, whatever the archive says: a lease never moves to another machine. */
   reset?: Readonly<Record<string, string | number | null>>;
+  /** What else names a row, computed from it (a pattern's steps, whatever folder they ran in). */
+  identity?: (row: Readonly<Record<string, unknown>>) => string;
   /** A WITHOUT ROWID table: its rows are read in key order, not in the order they were written. */
   withoutRowid?: true;
+}
+
+/** A pattern's steps as `stepsIdentity` tells them apart; the text itself when it is not a list of steps. */
+function patternStepsIdentity(steps: unknown): string {
+  try {
+    return stepsIdentity(JSON.parse(String(steps)) as FixStep[]);
+  } catch {
+    return String(steps);
+  }
 }
 
 /** The order an archive lists a table's rows in: as written (rowid), which an import keeps. */
@@ -72,9 +84,11 @@ export const ARCHIVE_TABLES: Record<ArchiveDatabase, readonly TableSpec[]> = {
   ],
   history: [
     {
-      // The same fix in a folder named otherwise (another repo, another id) is the same pattern.
+      // The same fix in a folder named otherwise (another repo, another id) is the same
+      // pattern; one of the same step keys with other commands or files is another.
       table: 'patterns',
       key: ['namespace', 'signature', 'steps_key'],
+      identity: (row) => patternStepsIdentity(row.steps),
       textId: 'id',
       events: ['failure_event_id', 'success_event_id'],
     },

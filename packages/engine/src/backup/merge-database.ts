@@ -46,13 +46,14 @@ function remap(spec: TableSpec, row: Row, maps: IdMaps): Row {
   return out;
 }
 
-const keyOf = (spec: TableSpec, row: Row) => JSON.stringify(spec.key.map((column) => row[column]));
+const keyOf = (spec: TableSpec, row: Row) =>
+  JSON.stringify([...spec.key.map((column) => row[column]), spec.identity?.(row)]);
 
 /** The project's rows of a table by key (with their id when the table has one). */
 function existingKeys(db: Database, spec: TableSpec): Map<string, number | string | true> {
   const keys = new Map<string, number | string | true>();
   const id = spec.id ?? spec.textId;
-  const columns = [...new Set([...spec.key, ...(id ? [id] : [])])].join(', ');
+  const columns = spec.identity ? '*' : [...new Set([...spec.key, ...(id ? [id] : [])])].join(', ');
   for (const row of db.prepare(`SELECT ${columns} FROM ${spec.table}`).iterate() as Iterable<Row>) {
     keys.set(keyOf(spec, row), id ? (row[id] as number | string) : true);
   }
