@@ -56,7 +56,13 @@ const failing = (root: string) =>
   `Error: Cannot find module './lib/greet'\nRequire stack:\n- ${root}/main.js\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15) {\n  code: 'MODULE_NOT_FOUND'\n}`;
 
 /** Sessions of every kind: prompts, a long tool output, a failure and its fix, a compaction. */
-async function workIn(cairn: Cairn, root: string, agentId: string, key: string) {
+async function workIn(
+  cairn: Cairn,
+  root: string,
+  agentId: string,
+  key: string,
+  fixFile = 'lib/greet.js',
+) {
   const ids = { agentId, sessionKey: key, cwd: root };
   await cairn.lifecycle.sessionStart({ ...ids, harness: 'claude-code' });
   await cairn.lifecycle.userPromptSubmit({
@@ -78,7 +84,7 @@ async function workIn(cairn: Cairn, root: string, agentId: string, key: string) 
   await cairn.lifecycle.toolUse({
     ...ids,
     toolName: 'Write',
-    input: { file_path: join(root, 'lib/greet.js') },
+    input: { file_path: join(root, fixFile) },
     output: 'ok',
   });
   await cairn.lifecycle.toolUse({
@@ -223,6 +229,22 @@ describe('cairn export and import', () => {
     expect(
       reopened.expand(reopened.threads('codex')[0]!.lineage[0]!, 'codex').node.kind,
     ).toBeDefined();
+  });
+
+  it('keeps a fix of the same error and step keys that edited another file as a pattern of its own', async () => {
+    const source = await richProject('source');
+    const archive = join(temp.root, 'backup.jsonl.gz');
+    await exportTo(source.root, archive);
+    const { root, cairn } = await project('other-fix');
+    await workIn(cairn, root, 'claude-code', 'local', 'lib/greet/index.js');
+    cairn.closeWorking();
+    const [theirs] = listFixPatterns(source.root);
+    const [mine] = listFixPatterns(root);
+    expect(mine!.stepsKey).toBe(theirs!.stepsKey);
+    await importInto(cairn, archive);
+    const patterns = listFixPatterns(root);
+    expect(patterns.map((p) => p.signature)).toEqual([theirs!.signature, theirs!.signature]);
+    expect(new Set(patterns.map((p) => p.id))).toEqual(new Set([mine!.id, theirs!.id]));
   });
 
   it('refuses a damaged, cut, altered or foreign archive and changes nothing', async () => {
