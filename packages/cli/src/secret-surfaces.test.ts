@@ -178,7 +178,11 @@ const CLI_CALLS: Record<string, () => { argv: string[]; stdin?: string }[]> = {
     { argv: ['history', 'deprecate', ids.pattern] },
     { argv: ['history', 'runs', '--agent', AGENT] },
     { argv: ['history', 'show', SESSION, '--agent', AGENT] },
+    { argv: ['history', 'share'] },
   ],
+  // The archive holds the secrets (a backup: docs/TEAMS.md); what the two commands answer does not.
+  export: () => [{ argv: ['export', '--out', join(project.root, 'walk.jsonl.gz')] }],
+  import: () => [{ argv: ['import', join(project.root, 'walk.jsonl.gz')] }],
   pack: () => [
     { argv: ['pack', 'deploy password token', '--agent', AGENT, '--thread', THREAD] },
     { argv: ['pack', '--last'] },
