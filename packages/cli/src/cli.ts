@@ -1,7 +1,7 @@
 import { openCairn, openMemorySearch, VERSION } from '@cairn/engine';
 import type { CommandSpec } from './command';
-import { exportCommand, importCommand } from './commands/backup';
 import { cliHelp } from './command-help';
+import { exportCommand, importCommand } from './commands/backup';
 import { expandCommand } from './commands/expand';
 import { historyCommand } from './commands/history';
 import { createHookCommand } from './commands/hook';
