@@ -50,6 +50,8 @@ export const importCommand: CommandSpec = {
   usage: 'cairn import <file> [--json]',
   options: {},
   positionals: { min: 1, max: 1 },
+  // Restoring into a fresh clone or an empty folder is what the archive is for.
+  opensUninitialized: true,
   async run({ open, positionals }) {
     const cairn = open();
     const archive = resolve(positionals[0]!);
