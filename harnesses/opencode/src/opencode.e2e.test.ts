@@ -138,12 +138,13 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
       expect(newest?.node.sessionKey).toBe(session);
       return newest!.node.id;
     });
-    // Session end writes the node first and then rewrites the head, in the
-    // plugin's own process: wait for the second write too.
+    // Session end writes the node first and then rewrites this clone's head
+    // (MEMORY.md's region is the team head: docs/TEAMS.md), in the plugin's
+    // own process: wait for the second write too.
     const head = await waitFor(async () => {
       const memory = cairn();
       try {
-        const rendered = (await memory.readHead()).head;
+        const rendered = memory.localHead() ?? '';
         expect(rendered).toContain(latest);
         return rendered;
       } finally {
