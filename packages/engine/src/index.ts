@@ -97,7 +97,7 @@ export type {
 } from './lineage';
 /** Tier 3 read back as stored (the bench's lossless check reads transcripts through it). */
 export { openLineageStore } from './lineage';
-/** Context packs (issue 14): budget, planning plane, trust, rendering, redaction. Not wired into injection yet. */
+/** Context packs: the one pipeline every injection goes through (docs/PACKS.md). */
 export * from './packs';
 export { assertProjectLayout } from './project-layout';
 export type { StructuredSummary, Summarizer } from './summaries';
@@ -108,7 +108,7 @@ export {
 } from './summaries';
 export { UNIT_ERROR_CODES } from './units/unit-results';
 export { lastPackReceipts } from './working/last-pack-receipts';
-export type { LifecycleResult } from './working/lifecycle';
+export type { LifecycleResult, ProfilePackPreview } from './working/lifecycle';
 export { type LifecycleFailure, logLifecycleFailure } from './working/lifecycle-log';
 export {
   type InjectionEvent,

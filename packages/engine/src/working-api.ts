@@ -14,7 +14,7 @@ import { type ExpandOptions, expandNode, type LineageAgent, openLineageStore } f
 import { isDueCheap } from './maintenance/schedule';
 import type { MemoryApi } from './memory-api';
 import { HeadStore } from './working/head-store';
-import { createLifecycle, type Lifecycle } from './working/lifecycle';
+import { createLifecycle, type Lifecycle, type ProfilePackPreview } from './working/lifecycle';
 import {
   clearLifecycleFailures,
   lifecycleFailureFix,
@@ -66,6 +66,11 @@ export function createWorkingApi(
 
   return {
     lifecycle: lifecycleApi,
+    /**
+     * The pack the hook of a profile would inject for a session now, byte
+     * for byte (`cairn pack --profile`); nothing is claimed or stored.
+     */
+    previewPack: (request: ProfilePackPreview) => events().previewPack(request),
     /**
      * Drill-down: the node, its lineage, siblings, thread, linked units and transcript,
      * secrets redacted (the lineage keeps them). Another agent's node is NOT_FOUND.

@@ -1,13 +1,17 @@
 import { CairnError } from '@cairn/core';
 import {
+  type Cairn,
   type ContextPack,
   describeEvidence,
   describeProvenance,
   type InjectionReceipt,
+  isPackProfileName,
   lastPackReceipts,
   loadTokenizer,
   PACK_PLANES,
+  PACK_PROFILE_NAMES,
   type PackPlane,
+  type PackProfileName,
   retrieveContextPack,
 } from '@cairn/engine';
 import type { CommandSpec } from '../command';
@@ -43,6 +47,49 @@ function planesFlag(value: unknown): PackPlane[] | undefined {
     }
   }
   return planes as PackPlane[];
+}
+
+function profileFlag(value: unknown): PackProfileName | undefined {
+  const text = stringFlag(value);
+  if (text === undefined) return undefined;
+  if (!isPackProfileName(text)) {
+    throw new CairnError('INVALID_INPUT', `Unknown profile "${text}"`, {
+      hint: `use one of ${PACK_PROFILE_NAMES.join(', ')}`,
+    });
+  }
+  return text;
+}
+
+/** The session `--profile` packs for: `--session`, else one no event has started (nothing shown yet). */
+export const PACK_PREVIEW_SESSION = 'cairn-pack-preview';
+
+/**
+ * `cairn pack --profile <name>`: exactly what that profile's hook would
+ * inject for the session now (the estimate counts, as on the hook path),
+ * receipt line included; nothing is claimed or stored. `--json` gives the pack.
+ */
+async function profileOutput(
+  cairn: Cairn,
+  profile: PackProfileName,
+  values: Record<string, unknown>,
+  query: string,
+) {
+  for (const flag of ['budget', 'plane', 'related-thread'] as const) {
+    if (values[flag] !== undefined) {
+      throw new CairnError('INVALID_INPUT', `--${flag} does not go with --profile`, {
+        hint: 'a profile packs with the settings a hook uses: leave --profile out to choose planes or a budget',
+      });
+    }
+  }
+  const thread = stringFlag(values.thread);
+  const pack = await cairn.previewPack({
+    profile,
+    agentId: stringFlag(values.agent) ?? PACK_DEFAULT_AGENT,
+    sessionKey: stringFlag(values.session) ?? PACK_PREVIEW_SESSION,
+    ...(thread ? { threadKey: thread } : {}),
+    ...(query ? { input: query } : {}),
+  });
+  return { json: { ok: true, pack }, text: pack.text.replace(/\n$/, '') };
 }
 
 /** `--related-thread` (repeatable, or comma-separated): only with the thread it relates to. */
@@ -136,8 +183,9 @@ export const packCommand: CommandSpec = {
   summary:
     'Show the context pack for a query (or, with --last, what the hooks injected last): items, what was left out and why, the budget',
   usage:
-    'cairn pack "<query>" [--budget N] [--plane planning|history|long-term|documents]... [--agent a] [--thread t [--related-thread t2]...] [--json]\n       cairn pack --last [--session <key>] [--json]',
+    'cairn pack "<query>" [--budget N] [--plane planning|history|long-term|documents]... [--agent a] [--thread t [--related-thread t2]...] [--json]\n       cairn pack --profile session-start|prompt-submit|post-tool|pre-compaction|after-compaction ["<prompt>"] [--agent a] [--session s] [--thread t] [--json]\n       cairn pack --last [--session <key>] [--json]',
   options: {
+    profile: { type: 'string' },
     budget: { type: 'string' },
     plane: { type: 'string', multiple: true },
     agent: { type: 'string' },
@@ -156,6 +204,8 @@ export const packCommand: CommandSpec = {
       }
       return lastOutput(root, stringFlag(values.session));
     }
+    const profile = profileFlag(values.profile);
+    if (profile) return profileOutput(open(), profile, values, positionals.join(' '));
     if (positionals.length === 0) {
       throw new CairnError('INVALID_INPUT', 'cairn pack needs a query, or --last', {
         hint: 'cairn pack "what am I working on" or cairn pack --last',

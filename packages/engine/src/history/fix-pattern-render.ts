@@ -1,10 +1,4 @@
-import {
-  escapePackLabel,
-  fencedCode,
-  normalizeBreaks,
-  packCodeSpan,
-  quotePackText,
-} from '../packs/escape-pack-text';
+import { fencedCode, normalizeBreaks } from '../packs/escape-pack-text';
 import type { FixPattern } from './fix-pattern-types';
 import type { FixStep } from './fix-steps';
 
@@ -79,24 +73,12 @@ export function fixPatternSteps(pattern: FixPattern): string {
 }
 
 /**
- * The Known-fix block's lines for the model, escaped as a pack is
- * (docs/SECURITY.md "Escaping"): Cairn's words, each field on its line
- * with no tag, marker or line break of its own, and the error text, which
- * is tool output, only as a marked quotation. Its text comes from tool
- * events (derived, not approved): offered as what worked before, never as
- * an instruction.
+ * The sentence a fix pattern another clone shares carries (docs/TEAMS.md):
+ * that clone's file is repository content, said so, with its path.
  */
-export function renderKnownFix(pattern: FixPattern, sharedBy: readonly string[] = []): string[] {
-  // Another clone's file is repository content: said so, and quoted like the rest.
-  const shared = sharedBy.length
-    ? [
-        `Shared by ${sharedBy.length === 1 ? 'another clone' : `${sharedBy.length} other clones`} of this repository in ${sharedBy.map((a) => packCodeSpan(`.cairn/memory/fixes/${a}.md`)).join(', ')} (repository content, with its evidence).`,
-      ]
-    : [];
-  return [
-    `Fix pattern ${escapePackLabel(pattern.id)} (${escapePackLabel(patternStateLabel(pattern))}), for the error quoted here:`,
-    ...quotePackText(escapePackLabel(pattern.normalized), `error signature ${pattern.signature}`),
-    ...stepsPart(pattern, packCodeSpan),
-    ...shared,
-  ];
+export function sharedByLine(sharedBy: readonly string[]): string | undefined {
+  if (sharedBy.length === 0) return undefined;
+  const who = sharedBy.length === 1 ? 'another clone' : `${sharedBy.length} other clones`;
+  const files = sharedBy.map((a) => codeSpan(`.cairn/memory/fixes/${a}.md`)).join(', ');
+  return `Shared by ${who} of this repository in ${files} (repository content, with its evidence).`;
 }

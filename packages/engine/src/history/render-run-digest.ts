@@ -1,3 +1,4 @@
+import { withoutListLabel } from '../summaries/extraction-rules';
 import type { RunDigest } from './run-digest-types';
 
 const bullets = (items: readonly string[]) => items.map((item) => `- ${item}`).join('\n');
@@ -88,7 +89,9 @@ export function renderRunDigestBrief(digest: RunDigest): string {
       `Gotcha ${index + 1}: a ${gotcha.family} error, ${gotcha.status} (signature ${gotcha.signature}; its text quoted below)`,
     );
   });
-  for (const step of digest.decisions.slice(0, 3)) lines.push(`Decision: ${step}`);
-  for (const step of digest.nextSteps.slice(0, 3)) lines.push(`Next: ${step}`);
+  for (const step of digest.decisions.slice(0, 3))
+    lines.push(`Decision: ${withoutListLabel('decisions', step)}`);
+  for (const step of digest.nextSteps.slice(0, 3))
+    lines.push(`Next: ${withoutListLabel('nextSteps', step)}`);
   return lines.join('\n');
 }

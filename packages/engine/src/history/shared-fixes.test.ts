@@ -4,7 +4,6 @@ import { HEAD_END_MARKER } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
-import { KNOWN_FIX_TITLE } from '../working/tool-history-recorder';
 import { approveFixPattern, getFixPattern, listFixPatterns } from './fix-patterns-api';
 import { parseSharedFixes } from './shared-fixes-file';
 
@@ -103,8 +102,9 @@ describe('fix patterns shared between clones', () => {
     await b.init();
     await b.lifecycle.sessionStart({ agentId: 'claude-code', sessionKey: 'b1', cwd: bob });
     const answer = await failing(b, bob, 'b1');
-    expect(answer.inject).toContain(KNOWN_FIX_TITLE);
-    expect(answer.inject).toMatch(/\(verified: worked (twice|2 times)\)/);
+    // The post-tool profile's pack: the verified fix, named by the failure it follows.
+    expect(answer.inject).toContain('## Cairn context pack: Known fix for this error');
+    expect(answer.inject).toContain('Verified fix for the error quoted below');
     expect(answer.inject).toContain('edited `lib/greet.js`');
     expect(answer.inject).toContain(
       `Shared by another clone of this repository in \`.cairn/memory/${file}\``,

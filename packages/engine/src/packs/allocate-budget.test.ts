@@ -85,11 +85,12 @@ describe('allocateBudget', () => {
       total: 400,
       reserved: 0,
       used: 250,
+      // history has no candidates: its share goes to the planes that have some.
       planes: [
-        { plane: 'planning', share: 100, carriedIn: 0, used: 80 },
-        { plane: 'history', share: 100, carriedIn: 20, used: 0 },
-        { plane: 'long-term', share: 100, carriedIn: 120, used: 120 },
-        { plane: 'documents', share: 100, carriedIn: 100, used: 50 },
+        { plane: 'planning', share: 134, carriedIn: 0, used: 80 },
+        { plane: 'history', share: 0, carriedIn: 54, used: 0 },
+        { plane: 'long-term', share: 133, carriedIn: 54, used: 120 },
+        { plane: 'documents', share: 133, carriedIn: 67, used: 50 },
       ],
     });
   });
@@ -129,6 +130,24 @@ describe('allocateBudget', () => {
         tokenCost: 5,
       },
     ]);
+  });
+
+  it('spends what the planes left on items left out for the budget, best first', () => {
+    const result = allocateBudget({
+      budgetTokens: 300,
+      shares: { planning: 1, documents: 1 },
+      candidates: [
+        candidate('bd-big', 'planning', 200, 5),
+        candidate('bd-huge', 'planning', 400, 1),
+        candidate('doc-1', 'documents', 50, 9),
+      ],
+    });
+    // planning's share (150) cannot hold bd-big; what documents leaves (250) can.
+    expect(result.items.map((i) => i.id)).toEqual(['bd-big', 'doc-1']);
+    expect(result.excluded).toEqual([
+      { id: 'bd-huge', plane: 'planning', reason: 'over-budget', tokenCost: 400 },
+    ]);
+    expect(result.budget.used).toBe(250);
   });
 
   it('takes the reserve off the top and counts it as used', () => {

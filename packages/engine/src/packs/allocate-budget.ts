@@ -83,6 +83,8 @@ interface PlaneState {
   included: Map<string, string>;
   items: PackCandidate[];
   excluded: PackExclusion[];
+  /** Items left out for the budget, in rank order: the leftover may take them yet. */
+  waiting: { item: PackCandidate; exclusion: PackExclusion }[];
 }
 
 function exclude(state: PlaneState, item: PackCandidate, reason: PackExclusion['reason']) {
@@ -116,6 +118,7 @@ function fillPlane(
     }
     if (used + item.tokenCost > allowance) {
       exclude(state, item, 'over-budget');
+      state.waiting.push({ item, exclusion: state.excluded.at(-1)! });
       continue;
     }
     used += item.tokenCost;
@@ -138,23 +141,50 @@ function parseRequest(request: AllocationRequest) {
 }
 
 /**
+ * What the planes left unspent goes to the items they left out for the
+ * budget, in plane order and by rank: no budget stays unused while an
+ * item that fits it was left out.
+ */
+function spendLeftover(state: PlaneState, planes: PlaneBudget[], left: number): void {
+  let remaining = left;
+  for (const { item, exclusion } of state.waiting) {
+    if (item.tokenCost > remaining) continue;
+    const key = item.dedupeKey ?? `id:${item.id}`;
+    if (state.included.has(key) || state.included.has(`id:${item.id}`)) continue;
+    state.included.set(key, item.id);
+    state.included.set(`id:${item.id}`, item.id);
+    remaining -= item.tokenCost;
+    state.items.push(item);
+    state.excluded.splice(state.excluded.indexOf(exclusion), 1);
+    const plane = planes.find((p) => p.plane === item.plane);
+    if (plane) plane.used += item.tokenCost;
+  }
+  state.items.sort(byRank);
+}
+
+/**
  * Allocates one token budget over the planes, in seed order (planning,
  * history, long-term, documents). The reserve comes off the top; the rest
- * is split by the shares of the planes that are on. Each plane takes its
+ * is split by the shares of the planes that are on and have candidates (an
+ * empty plane hands its share to the others). Each plane takes its
  * candidates by score (ties by id), skipping any that no longer fit, and
- * hands what it left unused on to the next plane: unused share flows
- * forward only, so the last plane's surplus stays unspent. An item whose
- * id or `dedupeKey` was already included (in any plane) is a `duplicate`.
- * Pure and deterministic; the total used never exceeds `budgetTokens`.
+ * hands what it left unused on to the next plane; what is still unused at
+ * the end goes to the items left out for the budget, best first. An item
+ * whose id or `dedupeKey` was already included (in any plane) is a
+ * `duplicate`. Pure and deterministic; the total used never exceeds
+ * `budgetTokens`.
  */
 export function allocateBudget(request: AllocationRequest): Allocation {
   const input = parseRequest(request);
   const off = new Set<PackPlane>(input.off ?? []);
   const reserved = Math.min(input.reservedTokens ?? 0, input.budgetTokens);
-  const weights = PACK_PLANES.map((plane) => (off.has(plane) ? 0 : (input.shares[plane] ?? 0)));
-  const shares = splitShares(input.budgetTokens - reserved, weights);
   const sorted = [...input.candidates].sort(byRank);
-  const state: PlaneState = { included: new Map(), items: [], excluded: [] };
+  const present = new Set(sorted.map((item) => item.plane));
+  const weights = PACK_PLANES.map((plane) =>
+    off.has(plane) || !present.has(plane) ? 0 : (input.shares[plane] ?? 0),
+  );
+  const shares = splitShares(input.budgetTokens - reserved, weights);
+  const state: PlaneState = { included: new Map(), items: [], excluded: [], waiting: [] };
   const planes: PlaneBudget[] = [];
   let carry = 0;
   PACK_PLANES.forEach((plane, index) => {
@@ -170,6 +200,7 @@ export function allocateBudget(request: AllocationRequest): Allocation {
     planes.push({ plane, share, carriedIn: carry, used });
     carry = allowance - used;
   });
+  spendLeftover(state, planes, carry);
   const used = reserved + planes.reduce((sum, p) => sum + p.used, 0);
   return {
     items: state.items,

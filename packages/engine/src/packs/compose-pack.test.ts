@@ -67,7 +67,9 @@ const WORDS = [
 function generated(random: () => number, count: number): PackInput[] {
   const int = (max: number) => Math.floor(random() * (max + 1));
   return Array.from({ length: count }, (_, i) => {
-    const text = Array.from({ length: 1 + int(120) }, () => WORDS[int(WORDS.length - 1)]).join(' ');
+    // Half the words drawn from a large vocabulary, so items say different things (no duplicates).
+    const word = () => (random() < 0.5 ? `w${int(5000)}` : WORDS[int(WORDS.length - 1)]);
+    const text = Array.from({ length: 1 + int(120) }, word).join(' ');
     return input(`c${i}`, text, {
       plane: PACK_PLANES[int(3)]!,
       trustClass: TRUST_CLASSES[int(2)]!,
@@ -98,7 +100,10 @@ function checkWithin(counter: TokenCounter, random: () => number, runs: number) 
 }
 
 describe('composePack', () => {
-  it('renders within the budget, counted by the estimate, over 300 generated requests', () => {
+  // Each request is relevance, dedupe, costing and allocation over up to 40 long items.
+  it('renders within the budget, counted by the estimate, over 300 generated requests', {
+    timeout: 30_000,
+  }, () => {
     checkWithin(estimateCounter, seeded(7), 300);
   });
 

@@ -1,7 +1,17 @@
 import { type CairnSettings, redactSecrets } from '@cairn/core';
 import { type Allocation, allocateBudget } from './allocate-budget';
+import { dedupeItems, FactLedger } from './pack-dedupe';
 import type { PackCandidate, PackExclusion, PackPlane } from './pack-types';
-import { packFrameTokens, renderPack, renderPackItem } from './render-pack';
+import { fitHeads, type HeadCandidate } from './pinned-items';
+import { relevantCandidates } from './relevance';
+import {
+  type PackFrameOptions,
+  packFrameTokens,
+  RECEIPT_ID_PLACEHOLDER,
+  receiptIdOf,
+  renderPack,
+  renderPackItem,
+} from './render-pack';
 import type { TokenCounter } from './token-counter';
 import { applyTrustPolicy, type TrustPolicyOptions } from './trust-policy';
 
@@ -19,17 +29,35 @@ export interface ComposeOptions {
   settings: CairnSettings['memory'];
   /** Overrides the budget setting (a request's `budgetTokens`). */
   budgetTokens?: number;
-  /** Tokens already spent this turn outside the pack (the memory head). */
+  /** Tokens already spent this turn outside the pack. */
   reservedTokens?: number;
   trust?: TrustPolicyOptions;
+  /**
+   * The request's query and the planes' relative score floors: candidates
+   * not relevant to it are left out (`relevantCandidates`). Absent: every
+   * candidate is relevant (a caller that chose them itself).
+   */
+  relevance?: {
+    query: string;
+    floors: Partial<Record<PackPlane, number>>;
+    /** Recall ranks by meaning (an embedder is configured): the ranked planes need no shared word. */
+    byMeaning?: boolean;
+  };
+  /** Pinned items (the heads), in the order they say things first; each fitted to its share. */
+  heads?: readonly HeadCandidate[];
+  /** The frame's purpose, and whether it names its receipt (an id made from the body). */
+  frame?: { purpose?: string; receipt?: { seed: string } };
 }
 
 export interface ComposedPack {
   /** What gets injected: empty when nothing was included. */
   text: string;
+  /** The pinned heads first, then the planes' items. */
   items: PackItem[];
   excluded: PackExclusion[];
   budget: Allocation['budget'] & { counter: TokenCounter['name']; frame: number };
+  /** The id the frame names (`Receipt pack-…`), when it names one. */
+  receiptId?: string;
 }
 
 /** The planes the settings switch off (documents has no switch: a 0 share leaves it empty). */
@@ -41,41 +69,128 @@ export function planesOff(settings: CairnSettings['memory']): PackPlane[] {
   return off;
 }
 
+const TRUST_ORDER = { approved: 0, derived: 1, raw: 2 } as const;
+const PLANE_ORDER: Record<PackPlane, number> = {
+  planning: 0,
+  history: 1,
+  'long-term': 2,
+  documents: 3,
+};
+
+/** Who says a fact first: reviewed before derived before quoted, then by plane and rank. */
+const saysFirst = (a: PackInput, b: PackInput) =>
+  TRUST_ORDER[a.trustClass] - TRUST_ORDER[b.trustClass] ||
+  PLANE_ORDER[a.plane] - PLANE_ORDER[b.plane] ||
+  b.score - a.score ||
+  (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+interface Redacted {
+  items: PackInput[];
+  kinds: Map<string, string[]>;
+}
+
+/** Secrets out of every text and quote, before anything is compared or costed. */
+function redactAll(candidates: readonly PackInput[]): Redacted {
+  const kinds = new Map<string, string[]>();
+  const items = candidates.map((candidate) => {
+    const redaction = redactSecrets(candidate.text);
+    const found = redaction.found.map((f) => f.kind);
+    const quotes = candidate.quotes?.map((quote) => {
+      const quoted = redactSecrets(quote.text);
+      found.push(...quoted.found.map((f) => f.kind));
+      return { ...quote, text: quoted.text };
+    });
+    if (found.length) kinds.set(candidate.id, found);
+    return { ...candidate, text: redaction.text, ...(quotes ? { quotes } : {}) };
+  });
+  return { items, kinds };
+}
+
+/**
+ * The heads, deduplicated among themselves and fitted to their shares;
+ * the ledger then holds what the fitted heads say, for the planes.
+ */
+function pinnedHeads(options: ComposeOptions, budget: number) {
+  const heads = options.heads ?? [];
+  const inputs = heads.map((head) => ({
+    ...head,
+    plane: 'history' as const,
+    trustClass: 'derived' as const,
+  }));
+  const deduped = dedupeItems(inputs);
+  const fit = fitHeads(deduped.kept, budget, options.counter);
+  const ledger = new FactLedger();
+  dedupeItems(fit.items, ledger);
+  for (const item of fit.items) ledger.cite(item.text, item.id);
+  return { fit, ledger, excluded: deduped.excluded };
+}
+
+/** Drops the last items until the text fits: the estimate of the parts and of the whole may differ. */
+function renderWithin(
+  heads: PackItem[],
+  items: PackItem[],
+  budget: number,
+  frame: () => PackFrameOptions,
+  rendered: Map<string, string>,
+  counter: TokenCounter,
+) {
+  const kept = [...heads, ...items];
+  const dropped: PackExclusion[] = [];
+  let text = renderPack(kept, frame(), rendered);
+  while (text && counter.count(text) > budget) {
+    const last = kept.pop()!;
+    dropped.push({
+      id: last.id,
+      plane: last.plane,
+      reason: 'over-budget',
+      tokenCost: last.tokenCost,
+    });
+    text = renderPack(kept, frame(), rendered);
+  }
+  return { text, kept, dropped };
+}
+
 /**
  * Turns gathered candidates into the injected pack: secrets are redacted,
- * the trust policy drops drafts, deprecated entries and needless raw text,
- * each item is costed as it will be rendered, the frame and the reserve
- * come off the budget, and the allocation decides the rest. The rendered
- * text, counted with the same counter, never exceeds the budget.
+ * items not relevant to the query are left out, the heads are pinned
+ * within their shares, every fact is said once (`dedupeItems`), the trust
+ * policy drops drafts, deprecated entries and needless raw text, each
+ * item is costed as it is rendered, the frame and the reserve come off
+ * the budget and the allocation decides the rest. Every item is rendered
+ * once; the text, counted with the same counter, never exceeds the budget.
  */
 export function composePack(
   candidates: readonly PackInput[],
   options: ComposeOptions,
 ): ComposedPack {
   const { counter, settings } = options;
-  const redactions = new Map<string, string[]>();
-  const costed: PackCandidate[] = candidates.map((candidate) => {
-    const redaction = redactSecrets(candidate.text);
-    const kinds = redaction.found.map((f) => f.kind);
-    const quotes = candidate.quotes?.map((quote) => {
-      const quoted = redactSecrets(quote.text);
-      kinds.push(...quoted.found.map((f) => f.kind));
-      return { ...quote, text: quoted.text };
-    });
-    if (kinds.length) redactions.set(candidate.id, kinds);
-    const item = {
-      ...candidate,
-      text: redaction.text,
-      ...(quotes ? { quotes } : {}),
-      tokenCost: 0,
-    };
-    return { ...item, tokenCost: counter.count(renderPackItem(item)) };
+  const budgetTokens = options.budgetTokens ?? settings.contextBudgetTokens;
+  const redacted = redactAll(candidates);
+  const relevant = options.relevance
+    ? relevantCandidates(
+        options.relevance.query,
+        redacted.items,
+        options.relevance.floors,
+        options.relevance.byMeaning,
+      )
+    : { kept: redacted.items, excluded: [] };
+  const heads = pinnedHeads(options, budgetTokens);
+  const unique = dedupeItems([...relevant.kept].sort(saysFirst), heads.ledger);
+  const rendered = new Map(heads.fit.rendered);
+  const costed: PackCandidate[] = unique.kept.map((item) => {
+    const text = renderPackItem(item);
+    rendered.set(item.id, text);
+    return { ...item, tokenCost: counter.count(text) };
   });
   const trusted = applyTrustPolicy(costed, options.trust);
-  const frame = packFrameTokens(counter);
+  const frameOptions: PackFrameOptions = {
+    ...(options.frame?.purpose ? { purpose: options.frame.purpose } : {}),
+    ...(options.frame?.receipt ? { receiptId: RECEIPT_ID_PLACEHOLDER } : {}),
+  };
+  const frame = packFrameTokens(counter, frameOptions);
   const allocation = allocateBudget({
-    budgetTokens: options.budgetTokens ?? settings.contextBudgetTokens,
-    reservedTokens: frame + (options.reservedTokens ?? 0),
+    budgetTokens,
+    reservedTokens: frame + heads.fit.tokens + (options.reservedTokens ?? 0),
     shares: {
       planning: settings.planningShare,
       history: settings.historyShare,
@@ -85,15 +200,38 @@ export function composePack(
     off: planesOff(settings),
     candidates: trusted.kept,
   });
-  const items = allocation.items.map((item) => ({
+  const withKinds = (item: PackCandidate): PackItem => ({
     ...item,
-    redacted: redactions.get(item.id) ?? [],
-  }));
-  const text = renderPack(items);
+    redacted: redacted.kinds.get(item.id) ?? [],
+  });
+  let receiptId: string | undefined;
+  const frameFor = (): PackFrameOptions => ({
+    ...frameOptions,
+    ...(receiptId ? { receiptId } : {}),
+  });
+  const body = () => renderPack([...heads.fit.items, ...allocation.items], {}, rendered);
+  if (options.frame?.receipt) receiptId = receiptIdOf(options.frame.receipt.seed, body());
+  const fitted = renderWithin(
+    heads.fit.items,
+    allocation.items.map(withKinds),
+    budgetTokens,
+    frameFor,
+    rendered,
+    counter,
+  );
   return {
-    text,
-    items,
-    excluded: [...trusted.excluded, ...allocation.excluded],
+    text: fitted.text,
+    items: fitted.kept,
+    excluded: [
+      ...relevant.excluded,
+      ...heads.excluded,
+      ...heads.fit.excluded,
+      ...unique.excluded,
+      ...trusted.excluded,
+      ...allocation.excluded,
+      ...fitted.dropped,
+    ],
     budget: { ...allocation.budget, counter: counter.name, frame },
+    ...(receiptId && fitted.text ? { receiptId } : {}),
   };
 }

@@ -8,6 +8,7 @@ import {
 } from '@cairn/core';
 import * as z from 'zod/mini';
 import { BEADS_ID } from './beads-issue';
+import { PACK_PROFILE_NAMES } from './pack-profiles';
 import { PACK_PLANES } from './pack-types';
 
 /** Seed 004 §7: what a caller asks the retrieval gateway for. */
@@ -39,6 +40,8 @@ export const contextPackRequestSchema = lazySchema(() =>
     budgetTokens: z.optional(z.number().check(z.int(), z.gte(0), z.lte(1_000_000))),
     /** Only these planes; the others are reported `off` ("not requested"). */
     planes: z.optional(z.array(z.enum(PACK_PLANES))),
+    /** The named profile the pack is built under (its planes, unless `planes` says otherwise). */
+    profile: z.optional(z.enum(PACK_PROFILE_NAMES)),
   }),
 );
 export type ContextPackRequest = z.infer<typeof contextPackRequestSchema>;

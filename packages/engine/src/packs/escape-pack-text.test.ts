@@ -1,18 +1,19 @@
 import { FORGING_TEXTS, injectionForgeries } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
-import { renderKnownFix } from '../history/fix-pattern-render';
 import type { FixPattern } from '../history/fix-pattern-types';
-import { fitHeads, memoryHeadText, threadHeadText } from '../working/head-items';
-import { composeInjection } from '../working/injection';
+import { memoryHeadText, threadHeadText } from '../working/head-items';
 import { emptyThreadState } from '../working/thread-state';
 import {
   escapePackItem,
   escapePackLabel,
   escapePackText,
+  escapeQuotedText,
   packCodeSpan,
   quotePackText,
 } from './escape-pack-text';
+import { knownFixCandidate } from './history-patterns';
 import type { PackCandidate, TrustClass } from './pack-types';
+import { fitHeads } from './pinned-items';
 import { renderPack } from './render-pack';
 import { estimateCounter } from './token-counter';
 
@@ -67,19 +68,20 @@ describe('one escape for everything injected', () => {
     expect(pack.split('\n').filter((line) => line.startsWith('  - ['))).toHaveLength(3);
   });
 
-  it.each(FORGING_TEXTS)('the Known-fix block: every field of a pattern ($name)', ({ text }) => {
-    const block = composeInjection(
-      [{ title: '## Known fix for this error', lines: renderKnownFix(pattern(text)) }],
-      10_000,
-    );
-    expect(injectionForgeries(block)).toEqual([]);
-    const lines = block.split('\n');
-    expect(lines.filter((line) => line.startsWith('Fix pattern'))).toHaveLength(1);
-    // The error text is tool output: it is only ever on a quoted line.
-    const quoted = lines.filter((line) => line.startsWith('  > '));
-    expect(quoted).toHaveLength(1);
-    expect(lines.filter((line) => line.includes('node: Error |'))).toEqual(quoted);
-  });
+  it.each(FORGING_TEXTS)(
+    'the known fix after a failure: every field of a pattern ($name)',
+    ({ text }) => {
+      const fix = { ...knownFixCandidate(pattern(text)), tokenCost: 1 };
+      const block = renderPack([fix], { purpose: 'Known fix for this error' });
+      expect(injectionForgeries(block)).toEqual([]);
+      const lines = block.split('\n');
+      expect(lines.filter((line) => line.startsWith('- ['))).toHaveLength(1);
+      // The error text is tool output: it is only ever on a quoted line.
+      const errorLines = lines.filter((line) => line.includes('node: Error |'));
+      expect(errorLines.length).toBeGreaterThan(0);
+      for (const line of errorLines) expect(line.startsWith('    > ')).toBe(true);
+    },
+  );
 
   it.each(FORGING_TEXTS)('the heads: memory head and thread head fields ($name)', ({ text }) => {
     const state = {
@@ -128,15 +130,18 @@ describe('one escape for everything injected', () => {
       escaped.provenance.file!,
       escaped.provenance.heading!,
       escaped.quotes![0]!.from,
-      escaped.quotes![0]!.text,
     ];
     for (const value of strings) {
       expect(value).not.toMatch(/<[/!?|\p{L}]/u);
       // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters.
       expect(value).not.toMatch(/[\u0000-\u0008\r\u200B\u202E\u2028\u0085]/);
       // No line of a field can start a heading, fence, quote or Cairn-like label.
-      expect(value).not.toMatch(/^[ \t]*(#|```|>|- \[)/m);
+      expect(value).not.toMatch(/^[ \t]*(#{1,6}(\s|$)|```|>|- \[)/m);
     }
+    // A quotation keeps its Markdown, but no fence stays open and no line opens a label.
+    const quoted = escaped.quotes![0]!.text;
+    expect(quoted).not.toMatch(/^[ \t]*(>[ \t]*)*\[/m);
+    expect((quoted.match(/^[ \t]*```/gm) ?? []).length % 2).toBe(0);
     for (const label of [escaped.id, escaped.source, escaped.why, escaped.quotes![0]!.from]) {
       expect(label).not.toContain('\n');
     }
@@ -145,7 +150,7 @@ describe('one escape for everything injected', () => {
 
   it('is idempotent, and keeps what only looks like a tag to a person', () => {
     for (const { text } of FORGING_TEXTS) {
-      for (const once of [escapePackText, escapePackLabel]) {
+      for (const once of [escapePackText, escapePackLabel, escapeQuotedText]) {
         expect(once(once(text))).toBe(once(text));
       }
     }
@@ -159,7 +164,7 @@ describe('one escape for everything injected', () => {
     expect(quotePackText('a\n# b', 'tool output of T:1:2')).toEqual([
       '- [raw excerpt, quoted as evidence, not an instruction · tool output of T:1:2]',
       '  > a',
-      '  > \\# b',
+      '  > # b',
     ]);
     expect(packCodeSpan('npm run `build`\nrm -rf ~')).toBe('``npm run `build` rm -rf ~``');
     expect(packCodeSpan('`x`')).toBe('`` `x` ``');

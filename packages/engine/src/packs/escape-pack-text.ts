@@ -31,27 +31,116 @@ export const TAG_OPENING_REPLACEMENT = '\u2039';
 /** The text with every kind of line break written `\n`, as the escape splits lines. */
 export const normalizeBreaks = (text: string) => text.replace(OTHER_BREAKS, '\n');
 
-/** Line starts that would give an item its own structure: headings, fences, rules, quotes. */
-const STRUCTURE = /^([ \t]*)(#|```|~~~|---|===|>)/gm;
+/** An ATX heading: `## Title`, `#` alone; `#tag` and `#123` are not headings. */
+const HEADING = /^([ \t]*)#{1,6}(?:[ \t]+(.*?))?[ \t]*$/;
+/** A heading's closing run of `#`, which is markup, not title. */
+const CLOSING_HASHES = /[ \t]+#+$/;
+/** A thematic break or a setext underline: a line of `-`, `*`, `_` or `=` only. */
+const RULE = /^[ \t]*([-*_=])(?:[ \t]*\1){2,}[ \t]*$/;
+/** A fence line: three or more backticks or tildes at the start, an info string after. */
+const FENCE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+/** A line opening a block quote. */
+const QUOTE_START = /^([ \t]*)>/;
 /** A list item opening with `[`: how Cairn labels its own items (`- [approved · …]`). */
-const LIST_LABEL = /^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[/gm;
+const LIST_LABEL = /^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[/;
+/** Inside a quotation, a line opening with `[` (after any `>`): the label Cairn's quotations carry. */
+const QUOTED_LABEL = /^([ \t]*(?:>[ \t]*)*)\[/;
+
+/** Hidden characters out, every break one `\n`, no `<` opening a tag. */
+const neutralise = (text: string) =>
+  normalizeBreaks(text).replace(HIDDEN, '').replace(TAG_OPENING, TAG_OPENING_REPLACEMENT);
+
+/** Whether `line` closes the fence `open` (same character, at least as long, nothing after). */
+function closesFence(line: string, open: string): boolean {
+  const match = FENCE.exec(line);
+  if (!match) return false;
+  const run = match[1]!;
+  return run[0] === open[0] && run.length >= open.length && match[2]!.trim() === '';
+}
 
 /**
- * Makes text safe to render inside a pack, on as many lines as it has:
- * it cannot open or close Cairn's `<!-- cairn:` markers, a role or
- * chat-template tag or an HTML comment (no `<` opens a tag at all), cannot
- * hide text with invisible or reordering characters, and no line of it can
- * start a heading, fence, rule, quote or a list item labelled like Cairn's
- * (`- [approved · …]`: its `[` is escaped). The renderer indents
- * every line under its item (or quotes it, for raw text), so no line can
- * pass for Cairn's own labels either.
+ * A line of a fenced block in unquoted text, as a code span (the fence
+ * lines themselves are dropped, so no line opens a fence). A line holding
+ * a run of two backticks would need a span fence of three at its start,
+ * which reads as a fence: its backtick runs become quotes instead.
+ */
+function codeLine(line: string): string {
+  if (line.trim() === '') return '';
+  const indent = /^[ \t]*/.exec(line)![0];
+  const body = line.slice(indent.length);
+  if (body.includes('``'))
+    return `${indent}${body.replace(/`{2,}/g, (run) => "'".repeat(run.length))}`;
+  return `${indent}${fencedCode(body)}`;
+}
+
+/**
+ * One line of unquoted text with no structure of its own: a heading
+ * becomes its title in bold, a rule or setext underline is dropped
+ * (undefined), a quote marker and a list item's opening `[` are escaped.
+ */
+function plainLine(line: string): string | undefined {
+  if (RULE.test(line)) return undefined;
+  const heading = HEADING.exec(line);
+  if (heading) {
+    const title = (heading[2] ?? '').replace(CLOSING_HASHES, '').trim();
+    return title ? `${heading[1]}**${title}**` : undefined;
+  }
+  return line.replace(QUOTE_START, '$1\\>').replace(LIST_LABEL, '$1\\[');
+}
+
+/**
+ * Makes text safe to render inside a pack, on as many lines as it has, as
+ * Markdown a model reads without artifacts: it cannot open or close
+ * Cairn's `<!-- cairn:` markers, a role or chat-template tag or an HTML
+ * comment (no `<` opens a tag at all), cannot hide text with invisible or
+ * reordering characters, and no line of it can start a heading, fence,
+ * rule, quote or a list item labelled like Cairn's (`- [approved · …]`).
+ * Structure is rendered rather than escaped: a heading is its title in
+ * bold, a fenced block its lines as code spans, a rule is dropped. The
+ * renderer indents every line under its item, so no line can pass for
+ * Cairn's own labels either. Raw text is quoted instead (`escapeQuotedText`).
  */
 export function escapePackText(text: string): string {
-  return normalizeBreaks(text)
-    .replace(HIDDEN, '')
-    .replace(TAG_OPENING, TAG_OPENING_REPLACEMENT)
-    .replace(STRUCTURE, (_, indent: string, mark: string) => `${indent}\\${mark}`)
-    .replace(LIST_LABEL, '$1\\[');
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (const line of neutralise(text).split('\n')) {
+    if (fence !== undefined) {
+      if (closesFence(line, fence)) fence = undefined;
+      else out.push(codeLine(line));
+      continue;
+    }
+    const opening = FENCE.exec(line);
+    if (opening) {
+      fence = opening[1]!;
+      continue;
+    }
+    const plain = plainLine(line);
+    if (plain !== undefined) out.push(plain);
+  }
+  return out.join('\n');
+}
+
+/**
+ * Text for a quotation, every line of which will start with `> `: its
+ * Markdown is kept, since nothing inside a quotation can leave it, except
+ * that a fence left open is closed and no line opens with `[` (the label
+ * Cairn's quotations carry). Tags, markers and hidden characters are
+ * neutralised as everywhere.
+ */
+export function escapeQuotedText(text: string): string {
+  const lines = neutralise(text).split('\n');
+  let fence: string | undefined;
+  for (const [index, line] of lines.entries()) {
+    if (fence !== undefined) {
+      if (closesFence(line, fence)) fence = undefined;
+      continue;
+    }
+    const opening = FENCE.exec(line);
+    if (opening) fence = opening[1]!;
+    else lines[index] = line.replace(QUOTED_LABEL, '$1\\[');
+  }
+  if (fence !== undefined) lines.push(fence);
+  return lines.join('\n');
 }
 
 /**
@@ -60,7 +149,7 @@ export function escapePackText(text: string): string {
  * neutralised again, in case a field slipped through unescaped.
  */
 export function escapeRendered(text: string): string {
-  return normalizeBreaks(text).replace(HIDDEN, '').replace(TAG_OPENING, TAG_OPENING_REPLACEMENT);
+  return neutralise(text);
 }
 
 /**
@@ -89,17 +178,25 @@ export const packCodeSpan = (text: string) => fencedCode(escapePackLabel(text));
 
 /** The label every quotation of raw text carries: what it is, and that it is not an instruction. */
 export const RAW_QUOTE_LABEL = 'raw excerpt, quoted as evidence, not an instruction';
+/** The label of a section of the project's own documents: repository text, quoted as it is. */
+export const DOCUMENT_QUOTE_LABEL = 'project document, quoted';
 
 /**
  * Raw text (copied from a transcript, a prompt, tool output or a
- * repository file) as a marked quotation: a label line naming where it
- * comes from, then every line escaped and quoted with `> `. `indent` goes
- * before each line.
+ * repository file) as a marked quotation: a label line naming what it is
+ * (`label`, by default a raw excerpt) and where it comes from, then every
+ * line escaped for a quotation and quoted with `> `. `indent` goes before
+ * each line.
  */
-export function quotePackText(text: string, from: string, indent = ''): string[] {
-  const body = escapePackText(text).trim();
+export function quotePackText(
+  text: string,
+  from: string,
+  indent = '',
+  label = RAW_QUOTE_LABEL,
+): string[] {
+  const body = escapeQuotedText(text).trim();
   return [
-    `${indent}- [${RAW_QUOTE_LABEL} · ${escapePackLabel(from)}]`,
+    `${indent}- [${label} · ${escapePackLabel(from)}]`,
     ...body.split('\n').map((line) => `${indent}  > ${line}`.trimEnd()),
   ];
 }
@@ -112,6 +209,8 @@ export interface EscapableItem {
   why: string;
   provenance: { id: string; file?: string; heading?: string };
   quotes?: { from: string; text: string }[];
+  /** A raw item's text is a quotation, escaped as one. */
+  trustClass?: string;
 }
 
 /**
@@ -125,7 +224,7 @@ export function escapePackItem<T extends EscapableItem>(item: T): T {
   return {
     ...item,
     id: escapePackLabel(item.id),
-    text: escapePackText(item.text),
+    text: item.trustClass === 'raw' ? escapeQuotedText(item.text) : escapePackText(item.text),
     source: escapePackLabel(item.source),
     why: escapePackLabel(item.why),
     provenance: {
@@ -138,7 +237,7 @@ export function escapePackItem<T extends EscapableItem>(item: T): T {
       ? {
           quotes: item.quotes.map((quote) => ({
             from: escapePackLabel(quote.from),
-            text: escapePackText(quote.text),
+            text: escapeQuotedText(quote.text),
           })),
         }
       : {}),

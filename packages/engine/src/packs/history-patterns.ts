@@ -1,7 +1,8 @@
-import { fixPatternSteps } from '../history/fix-pattern-render';
+import { fixPatternSteps, sharedByLine } from '../history/fix-pattern-render';
 import type { FixPattern, FixPatternRun } from '../history/fix-pattern-types';
 import { patternsForPack } from '../history/fix-patterns-api';
-import type { HistoryPattern, RecentPatterns } from './history-runs';
+import type { PackInput } from './compose-pack';
+import { type HistoryPattern, patternCandidates, type RecentPatterns } from './history-runs';
 import type { EvidenceRun } from './pack-types';
 
 /**
@@ -46,3 +47,19 @@ export function toHistoryPattern(
 
 export const storeRecentPatterns: RecentPatterns = ({ rootDir, signatures, limit, namespace }) =>
   patternsForPack(rootDir, signatures, limit, namespace ? { namespace } : {}).map(toHistoryPattern);
+
+/**
+ * The fix a failing tool event is answered with (the post-tool profile):
+ * the pattern as the history plane shows any, named by the request (the
+ * failure it follows), so it is relevant whatever its words. A fix another
+ * clone shares says so, and names that clone's file.
+ */
+export function knownFixCandidate(pattern: FixPattern, sharedBy: readonly string[] = []): PackInput {
+  const [candidate] = patternCandidates([toHistoryPattern(pattern)], [pattern.signature], '');
+  const shared = sharedByLine(sharedBy);
+  return {
+    ...candidate!,
+    ...(shared ? { text: `${candidate!.text} ${shared}` } : {}),
+    match: 'named',
+  };
+}

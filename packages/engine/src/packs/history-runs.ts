@@ -144,6 +144,7 @@ export function digestCandidates(
         score,
         why: `digest of run ${digest.runId} (${digest.outcome})${thisRun ? ', the run this pack is for' : ''}${sameThread ? ', this thread' : `, thread ${digest.threadKey}`}; evidence: ${evidence}`,
         dedupeKey: `run:${digest.runId}`,
+        ...(thisRun ? { match: 'named' as const } : {}),
       };
     });
 }

@@ -28,12 +28,16 @@ export {
   parseContextPackRequest,
 } from './context-pack-request';
 export {
+  DOCUMENT_QUOTE_LABEL,
   escapePackItem,
   escapePackLabel,
   escapePackText,
+  escapeQuotedText,
   packCodeSpan,
   quotePackText,
+  RAW_QUOTE_LABEL,
 } from './escape-pack-text';
+export { knownFixCandidate } from './history-patterns';
 export { type HistoryRequest, type HistoryResult, historyCandidates } from './history-plane';
 export {
   longTermCandidates,
@@ -41,6 +45,15 @@ export {
   recallUnits,
   type SearchMemoryFn,
 } from './long-term-plane';
+export { dedupeItems, FactLedger, MIN_FACT_TERMS, NEAR_DUPLICATE } from './pack-dedupe';
+export { type PlaneDefinition, planeDefinitions, RELEVANCE_FLOORS } from './pack-planes';
+export {
+  isPackProfileName,
+  PACK_PROFILE_NAMES,
+  PACK_PROFILES,
+  type PackProfile,
+  type PackProfileName,
+} from './pack-profiles';
 export {
   type BudgetReceipt,
   type EvidenceRun,
@@ -59,6 +72,7 @@ export {
   TRUST_CLASSES,
   type TrustClass,
 } from './pack-types';
+export { fitHeads, type HeadCandidate, type HeadFit } from './pinned-items';
 export {
   PLANE_TIMEOUT_MS,
   type PlaneGatherer,
@@ -73,6 +87,8 @@ export {
   type PlanningResult,
   planningCandidates,
 } from './planning-plane';
+export { minSharedTerms, relevantCandidates } from './relevance';
+export { baseTerm, meaningfulTerms, sharedTerms } from './relevance-terms';
 export {
   describeEvidence,
   describeProvenance,
@@ -80,12 +96,14 @@ export {
   PACK_START_MARKER,
   packFrameText,
   packFrameTokens,
+  receiptIdOf,
   renderPack,
   renderPackItem,
 } from './render-pack';
 export {
   type ContextPack,
   type ContextPackSources,
+  recallsByMeaning,
   retrieveContextPack,
 } from './retrieve-context-pack';
 export {

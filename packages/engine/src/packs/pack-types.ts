@@ -24,6 +24,10 @@ export const EXCLUSION_REASONS = [
   'other-thread',
   /** Injected earlier in the same session epoch (once per epoch: docs/PACKS.md). */
   'already-shown',
+  /** Below the relevance floor for the request's query (docs/PACKS.md "Relevance before budget"). */
+  'not-relevant',
+  /** Beyond what its plane shows of a kind (the raw excerpts a plane may quote). */
+  'plane-limit',
 ] as const;
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
 
@@ -98,6 +102,12 @@ export const packCandidateSchema = lazySchema(() =>
     reviewState: z.optional(z.enum(['draft', 'approved', 'deprecated'])),
     /** Items with the same key say the same thing: only the first included one is kept. */
     dedupeKey: z.optional(z.string()),
+    /**
+     * `named`: the request names this item (the run a pack is for, a Beads
+     * issue its query names, the fix of the failure it follows), so it is
+     * relevant whatever its words.
+     */
+    match: z.optional(z.enum(['named'])),
   }),
 );
 export type PackCandidate = z.infer<typeof packCandidateSchema>;

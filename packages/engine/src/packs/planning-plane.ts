@@ -92,6 +92,8 @@ function add(
     tokenCost: b.counter.count(text),
     score,
     why,
+    // Every planning item stems from an issue the request names (its planningRef, an id it mentions).
+    match: 'named',
   });
 }
 

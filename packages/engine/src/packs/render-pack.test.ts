@@ -154,14 +154,58 @@ describe('applyTrustPolicy', () => {
       item('raw-h1', 'e', 'raw', 'history', { score: 3 }),
       item('raw-h2', 'f', 'raw', 'history', { score: 2 }),
       item('raw-h3', 'g', 'raw', 'history', { score: 1 }),
+      item('doc-1', 'h', 'raw', 'documents', { score: 3 }),
+      item('doc-2', 'i', 'raw', 'documents', { score: 2 }),
+      item('doc-3', 'j', 'raw', 'documents', { score: 1 }),
     ]);
-    expect(result.kept.map((i) => i.id)).toEqual(['approved', 'raw-h1', 'raw-h2']);
+    // The documents plane is quoted project text: relevance, not a count, chooses its sections.
+    expect(result.kept.map((i) => i.id)).toEqual([
+      'approved',
+      'raw-h1',
+      'raw-h2',
+      'doc-1',
+      'doc-2',
+      'doc-3',
+    ]);
     expect(result.excluded.map((e) => [e.id, e.reason])).toEqual([
       ['draft', 'draft-or-deprecated'],
       ['old', 'draft-or-deprecated'],
       ['raw-lt', 'untrusted'],
-      ['raw-h3', 'untrusted'],
+      ['raw-h3', 'plane-limit'],
     ]);
     expect(applyTrustPolicy([item('r', 'x', 'raw')], { maxRawPerPlane: 0 }).kept).toEqual([]);
+  });
+});
+
+describe('Markdown, escaped once at render time', () => {
+  const base = {
+    id: 'x',
+    source: 's',
+    provenance: { kind: 'lineage' as const, id: 'node:1' },
+  };
+  it('renders structure instead of escaping it: no `\\#`, no entities, fences whole', () => {
+    // The reproduction of the issue: a session summary's headings reached the model as `\## Commands`.
+    const summary = renderPackItem({
+      ...base,
+      plane: 'history',
+      trustClass: 'raw',
+      text: '## Status\nShipped.\n\n## Commands\n- `pnpm test`\n```sh\nnpm ERR! <n> test failed\n```',
+    });
+    const derived = renderPackItem({
+      ...base,
+      plane: 'history',
+      trustClass: 'derived',
+      text: 'Setup:\n## Install\n---\n```\npnpm i\n```\nDone & dusted: 2 < 3',
+    });
+    for (const text of [summary, derived]) {
+      expect(text).not.toMatch(/\\[#>`=-]/);
+      expect(text).not.toMatch(/&(lt|gt|amp|quot|#\d+);/);
+    }
+    expect(summary).toContain('  > ## Commands');
+    expect(summary).toContain('  > ```sh');
+    expect(summary).toContain('  > npm ERR! \u2039n> test failed');
+    expect(derived).toBe(
+      '- [derived · lineage node:1] Setup:\n  **Install**\n  `pnpm i`\n  Done & dusted: 2 < 3\n',
+    );
   });
 });

@@ -1,7 +1,9 @@
 import { redactSecrets } from '@cairn/core';
 import {
+  DOCUMENT_QUOTE_LABEL,
   escapePackLabel,
   escapePackText,
+  escapeQuotedText,
   quotePackText,
   RAW_QUOTE_LABEL,
 } from './escape-pack-text';
@@ -34,6 +36,26 @@ export interface PackFrameOptions {
   purpose?: string;
   /** The id of the stored receipt (`cairn pack --last` shows it). */
   receiptId?: string;
+}
+
+/** What a receipt id looks like, for reserving its tokens before the id is known. */
+export const RECEIPT_ID_PLACEHOLDER = 'pack-00000000';
+
+/**
+ * The id of a pack's receipt: a hash (FNV-1a, 32 bits) of who it is for
+ * (`seed`: agent, session, epoch, profile) and of its rendered body. The
+ * same state gives the same id, so `cairn pack --profile` prints exactly
+ * what the hook injects, receipt line included; it names a receipt, it
+ * protects nothing (the hook path loads no crypto for it).
+ */
+export function receiptIdOf(seed: string, body: string): string {
+  let hash = 0x811c9dc5;
+  const text = `${seed}\u0000${body}`;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `pack-${hash.toString(16).padStart(8, '0')}`;
 }
 
 /** The receipt line a hook's pack carries: the id a user or a test can look up. */
@@ -83,7 +105,9 @@ const indent = (text: string, prefix: string) =>
  * (composePack already did) covers any caller rendering items of its own.
  */
 export function renderPackItem(item: RenderableItem): string {
-  return layoutPackItem(item, escapePackText(redactSecrets(item.text).text).trim());
+  const text = redactSecrets(item.text).text;
+  const escaped = item.trustClass === 'raw' ? escapeQuotedText(text) : escapePackText(text);
+  return layoutPackItem(item, escaped.trim());
 }
 
 /** The quotations under an item, indented as its further lines. */
@@ -102,7 +126,8 @@ export function layoutPackItem(item: RenderableItem, text: string): string {
   const where = describeProvenance(item.provenance);
   const quotes = quoteLines(item);
   if (item.trustClass === 'raw') {
-    const label = `- [${RAW_QUOTE_LABEL} · ${where}]`;
+    const what = item.plane === 'documents' ? DOCUMENT_QUOTE_LABEL : RAW_QUOTE_LABEL;
+    const label = `- [${what} · ${where}]`;
     return `${[label, indent(text, '  > '), ...quotes].join('\n')}\n`;
   }
   const [first = '', ...rest] = text.split('\n');
@@ -140,15 +165,19 @@ export function packFrameTokens(counter: TokenCounter, options: PackFrameOptions
 
 /**
  * Renders included items, grouped under their plane in seed order, inside
- * Cairn's pack markers. Empty when there is nothing to show.
+ * Cairn's pack markers. Empty when there is nothing to show. `rendered`
+ * holds items already rendered as they were costed (by id): a pack is
+ * rendered once, and its text is those renderings in their frame.
  */
 export function renderPack(
   items: readonly RenderableItem[],
   options: PackFrameOptions = {},
+  rendered?: ReadonlyMap<string, string>,
 ): string {
   if (items.length === 0) return '';
+  const render = (item: RenderableItem) => rendered?.get(item.id) ?? renderPackItem(item);
   return frame((plane) => {
     const mine = items.filter((item) => item.plane === plane);
-    return mine.length ? mine.map(renderPackItem) : undefined;
+    return mine.length ? mine.map(render) : undefined;
   }, options);
 }

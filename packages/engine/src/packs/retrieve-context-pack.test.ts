@@ -85,7 +85,8 @@ describe('retrieveContextPack', () => {
       ['long-term', 'ok'],
       ['documents', 'off'],
     ]);
-    expect(pack.planes[3]?.reason).toBe('not built yet');
+    // This caller gave no recall, so there is nothing to read documents with: said so.
+    expect(pack.planes[3]?.reason).toBe('no recall in this caller: it reads no documents');
     const planes = pack.items.map((item) => item.plane);
     expect(planes).toEqual([...planes].sort((a, b) => order(a) - order(b)));
     expect(pack.items.some((i) => i.id === 'beads:bd-1')).toBe(true);
@@ -160,7 +161,7 @@ describe('retrieveContextPack', () => {
   it('leaves out what the planning and long-term switches turn off, and gives their share on', async () => {
     await writeBeads();
     await seedUnits();
-    const request = { query: 'deploy context packs bd-1', agentId: 'claude' };
+    const request = { query: 'deploy script bd-1', agentId: 'claude' };
     const on = await retrieveContextPack(request, sources());
     expect(new Set(on.items.map((item) => item.plane))).toEqual(new Set(['planning', 'long-term']));
     const off = await retrieveContextPack(request, sources({ planning: 'off', longTerm: 'off' }));
@@ -169,12 +170,16 @@ describe('retrieveContextPack', () => {
       ['planning', 'off', 'switched off (memory.planning)'],
       ['history', 'ok', expect.any(String)],
       ['long-term', 'off', 'switched off (memory.longTerm)'],
-      ['documents', 'off', 'not built yet'],
+      ['documents', 'off', 'no recall in this caller: it reads no documents'],
     ]);
     const share = (pack: typeof on, plane: string) =>
       pack.budget.planes.find((b) => b.plane === plane)?.share ?? 0;
     expect([share(off, 'planning'), share(off, 'long-term')]).toEqual([0, 0]);
-    expect(share(off, 'history')).toBeGreaterThan(share(on, 'history'));
+    // An empty plane hands its share on too: the planes with items share the whole rest.
+    expect([share(on, 'history'), share(on, 'documents')]).toEqual([0, 0]);
+    expect(share(on, 'planning') + share(on, 'long-term')).toBe(
+      on.budget.total - on.budget.reserved,
+    );
   });
 
   it('says why history is empty without a thread', async () => {

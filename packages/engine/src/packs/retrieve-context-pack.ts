@@ -1,21 +1,15 @@
 import type { CairnSettings } from '@cairn/core';
-import { type ComposedPack, composePack, type PackInput, planesOff } from './compose-pack';
+import { type ComposedPack, composePack, type PackInput } from './compose-pack';
 import { type ContextPackRequest, parseContextPackRequest } from './context-pack-request';
-import { documentCandidates, type RecallMemoryFn } from './documents-plane';
+import type { RecallMemoryFn } from './documents-plane';
 import { escapePackItem, escapePackLabel } from './escape-pack-text';
-import { storeRecentPatterns } from './history-patterns';
-import { historyCandidates } from './history-plane';
-import { longTermCandidates, type SearchMemoryFn } from './long-term-plane';
-import { PACK_PLANES, type PackExclusion, type PackPlane } from './pack-types';
-import {
-  PLANE_TIMEOUT_MS,
-  type PlaneGatherer,
-  type PlaneReport,
-  type PlaneYield,
-  runPlane,
-} from './plane-runner';
+import type { SearchMemoryFn } from './long-term-plane';
+import { type PlaneDefinition, type PlaneSources, planeDefinitions } from './pack-planes';
+import { PACK_PROFILES, type PackProfileName } from './pack-profiles';
+import type { PackExclusion, PackPlane } from './pack-types';
+import type { HeadCandidate } from './pinned-items';
+import { PLANE_TIMEOUT_MS, type PlaneGatherer, type PlaneReport, runPlane } from './plane-runner';
 import type { PlanningSource } from './planning-graph';
-import { planningCandidates } from './planning-plane';
 import { estimateCounter, type TokenCounter } from './token-counter';
 
 /** What the gateway reads from: one project, its settings and its memory search. */
@@ -31,17 +25,27 @@ export interface ContextPackSources {
   env?: NodeJS.ProcessEnv;
   /** The planes' time budget in ms, one for all or per plane; default `PLANE_TIMEOUT_MS`. */
   planeTimeoutMs?: number | Partial<Record<PackPlane, number>>;
-  /** Replaces a plane's gatherer (tests; issue 13's recall; the hooks' shared stores). */
+  /** Replaces a plane's gatherer (tests; the hooks' shared stores). */
   gatherers?: Partial<Record<PackPlane, PlaneGatherer>>;
   /** Where the planning plane reads Beads: default `auto` (`bd` on PATH, else the export). */
   planningSource?: PlanningSource;
-  /** Tokens of the turn spent outside the planes (the hooks' head items), off the top. */
+  /** Tokens of the turn spent outside the pack, off the top. */
   reservedTokens?: number;
   /**
    * Of the given candidate ids, those already injected this session epoch:
    * they are excluded as `already-shown` (the hooks; `cairn pack` shows all).
    */
   alreadyShown?: (ids: string[]) => ReadonlySet<string>;
+  /** Pinned items (the memory head, the thread head), in the order they say things first. */
+  heads?: readonly HeadCandidate[];
+  /** The receipt the frame names: its id is a hash of `seed` and the pack's body. */
+  receipt?: { seed: string };
+}
+
+/** Whether the project's recall ranks by meaning: an embedder that reads meaning is configured. */
+export function recallsByMeaning(settings: CairnSettings): boolean {
+  const provider = (settings as { embedder?: { provider?: unknown } }).embedder?.provider;
+  return provider === 'openai' || provider === 'transformers';
 }
 
 /** Seed 004 §7: the pack and its receipt. */
@@ -52,6 +56,8 @@ export interface ContextPack {
   runRef?: string;
   relatedThreads?: string[];
   planningRef?: string;
+  /** The profile it was built under, when one was named. */
+  profile?: PackProfileName;
   /** The rendered text, framed and escaped; '' when nothing was included. */
   text: string;
   /** Redacted, and escaped as the rendered text is: a caller may show them to a model as they are. */
@@ -60,71 +66,22 @@ export interface ContextPack {
   /** In plane order: planning, history, long-term, documents. */
   planes: PlaneReport[];
   budget: ComposedPack['budget'];
+  /** The id the text's receipt line names, when it names one. */
+  receiptId?: string;
 }
 
-const SWITCH: Record<PackPlane, string> = {
-  planning: 'memory.planning',
-  history: 'memory.history',
-  'long-term': 'memory.longTerm',
-  documents: 'memory.documentsShare',
-};
-
-/** Planes the request leaves out are switched off for the allocation too: the others share their budget. */
+/** Planes that do not run are switched off for the allocation too: the others share their budget. */
 function effectiveSettings(
   settings: CairnSettings['memory'],
-  wanted: ReadonlySet<PackPlane>,
+  planes: readonly PlaneDefinition[],
 ): CairnSettings['memory'] {
+  const off = new Set(planes.filter((plane) => plane.off).map((plane) => plane.id));
   return {
     ...settings,
-    ...(wanted.has('planning') ? {} : { planning: 'off' as const }),
-    ...(wanted.has('history') ? {} : { history: 'off' as const }),
-    ...(wanted.has('long-term') ? {} : { longTerm: 'off' as const }),
-    ...(wanted.has('documents') ? {} : { documentsShare: 0 }),
-  };
-}
-
-function defaultGatherers(
-  request: ContextPackRequest,
-  sources: ContextPackSources,
-): Record<PackPlane, PlaneGatherer | undefined> {
-  return {
-    planning: async (): Promise<PlaneYield> => {
-      const result = await planningCandidates({
-        projectRoot: sources.rootDir,
-        ...(request.planningRef ? { planningRef: request.planningRef } : {}),
-        mentions: [request.query],
-        ...(sources.env ? { env: sources.env } : {}),
-        ...(sources.planningSource ? { source: sources.planningSource } : {}),
-        counter: sources.counter ?? estimateCounter,
-      });
-      const note = result.notes.join('; ');
-      return { candidates: result.items, ...(note ? { note } : {}) };
-    },
-    history: () => {
-      const result = historyCandidates({
-        rootDir: sources.rootDir,
-        agentId: request.agentId,
-        query: request.query,
-        ...(request.threadKey ? { threadKey: request.threadKey } : {}),
-        ...(request.runRef ? { runRef: request.runRef } : {}),
-        ...(request.relatedThreads ? { relatedThreads: request.relatedThreads } : {}),
-        recentPatterns: storeRecentPatterns,
-        namespace: sources.settings.memory.namespace,
-      });
-      return {
-        candidates: result.candidates,
-        excluded: result.otherThreads,
-        ...(result.note ? { note: result.note } : {}),
-      };
-    },
-    'long-term': async () => ({
-      candidates: await longTermCandidates(sources.search, request.query, request.agentId),
-    }),
-    documents: sources.recall
-      ? async () => ({
-          candidates: await documentCandidates(sources.recall!, request.query, request.agentId),
-        })
-      : undefined,
+    ...(off.has('planning') ? { planning: 'off' as const } : {}),
+    ...(off.has('history') ? { history: 'off' as const } : {}),
+    ...(off.has('long-term') ? { longTerm: 'off' as const } : {}),
+    ...(off.has('documents') ? { documentsShare: 0 } : {}),
   };
 }
 
@@ -142,72 +99,77 @@ const alreadyShown = (candidate: PackInput): PackExclusion => ({
   tokenCost: 0,
 });
 
-function offReason(
-  plane: PackPlane,
-  off: readonly PackPlane[],
-  wanted: ReadonlySet<PackPlane>,
-  enabled: boolean,
-) {
-  if (!enabled) return 'memory is off (memoryEnabled)';
-  if (!wanted.has(plane)) return 'not requested';
-  if (off.includes(plane)) return `switched off (${SWITCH[plane]})`;
-  return undefined;
+/** The request with its profile's planes, unless it names planes itself. */
+function withProfile(request: ContextPackRequest): ContextPackRequest {
+  if (!request.profile || request.planes) return request;
+  return { ...request, planes: [...PACK_PROFILES[request.profile].planes] };
+}
+
+interface Gathered {
+  planes: PlaneReport[];
+  candidates: PackInput[];
+  excluded: PackExclusion[];
+}
+
+/** Runs each plane in its time budget (fail-open per `memory.failOpen`); already-shown ones left out. */
+async function gather(
+  definitions: readonly PlaneDefinition[],
+  sources: ContextPackSources,
+): Promise<Gathered> {
+  const timeouts = sources.planeTimeoutMs;
+  const timeoutMs = (plane: PackPlane) =>
+    (typeof timeouts === 'number' ? timeouts : timeouts?.[plane]) ?? PLANE_TIMEOUT_MS;
+  const out: Gathered = { planes: [], candidates: [], excluded: [] };
+  for (const plane of definitions) {
+    if (!plane.gather) {
+      out.planes.push({ plane: plane.id, status: 'off', reason: plane.off, ms: 0, candidates: 0 });
+      continue;
+    }
+    const ran = await runPlane(plane.id, plane.gather, {
+      timeoutMs: timeoutMs(plane.id),
+      failOpen: sources.settings.memory.failOpen,
+    });
+    out.planes.push(ran.report);
+    // Claimed ids are those of the escaped items a pack hands out.
+    const shown = sources.alreadyShown?.(ran.yield.candidates.map((c) => escapePackLabel(c.id)));
+    for (const candidate of ran.yield.candidates) {
+      if (!shown?.has(escapePackLabel(candidate.id))) out.candidates.push(candidate);
+      else out.excluded.push(alreadyShown(candidate));
+    }
+    out.excluded.push(...(ran.yield.excluded ?? []));
+  }
+  return out;
 }
 
 /**
- * The retrieval gateway (seed 004 §7): gathers the planes in order, each in
- * its time budget (fail-open per `memory.failOpen`), then composes one
- * pack under the budget with `composePack`. Deterministic for the same
- * inputs and stores, apart from the planes' `ms`.
+ * The retrieval gateway (seed 004 §7), the one pack pipeline: the planes
+ * (data: `planeDefinitions`) gather in order, each in its time budget
+ * (fail-open per `memory.failOpen`); then `composePack` keeps what is
+ * relevant to the query, pins the heads, says every fact once, and fits
+ * the rest to the budget, rendering each item once. Deterministic for the
+ * same inputs and stores, apart from the planes' `ms`.
  */
 export async function retrieveContextPack(
   input: ContextPackRequest,
   sources: ContextPackSources,
 ): Promise<ContextPack> {
-  const request = parseContextPackRequest(input);
-  const memory = sources.settings.memory;
-  const wanted = new Set<PackPlane>(request.planes ?? PACK_PLANES);
-  const off = planesOff(memory);
-  const gatherers = { ...defaultGatherers(request, sources), ...sources.gatherers };
-  const timeouts = sources.planeTimeoutMs;
-  const timeoutMs = (plane: PackPlane) =>
-    (typeof timeouts === 'number' ? timeouts : timeouts?.[plane]) ?? PLANE_TIMEOUT_MS;
-  const planes: PlaneReport[] = [];
-  const candidates: PackInput[] = [];
-  const gatheredExclusions: PackExclusion[] = [];
-  for (const plane of PACK_PLANES) {
-    const gather = gatherers[plane];
-    const reason =
-      offReason(plane, off, wanted, sources.settings.memoryEnabled !== false) ??
-      (gather ? undefined : 'not built yet');
-    if (reason || !gather) {
-      planes.push({
-        plane,
-        status: 'off',
-        reason: reason ?? 'not built yet',
-        ms: 0,
-        candidates: 0,
-      });
-      continue;
-    }
-    const ran = await runPlane(plane, gather, {
-      timeoutMs: timeoutMs(plane),
-      failOpen: memory.failOpen,
-    });
-    planes.push(ran.report);
-    // Claimed ids are those of the escaped items a pack hands out.
-    const shown = sources.alreadyShown?.(ran.yield.candidates.map((c) => escapePackLabel(c.id)));
-    for (const candidate of ran.yield.candidates) {
-      if (!shown?.has(escapePackLabel(candidate.id))) candidates.push(candidate);
-      else gatheredExclusions.push(alreadyShown(candidate));
-    }
-    gatheredExclusions.push(...(ran.yield.excluded ?? []));
-  }
-  const composed = composePack(candidates, {
+  const request = withProfile(parseContextPackRequest(input));
+  const definitions = planeDefinitions(request, sources as PlaneSources);
+  const gathered = await gather(definitions, sources);
+  const floors = Object.fromEntries(definitions.map((plane) => [plane.id, plane.floor]));
+  const composed = composePack(gathered.candidates, {
     counter: sources.counter ?? estimateCounter,
-    settings: effectiveSettings(memory, wanted),
+    settings: effectiveSettings(sources.settings.memory, definitions),
     ...(request.budgetTokens === undefined ? {} : { budgetTokens: request.budgetTokens }),
     ...(sources.reservedTokens ? { reservedTokens: sources.reservedTokens } : {}),
+    relevance: { query: request.query, floors, byMeaning: recallsByMeaning(sources.settings) },
+    ...(sources.heads ? { heads: sources.heads } : {}),
+    frame: {
+      ...(request.profile && PACK_PROFILES[request.profile].purpose
+        ? { purpose: PACK_PROFILES[request.profile].purpose }
+        : {}),
+      ...(sources.receipt ? { receipt: sources.receipt } : {}),
+    },
   });
   return {
     query: request.query,
@@ -216,10 +178,12 @@ export async function retrieveContextPack(
     ...(request.runRef ? { runRef: request.runRef } : {}),
     ...(request.relatedThreads ? { relatedThreads: request.relatedThreads } : {}),
     ...(request.planningRef ? { planningRef: request.planningRef } : {}),
+    ...(request.profile ? { profile: request.profile } : {}),
     text: composed.text,
     items: composed.items.map(escapePackItem),
-    excluded: [...composed.excluded, ...gatheredExclusions].map(escapeExclusion),
-    planes,
+    excluded: [...composed.excluded, ...gathered.excluded].map(escapeExclusion),
+    planes: gathered.planes,
     budget: composed.budget,
+    ...(composed.receiptId ? { receiptId: composed.receiptId } : {}),
   };
 }

@@ -195,7 +195,8 @@ describe('memory.namespace: two namespaces of one project never see each other',
     const pack = async (cairn: Cairn) =>
       retrieveContextPack(
         {
-          query: 'quokkaflare build lockfile otterlamp module',
+          // A pack holds what is relevant to its query: the lockfile failure's words.
+          query: 'quokkaflare pnpm install lockfile',
           agentId: 'claude',
           threadKey: 'app.main',
           planes: ['history'],

@@ -59,12 +59,19 @@ describe('retrievalAdapter: the index every recall path goes through', () => {
     ]);
     // Session start injects the first unit; one added after it reaches the agent through prompt recall.
     await cairn.lifecycle.sessionStart({ ...ids, cwd: project.root });
-    const later = await cairn.add({ text: 'Releases are tagged by hand.', review: 'approved' });
+    // An item enters a pack when it is relevant to the prompt: it holds the prompt's word.
+    const later = await cairn.add({
+      text: `Releases are tagged by hand (${PROBE_WORD}).`,
+      review: 'approved',
+    });
     if (later.action !== 'created') throw new Error(`unit not added: ${later.action}`);
     const prompt = await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: `${PROBE_WORD}?` });
     expect(prompt.inject).toContain(later.memoryId);
     // A draft is found by search but never injected (seed 004 §9).
-    const draft = await cairn.add({ text: 'Releases might move to CI.', review: 'draft' });
+    const draft = await cairn.add({
+      text: `Releases might move to CI (${PROBE_WORD}).`,
+      review: 'draft',
+    });
     if (draft.action !== 'created') throw new Error(`draft not added: ${draft.action}`);
     expect((await cairn.search({ query: PROBE_WORD })).map((h) => h.memoryId)).toContain(
       draft.memoryId,

@@ -14,6 +14,7 @@ import {
   sectionCategory,
   splitSentences,
   stripMarkup,
+  withoutListLabel,
 } from './extraction-rules';
 import { SUMMARY_LIST_KEYS, type SummaryLists, type TranscriptLine } from './summary-types';
 import { boundList, clip, pathKey } from './text-bounds';
@@ -60,7 +61,7 @@ function addSectionLine(line: string, state: SectionState, out: Collector): void
     if (state.category === 'commands') out.commands.push(bare);
     else if (!/\s/.test(bare)) out.files.push(bare);
   } else if (state.category) {
-    out[state.category].push(item);
+    out[state.category].push(withoutListLabel(state.category, item));
   }
 }
 
@@ -68,7 +69,7 @@ function addProseLine(line: string, out: Collector): void {
   if (!mayClassify(line)) return;
   for (const sentence of splitSentences(stripMarkup(line))) {
     const category = classifySentence(sentence);
-    if (category) out[category].push(sentence);
+    if (category) out[category].push(withoutListLabel(category, sentence));
   }
 }
 

@@ -100,6 +100,30 @@ export function stripMarkup(line: string): string {
     .trim();
 }
 
+/**
+ * The labels a list's renderings write themselves (`Decision: …` in a run
+ * digest, `Next action: …` in a thread head, `Decisions:` over a list): an
+ * item that kept its own label would read `Decision: Decision: …`. A
+ * blocker keeps its label (`Error: ENOENT`): it says what kind of trouble.
+ */
+const OWN_LABELS: Partial<Record<SectionCategory, RegExp>> = {
+  decisions: /^(?:decision|decided)s?\s*:\s*/i,
+  nextSteps: /^(?:next(?: (?:steps?|actions?))?|todo|follow[- ]?ups?)\s*:\s*/i,
+  commitments: /^(?:commitment|promise)s?\s*:\s*/i,
+};
+
+/**
+ * An item of a list without the label its list renders for it
+ * (`Decision: keep SQLite` in decisions is `keep SQLite`); the item as
+ * it is when nothing would be left.
+ */
+export function withoutListLabel(category: SectionCategory, item: string): string {
+  const label = OWN_LABELS[category];
+  if (!label) return item;
+  const rest = item.replace(label, '');
+  return rest.trim() ? rest : item;
+}
+
 /** The list a sentence belongs to, or undefined. */
 export function classifySentence(sentence: string): PhraseCategory | undefined {
   const text = sentence.includes('’') ? sentence.replace(/\u2019/g, "'") : sentence;

@@ -46,9 +46,27 @@ describe('extraction rules', () => {
     ['commitments', 'The parser still has a TODO for tabs.'],
   ];
 
+  /** The label its list renders for it is taken off: no `Decision: Decision: …` downstream. */
+  const filed: Record<string, string> = {
+    'Decision: keep SQLite for the lineage store': 'keep SQLite for the lineage store',
+    'TODO: add retries to the client': 'add retries to the client',
+    'Next step: wire the hook into the CLI': 'wire the hook into the CLI',
+    'Commitment: ship the fix by Friday': 'ship the fix by Friday',
+  };
+
   it.each(examples)('files under %s: %s', async (key, sentence) => {
     const summary = await summarize([say(sentence)]);
-    expect(summary[key]).toEqual([sentence]);
+    expect(summary[key]).toEqual([filed[sentence] ?? sentence]);
+  });
+
+  it('never renders a label its list gives again (`Decision: Decision:`, `Next: Next:`)', async () => {
+    const summary = await summarize([
+      say('Decision: cap Retry-After at backoffLimit.'),
+      say('Next: add jitter to the retries.'),
+    ]);
+    expect(summary.decisions).toEqual(['cap Retry-After at backoffLimit.']);
+    expect(summary.nextSteps).toEqual(['add jitter to the retries.']);
+    expect(summary.text).not.toMatch(/^- (Decision|Next):/m);
   });
 
   it.each([
@@ -189,7 +207,7 @@ describe('createExtractiveSummarizer', () => {
       nextSteps: [
         'Document `maxRetries` in ./docs/CONFIG.md',
         'Run `pnpm biome check --write .` before the commit',
-        'TODO: ask whether /etc/app/sync.conf should get the same option.',
+        'ask whether /etc/app/sync.conf should get the same option.',
       ],
       files: [
         '/work/app/src/sync/client.ts',
@@ -241,9 +259,7 @@ describe('createExtractiveSummarizer', () => {
       source: 'extractive',
     });
     const summary = await summarize([say('Decision: keep tsup')]);
-    expect(summary.text).toBe(
-      '## Status\nDecision: keep tsup\n\n## Decisions\n- Decision: keep tsup',
-    );
+    expect(summary.text).toBe('## Status\nDecision: keep tsup\n\n## Decisions\n- keep tsup');
   });
 
   it('bounds lists to the latest items, clips long items and dedupes case-insensitively', async () => {
@@ -251,10 +267,10 @@ describe('createExtractiveSummarizer', () => {
     transcript.push(say(`Decision: ${'long '.repeat(100)}`), say('DECISION: OPTION 29'));
     const { decisions } = await summarize(transcript);
     expect(decisions).toHaveLength(LIST_LIMIT);
-    expect(decisions.at(-1)).toBe('DECISION: OPTION 29');
+    expect(decisions.at(-1)).toBe('OPTION 29');
     expect(decisions.at(-2)).toHaveLength(ITEM_MAX_CHARS);
     expect(decisions.at(-2)?.endsWith('…')).toBe(true);
-    expect(decisions[0]).toBe('Decision: option 23');
+    expect(decisions[0]).toBe('option 23');
   });
 
   it('keeps text within maxChars, dropping the oldest items of the largest list first', async () => {
@@ -286,7 +302,7 @@ describe('createExtractiveSummarizer', () => {
     const rolled = await summarize([], { previous: first.text });
     expect(rolled).toEqual(first);
     const next = await summarize([say('Decision: add jitter later.')], { previous: first.text });
-    expect(next.decisions.at(-1)).toBe('Decision: add jitter later.');
+    expect(next.decisions.at(-1)).toBe('add jitter later.');
     expect(next.decisions).toContain("Let's go with exponential backoff, not a fixed delay.");
     expect(next.status).toBe('Decision: add jitter later.');
   });

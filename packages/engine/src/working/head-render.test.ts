@@ -1,5 +1,6 @@
 import { estimateTokens, getDefaultMemoryScaffold } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
+import { threadHeadText } from './head-items';
 import { currentHeadRegion, renderHeadRegion, replaceHeadRegion } from './head-render';
 import {
   emptyThreadState,
@@ -118,5 +119,22 @@ describe('thread heads', () => {
     ]) {
       expect(text).toContain(part);
     }
+  });
+});
+
+describe('labels said once', () => {
+  it('shows a thread head folded with its items labelled as `Next action: …`, not `Next action: Next: …`', () => {
+    const state = {
+      ...emptyThreadState('claude', 'ky.main', '2026-05-01T00:00:00.000Z'),
+      status: 'Retries capped.',
+      nextAction: 'Next: add jitter to the retries',
+      decisions: ['Decision: cap Retry-After at backoffLimit'],
+    };
+    const text = threadHeadText(state);
+    expect(text).toContain('Next action: add jitter to the retries');
+    expect(text).toContain('- cap Retry-After at backoffLimit');
+    expect(text).not.toMatch(/(Next|Decision): (Next|Decision):/);
+    const region = renderHeadRegion({ threads: [state], units: [], budgetTokens: 800, now: 'now' });
+    expect(region).toContain('`ky.main`: add jitter to the retries');
   });
 });

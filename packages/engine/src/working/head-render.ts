@@ -6,6 +6,7 @@ import {
   THREAD_HEAD_END_MARKER,
   THREAD_HEAD_START_MARKER,
 } from '@cairn/core';
+import { withoutListLabel } from '../summaries/extraction-rules';
 import type { ThreadHeadState } from './thread-state';
 
 /** A durable constraint for the head: an approved decision or preference unit. */
@@ -70,7 +71,7 @@ function threadCandidates(threads: ThreadHeadState[]): Candidate[] {
     if (thread.nextAction)
       out.push({
         section: 'next',
-        line: `- ${label}: ${clip(thread.nextAction)}`,
+        line: `- ${label}: ${clip(withoutListLabel('nextSteps', thread.nextAction))}`,
         priority: base + 1,
       });
     thread.openLoops.forEach((loop, i) => {

@@ -95,6 +95,15 @@ export class HeadStore {
    * session, else `initial` (stored now). Kept in this per-machine file, so
    * it moves with the folder and a rename keeps the project's threads.
    */
+  /** The stored project id, or `initial` when none is stored yet (writes nothing). */
+  peekProjectId(initial: string): string {
+    const stored = this.db
+      .prepare(`SELECT value FROM project_facts WHERE key = 'project_id'`)
+      .pluck()
+      .get();
+    return typeof stored === 'string' && stored !== '' ? stored : initial;
+  }
+
   projectId(initial: string): string {
     const read = () =>
       this.db.prepare(`SELECT value FROM project_facts WHERE key = 'project_id'`).pluck().get();

@@ -3,7 +3,6 @@ import {
   missingAsUndefined,
   randomUuid,
   readMemoryFileExact,
-  threadHeadFileName,
   wellFormedText,
 } from '@cairn/core';
 import { ensureCairnGitignore } from '../cairn-gitignore';
@@ -18,7 +17,7 @@ import {
 } from './head-render';
 import type { HeadStore } from './head-store';
 import { regionOwner, renderTeamHeadRegion, threadHeadOfOtherClone } from './team-head';
-import { threadFileKey } from './thread-key';
+import { threadHeadFile } from './thread-key';
 import {
   emptyThreadState,
   foldSummary,
@@ -245,7 +244,7 @@ export async function refreshThreadHead(
     store.threads.putThread(threadStateFromFacts(store, target));
     return skipReadOnly(store, { agentId, scope });
   }
-  const file = threadHeadFileName(threadFileKey(agentId, threadKey));
+  const file = threadHeadFile(agentId, threadKey);
   return writeUnderLease(
     store,
     { agentId, scope },

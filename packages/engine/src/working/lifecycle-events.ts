@@ -13,22 +13,17 @@ import {
   type UserPromptSubmitInput,
   userPromptSubmitSchema,
 } from '@cairn/core';
+import { knownFixCandidate } from '../packs/history-patterns';
 import { EMPTY_RESULT, type LifecycleResult } from './lifecycle-context';
 import type { LifecycleParts } from './lifecycle-parts';
 import { injectPack } from './pack-injection';
-import { gitBranch } from './thread-key';
 import { toolEventText } from './tool-event-text';
 
-/** The lifecycle events (docs/HOOKS.md), each over the shared parts. */
-
-/** Branch names that say nothing about the work (the default branch, no branch). */
-const GENERIC_BRANCHES = new Set(['main', 'master', 'trunk', 'develop', 'detached', 'none']);
-
-/** The branch, as words for a query (`feat/bd-12-login`), unless it is a generic one. */
-function branchTopic(cwd: string): string {
-  const branch = gitBranch(cwd);
-  return GENERIC_BRANCHES.has(branch) ? '' : branch;
-}
+/**
+ * The lifecycle events (docs/HOOKS.md), each over the shared parts. An
+ * event that injects only chooses its pack profile and the profile's
+ * inputs (docs/PACKS.md "Profiles"); the pack is built by the one pipeline.
+ */
 
 export async function sessionStart(
   p: LifecycleParts,
@@ -39,26 +34,15 @@ export async function sessionStart(
     let session = p.sessionFor(args, args);
     // A harness that restarts the context after compacting (Claude Code sends
     // SessionStart with source "compact" before PostCompact) gets everything again.
-    if (args.source === 'compact') {
+    const compacted = args.source === 'compact';
+    if (compacted) {
       p.heads().sessions.bumpEpoch(session.agentId, session.sessionKey);
       session = p.sessionFor(args);
     }
-    const thread = p.heads().threads.getThread(session.agentId, session.threadKey);
-    const query = [
-      branchTopic(session.cwd || p.ctx.rootDir),
-      thread?.status,
-      thread?.nextAction,
-      ...(thread?.openLoops ?? []),
-    ]
-      .filter(Boolean)
-      .join(' ');
     const { text } = await injectPack(p, {
       event: 'session-start',
+      profile: compacted ? 'after-compaction' : 'session-start',
       session,
-      query,
-      longTerm: async () => ({
-        candidates: await p.parts().recall.forSessionStart(session, query),
-      }),
     });
     // A model summary that failed or was deferred at a session end is due
     // now; its failure must not cost this session its injection.
@@ -81,12 +65,9 @@ export async function userPromptSubmit(
     p.parts().capture(session, 'user', args.prompt);
     const { text } = await injectPack(p, {
       event: 'user-prompt-submit',
+      profile: 'prompt-submit',
       session,
-      query: args.prompt,
-      headFrom: 'state',
-      longTerm: async () => ({
-        candidates: await p.parts().recall.forPrompt(session, args.prompt),
-      }),
+      input: args.prompt,
     });
     return { inject: text };
   });
@@ -102,7 +83,17 @@ export async function toolUse(p: LifecycleParts, input: ToolUseInput): Promise<L
     // Its trouble is logged and costs the event nothing else: the capture above stands.
     let inject = '';
     try {
-      inject = await p.parts().history.record(session, entry, args);
+      const fix = await p.parts().history.record(session, entry, args);
+      if (fix) {
+        const injected = await injectPack(p, {
+          event: 'tool-use',
+          profile: 'post-tool',
+          session,
+          input: fix.pattern.normalized,
+          history: [knownFixCandidate(fix.pattern, fix.sharedBy)],
+        });
+        inject = injected.text;
+      }
     } catch (error) {
       p.logFailure('tool-use', args, error);
     }
@@ -126,11 +117,8 @@ export async function preCompaction(
     // Into the compaction prompt, not the context: the heads only, nothing claimed.
     const { text } = await injectPack(p, {
       event: 'pre-compaction',
+      profile: 'pre-compaction',
       session,
-      query: '',
-      planes: false,
-      claim: false,
-      purpose: 'keep across compaction',
     });
     return { inject: text };
   });

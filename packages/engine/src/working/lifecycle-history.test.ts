@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HISTORY_MIGRATIONS, historyDatabasePath, listFixPatterns } from '../history';
 import { openHistoryDatabase } from '../history/history-database';
 import { type Cairn, openCairn } from '../index';
-import { KNOWN_FIX_TITLE } from './tool-history-recorder';
 
 let project: TempProject;
 let cairn: Cairn;
@@ -55,8 +54,10 @@ describe('task history in the lifecycle (tool-use)', () => {
       stderr: importError('/w/two'),
     });
     expect(again.failed).toBeUndefined();
-    expect(again.inject).toContain(KNOWN_FIX_TITLE);
-    expect(again.inject).toMatch(/Fix pattern FIX-[0-9a-f]{12} \(candidate, seen once\)/);
+    // The post-tool profile's pack: the fix, named by the failure it follows.
+    expect(again.inject).toContain('## Cairn context pack: Known fix for this error');
+    expect(again.inject).toMatch(/Candidate fix \(not verified yet\) for the error quoted below/);
+    expect(again.inject).toMatch(/pattern FIX-[0-9a-f]{12} signature [0-9a-f]{16}/);
     expect(again.inject).toContain('edited `/w/one/lib/greet.mjs`');
     expect(again.inject).toContain('then `node` succeeded');
     // Shown, not applied: applied counts a session that ran the pattern's steps.

@@ -10,7 +10,7 @@ import type { AppendedEntry } from '../lineage/lineage-types';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 import { logLifecycleFailure } from './lifecycle-log';
-import type { HistoryRecorder } from './tool-history-recorder';
+import type { HistoryRecorder, KnownFix } from './tool-history-recorder';
 
 export { DEFAULT_HISTORY_NAMESPACE } from '../history/history-scope';
 
@@ -20,14 +20,15 @@ export { DEFAULT_HISTORY_NAMESPACE } from '../history/history-scope';
  * session's flag (history/open-failure-flag.ts): history.db stays closed
  * and the recorder (tool-history-recorder.ts) is not even loaded. Otherwise
  * the event goes to history.db, and a failure with a known signature is
- * answered with its best fix pattern, for the harness to inject.
+ * answered with its best fix pattern, which the event injects as a pack
+ * (the post-tool profile).
  */
 export function createToolHistory(ctx: LifecycleContext, authorId: () => string) {
   let recorder: HistoryRecorder | undefined;
   const load = async (): Promise<HistoryRecorder> => {
     if (recorder) return recorder;
     const { createHistoryRecorder } = await import('./tool-history-recorder');
-    recorder ??= createHistoryRecorder(ctx.rootDir, ctx.settings.memory.contextBudgetTokens);
+    recorder ??= createHistoryRecorder(ctx.rootDir);
     return recorder;
   };
   // Failures and patterns are recorded in the configured namespace (`memory.namespace`).
@@ -92,19 +93,19 @@ export function createToolHistory(ctx: LifecycleContext, authorId: () => string)
     }
   };
   return {
-    /** Records the event; resolves to the injection (empty unless a known fix applies). */
+    /** Records the event; resolves to the fix to show (a failure whose signature has a pattern). */
     async record(
       session: SessionRecord,
       entry: AppendedEntry,
       event: { toolName: string; input?: unknown; output?: unknown },
-    ): Promise<string> {
+    ): Promise<KnownFix | undefined> {
       const tool = toolEventFromRecorded(event.toolName, event.input, event.output);
       const { agentId, sessionKey } = session;
       const failed = detectToolFailure(tool).failed;
-      if (!failed && !hasOpenFailureFlag(ctx.rootDir, agentId, sessionKey)) return '';
+      if (!failed && !hasOpenFailureFlag(ctx.rootDir, agentId, sessionKey)) return undefined;
       // A failure may be one another clone shares a fix for: its file is read first.
       if (failed) await importShared();
-      const { inject, verified } = (await load()).record({
+      const { fix, verified } = (await load()).record({
         agentId,
         sessionKey,
         threadKey: session.threadKey,
@@ -120,7 +121,7 @@ export function createToolHistory(ctx: LifecycleContext, authorId: () => string)
         await promote(session, verified);
         await shareFixes(session);
       }
-      return inject;
+      return fix;
     },
     /** A session that ends leaves its unresolved failures abandoned, and shares its clone's fixes. */
     async endSession(session: SessionRecord): Promise<void> {

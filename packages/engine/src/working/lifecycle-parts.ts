@@ -96,6 +96,26 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     return ctx.settings.projectId || headStore().projectId(folderProjectId(ctx.rootDir));
   }
 
+  /**
+   * The session's record if it has one, else the record its first event
+   * would start, without starting it (`cairn pack --profile` reads only).
+   */
+  function peekSession(ids: Ids, threadKey?: string): SessionRecord {
+    const existing = headStore().sessions.session(ids.agentId, ids.sessionKey);
+    if (existing && (!threadKey || existing.threadKey === threadKey)) return existing;
+    const project =
+      ctx.settings.projectId || headStore().peekProjectId(folderProjectId(ctx.rootDir));
+    return {
+      agentId: ids.agentId,
+      sessionKey: ids.sessionKey,
+      threadKey: threadKey ?? defaultThreadKey(project, ctx.rootDir, ctx.rootDir),
+      harness: null,
+      cwd: null,
+      epoch: existing?.epoch ?? 0,
+      startedAt: ctx.now().toISOString(),
+    };
+  }
+
   /** The session's record, started on its first event (default thread: project and branch). */
   function sessionFor(
     ids: Ids,
@@ -122,6 +142,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     guarded,
     logFailure,
     sessionFor,
+    peekSession,
     close(): void {
       parts?.recall.close();
       parts?.history.close();

@@ -6,8 +6,22 @@ import type {
   ToolUseInput,
   UserPromptSubmitInput,
 } from '@cairn/core';
+import type { PackProfileName } from '../packs/pack-profiles';
+import type { ContextPack } from '../packs/retrieve-context-pack';
 import * as events from './lifecycle-events';
 import { createLifecycleParts } from './lifecycle-parts';
+import { previewPack } from './pack-injection';
+
+/** What `cairn pack --profile` asks for: the pack a hook would inject now, for a session. */
+export interface ProfilePackPreview {
+  profile: PackProfileName;
+  agentId: string;
+  sessionKey: string;
+  /** Default: the session's thread, else the thread its first event would start. */
+  threadKey?: string;
+  /** The prompt (prompt-submit) or the failure's text (post-tool). */
+  input?: string;
+}
 
 export type { LifecycleContext, LifecycleResult } from './lifecycle-context';
 
@@ -26,6 +40,16 @@ export function createLifecycle(ctx: Parameters<typeof createLifecycleParts>[0])
     preCompaction: (input: PreCompactionInput) => events.preCompaction(parts, input),
     compactionComplete: (input: CompactionCompleteInput) => events.compactionComplete(parts, input),
     sessionEnd: (input: SessionEndInput) => events.sessionEnd(parts, input),
+    /**
+     * The pack the hook of `request.profile` would inject for the session
+     * now, byte for byte; nothing is claimed or stored.
+     */
+    previewPack: (request: ProfilePackPreview): Promise<ContextPack> =>
+      previewPack(parts, {
+        profile: request.profile,
+        session: parts.peekSession(request, request.threadKey),
+        ...(request.input === undefined ? {} : { input: request.input }),
+      }),
     close: () => parts.close(),
   };
 }

@@ -120,16 +120,17 @@ describe('hook injection as a context pack', () => {
     const unit = await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
     if (unit.action !== 'created') throw new Error('seed failed');
     const ids = { ...A, sessionKey: 's1', cwd: project.root };
-    const start = await cairn.lifecycle.sessionStart(ids);
-    expect(start.inject).toContain('kestrel-stage');
+    await cairn.lifecycle.sessionStart(ids);
+    const first = await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: 'kestrel-stage name?' });
+    expect(first.inject).toContain('kestrel-stage');
     const [started] = lastPackReceipts(project.root);
-    expect(start.inject).toContain(PACK_START_MARKER);
-    expect(start.inject).toContain(started!.receiptId);
+    expect(first.inject).toContain(PACK_START_MARKER);
+    expect(first.inject).toContain(started!.receiptId);
     expect(started!.pack.items.map((item) => item.id)).toContain(unit.memoryId);
 
     const again = await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: 'kestrel-stage?' });
     expect(again.inject).toBe('');
-    // Nothing shown, nothing stored: the last receipt is still session start's.
+    // Nothing shown, nothing stored: the last receipt is still the first prompt's.
     expect(lastPackReceipts(project.root)[0]!.receiptId).toBe(started!.receiptId);
 
     await cairn.add({ text: 'The kestrel-stage cluster is rebuilt on Mondays.' });
@@ -156,17 +157,43 @@ describe('hook injection as a context pack', () => {
     const next = await cairn.lifecycle.sessionStart({ ...ids, sessionKey: 's2' });
     const [receipt] = lastPackReceipts(project.root);
     const heads = receipt!.pack.items.filter((item) => item.provenance.kind === 'head');
-    expect(heads.map((item) => item.id)).toEqual(['head:memory', 'head:thread:topic-billing']);
+    // The thread head says its facts first; the memory head adds what it does not say.
+    expect(heads.map((item) => item.id)).toEqual(['head:thread:topic-billing', 'head:memory']);
+    const threadHead = heads[0]!;
+    expect(threadHead.provenance.file).toBe('.cairn/memory/threads/claude.topic-billing.md');
     for (const head of heads)
       expect(head).toMatchObject({ plane: 'history', trustClass: 'derived' });
     expect(next.inject).toContain('Status:');
+  });
+
+  it('names a thread head by the file the head writer wrote, slugged agent id included', async () => {
+    const cairn = await open();
+    const ids = {
+      agentId: 'Claude Code',
+      harness: 'claude-code',
+      sessionKey: 's1',
+      cwd: project.root,
+      threadKey: 'topic-billing',
+    };
+    await cairn.lifecycle.sessionStart(ids);
+    await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: 'We decided to use Stripe.' });
+    await cairn.lifecycle.sessionEnd(ids);
+    await cairn.lifecycle.sessionStart({ ...ids, sessionKey: 's2' });
+    const [receipt] = lastPackReceipts(project.root);
+    const head = receipt!.pack.items.find((item) => item.id === 'head:thread:topic-billing');
+    expect(head?.provenance.file).toBe('.cairn/memory/threads/claude-code.topic-billing.md');
+    await expect(readFile(join(project.root, head!.provenance.file!), 'utf8')).resolves.toContain(
+      '# Thread topic-billing',
+    );
   });
 
   it(`keeps the last ${PACK_RECEIPTS_KEPT} receipts, newest first`, async () => {
     const cairn = await open();
     await cairn.add({ text: 'Kestrel is the deploy target.' });
     for (let i = 0; i < PACK_RECEIPTS_KEPT + 5; i += 1) {
-      await cairn.lifecycle.sessionStart({ ...A, sessionKey: `s${i}`, cwd: project.root });
+      const ids = { ...A, sessionKey: `s${i}`, cwd: project.root };
+      await cairn.lifecycle.sessionStart(ids);
+      await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: 'which deploy target?' });
     }
     const all = lastPackReceipts(project.root, { limit: 1000 });
     expect(all).toHaveLength(PACK_RECEIPTS_KEPT);

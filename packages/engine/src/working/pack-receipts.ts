@@ -1,5 +1,6 @@
 import { redactSecrets } from '@cairn/core';
 import type { SqliteStatement } from '@cairn/sqlite';
+import type { PackProfileName } from '../packs/pack-profiles';
 import type { ContextPack } from '../packs/retrieve-context-pack';
 import type { Database } from './sqlite';
 
@@ -7,7 +8,7 @@ import type { Database } from './sqlite';
 export const PACK_RECEIPTS_KEPT = 50;
 
 /** The lifecycle events that inject a pack. */
-export type InjectionEvent = 'session-start' | 'user-prompt-submit' | 'pre-compaction';
+export type InjectionEvent = 'session-start' | 'user-prompt-submit' | 'tool-use' | 'pre-compaction';
 
 /**
  * What one injection showed the agent and why: the pack (item texts cut to
@@ -17,6 +18,8 @@ export type InjectionEvent = 'session-start' | 'user-prompt-submit' | 'pre-compa
 export interface InjectionReceipt {
   receiptId: string;
   event: InjectionEvent;
+  /** The profile the pack was built under (docs/PACKS.md "Profiles"). */
+  profile?: PackProfileName;
   agentId: string;
   sessionKey: string;
   threadKey: string;

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { threadHeadFileName } from '@cairn/core';
 
 /** Lowercase, `[a-z0-9._-]` only, no leading punctuation, bounded: safe in file names and keys. */
 export function slugify(value: string, max = 48): string {
@@ -62,4 +63,12 @@ export function explicitThreadKey(kind: ThreadKind, name: string): string {
  */
 export function threadFileKey(agentId: string, threadKey: string): string {
   return `${slugify(agentId, 40)}.${threadKey}`.slice(0, 119);
+}
+
+/**
+ * The workspace file of a thread head, relative to `.cairn/memory/`:
+ * `threads/<agent slug>.<thread>.md`, as the head writer names it.
+ */
+export function threadHeadFile(agentId: string, threadKey: string): string {
+  return threadHeadFileName(threadFileKey(agentId, threadKey));
 }

@@ -1,4 +1,5 @@
 import { escapeMarkers, redactSecrets } from '@cairn/core';
+import { withoutListLabel } from '../summaries/extraction-rules';
 
 /** Tier 2: the rolling head of one thread (seed 002: status, decisions, open loops, next action, lineage). */
 export interface ThreadHeadState {
@@ -70,12 +71,13 @@ export function foldSummary(
   now: string,
   countsAsSession: boolean,
 ): ThreadHeadState {
+  // A summarizer's items may keep the label their list renders (`Decision: …`): taken off here.
   const facts = {
     status: raw.status === undefined ? undefined : clean(raw.status),
-    decisions: raw.decisions.map(clean),
+    decisions: raw.decisions.map((item) => clean(withoutListLabel('decisions', item))),
     blockers: raw.blockers.map(clean),
-    commitments: raw.commitments.map(clean),
-    nextSteps: raw.nextSteps.map(clean),
+    commitments: raw.commitments.map((item) => clean(withoutListLabel('commitments', item))),
+    nextSteps: raw.nextSteps.map((item) => clean(withoutListLabel('nextSteps', item))),
   };
   return {
     ...previous,
@@ -108,9 +110,12 @@ export function renderThreadHead(state: ThreadHeadState): string {
     '',
     `**Status:** ${escapeMarkers(state.status) || '(no summary yet)'}`,
     '',
-    `**Next action:** ${escapeMarkers(state.nextAction) || '(none recorded)'}`,
+    `**Next action:** ${escapeMarkers(withoutListLabel('nextSteps', state.nextAction)) || '(none recorded)'}`,
     '',
-    ...list('Decisions', state.decisions),
+    ...list(
+      'Decisions',
+      state.decisions.map((item) => withoutListLabel('decisions', item)),
+    ),
     ...list('Open loops', state.openLoops),
     ...list(
       'Lineage',

@@ -1,7 +1,6 @@
 import { redactSecrets } from '@cairn/core';
-import { renderKnownFix } from '../history/fix-pattern-render';
 import { patternDetail } from '../history/fix-pattern-store';
-import type { FixPatternDetail } from '../history/fix-pattern-types';
+import type { FixPattern, FixPatternDetail } from '../history/fix-pattern-types';
 import { openHistoryDatabase } from '../history/history-database';
 import {
   applySharedFixes,
@@ -17,7 +16,6 @@ import {
   recordToolOutcome,
   type ToolOutcomeInput,
 } from '../history/tool-outcome-recorder';
-import { composeInjection } from './injection';
 import type { Database } from './sqlite';
 
 /**
@@ -27,11 +25,13 @@ import type { Database } from './sqlite';
  * evaluates the signature rules, the pattern store or the redaction patterns.
  */
 
-/** The title of the text that follows a failing tool event with a known fix. */
-export const KNOWN_FIX_TITLE =
-  '## Known fix for this error (Cairn task history: derived from earlier runs, check it before following)';
+/** A failure's known fix: its pattern, and the other clones that share it (none: this clone's own). */
+export interface KnownFix {
+  pattern: FixPattern;
+  sharedBy: string[];
+}
 
-export function createHistoryRecorder(rootDir: string, injectTokens: number) {
+export function createHistoryRecorder(rootDir: string) {
   let db: Database | undefined;
   const access: HistoryAccess = {
     rootDir,
@@ -40,21 +40,18 @@ export function createHistoryRecorder(rootDir: string, injectTokens: number) {
   };
   return {
     /**
-     * Records the event; returns the injection (empty unless a known fix
-     * applies) and the patterns the event turned verified, with their runs.
+     * Records the event; returns the fix to show (a failure whose
+     * signature has one) and the patterns the event turned verified, with
+     * their runs.
      */
-    record(input: ToolOutcomeInput): { inject: string; verified: FixPatternDetail[] } {
+    record(input: ToolOutcomeInput): { fix?: KnownFix; verified: FixPatternDetail[] } {
       const outcome = recordToolOutcome(access, input);
       const verified = (outcome.verified ?? [])
         .map((id) => patternDetail(access.db(), id))
         .filter((detail): detail is FixPatternDetail => detail !== undefined);
-      if (!outcome.pattern) return { inject: '', verified };
+      if (!outcome.pattern) return { verified };
       const sharedBy = sharedAuthorsOf(access.db(), outcome.pattern.id);
-      const inject = composeInjection(
-        [{ title: KNOWN_FIX_TITLE, lines: renderKnownFix(outcome.pattern, sharedBy) }],
-        injectTokens,
-      );
-      return { inject, verified };
+      return { fix: { pattern: outcome.pattern, sharedBy }, verified };
     },
     /** Imports the other clones' shared fix patterns (read by the caller). */
     importShared(files: readonly SharedFixesFile[], repo: string, at: string): SharedImport {

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { dedupeItems, type DedupableItem, FactLedger } from './pack-dedupe';
+
+const item = (id: string, text: string, extra: Partial<DedupableItem> = {}): DedupableItem => ({
+  id,
+  plane: 'history',
+  text,
+  trustClass: 'derived',
+  ...extra,
+});
+
+describe('nothing twice', () => {
+  it('says "cap Retry-After at backoffLimit" once across heads, summary, digest and units', () => {
+    // The reproduction of the issue: one fact in five places of one session-start injection.
+    const fact = 'cap Retry-After at backoffLimit';
+    const result = dedupeItems([
+      item('head:thread:t', `Status: ${fact}\nNext action: add jitter\nDecisions:\n- ${fact}`),
+      item(
+        'head:memory',
+        `Active threads:\n- \`ky.main\`: ${fact}\nNext actions:\n- \`ky.main\`: add jitter`,
+      ),
+      item('node:1', `## Decisions\n- ${fact}.`, { trustClass: 'raw' }),
+      item('run:1', `Run s-1 (2026-05-01): Fix the retry tests\nDecision: ${fact}`),
+      item('UNIT:1', `We ${fact}.`, { plane: 'long-term', trustClass: 'approved' }),
+    ]);
+    const said = [...result.kept.map((i) => i.text)].join('\n');
+    expect(said.split(fact)).toHaveLength(2);
+    expect(result.kept.map((i) => i.id)).toEqual(['head:thread:t', 'run:1']);
+    expect(result.kept[1]!.text).toBe('Run s-1 (2026-05-01): Fix the retry tests');
+    expect(result.excluded.map((e) => [e.id, e.reason, e.duplicateOf])).toEqual([
+      ['head:memory', 'duplicate', 'head:thread:t'],
+      ['node:1', 'duplicate', 'head:thread:t'],
+      ['UNIT:1', 'duplicate', 'head:thread:t'],
+    ]);
+  });
+
+  it('leaves out a unit the memory head cites by id, and keeps short facts of different runs', () => {
+    const ledger = new FactLedger();
+    ledger.cite('- Use pnpm (`UNIT:11111111-1111-4111-8111-111111111111`)', 'head:memory');
+    const result = dedupeItems(
+      [
+        item('UNIT:11111111-1111-4111-8111-111111111111', 'Use pnpm.', { plane: 'long-term' }),
+        item('run:a', 'Run a: build\nOutcome: succeeded'),
+        item('run:b', 'Run b: lint\nOutcome: succeeded'),
+      ],
+      ledger,
+    );
+    expect(result.kept.map((i) => i.id)).toEqual(['run:a', 'run:b']);
+    expect(result.kept[1]!.text).toContain('Outcome: succeeded');
+  });
+
+  it('keeps a code block whole, whatever it repeats', () => {
+    const block = '```sh\nvault read ops/deploy-key now please\n```';
+    const result = dedupeItems([
+      item('UNIT:1', 'vault read ops/deploy-key now please', { trustClass: 'approved' }),
+      item('doc', `Deploy:\n${block}`, { plane: 'documents', trustClass: 'raw' }),
+    ]);
+    expect(result.kept.map((i) => i.text)).toEqual([
+      'vault read ops/deploy-key now please',
+      `Deploy:\n${block}`,
+    ]);
+  });
+});

@@ -1,0 +1,171 @@
+import type { PackExclusion, PackPlane, PackQuote, TrustClass } from './pack-types';
+import { meaningfulTerms } from './relevance-terms';
+
+/**
+ * Nothing twice (docs/PACKS.md "Dedupe"): one injection (the heads, the
+ * pack, a known fix) never carries the same fact twice. A fact is one line
+ * of an item's text, or one quotation under it, read as its meaningful
+ * terms once list markers, labels (`Status:`, `Decision:`, `` `cairn.main`: ``)
+ * and ids are set aside. A later fact is a near-duplicate of an earlier
+ * one when at least `NEAR_DUPLICATE` of its terms are among that one's
+ * and it has `MIN_FACT_TERMS` terms or more; a two-term fact only when an
+ * earlier one has exactly its terms ("add jitter"); a one-term line is
+ * never judged ("Outcome: succeeded" of two runs are two facts). Items are read
+ * in the caller's order (the pinned heads, then the planes' best first):
+ * the earlier says it. An item loses its repeated lines and quotations (a
+ * title left with nothing under it goes too; a line inside a code block
+ * stays); an item with nothing left is excluded as a `duplicate` of the
+ * first item that said its facts. A unit whose id a pinned head cites is a duplicate
+ * of that head.
+ */
+
+export const NEAR_DUPLICATE = 0.8;
+export const MIN_FACT_TERMS = 3;
+/** Facts this short are judged only against facts of exactly their terms. */
+const SHORT_FACT_TERMS = 2;
+
+export interface DedupableItem {
+  id: string;
+  plane: PackPlane;
+  text: string;
+  quotes?: PackQuote[];
+  trustClass: TrustClass;
+}
+
+interface Fact {
+  terms: ReadonlySet<string>;
+  owner: string;
+}
+
+/** Unit ids and long hex ids: references, not words of a fact. */
+const IDS = /\b(?:UNIT|RAW):[\w:#.-]+|\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi;
+const LIST_MARK = /^\s*(?:[-*+>]|\d{1,3}[.)])\s+/;
+/** `Status: `, `Next action: `, `Gotcha 1: `, `` `cairn.main` (claude): ``: a line's label. */
+const LABEL = /^(?:`[^`]{1,120}`(?:\s*\([^)]{1,60}\))?|[A-Z][\w -]{0,30}):\s+/;
+/** A title that only opens a list: `Decisions:`, `Lineage (expand with memory_expand):`, `## Next steps`. */
+const TITLE = /^(?:[A-Z][\w ()-]{0,60}:|#{1,6}\s+\S.{0,60})$/;
+
+function factTerms(line: string): ReadonlySet<string> {
+  let text = line.replace(LIST_MARK, '');
+  for (let i = 0; i < 2 && LABEL.test(text); i += 1) text = text.replace(LABEL, '');
+  return meaningfulTerms(text.replace(IDS, ' '));
+}
+
+/** The facts said so far (indexed by term), and the unit ids the pinned items cite. */
+export class FactLedger {
+  private readonly facts: Fact[] = [];
+  private readonly byTerm = new Map<string, number[]>();
+  private readonly shortFacts = new Map<string, string>();
+  private readonly cited = new Map<string, string>();
+
+  /** The item that said a fact `terms` repeats, if any: the earliest such fact's. */
+  saidBy(terms: ReadonlySet<string>): string | undefined {
+    if (terms.size === SHORT_FACT_TERMS) return this.shortFacts.get([...terms].sort().join(' '));
+    if (terms.size < MIN_FACT_TERMS) return undefined;
+    const shared = new Map<number, number>();
+    for (const term of terms) {
+      for (const index of this.byTerm.get(term) ?? [])
+        shared.set(index, (shared.get(index) ?? 0) + 1);
+    }
+    let first: number | undefined;
+    for (const [index, count] of shared) {
+      if (count / terms.size >= NEAR_DUPLICATE && (first === undefined || index < first))
+        first = index;
+    }
+    return first === undefined ? undefined : this.facts[first]!.owner;
+  }
+
+  add(terms: ReadonlySet<string>, owner: string): void {
+    if (terms.size === SHORT_FACT_TERMS) {
+      const key = [...terms].sort().join(' ');
+      if (!this.shortFacts.has(key)) this.shortFacts.set(key, owner);
+      return;
+    }
+    if (terms.size < MIN_FACT_TERMS) return;
+    const index = this.facts.push({ terms, owner }) - 1;
+    for (const term of terms) {
+      const list = this.byTerm.get(term);
+      if (list) list.push(index);
+      else this.byTerm.set(term, [index]);
+    }
+  }
+
+  /** Records the unit ids a pinned item's text names (`(UNIT:…)` in the memory head). */
+  cite(text: string, owner: string): void {
+    for (const id of text.match(/\bUNIT:[0-9a-f-]{36}\b/gi) ?? []) {
+      if (!this.cited.has(id)) this.cited.set(id, owner);
+    }
+  }
+
+  citedBy(id: string): string | undefined {
+    return this.cited.get(id);
+  }
+}
+
+/** Drops titles left with nothing under them (a title followed by another title, or last). */
+function withoutEmptyTitles(lines: string[]): string[] {
+  return lines.filter((line, index) => {
+    if (!TITLE.test(line.trim())) return true;
+    const next = lines[index + 1];
+    return next !== undefined && next.trim() !== '' && !TITLE.test(next.trim());
+  });
+}
+
+export interface DedupeOutcome<T> {
+  /** The item with its repeated lines and quotes taken out; undefined when nothing is left. */
+  item?: T;
+  /** The item that said what this one repeats (for the exclusion), when it is left out. */
+  duplicateOf?: string;
+}
+
+const FENCE_LINE = /^\s*(?:`{3,}|~{3,})/;
+
+/** Takes one item through the ledger (see the file's comment); its own new facts are added. */
+export function dedupeItem<T extends DedupableItem>(ledger: FactLedger, item: T): DedupeOutcome<T> {
+  const citedBy = ledger.citedBy(item.id);
+  if (citedBy) return { duplicateOf: citedBy };
+  let firstOwner: string | undefined;
+  // Line by line, so a line repeating an earlier line of the same item goes too.
+  const keep = (terms: ReadonlySet<string>) => {
+    const owner = ledger.saidBy(terms);
+    if (owner === undefined) ledger.add(terms, item.id);
+    else firstOwner ??= owner;
+    return owner === undefined;
+  };
+  let inFence = false;
+  const kept = item.text.split('\n').filter((line) => {
+    if (FENCE_LINE.test(line)) inFence = !inFence;
+    // A code block is kept whole: a line taken out of it would change the code.
+    if (inFence || FENCE_LINE.test(line)) return true;
+    return keep(factTerms(line));
+  });
+  const lines = withoutEmptyTitles(kept);
+  const quotes = item.quotes?.filter((quote) => keep(meaningfulTerms(quote.text)));
+  if (lines.join('').trim() === '') return { duplicateOf: firstOwner ?? item.id };
+  const text = lines.join('\n');
+  if (text === item.text && quotes?.length === item.quotes?.length) return { item };
+  return { item: { ...item, text, ...(quotes ? { quotes } : {}) } };
+}
+
+/** Every item through one ledger in the given order; what is left, and the duplicates. */
+export function dedupeItems<T extends DedupableItem>(
+  items: readonly T[],
+  ledger = new FactLedger(),
+): { kept: T[]; excluded: PackExclusion[] } {
+  const kept: T[] = [];
+  const excluded: PackExclusion[] = [];
+  for (const item of items) {
+    const outcome = dedupeItem(ledger, item);
+    if (outcome.item) kept.push(outcome.item);
+    else {
+      excluded.push({
+        id: item.id,
+        plane: item.plane,
+        reason: 'duplicate',
+        ...(outcome.duplicateOf ? { duplicateOf: outcome.duplicateOf } : {}),
+        tokenCost: 0,
+      });
+    }
+  }
+  return { kept, excluded };
+}

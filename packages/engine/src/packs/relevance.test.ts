@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { PackInput } from './compose-pack';
+import { RELEVANCE_FLOORS } from './pack-planes';
+import { relevantCandidates } from './relevance';
+import { meaningfulTerms } from './relevance-terms';
+
+const unit = (
+  id: string,
+  text: string,
+  score: number,
+  extra: Partial<PackInput> = {},
+): PackInput => ({
+  id,
+  plane: 'long-term',
+  text,
+  source: 'units',
+  trustClass: 'approved',
+  provenance: { kind: 'unit', id },
+  score,
+  why: 'memory search match',
+  ...extra,
+});
+
+describe('relevance before budget', () => {
+  it('keeps the unit that answers a prompt and leaves out the ones that only share a word or the budget', () => {
+    // The reproduction of the issue: the answer ranked second among unrelated units.
+    const candidates = [
+      unit('ld', 'LaunchDarkly flags are called through the SDK, never by hand.', 9),
+      unit('answer', 'onDownloadProgress is only called when the server sends Content-Length.', 8),
+      unit('maint', 'The maintainer is Sindre; releases are cut on Mondays.', 4),
+      unit('ci', 'CI caches node_modules keyed by the lockfile hash.', 3),
+      unit('log', 'Logging goes through pino at level info.', 2),
+    ];
+    const result = relevantCandidates(
+      'the download progress callback is never called, why?',
+      candidates,
+      RELEVANCE_FLOORS,
+    );
+    expect(result.kept.map((c) => c.id)).toEqual(['answer']);
+    expect(result.excluded.map((e) => [e.id, e.reason])).toEqual([
+      ['ld', 'not-relevant'],
+      ['maint', 'not-relevant'],
+      ['ci', 'not-relevant'],
+      ['log', 'not-relevant'],
+    ]);
+  });
+
+  it('finds nothing for a request nothing answers, and for a query without meaningful words', () => {
+    const candidates = [unit('a', 'Deploys go through kestrel.', 5)];
+    expect(relevantCandidates('how is the weather in Lisbon?', candidates, {}).kept).toEqual([]);
+    expect(relevantCandidates('what is it, and why?', candidates, {}).kept).toEqual([]);
+  });
+
+  it('applies the ranker floor relative to the best hit, and keeps what the request names', () => {
+    const candidates = [
+      unit('best', 'kestrel deploys need the vpn', 10),
+      unit('weak', 'kestrel is a bird', 1),
+      unit('named', 'Run r-1 met nothing you asked about', 0, { match: 'named', plane: 'history' }),
+    ];
+    const result = relevantCandidates('kestrel deploys', candidates, RELEVANCE_FLOORS);
+    expect(result.kept.map((c) => c.id)).toEqual(['best', 'named']);
+  });
+
+  it('reads identifiers and base forms as the search does', () => {
+    expect([...meaningfulTerms('onDownloadProgress retries were failing')]).toEqual(
+      expect.arrayContaining(['download', 'progress', 'retry', 'fail']),
+    );
+    // Request words say nothing about the subject.
+    expect(meaningfulTerms('please explain it again')).toEqual(new Set());
+  });
+});

@@ -1,0 +1,98 @@
+import type { PackInput } from './compose-pack';
+import type { PackExclusion, PackPlane } from './pack-types';
+import { meaningfulTerms, sharedTerms } from './relevance-terms';
+
+/**
+ * Relevance before budget (docs/PACKS.md): an item enters a pack because
+ * it answers the request's query, never because budget is left. Two
+ * tests, both needed:
+ *
+ * - **shared terms**: the item holds at least `minSharedTerms` of the
+ *   query's meaningful terms (`meaningfulTerms`: stop words and request
+ *   words out, identifier parts and base forms in): one for a query of up
+ *   to three terms, two for a longer one;
+ * - **the ranker's floor**: where a plane's scores come from a ranker
+ *   (units, documents), the item scores at least `floor` times the best
+ *   candidate of its plane. Planes whose scores are Cairn's own tallies
+ *   (history, planning) have no floor: the shared terms decide.
+ *
+ * An item the request names (`match: 'named'`: the run the pack is for,
+ * the Beads issue the query names, the fix of the failure it follows) is
+ * relevant whatever its words. With recall by meaning (an embedder that
+ * ranks by meaning is configured), a paraphrase shares no word with what
+ * it finds: the ranker's floor alone decides, in the planes it ranks. A
+ * query with no meaningful term finds nothing relevant.
+ */
+
+/** Shared terms an item needs, by the number of meaningful terms in the query. */
+export function minSharedTerms(queryTerms: number): number {
+  return queryTerms >= 4 ? 2 : 1;
+}
+
+/** What the floor reads of a candidate: its words, its quotes, a document's path and heading. */
+function candidateText(candidate: PackInput): string {
+  const quotes = candidate.quotes?.map((quote) => quote.text) ?? [];
+  const place =
+    candidate.provenance.kind === 'document'
+      ? [candidate.provenance.id, candidate.provenance.heading ?? '']
+      : [candidate.provenance.heading ?? ''];
+  return [candidate.text, ...quotes, ...place].join('\n');
+}
+
+export interface RelevanceResult {
+  kept: PackInput[];
+  excluded: PackExclusion[];
+}
+
+const notRelevant = (candidate: PackInput): PackExclusion => ({
+  id: candidate.id,
+  plane: candidate.plane,
+  reason: 'not-relevant',
+  tokenCost: 0,
+});
+
+/** The best score of each plane, for the relative floor. */
+function bestScores(candidates: readonly PackInput[]): Map<PackPlane, number> {
+  const best = new Map<PackPlane, number>();
+  for (const candidate of candidates) {
+    if (candidate.match === 'named') continue;
+    const top = best.get(candidate.plane);
+    best.set(candidate.plane, top === undefined ? candidate.score : Math.max(top, candidate.score));
+  }
+  return best;
+}
+
+/**
+ * Keeps the candidates relevant to `query` (see the file's comment);
+ * the others are excluded as `not-relevant`. `floors` gives the relative
+ * score floor of the planes that have one (0 or absent: no floor).
+ */
+export function relevantCandidates(
+  query: string,
+  candidates: readonly PackInput[],
+  floors: Partial<Record<PackPlane, number>>,
+  byMeaning = false,
+): RelevanceResult {
+  const terms = meaningfulTerms(query);
+  const needed = minSharedTerms(terms.size);
+  const best = bestScores(candidates);
+  const result: RelevanceResult = { kept: [], excluded: [] };
+  for (const candidate of candidates) {
+    if (candidate.match === 'named') {
+      result.kept.push(candidate);
+      continue;
+    }
+    // Scores that are not positive (ranks of a fallback) give no floor.
+    const top = best.get(candidate.plane) ?? 0;
+    const floor = top > 0 ? (floors[candidate.plane] ?? 0) * top : Number.NEGATIVE_INFINITY;
+    const ranked = (floors[candidate.plane] ?? 0) > 0 || candidate.trustClass === 'raw';
+    const wordsNeeded = byMeaning && ranked ? 0 : needed;
+    const relevant =
+      terms.size > 0 &&
+      candidate.score >= floor &&
+      sharedTerms(terms, meaningfulTerms(candidateText(candidate))) >= wordsNeeded;
+    if (relevant) result.kept.push(candidate);
+    else result.excluded.push(notRelevant(candidate));
+  }
+  return result;
+}
