@@ -88,6 +88,7 @@ function indexSourceOf(target: PoolTarget): IndexSource {
     },
     read: (path) => source.read(path),
     ...(source.records ? { records: true } : {}),
+    ...(source.chunk ? { chunk: source.chunk.bind(source) } : {}),
   };
 }
 

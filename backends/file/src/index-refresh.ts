@@ -86,7 +86,9 @@ async function collectChanges(
       changes.restat.push(stat);
     } else {
       const text = bytes.toString('utf8');
-      const chunks = chunkFile(text, file.path, { ...chunkOptions, records: source.records });
+      const chunks = source.chunk
+        ? await source.chunk(text, file.path)
+        : chunkFile(text, file.path, { ...chunkOptions, records: source.records });
       changes.updates.push({ ...stat, chunks, views: renderedViews(text, file.path, chunks) });
     }
   }

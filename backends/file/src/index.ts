@@ -28,6 +28,7 @@ export {
 export {
   closeSearchIndexes,
   followWorkspaceChanges,
+  indexedPoolCounts,
   type SourceChangeFeed,
 } from './search-index-cache';
 

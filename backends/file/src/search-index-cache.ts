@@ -1,10 +1,11 @@
-import { resolve } from 'node:path';
-import { formatError, memoryWorkspacePath } from '@cairn/core';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cairnIndexPath, formatError, memoryWorkspacePath } from '@cairn/core';
 import type { WarningSink } from '@cairn/index-kit';
 import { isDirectory } from '@cairn/index-kit';
 import { isDamagedDatabase } from '@cairn/sqlite';
 import { followSourceChanges, type SourceChangeFeed } from './index-refresh';
-import { ProjectSearchIndex } from './search-index';
+import { POOL_INDEX_FILENAME, ProjectSearchIndex } from './search-index';
 
 export type { SourceChangeFeed };
 
@@ -76,4 +77,28 @@ export function discardSearchIndex(rootDir: string, error: unknown, warn: Warnin
 export function closeSearchIndexes(): void {
   for (const index of indexes.values()) index.close();
   indexes.clear();
+}
+
+/**
+ * How many files and chunks the index holds for a registered pool (the
+ * project's documents: files and sections), or undefined when the pool
+ * index was never built. Opens nothing that does not exist yet.
+ */
+export function indexedPoolCounts(
+  rootDir: string,
+  pool: string,
+): { files: number; chunks: number } | undefined {
+  if (!existsSync(join(cairnIndexPath(rootDir), POOL_INDEX_FILENAME))) return undefined;
+  const index = sharedSearchIndex(rootDir, () => undefined);
+  if (!index) return undefined;
+  try {
+    const row = index
+      .folders()
+      .connection()
+      .db.prepare('SELECT COUNT(DISTINCT path) AS files, COUNT(*) AS chunks FROM chunks WHERE pool = ?')
+      .get(pool) as { files: number; chunks: number } | undefined;
+    return row ? { files: Number(row.files), chunks: Number(row.chunks) } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -85,3 +85,22 @@ describe('documentPoolSource', () => {
     expect(await source.read('docs/big.md')).toBeUndefined();
   });
 });
+
+describe('document globs ignore letter case', () => {
+  it('finds readme.md, Readme.md and a Docs/ folder with the default globs', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cairn-doc-case-'));
+    try {
+      await writeFile(join(root, 'readme.md'), '# a\n');
+      await mkdir(join(root, 'Docs', 'Guide'), { recursive: true });
+      await writeFile(join(root, 'Docs', 'Guide', 'Setup.MD'), '# b\n');
+      const files = listDocuments(root, {
+        globs: ['README*', 'docs/**'],
+        maxFileBytes: 1_000_000,
+        maxTotalBytes: 10_000_000,
+      });
+      expect(files.map((f) => f.path)).toEqual(['Docs/Guide/Setup.MD', 'readme.md']);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -10,6 +10,7 @@ import {
 // `fsp` is read on first use; importing node:fs/promises loads readline up front (~1.5 ms).
 import { isAbsolute, join, relative } from 'node:path';
 import { compareCodeUnits, type PoolSource, type SourceFile } from '@cairn/core';
+import { documentSectionChunks } from './document-sections';
 import { MAX_FILES_PER_FOLDER } from './index-sources';
 import { gitignoreMatcher, globBase, globDepth, globMatcher } from './path-globs';
 
@@ -98,6 +99,28 @@ function walkFolder(walk: Walk, folder: string, depthLeft: number): void {
   }
 }
 
+/**
+ * A glob's base folder as it is spelled on disk, each segment matched with
+ * letter case ignored (`docs/**` walks `Docs/`); undefined when absent.
+ */
+function baseOnDisk(rootDir: string, base: string): string | undefined {
+  let found = '';
+  for (const segment of base.split('/').filter(Boolean)) {
+    let names: string[];
+    try {
+      names = readdirSync(join(rootDir, ...found.split('/').filter(Boolean)));
+    } catch {
+      return undefined;
+    }
+    const name =
+      names.find((n) => n === segment) ??
+      names.find((n) => n.toLowerCase() === segment.toLowerCase());
+    if (!name) return undefined;
+    found = found ? `${found}/${name}` : name;
+  }
+  return found;
+}
+
 /** The documents the globs select, in path order, within the caps. */
 export function listDocuments(rootDir: string, options: DocumentSourceOptions): SourceFile[] {
   const walk: Walk = {
@@ -108,7 +131,8 @@ export function listDocuments(rootDir: string, options: DocumentSourceOptions): 
     found: new Map(),
   };
   for (const glob of options.globs) {
-    const base = globBase(glob);
+    const base = baseOnDisk(rootDir, globBase(glob));
+    if (base === undefined) continue;
     const baseDepth = base === '' ? 0 : base.split('/').length;
     if (base !== '' && walk.ignored(base, true)) continue;
     walkFolder(walk, base, globDepth(glob) - baseDepth);
@@ -141,6 +165,8 @@ export function documentPoolSource(rootDir: string, options: DocumentSourceOptio
   return {
     key: DOCUMENTS_POOL_ID,
     list: () => listDocuments(rootDir, options),
+    // Cut by Markdown section when indexed (document-sections.ts), never per prompt.
+    chunk: documentSectionChunks,
     async read(path) {
       if (path.split('/').some((part) => part === '..' || part === '') || isAbsolute(path)) {
         return undefined;

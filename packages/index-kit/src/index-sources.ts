@@ -29,6 +29,8 @@ export interface IndexSource {
   read(path: string): Promise<Buffer | undefined>;
   /** A source of task-history records (see core's `PoolSource.records`). */
   records?: boolean;
+  /** Cuts a file the source's own way (core's `PoolSource.chunk`); absent, `chunkFile` does. */
+  chunk?(text: string, path: string): Promise<MemoryChunk[]> | MemoryChunk[];
 }
 
 export const WORKSPACE_SOURCE = 'workspace';

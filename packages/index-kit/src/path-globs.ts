@@ -1,7 +1,10 @@
+import picomatch from 'picomatch';
+
 /**
- * Small glob and .gitignore matching for the documents pool, on `/`-separated
- * paths relative to the project root. No dependency: the rules Cairn needs
- * are few, and a matcher library would load on every recall.
+ * Glob and .gitignore matching for the documents pool, on `/`-separated
+ * paths relative to the project root. Globs go through picomatch,
+ * case-insensitive (`README*` finds `readme.md` and `Readme.md`); it is
+ * loaded when the documents are listed, not on a recall that lists none.
  */
 
 const escapeRegex = (text: string) => text.replace(/[.+^${}()|[\]\\]/g, '\\$&');
@@ -22,11 +25,15 @@ function globBody(glob: string): string {
   return body;
 }
 
-/** A glob relative to the root: `dir/` stands for everything under `dir`. */
+/**
+ * A glob relative to the root, as picomatch reads it, letter case ignored:
+ * `dir/` stands for everything under `dir`; hidden files match only when
+ * the glob names them.
+ */
 export function globMatcher(glob: string): RegExp {
   const trimmed = glob.replace(/^\.\//, '').replace(/^\/+/, '');
   const folder = trimmed.endsWith('/') ? `${trimmed}**` : trimmed;
-  return new RegExp(`^${globBody(folder)}$`);
+  return picomatch.makeRe(folder, { nocase: true });
 }
 
 /** The folder a glob's walk starts in: its segments before the first wildcard ('' = the root). */

@@ -11,6 +11,7 @@ import { EXIT } from '../exit-codes';
 import { hookServerLine, hookServerState } from '../hook-server/server-state';
 import { oneLine } from '../io';
 import { harnessLines, harnessStatuses } from './harness-status';
+import { documentsLine } from './status';
 
 export const reindexCommand: CommandSpec = {
   name: 'reindex',
@@ -56,6 +57,7 @@ export const doctorCommand: CommandSpec = {
     const cleared = context.values.clear === true ? cairn.clearLifecycleFailures() : 0;
     // Databases first: a damaged heads.db is a finding, not a crash of the health read.
     const report = await cairn.doctor();
+    const documents = documentsLine(await cairn.status());
     const health = cairn.workingHealth();
     const harnesses = await harnessStatuses(context);
     const hookServer = await hookServerState(context.io.env);
@@ -74,6 +76,7 @@ export const doctorCommand: CommandSpec = {
     const lines = [
       `${report.files} files, ${report.units} units`,
       `stores: ${report.stores.map((s) => `${s.store} ${formatBytes(s.bytes)}`).join(', ')}`,
+      ...(documents ? [`documents: ${documents}`] : []),
       ...report.issues.map(
         (i) => `  ! ${i.path}:${i.line} ${i.kind}: ${i.message} (kept as raw text)`,
       ),

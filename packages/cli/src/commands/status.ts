@@ -31,6 +31,30 @@ function recallLines(status: MemoryAdapterStatus | undefined): string[] {
   return [`  recall      ${state}${status.message ? `: ${status.message}` : ''}`];
 }
 
+/** The documents pool's counts, as its engine pool describes them in the recall status. */
+export function documentsIndexed(
+  status: CairnStatus,
+): { documents: number; sections: number } | 'not indexed' | undefined {
+  const pools = (status.retrievalAdapter.status?.details?.enginePools ?? []) as {
+    id?: string;
+    documents?: number;
+    sections?: number;
+  }[];
+  const pool = pools.find((p) => p.id === 'documents');
+  if (!pool) return undefined;
+  if (typeof pool.documents !== 'number') return 'not indexed';
+  return { documents: pool.documents, sections: pool.sections ?? 0 };
+}
+
+/** `12 documents, 85 sections indexed`, or why there are none: status and doctor print it. */
+export function documentsLine(status: CairnStatus): string | undefined {
+  const counts = documentsIndexed(status);
+  if (counts === undefined) return undefined;
+  if (counts === 'not indexed')
+    return 'not indexed yet (the first pack or recall that reads documents indexes them)';
+  return `${counts.documents} documents, ${counts.sections} sections indexed (memory.documentGlobs)`;
+}
+
 /**
  * The project's warnings, then those of the per-user paths that fail the
  * ownership rule (cache, state, config: docs/SECURITY.md), each once: the
@@ -75,6 +99,7 @@ function renderStatus(status: CairnStatus, all: boolean): string {
     `  backend     ${backend.resolved}${backend.requested !== backend.resolved ? ` (configured: ${backend.requested})` : ''} — ${backend.name} [${capabilityList(backend.capabilities)}]`,
     `  retrieval   ${status.retrievalAdapter.resolved} [${capabilityList(status.retrievalAdapter.capabilities)}]`,
     ...recallLines(status.retrievalAdapter.status),
+    ...(documentsLine(status) ? [`  documents   ${documentsLine(status)}`] : []),
     `  user config ${configLine(status.settings.userConfigPath)}`,
     `  project cfg ${configLine(status.settings.projectConfigPath)}`,
     `  trust       ${trustLine(status.settings.trust)}`,

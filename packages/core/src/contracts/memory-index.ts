@@ -1,3 +1,4 @@
+import type { MemoryChunk } from '../units/chunker';
 /**
  * The index contract: what each search engine (the file FTS5 index,
  * LanceDB, Qdrant, Mem0, qmd) implements once. Generic code builds both a
@@ -32,6 +33,11 @@ export interface PoolSource {
    * header is plain text: repository content cannot claim a trust class.
    */
   records?: boolean;
+  /**
+   * Cuts one file into chunks the source's own way (the project's
+   * documents: by Markdown section); absent, the index's chunker does.
+   */
+  chunk?(text: string, path: string): Promise<MemoryChunk[]> | MemoryChunk[];
 }
 
 /** One pool as an index refreshes and searches it. */

@@ -108,7 +108,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultValue: [...DEFAULT_DOCUMENT_GLOBS],
     defaultLabel: DEFAULT_DOCUMENT_GLOBS.map((glob) => `\`${glob}\``).join(', '),
     description:
-      "The project's own documents recalled as the cold `documents` pool and the pack's documents plane: globs relative to the root (`*`, `**`, `?`; `dir/` or `dir/**` for a folder; markdown and text files only). Files the root `.gitignore` ignores and links leaving the root are skipped; nothing is ever written.",
+      "The project's own documents recalled as the cold `documents` pool and the pack's documents plane: globs relative to the root, letter case ignored (`README*` finds `readme.md`; picomatch syntax: `*`, `**`, `?`, `{a,b}`; `dir/` or `dir/**` for a folder; markdown and text files only), indexed by Markdown section. Files the root `.gitignore` ignores and links leaving the root are skipped; nothing is ever written.",
   },
   {
     key: 'memory.documentMaxFileBytes',

@@ -1,4 +1,3 @@
-import { promises as fsp } from 'node:fs';
 import type { MemoryQuery, MemoryResult } from '@cairn/core';
 import { DOCUMENTS_POOL_ID } from '@cairn/index-kit';
 import type { PackInput } from './compose-pack';
@@ -6,38 +5,40 @@ import type { PackInput } from './compose-pack';
 /** One recall through the project's retrieval adapter (`Cairn.recall`, `MemorySearch.recall`). */
 export type RecallMemoryFn = (query: MemoryQuery) => Promise<MemoryResult[]>;
 
-/** Chunks of the documents pool the plane considers. */
+/** Sections of the documents pool the plane considers. */
 const DOCUMENT_LIMIT = 8;
 const HEADING = /^#{1,6}\s+(.+?)\s*#*\s*$/;
+/** A setext heading: its text, then a line of `=` or `-` under it. */
+const SETEXT = /^(.+)\n(?:=+|-+)\s*(?:\n|$)/;
 
-/** The heading a chunk sits under: its own first line, or the nearest one above it in the file. */
-async function headingOf(result: MemoryResult, startLine: number): Promise<string | undefined> {
-  const first = (result.content ?? result.snippet ?? '').split('\n', 1)[0] ?? '';
-  const own = HEADING.exec(first);
-  if (own) return own[1];
-  const text = await fsp.readFile(result.uri, 'utf8').catch(() => '');
-  const lines = text.split('\n').slice(0, Math.max(startLine - 1, 0));
-  for (let at = lines.length - 1; at >= 0; at -= 1) {
-    const found = HEADING.exec(lines[at]!);
-    if (found) return found[1];
-  }
-  return undefined;
+/**
+ * A section's heading and body: the documents pool is indexed by section
+ * (index-kit's document-sections.ts), each chunk starting with its
+ * heading line (ATX or setext); a chunk before any heading has none.
+ */
+function splitHeading(text: string): { heading?: string; body: string } {
+  const [first = '', ...rest] = text.split('\n');
+  const atx = HEADING.exec(first);
+  if (atx) return { heading: atx[1]!, body: rest.join('\n').trim() };
+  const setext = SETEXT.exec(text);
+  if (setext) return { heading: setext[1]!.trim(), body: text.slice(setext[0].length).trim() };
+  return { body: text.trim() };
 }
 
-async function documentItem(result: MemoryResult): Promise<PackInput> {
+function documentItem(result: MemoryResult): PackInput {
   const path = String(result.metadata?.path ?? result.uri);
   const startLine = Number(result.metadata?.startLine ?? 1);
   const endLine = Number(result.metadata?.endLine ?? startLine);
-  const heading = await headingOf(result, startLine);
-  const text = result.snippet ?? '';
+  // The whole section as indexed (its size capped there), not the search's snippet.
+  const { heading, body } = splitHeading(result.content ?? result.snippet ?? '');
   return {
     id: `DOC:${path}#L${startLine}-L${endLine}`,
     plane: 'documents',
-    text,
+    text: body || heading || '',
     source: path,
-    // The repository's own text, not reviewed memory: quoted, and only when nothing better answers.
+    // The repository's own text, not reviewed memory: rendered as a quotation ("project document, quoted").
     trustClass: 'raw',
-    // `path#heading` names the section; file:line places the chunk (rendered `document a.md#Setup (a.md:3)`).
+    // `path#heading` names the section; file:line places it (rendered `document a.md#Setup (a.md:3)`).
     provenance: {
       kind: 'document',
       id: heading ? `${path}#${heading}` : path,
@@ -45,17 +46,17 @@ async function documentItem(result: MemoryResult): Promise<PackInput> {
       line: startLine,
     },
     score: result.score ?? 0,
-    why: `project document match (${heading ? `${path}, ${heading}` : path})`,
-    dedupeKey: text.trim().toLowerCase(),
+    why: `project document section (${heading ? `${path}, ${heading}` : path})`,
+    dedupeKey: `document:${path}#L${startLine}`,
   };
 }
 
 /**
- * The documents plane (issue 14 point 4): the project's own documents
- * (the cold `documents` pool: README*, AGENTS.md, CLAUDE.md, docs/, ADRs)
- * recalled for the query, each item with its `path#heading` provenance
- * and trust class `raw` (repository content is untrusted, ARCHITECTURE.md
- * "Trust"), so the trust policy quotes at most the best few.
+ * The documents plane: the project's own documents (the cold `documents`
+ * pool: README, AGENTS.md, CLAUDE.md, docs/, ADRs, letter case ignored)
+ * recalled for the query, each item a whole section (up to the cap the
+ * index cuts at) with its `path#heading` provenance, quoted as a project
+ * document. Nothing is parsed here: sections were found when indexed.
  */
 export async function documentCandidates(
   recall: RecallMemoryFn,
@@ -70,5 +71,5 @@ export async function documentCandidates(
     tiers: ['cold'],
     poolIds: [DOCUMENTS_POOL_ID],
   });
-  return Promise.all(results.map(documentItem));
+  return results.map(documentItem);
 }

@@ -119,10 +119,12 @@ export function createCompositeRecall(parts: CompositeParts): CompositeRecall {
     async status() {
       const index = await parts.index();
       const status = (await index.status?.()) ?? { ok: true };
-      const engine = parts.pools().map((pool) => ({
-        ...poolSummaries([pool.definition])[0],
-        ...pool.describe?.(),
-      }));
+      const engine = await Promise.all(
+        parts.pools().map(async (pool) => ({
+          ...poolSummaries([pool.definition])[0],
+          ...(await pool.describe?.()),
+        })),
+      );
       return {
         ...status,
         details: { ...status.details, adapter: index.id, enginePools: engine },

@@ -1,4 +1,4 @@
-import { createFileRetrievalAdapter } from '@cairn/backend-file';
+import { createFileRetrievalAdapter, indexedPoolCounts } from '@cairn/backend-file';
 import type { CairnSettings, MemoryPoolDefinition } from '@cairn/core';
 import { DOCUMENTS_POOL_ID, documentPoolSource } from '@cairn/index-kit';
 import type { EnginePool } from './engine-pool';
@@ -36,7 +36,14 @@ export function documentsPool(
     definition,
     // The adapter's workspace pool is its own business: only the documents are asked for.
     recall: (query) => open().recall({ ...query, poolIds: [DOCUMENTS_POOL_ID] }),
-    describe: () => ({ globs: [...documentGlobs] }),
+    // How many documents and sections the index holds (`cairn status`, `cairn doctor`).
+    describe: async () => {
+      const counts = indexedPoolCounts(rootDir, DOCUMENTS_POOL_ID);
+      return {
+        globs: [...documentGlobs],
+        ...(counts ? { documents: counts.files, sections: counts.chunks } : {}),
+      };
+    },
     close: async () => adapter?.close(),
   };
 }

@@ -37,7 +37,7 @@ export interface EnginePool {
   recall(query: NormalizedMemoryQuery, context: PoolContext): Promise<MemoryResult[]>;
   close?(): Promise<void>;
   /** The pool's state for `status()`. */
-  describe?(): Record<string, unknown>;
+  describe?(): Record<string, unknown> | Promise<Record<string, unknown>>;
   /**
    * True once the index adapter holds this pool itself (the history pool
    * on an index that stores records): a query naming it goes to the adapter.
