@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedupeItems, type DedupableItem, FactLedger } from './pack-dedupe';
+import { type DedupableItem, dedupeItems, FactLedger } from './pack-dedupe';
 
 const item = (id: string, text: string, extra: Partial<DedupableItem> = {}): DedupableItem => ({
   id,

@@ -23,6 +23,15 @@ export const NEAR_DUPLICATE = 0.8;
 export const MIN_FACT_TERMS = 3;
 /** Facts this short are judged only against facts of exactly their terms. */
 const SHORT_FACT_TERMS = 2;
+/**
+ * A line of four terms or more that one earlier item's facts cover
+ * together (a digest's intent line saying the thread head's status and
+ * next action in one sentence) repeats that item.
+ */
+const COVERED_BY_ITEM = 0.85;
+const COVER_MIN_TERMS = 4;
+/** A lineage node id (`node:<uuid>`): a line that only names nodes already named says nothing new. */
+const NODE_ID = /\bnode:[0-9a-f-]{36}\b/gi;
 
 export interface DedupableItem {
   id: string;
@@ -37,11 +46,11 @@ interface Fact {
   owner: string;
 }
 
-/** Unit ids and long hex ids: references, not words of a fact. */
-const IDS = /\b(?:UNIT|RAW):[\w:#.-]+|\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi;
+/** Unit ids and uuids (lineage nodes): references, not words of a fact. A signature's hex tells two errors apart: it stays. */
+const IDS = /\b(?:UNIT|RAW):[\w:#.-]+|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const LIST_MARK = /^\s*(?:[-*+>]|\d{1,3}[.)])\s+/;
-/** `Status: `, `Next action: `, `Gotcha 1: `, `` `cairn.main` (claude): ``: a line's label. */
-const LABEL = /^(?:`[^`]{1,120}`(?:\s*\([^)]{1,60}\))?|[A-Z][\w -]{0,30}):\s+/;
+/** `Status: `, `Next action: `, `Gotcha 1: `, `Run s-1 (2026-05-01): `, `` `cairn.main` (claude): ``: a line's label. */
+const LABEL = /^(?:`[^`]{1,120}`|[A-Z][\w -]{0,30})(?:\s*\([^)]{1,60}\))?:\s+/;
 /** A title that only opens a list: `Decisions:`, `Lineage (expand with memory_expand):`, `## Next steps`. */
 const TITLE = /^(?:[A-Z][\w ()-]{0,60}:|#{1,6}\s+\S.{0,60})$/;
 
@@ -56,6 +65,9 @@ export class FactLedger {
   private readonly facts: Fact[] = [];
   private readonly byTerm = new Map<string, number[]>();
   private readonly shortFacts = new Map<string, string>();
+  /** Each item's facts' terms together, in the order the items came. */
+  private readonly items: { owner: string; terms: Set<string> }[] = [];
+  private readonly nodes = new Map<string, string>();
   private readonly cited = new Map<string, string>();
 
   /** The item that said a fact `terms` repeats, if any: the earliest such fact's. */
@@ -72,10 +84,42 @@ export class FactLedger {
       if (count / terms.size >= NEAR_DUPLICATE && (first === undefined || index < first))
         first = index;
     }
-    return first === undefined ? undefined : this.facts[first]!.owner;
+    if (first !== undefined) return this.facts[first]!.owner;
+    return terms.size >= COVER_MIN_TERMS ? this.coveredBy(terms) : undefined;
+  }
+
+  /** The earlier item whose facts together hold `COVERED_BY_ITEM` of these terms. */
+  private coveredBy(terms: ReadonlySet<string>): string | undefined {
+    for (const item of this.items) {
+      let shared = 0;
+      for (const term of terms) if (item.terms.has(term)) shared += 1;
+      if (shared / terms.size >= COVERED_BY_ITEM) return item.owner;
+    }
+    return undefined;
+  }
+
+  /** The item that named every lineage node of `line` first, when the line names nodes and says nothing else. */
+  namedNodes(line: string, terms: ReadonlySet<string>): string | undefined {
+    const ids = line.match(NODE_ID);
+    if (!ids || terms.size >= MIN_FACT_TERMS) return undefined;
+    const owners = ids.map((id) => this.nodes.get(id.toLowerCase()));
+    return owners.every((owner) => owner !== undefined) ? owners[0] : undefined;
+  }
+
+  /** Records the lineage nodes a kept line names. */
+  nameNodes(line: string, owner: string): void {
+    for (const id of line.match(NODE_ID) ?? []) {
+      if (!this.nodes.has(id.toLowerCase())) this.nodes.set(id.toLowerCase(), owner);
+    }
   }
 
   add(terms: ReadonlySet<string>, owner: string): void {
+    let item = this.items.at(-1);
+    if (item?.owner !== owner) {
+      item = { owner, terms: new Set() };
+      this.items.push(item);
+    }
+    for (const term of terms) item.terms.add(term);
     if (terms.size === SHORT_FACT_TERMS) {
       const key = [...terms].sort().join(' ');
       if (!this.shortFacts.has(key)) this.shortFacts.set(key, owner);
@@ -126,10 +170,12 @@ export function dedupeItem<T extends DedupableItem>(ledger: FactLedger, item: T)
   if (citedBy) return { duplicateOf: citedBy };
   let firstOwner: string | undefined;
   // Line by line, so a line repeating an earlier line of the same item goes too.
-  const keep = (terms: ReadonlySet<string>) => {
-    const owner = ledger.saidBy(terms);
-    if (owner === undefined) ledger.add(terms, item.id);
-    else firstOwner ??= owner;
+  const keep = (terms: ReadonlySet<string>, line = '') => {
+    const owner = ledger.saidBy(terms) ?? ledger.namedNodes(line, terms);
+    if (owner === undefined) {
+      ledger.add(terms, item.id);
+      ledger.nameNodes(line, item.id);
+    } else firstOwner ??= owner;
     return owner === undefined;
   };
   let inFence = false;
@@ -137,7 +183,7 @@ export function dedupeItem<T extends DedupableItem>(ledger: FactLedger, item: T)
     if (FENCE_LINE.test(line)) inFence = !inFence;
     // A code block is kept whole: a line taken out of it would change the code.
     if (inFence || FENCE_LINE.test(line)) return true;
-    return keep(factTerms(line));
+    return keep(factTerms(line), line);
   });
   const lines = withoutEmptyTitles(kept);
   const quotes = item.quotes?.filter((quote) => keep(meaningfulTerms(quote.text)));

@@ -31,8 +31,8 @@ export interface PlaneDefinition {
 export const RELEVANCE_FLOORS: Readonly<Record<PackPlane, number>> = {
   planning: 0,
   history: 0,
-  'long-term': 0.3,
-  documents: 0.3,
+  'long-term': 0.6,
+  documents: 0.6,
 };
 
 /** What the planes read from (a subset of `ContextPackSources`). */

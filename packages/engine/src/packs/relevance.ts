@@ -10,7 +10,9 @@ import { meaningfulTerms, sharedTerms } from './relevance-terms';
  * - **shared terms**: the item holds at least `minSharedTerms` of the
  *   query's meaningful terms (`meaningfulTerms`: stop words and request
  *   words out, identifier parts and base forms in): one for a query of up
- *   to three terms, two for a longer one;
+ *   to three terms, two for a longer one; and those it holds carry at
+ *   least `MIN_COVERAGE` of the query's weight, each term weighed by its
+ *   rarity among the pack's candidates;
  * - **the ranker's floor**: where a plane's scores come from a ranker
  *   (units, documents), the item scores at least `floor` times the best
  *   candidate of its plane. Planes whose scores are Cairn's own tallies
@@ -24,14 +26,53 @@ import { meaningfulTerms, sharedTerms } from './relevance-terms';
  * query with no meaningful term finds nothing relevant.
  */
 
+/**
+ * The share of the query's weight an item must hold, each query term
+ * weighed by how rare it is among the pack's candidates (a word most of
+ * them hold, `deploy` in a deploy-heavy project, tells little), over the
+ * terms some candidate holds.
+ */
+export const MIN_COVERAGE = 0.3;
+/** Past this many distinct terms a text is long: it needs one shared term more. */
+export const LONG_TEXT_TERMS = 25;
+
+/** Each query term's weight: rarer among the candidates counts more; absent from all, nothing. */
+function termWeights(
+  query: ReadonlySet<string>,
+  texts: readonly ReadonlySet<string>[],
+): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const term of query) {
+    let df = 0;
+    for (const text of texts) if (text.has(term)) df += 1;
+    if (df > 0) weights.set(term, Math.log(1 + texts.length / df));
+  }
+  return weights;
+}
+
+function coverage(weights: ReadonlyMap<string, number>, text: ReadonlySet<string>): number {
+  let total = 0;
+  let held = 0;
+  for (const [term, weight] of weights) {
+    total += weight;
+    if (text.has(term)) held += weight;
+  }
+  return total > 0 ? held / total : 0;
+}
+
 /** Shared terms an item needs, by the number of meaningful terms in the query. */
 export function minSharedTerms(queryTerms: number): number {
   return queryTerms >= 4 ? 2 : 1;
 }
 
-/** What the floor reads of a candidate: its words, its quotes, a document's path and heading. */
+/**
+ * What the floor reads of a candidate: its words, a document's path and
+ * heading, and for a raw item its quotes; a derived or approved item
+ * stands on Cairn's words, not on the tool output quoted under it.
+ */
 function candidateText(candidate: PackInput): string {
-  const quotes = candidate.quotes?.map((quote) => quote.text) ?? [];
+  const quotes =
+    candidate.trustClass === 'raw' ? (candidate.quotes?.map((quote) => quote.text) ?? []) : [];
   const place =
     candidate.provenance.kind === 'document'
       ? [candidate.provenance.id, candidate.provenance.heading ?? '']
@@ -76,8 +117,10 @@ export function relevantCandidates(
   const terms = meaningfulTerms(query);
   const needed = minSharedTerms(terms.size);
   const best = bestScores(candidates);
+  const texts = candidates.map((candidate) => meaningfulTerms(candidateText(candidate)));
+  const weights = termWeights(terms, texts);
   const result: RelevanceResult = { kept: [], excluded: [] };
-  for (const candidate of candidates) {
+  for (const [index, candidate] of candidates.entries()) {
     if (candidate.match === 'named') {
       result.kept.push(candidate);
       continue;
@@ -87,10 +130,15 @@ export function relevantCandidates(
     const floor = top > 0 ? (floors[candidate.plane] ?? 0) * top : Number.NEGATIVE_INFINITY;
     const ranked = (floors[candidate.plane] ?? 0) > 0 || candidate.trustClass === 'raw';
     const wordsNeeded = byMeaning && ranked ? 0 : needed;
+    const text = texts[index]!;
+    // A long text (a run's whole story) holds a common word or two by chance: one more is needed.
+    const extra = text.size > LONG_TEXT_TERMS && wordsNeeded > 0 ? 1 : 0;
     const relevant =
       terms.size > 0 &&
       candidate.score >= floor &&
-      sharedTerms(terms, meaningfulTerms(candidateText(candidate))) >= wordsNeeded;
+      (wordsNeeded === 0 ||
+        (sharedTerms(terms, text) >= wordsNeeded + extra &&
+          coverage(weights, text) >= MIN_COVERAGE));
     if (relevant) result.kept.push(candidate);
     else result.excluded.push(notRelevant(candidate));
   }

@@ -157,8 +157,16 @@ describe('hook injection as a context pack', () => {
     const next = await cairn.lifecycle.sessionStart({ ...ids, sessionKey: 's2' });
     const [receipt] = lastPackReceipts(project.root);
     const heads = receipt!.pack.items.filter((item) => item.provenance.kind === 'head');
-    // The thread head says its facts first; the memory head adds what it does not say.
-    expect(heads.map((item) => item.id)).toEqual(['head:thread:topic-billing', 'head:memory']);
+    // The thread head says its facts first; with one thread the memory head says nothing
+    // more (its status, next action and lineage are the thread's) and is left out.
+    expect(heads.map((item) => item.id)).toEqual(['head:thread:topic-billing']);
+    expect(receipt!.pack.excluded).toContainEqual(
+      expect.objectContaining({
+        id: 'head:memory',
+        reason: 'duplicate',
+        duplicateOf: 'head:thread:topic-billing',
+      }),
+    );
     const threadHead = heads[0]!;
     expect(threadHead.provenance.file).toBe('.cairn/memory/threads/claude.topic-billing.md');
     for (const head of heads)
