@@ -110,9 +110,11 @@ describe('cairn pack --last', () => {
     const none = cli.run(['pack', '--last']);
     expect(none.code, none.stderr).toBe(0);
     expect(none.stdout).toContain('No injection recorded yet');
+    const ids = { agentId: 'claude', sessionKey: 's1', cwd: project.root };
+    expect(cli.run(['lifecycle', 'session-start'], JSON.stringify(ids)).code).toBe(0);
     const start = cli.run(
-      ['lifecycle', 'session-start'],
-      JSON.stringify({ agentId: 'claude', sessionKey: 's1', cwd: project.root }),
+      ['lifecycle', 'user-prompt-submit'],
+      JSON.stringify({ ...ids, prompt: 'when do deploys run?' }),
     );
     expect(start.code, start.stderr).toBe(0);
     const { inject } = JSON.parse(start.stdout) as { inject: string };
@@ -121,7 +123,7 @@ describe('cairn pack --last', () => {
 
     const run = cli.run(['pack', '--last', '--session', 's1']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`Last injection: session-start at `);
+    expect(run.stdout).toContain(`Last injection: user-prompt-submit at `);
     expect(run.stdout).toContain(`receipt ${receiptId}`);
     expect(run.stdout).toMatch(/\[long-term\] approved, \d+ tokens, unit UNIT:/);
     expect(run.stdout).toMatch(/Excluded \(\d+\):/);
@@ -130,7 +132,12 @@ describe('cairn pack --last', () => {
     const json = cli.run(['pack', '--last', '--json']);
     const { ok, receipt } = JSON.parse(json.stdout);
     expect(ok).toBe(true);
-    expect(receipt).toMatchObject({ receiptId, event: 'session-start', sessionKey: 's1' });
+    expect(receipt).toMatchObject({
+      receiptId,
+      event: 'user-prompt-submit',
+      profile: 'prompt-submit',
+      sessionKey: 's1',
+    });
     expect(receipt.tokens).toBeLessThanOrEqual(receipt.budgetTokens);
     expect(cli.run(['pack', '--last', '--session', 'other', '--json']).stdout).toContain(
       '"receipt": null',

@@ -68,4 +68,28 @@ describe('relevance before budget', () => {
     // Request words say nothing about the subject.
     expect(meaningfulTerms('please explain it again')).toEqual(new Set());
   });
+
+  it('weighs words by rarity: an item sharing only a word most candidates hold is not relevant', () => {
+    const deployHeavy = Array.from({ length: 6 }, (_, i) =>
+      unit(`d${i}`, `Deploy step ${i} runs the deploy pipeline for service ${i}.`, 5),
+    );
+    const answer = unit('key', 'The deploy key lives in the vault at ops/deploy-key.', 5);
+    const result = relevantCandidates(
+      'where is the deploy key kept?',
+      [...deployHeavy, answer],
+      {},
+    );
+    expect(result.kept.map((c) => c.id)).toEqual(['key']);
+  });
+
+  it('needs one more shared word from a long item (a run digest) than from a short one', () => {
+    const story = `Run r-9: ${Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ')} deploy release`;
+    const digest = unit('digest', story, 3, { plane: 'history', trustClass: 'derived' });
+    const short = unit('short', 'Deploy with the release script.', 3, {
+      plane: 'history',
+      trustClass: 'derived',
+    });
+    const kept = relevantCandidates('deploy steps', [digest, short], {}).kept.map((c) => c.id);
+    expect(kept).toEqual(['short']);
+  });
 });
