@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runCodingMemory } from './coding-memory/run-coding-memory';
 import { runHarnesses } from './harnesses/run-harnesses';
+import { runInjection } from './injection/run-injection';
 import { runLivedIn } from './lived-in/run-lived-in';
 import { runLocomo } from './locomo/run-locomo';
 import { runMaintenanceBench } from './maintenance/run-maintenance-bench';
@@ -35,11 +36,12 @@ const TARGETS = [
   'signatures',
   'packs',
   'maintenance',
+  'injection',
   'all',
 ] as const;
 type Target = (typeof TARGETS)[number];
 
-const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|coding-memory|signatures|packs|maintenance|all] [--data <file.json>] [--json <out.json>] [--quick]
+const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|coding-memory|signatures|packs|maintenance|injection|all] [--data <file.json>] [--json <out.json>] [--quick]
 
   scale     index build, refresh and search over a generated 10,000-unit workspace,
             and \`cairn search\` beside bare node
@@ -63,6 +65,8 @@ const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|loc
   maintenance one insight extraction run on the lived-in project and a year of daily runs
             (sizes against budgets), duplicate/contradiction detection on labelled pairs,
             and staleness of code anchors on a scripted git history
+  injection what each hook profile injects, judged against a labelled dataset: precision,
+            recall, requests nothing answers, repeats, artifacts, unused budget, latency
   all       every one of them (default)
 
   --data <file>   LoCoMo JSON (default: ${DEFAULT_DATA})
@@ -146,6 +150,7 @@ async function main(): Promise<void> {
   if (wanted('signatures')) await run(() => runSignatures({ quick: options.quick }));
   if (wanted('packs')) await run(() => runPacks({ quick: options.quick }));
   if (wanted('maintenance')) await run(() => runMaintenanceBench({ quick: options.quick }));
+  if (wanted('injection')) await run(() => runInjection({ quick: options.quick }));
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(`\nBench time: ${seconds.toFixed(1)} s\n`);
   if (options.jsonPath) {

@@ -13,7 +13,8 @@ export type SectionName =
   | 'coding-memory'
   | 'signatures'
   | 'packs'
-  | 'maintenance';
+  | 'maintenance'
+  | 'injection';
 
 /** A table both printed to the terminal and written to markdown. */
 export interface Table {
@@ -187,6 +188,7 @@ const ORDER: SectionName[] = [
   'signatures',
   'packs',
   'maintenance',
+  'injection',
 ];
 
 /** Sections other tools write into the same file (tools/repo's packed-install): kept as they are. */

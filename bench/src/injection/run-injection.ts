@@ -1,0 +1,214 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Cairn, estimateTokenCount, openCairn, type PackProfileName } from '@cairn/engine';
+import { PROJECT_NAME } from '../lived-in/lived-in-generator';
+import { benchHook, type HookResult, hookCases } from '../lived-in/lived-in-hooks';
+import { livedInProject } from '../lived-in/lived-in-project';
+import { scratchCopy } from '../lived-in/project-copy';
+import type { Section } from '../report';
+import { resolveCairnBin } from '../scale/cli-bench';
+import { distribution } from '../stats';
+import {
+  documentFiles,
+  type LabelledRequest,
+  labelledRequests,
+  loadTopics,
+  type Topic,
+} from './injection-dataset';
+import {
+  type ProfileFigures,
+  type RequestScore,
+  scoreInjection,
+  summarize,
+  type TopicItems,
+} from './injection-measure';
+import { type InjectionFigures, injectionTables } from './injection-tables';
+
+const HARNESSES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../harnesses');
+const AGENT = 'claude-code';
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/** The dataset's units and documents added to a copy of the shortened lived-in project. */
+async function seedProject(cairn: Cairn, rootDir: string, topics: readonly Topic[]) {
+  for (const file of documentFiles(topics)) {
+    await mkdir(dirname(join(rootDir, file.path)), { recursive: true });
+    await writeFile(join(rootDir, file.path), file.text);
+  }
+  const items = new Map<string, TopicItems>();
+  const guide = Math.ceil(topics.filter((t) => t.section).length / 2);
+  let sectionIndex = 0;
+  for (const topic of topics) {
+    const added = await cairn.add({ text: topic.unit, review: 'approved' });
+    if (added.action !== 'created')
+      throw new Error(`unit of ${topic.key} not added: ${added.action}`);
+    const entry: TopicItems = {
+      unit: `unit ${added.memoryId}`,
+      unitTokens: estimateTokenCount(topic.unit),
+    };
+    if (topic.section) {
+      const file = sectionIndex < guide ? 'README.md' : 'docs/guide.md';
+      sectionIndex += 1;
+      entry.document = `document ${file}#${topic.section.heading}`;
+      entry.documentTokens = estimateTokenCount(topic.section.body);
+    }
+    items.set(topic.key, entry);
+  }
+  return items;
+}
+
+interface Scored {
+  scores: Map<PackProfileName, RequestScore[]>;
+  packMs: number[];
+}
+
+/** Each request as a prompt of one session whose start already showed the heads. */
+async function promptSubmit(
+  cairn: Cairn,
+  root: string,
+  requests: readonly LabelledRequest[],
+  items: Map<string, TopicItems>,
+  budget: number,
+  out: Scored,
+) {
+  const sessionKey = 'iq-prompts';
+  await cairn.lifecycle.sessionStart({ agentId: AGENT, sessionKey, cwd: root });
+  const scores: RequestScore[] = [];
+  for (const request of requests) {
+    const started = performance.now();
+    const pack = await cairn.previewPack({
+      profile: 'prompt-submit',
+      agentId: AGENT,
+      sessionKey,
+      input: request.text,
+    });
+    out.packMs.push(performance.now() - started);
+    scores.push(scoreInjection(pack.text, request, items, budget));
+    if (process.env.CAIRN_BENCH_DUMP) {
+      await writeFile(
+        process.env.CAIRN_BENCH_DUMP,
+        `=== ${request.id} ${request.text}\n${pack.text}\n`,
+        { flag: 'a' },
+      );
+    }
+  }
+  out.scores.set('prompt-submit', scores);
+}
+
+/**
+ * Each request as the state of a thread (its status, from a compaction
+ * summary), then what a new session of that thread is shown at start,
+ * after a compaction, and in the compaction prompt.
+ */
+async function threadProfiles(
+  cairn: Cairn,
+  root: string,
+  requests: readonly LabelledRequest[],
+  items: Map<string, TopicItems>,
+  budget: number,
+  out: Scored,
+) {
+  const profiles: PackProfileName[] = ['session-start', 'after-compaction', 'pre-compaction'];
+  for (const profile of profiles) out.scores.set(profile, []);
+  for (const [index, request] of requests.entries()) {
+    const threadKey = `topic-iq-${index}`;
+    const ids = { agentId: AGENT, sessionKey: `iq-thread-${index}` };
+    await cairn.lifecycle.sessionStart({ ...ids, cwd: root, threadKey });
+    await cairn.lifecycle.compactionComplete({ ...ids, summary: `## Status\n${request.text}` });
+    for (const profile of profiles) {
+      const pack = await cairn.previewPack({
+        profile,
+        agentId: AGENT,
+        sessionKey: `iq-new-${index}`,
+        threadKey,
+      });
+      out.scores.get(profile)!.push(scoreInjection(pack.text, request, items, budget));
+    }
+  }
+}
+
+/** `cairn hook claude-code UserPromptSubmit` on the labelled project, answered by the hook server, beside bare node. */
+async function hookLatency(
+  root: string,
+  requests: readonly LabelledRequest[],
+  runs: number,
+): Promise<HookResult> {
+  const home = await mkdtemp(join(tmpdir(), 'cairn-bench-injection-home-'));
+  try {
+    const hook = hookCases(resolveCairnBin(), root, HARNESSES_DIR)[0]!;
+    if (!('build' in hook))
+      return { hook: hook.hook, promptSet: 'units', server: true, reason: hook.reason };
+    const prompts = requests.filter((r) => r.topics.length > 0).map((r) => r.text);
+    return benchHook(hook, 'units', prompts, home, runs, true);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+function byPart(scores: ReadonlyMap<PackProfileName, RequestScore[]>) {
+  const out: InjectionFigures['profiles'] = [];
+  for (const [profile, all] of scores) {
+    for (const part of ['tuned', 'held-out'] as const) {
+      const figures: ProfileFigures = summarize(all.filter((s) => s.part === part));
+      out.push({ profile, part, figures });
+    }
+  }
+  return out;
+}
+
+/**
+ * `pnpm bench injection`: what the hooks inject, judged against labels
+ * (docs/BENCHMARKS.md "Injection quality"): the shortened lived-in
+ * history plus the labelled dataset, every request through each profile
+ * of the one pack pipeline, at the default budget.
+ */
+export async function runInjection(options: { quick: boolean }): Promise<Section> {
+  const topics = loadTopics();
+  const requests = labelledRequests(topics);
+  // The lived-in history, shortened: the quick project's 60 sessions (cached).
+  const lived = await livedInProject(true, log);
+  const copy = await scratchCopy(join(lived.entry.full, PROJECT_NAME));
+  try {
+    const cairn = openCairn(copy.rootDir, { env: {} });
+    const items = await seedProject(cairn, copy.rootDir, topics);
+    const budget = cairn.settings.memory.contextBudgetTokens;
+    const out: Scored = { scores: new Map(), packMs: [] };
+    log(`injection: ${requests.length} requests through prompt-submit`);
+    await promptSubmit(cairn, copy.rootDir, requests, items, budget, out);
+    log(
+      `injection: ${requests.length} thread states through session-start, after-compaction, pre-compaction`,
+    );
+    await threadProfiles(cairn, copy.rootDir, requests, items, budget, out);
+    cairn.closeWorking();
+    log('injection: the prompt hook on the labelled project, beside bare node');
+    const hook = await hookLatency(copy.rootDir, requests, options.quick ? 5 : 20);
+    const figures: InjectionFigures = {
+      topics: topics.length,
+      sections: topics.filter((t) => t.section).length,
+      requests: requests.length,
+      budget,
+      profiles: byPart(out.scores),
+      packMs: distribution(out.packMs.slice(5)),
+      hook,
+    };
+    return {
+      name: 'injection',
+      title: 'Injection quality',
+      intro: injectionIntro(figures),
+      tables: injectionTables(figures),
+      figures,
+    };
+  } finally {
+    await copy.dispose();
+  }
+}
+
+function injectionIntro(f: InjectionFigures): string[] {
+  return [
+    `What the hooks inject, judged against labels: the lived-in history shortened to its quick project (60 sessions of Claude Code, Codex and OpenCode, its units of invented words as distractors), plus a labelled dataset (\`bench/fixtures/injection-quality/topics.tsv\`) of ${f.topics} units and ${f.sections} document sections (README.md and docs/guide.md), each topic asked two ways, and 16 requests nothing answers: ${f.requests} requests per profile, at the default budget of ${f.budget} tokens. Labels come from the dataset's rows (a request about a topic is answered by its unit and its section), never from the ranker; the first phrasing of each topic is the tuned part, the second is held out of any tuning.`,
+  ];
+}
