@@ -1,6 +1,7 @@
 import type { PackProfileName } from '@cairn/engine';
 import type { HookResult } from '../lived-in/lived-in-hooks';
 import type { Table } from '../report';
+import { type FixPatternFigures, fixPatternQualityTable } from '../signatures/fix-pattern-quality';
 import type { Distribution } from '../stats';
 import type { Part } from './injection-dataset';
 import type { ProfileFigures } from './injection-measure';
@@ -13,6 +14,8 @@ export interface InjectionFigures {
   profiles: { profile: PackProfileName; part: Part; figures: ProfileFigures }[];
   packMs: Distribution;
   hook: HookResult;
+  /** The post-tool profile's figures: the fix-pattern quality over the failing-test corpus. */
+  fixPatterns: FixPatternFigures;
 }
 
 const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -81,21 +84,13 @@ export function injectionTables(f: InjectionFigures): Table[] {
         'Artifacts: a label said twice (`Decision: Decision:`), a backslash escape of Markdown at a line start (`\\#`, `\\>`, `\\-`, `\\=`, `` \\` ``, `\\[`), an HTML entity (`&lt;`), a line with unpaired `**`, an item whose code fences do not close.',
         'Unused budget while a labelled item was left out: requests where a labelled item is missing although the budget left could hold it.',
         'pre-compaction has no query (the heads only, for the compaction prompt): judged on repeats and artifacts. after-compaction is session start in the new epoch, with the same thread states.',
-        'post-tool: the known fix after a failing tool; its figures (fixes offered for a different failure, and for the same failure in another place) are the fix-pattern quality figures, in their own slot below.',
+        'post-tool: the known fix after a failing tool; its figures (fixes offered for a different failure, and for the same failure in another place) are the fix-pattern quality figures over the failing-test corpus (`bench/fixtures/failures/`), as in the Signatures section, in the table below.',
         ...(firstArtifact ? [`First artifact seen: ${firstArtifact}`] : []),
       ],
     },
     {
-      title: 'Fix patterns (post-tool)',
-      columns: ['Measure', 'Figure', 'Target', 'Result'],
-      rows: [
-        [
-          'Known fixes offered for a different failure / for the same failure in another place',
-          'slot: the fix-pattern quality figures (`runFixPatternQuality`) are not in this build',
-          '0 / >= 0.95',
-          'n/a',
-        ],
-      ],
+      ...fixPatternQualityTable(f.fixPatterns),
+      title: `Fix patterns (post-tool): ${fixPatternQualityTable(f.fixPatterns).title}`,
     },
     {
       title: 'Latency on the labelled project',

@@ -47,7 +47,8 @@ interface Fact {
 }
 
 /** Unit ids and uuids (lineage nodes): references, not words of a fact. A signature's hex tells two errors apart: it stays. */
-const IDS = /\b(?:UNIT|RAW):[\w:#.-]+|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const IDS =
+  /\b(?:UNIT|RAW):[\w:#.-]+|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const LIST_MARK = /^\s*(?:[-*+>]|\d{1,3}[.)])\s+/;
 /** `Status: `, `Next action: `, `Gotcha 1: `, `Run s-1 (2026-05-01): `, `` `cairn.main` (claude): ``: a line's label. */
 const LABEL = /^(?:`[^`]{1,120}`|[A-Z][\w -]{0,30})(?:\s*\([^)]{1,60}\))?:\s+/;

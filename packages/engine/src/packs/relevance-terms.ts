@@ -23,7 +23,8 @@ const REQUEST_WORDS = new Set(
   `ask asked tell show explain help please need needs want wants know knew get gets got make makes
   made thing things way ways still also just like really actually anything something everything
   nothing one ones look looks again else ever never always sure let lets say says said think
-  happen happens happened go goes going went come comes came keep kept put take took`.split(/\s+/),
+  happen happens happened go goes going went come comes came keep kept put take took
+  use uses used using work works worked working`.split(/\s+/),
 );
 
 /** `retries` -> `retry`, `failing` -> `fail`, `cached` -> `cache`: plural, -ing and -ed off. */

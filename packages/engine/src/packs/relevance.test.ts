@@ -92,4 +92,28 @@ describe('relevance before budget', () => {
     const kept = relevantCandidates('deploy steps', [digest, short], {}).kept.map((c) => c.id);
     expect(kept).toEqual(['short']);
   });
+
+  it('sets the ranker floor by the best hit that holds the words, not by one ranked high for a common word', () => {
+    const candidates = [
+      unit('story', 'Storybook components are deployed to chromatic on each pull request.', 10),
+      unit('key', 'The deploy key lives in the vault at ops/deploy-key.', 5),
+    ];
+    const kept = relevantCandidates(
+      'where is the deploy key stored?',
+      candidates,
+      RELEVANCE_FLOORS,
+    );
+    expect(kept.kept.map((c) => c.id)).toEqual(['key']);
+  });
+
+  it("leaves out an item holding only the query's common words when another of its plane holds the rare ones", () => {
+    const candidates = [
+      unit('answer', 'Transactional email goes through Postmark, sent by the mailer service.', 5),
+      ...Array.from({ length: 2 }, (_, i) =>
+        unit(`svc${i}`, `The ${i} service runs behind the gateway.`, 5),
+      ),
+    ];
+    const kept = relevantCandidates('which service sends email?', candidates, RELEVANCE_FLOORS);
+    expect(kept.kept.map((c) => c.id)).toEqual(['answer']);
+  });
 });

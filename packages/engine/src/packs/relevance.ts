@@ -15,7 +15,7 @@ import { meaningfulTerms, sharedTerms } from './relevance-terms';
  *   rarity among the pack's candidates;
  * - **the ranker's floor**: where a plane's scores come from a ranker
  *   (units, documents), the item scores at least `floor` times the best
- *   candidate of its plane. Planes whose scores are Cairn's own tallies
+ *   candidate of its plane that passes the shared-terms test. Planes whose scores are Cairn's own tallies
  *   (history, planning) have no floor: the shared terms decide.
  *
  * An item the request names (`match: 'named'`: the run the pack is for,
@@ -33,6 +33,12 @@ import { meaningfulTerms, sharedTerms } from './relevance-terms';
  * terms some candidate holds.
  */
 export const MIN_COVERAGE = 0.3;
+/**
+ * And at least this share of the best coverage among its plane's
+ * candidates: when one of them holds the query's rare words, one that
+ * holds only its common ones answers something else.
+ */
+export const RELATIVE_COVERAGE = 0.6;
 /** Past this many distinct terms a text is long: it needs one shared term more. */
 export const LONG_TEXT_TERMS = 25;
 
@@ -92,11 +98,18 @@ const notRelevant = (candidate: PackInput): PackExclusion => ({
   tokenCost: 0,
 });
 
-/** The best score of each plane, for the relative floor. */
-function bestScores(candidates: readonly PackInput[]): Map<PackPlane, number> {
+/**
+ * The best score of each plane among the candidates that hold the query's
+ * words, for the relative floor: a hit ranked high for a word most
+ * candidates hold (and so relevant to nothing) does not set the bar.
+ */
+function bestScores(
+  candidates: readonly PackInput[],
+  wordsPass: readonly boolean[],
+): Map<PackPlane, number> {
   const best = new Map<PackPlane, number>();
-  for (const candidate of candidates) {
-    if (candidate.match === 'named') continue;
+  for (const [index, candidate] of candidates.entries()) {
+    if (candidate.match === 'named' || !wordsPass[index]) continue;
     const top = best.get(candidate.plane);
     best.set(candidate.plane, top === undefined ? candidate.score : Math.max(top, candidate.score));
   }
@@ -116,9 +129,28 @@ export function relevantCandidates(
 ): RelevanceResult {
   const terms = meaningfulTerms(query);
   const needed = minSharedTerms(terms.size);
-  const best = bestScores(candidates);
   const texts = candidates.map((candidate) => meaningfulTerms(candidateText(candidate)));
   const weights = termWeights(terms, texts);
+  const covered = texts.map((text) => coverage(weights, text));
+  const bestCoverage = new Map<PackPlane, number>();
+  for (const [index, candidate] of candidates.entries()) {
+    const top = bestCoverage.get(candidate.plane) ?? 0;
+    bestCoverage.set(candidate.plane, Math.max(top, covered[index]!));
+  }
+  const wordsPass = candidates.map((candidate, index) => {
+    const ranked = (floors[candidate.plane] ?? 0) > 0 || candidate.trustClass === 'raw';
+    const wordsNeeded = byMeaning && ranked ? 0 : needed;
+    if (wordsNeeded === 0) return true;
+    const text = texts[index]!;
+    // A long text (a run's whole story) holds a common word or two by chance: one more is needed.
+    const extra = text.size > LONG_TEXT_TERMS ? 1 : 0;
+    return (
+      sharedTerms(terms, text) >= wordsNeeded + extra &&
+      covered[index]! >=
+        Math.max(MIN_COVERAGE, RELATIVE_COVERAGE * (bestCoverage.get(candidate.plane) ?? 0))
+    );
+  });
+  const best = bestScores(candidates, wordsPass);
   const result: RelevanceResult = { kept: [], excluded: [] };
   for (const [index, candidate] of candidates.entries()) {
     if (candidate.match === 'named') {
@@ -128,17 +160,7 @@ export function relevantCandidates(
     // Scores that are not positive (ranks of a fallback) give no floor.
     const top = best.get(candidate.plane) ?? 0;
     const floor = top > 0 ? (floors[candidate.plane] ?? 0) * top : Number.NEGATIVE_INFINITY;
-    const ranked = (floors[candidate.plane] ?? 0) > 0 || candidate.trustClass === 'raw';
-    const wordsNeeded = byMeaning && ranked ? 0 : needed;
-    const text = texts[index]!;
-    // A long text (a run's whole story) holds a common word or two by chance: one more is needed.
-    const extra = text.size > LONG_TEXT_TERMS && wordsNeeded > 0 ? 1 : 0;
-    const relevant =
-      terms.size > 0 &&
-      candidate.score >= floor &&
-      (wordsNeeded === 0 ||
-        (sharedTerms(terms, text) >= wordsNeeded + extra &&
-          coverage(weights, text) >= MIN_COVERAGE));
+    const relevant = terms.size > 0 && wordsPass[index] && candidate.score >= floor;
     if (relevant) result.kept.push(candidate);
     else result.excluded.push(notRelevant(candidate));
   }
