@@ -114,14 +114,15 @@ async function checkCases(
   expect(filled).toBeGreaterThan(cases / 3);
 }
 
+// Two hundred whole packs each: on a loaded 2-core runner they take longer than the default 5 s.
 describe('retrieveContextPack: the rendered pack never exceeds its budget', () => {
   it('200 generated requests costed with the estimate, the text counted again with it', async () => {
     await checkCases(14_009, 200, estimateCounter);
-  });
+  }, 60_000);
 
   it('the same 200 requests costed with the estimate hold by the real count (o200k_base)', async () => {
     await checkCases(14_009, 200, estimateCounter, await loadTokenizer());
-  });
+  }, 60_000);
 
   it('40 generated requests costed with o200k_base, the text counted again with it', async () => {
     await checkCases(90_014, 40, await loadTokenizer());

@@ -60,4 +60,25 @@ describe('nothing twice', () => {
       `Deploy:\n${block}`,
     ]);
   });
+
+  it("leaves out a digest whose opening says the thread head's status again: the rest are its details", () => {
+    const status = 'receipts keep the pack without its rendered text';
+    const result = dedupeItems([
+      item(
+        'head:thread:t',
+        `Status: We decided that ${status}.\nNext action: add the last command`,
+      ),
+      item(
+        'run:2',
+        `Run s-2 (2026-05-01): We decided that ${status}.\nOutcome: unknown (no tool ran, and the harness gave no answer)`,
+      ),
+      item(
+        'head:memory',
+        `Active threads:\n- \`t\`: ${status}\nDurable constraints:\n- never run the whole suite`,
+      ),
+    ]);
+    expect(result.kept.map((i) => i.id)).toEqual(['head:thread:t', 'head:memory']);
+    expect(result.kept[1]!.text).toBe('Durable constraints:\n- never run the whole suite');
+    expect(result.excluded.map((e) => [e.id, e.duplicateOf])).toEqual([['run:2', 'head:thread:t']]);
+  });
 });

@@ -14,8 +14,9 @@ import { meaningfulTerms } from './relevance-terms';
  * in the caller's order (the pinned heads, then the planes' best first):
  * the earlier says it. An item loses its repeated lines and quotations (a
  * title left with nothing under it goes too; a line inside a code block
- * stays); an item with nothing left is excluded as a `duplicate` of the
- * first item that said its facts. A unit whose id a pinned head cites is a duplicate
+ * stays); an item with nothing left, or (not a head) whose opening line
+ * an earlier item said, is excluded as a `duplicate` of the first item
+ * that said its facts. A unit whose id a pinned head cites is a duplicate
  * of that head.
  */
 
@@ -180,12 +181,17 @@ export function dedupeItem<T extends DedupableItem>(ledger: FactLedger, item: T)
     return owner === undefined;
   };
   let inFence = false;
-  const kept = item.text.split('\n').filter((line) => {
+  let openingSaid = false;
+  const kept = item.text.split('\n').filter((line, index) => {
     if (FENCE_LINE.test(line)) inFence = !inFence;
     // A code block is kept whole: a line taken out of it would change the code.
     if (inFence || FENCE_LINE.test(line)) return true;
-    return keep(factTerms(line), line);
+    const kept = keep(factTerms(line), line);
+    if (index === 0 && !kept && !TITLE.test(line.trim())) openingSaid = true;
+    return kept;
   });
+  // An item (not a head) whose opening says again what an earlier one said: the rest are its details.
+  if (openingSaid && !item.id.startsWith('head:')) return { duplicateOf: firstOwner ?? item.id };
   const lines = withoutEmptyTitles(kept);
   const quotes = item.quotes?.filter((quote) => keep(meaningfulTerms(quote.text)));
   if (lines.join('').trim() === '') return { duplicateOf: firstOwner ?? item.id };
