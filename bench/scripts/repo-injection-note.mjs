@@ -115,5 +115,6 @@ try {
   );
   process.stdout.write(`=== prompt: ${values.prompt}\n${prompt || '(nothing)'}\n`);
 } finally {
-  rmSync(scratch, { recursive: true, force: true });
+  if (process.env.CAIRN_NOTE_KEEP) process.stderr.write(`kept ${scratch}\n`);
+  else rmSync(scratch, { recursive: true, force: true });
 }

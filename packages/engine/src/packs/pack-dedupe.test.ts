@@ -81,4 +81,20 @@ describe('nothing twice', () => {
     expect(result.kept[1]!.text).toBe('Durable constraints:\n- never run the whole suite');
     expect(result.excluded.map((e) => [e.id, e.duplicateOf])).toEqual([['run:2', 'head:thread:t']]);
   });
+
+  it('quotes a document section whole: a line it shares with an earlier item stays in its prose', () => {
+    const section =
+      'Run `cairn pack --last` after a prompt\nto see what the hook injected and why an item was left out,\nthen compare it with the profile.';
+    const result = dedupeItems([
+      item('UNIT:1', 'to see what the hook injected and why an item was left out', {
+        plane: 'long-term',
+        trustClass: 'approved',
+      }),
+      item('DOC:a', section, { plane: 'documents', trustClass: 'raw' }),
+    ]);
+    expect(result.kept.map((i) => i.text)).toEqual([
+      'to see what the hook injected and why an item was left out',
+      section,
+    ]);
+  });
 });

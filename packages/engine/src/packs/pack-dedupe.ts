@@ -14,7 +14,9 @@ import { meaningfulTerms } from './relevance-terms';
  * in the caller's order (the pinned heads, then the planes' best first):
  * the earlier says it. An item loses its repeated lines and quotations (a
  * title left with nothing under it goes too; a line inside a code block
- * stays); an item with nothing left, or (not a head) whose opening line
+ * stays; a document section is judged whole, as one fact, since a line
+ * taken out of a quotation breaks its prose); an item with nothing left,
+ * or (not a head) whose opening line
  * an earlier item said, is excluded as a `duplicate` of the first item
  * that said its facts. A unit whose id a pinned head cites is a duplicate
  * of that head.
@@ -166,6 +168,19 @@ export interface DedupeOutcome<T> {
 
 const FENCE_LINE = /^\s*(?:`{3,}|~{3,})/;
 
+/** A text without its fenced code blocks: code is kept whole, whatever it repeats. */
+function withoutCode(text: string): string {
+  let inFence = false;
+  return text
+    .split('\n')
+    .filter((line) => {
+      const fence = FENCE_LINE.test(line);
+      if (fence) inFence = !inFence;
+      return !fence && !inFence;
+    })
+    .join('\n');
+}
+
 /** Takes one item through the ledger (see the file's comment); its own new facts are added. */
 export function dedupeItem<T extends DedupableItem>(ledger: FactLedger, item: T): DedupeOutcome<T> {
   const citedBy = ledger.citedBy(item.id);
@@ -180,6 +195,12 @@ export function dedupeItem<T extends DedupableItem>(ledger: FactLedger, item: T)
     } else firstOwner ??= owner;
     return owner === undefined;
   };
+  // A document section is quoted whole: a line taken out of its prose would break a sentence.
+  if (item.plane === 'documents') {
+    return keep(meaningfulTerms(withoutCode(item.text).replace(IDS, ' ')))
+      ? { item }
+      : { duplicateOf: firstOwner ?? item.id };
+  }
   let inFence = false;
   let openingSaid = false;
   const kept = item.text.split('\n').filter((line, index) => {
