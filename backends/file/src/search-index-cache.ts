@@ -95,7 +95,9 @@ export function indexedPoolCounts(
     const row = index
       .folders()
       .connection()
-      .db.prepare('SELECT COUNT(DISTINCT path) AS files, COUNT(*) AS chunks FROM chunks WHERE pool = ?')
+      .db.prepare(
+        'SELECT COUNT(DISTINCT path) AS files, COUNT(*) AS chunks FROM chunks WHERE pool = ?',
+      )
       .get(pool) as { files: number; chunks: number } | undefined;
     return row ? { files: Number(row.files), chunks: Number(row.chunks) } : undefined;
   } catch {

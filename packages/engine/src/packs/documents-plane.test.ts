@@ -27,6 +27,7 @@ const SECTION = [
   '```js',
   'const response = await ky(url, {',
   '  onDownloadProgress(progress, chunk) {',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the document's code is JavaScript
   '    console.log(`${progress.percent * 100}% done`);',
   '  },',
   '});',
@@ -53,6 +54,7 @@ describe('the documents plane', () => {
     });
     expect(first!.text.length).toBeGreaterThan(320);
     expect(first!.text).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the document's code is JavaScript
       'console.log(`${progress.percent * 100}% done`);\n  },\n});\n```',
     );
     const rendered = renderPackItem(first!);
