@@ -9,6 +9,7 @@ import { livedInProject } from '../lived-in/lived-in-project';
 import { scratchCopy } from '../lived-in/project-copy';
 import type { Section } from '../report';
 import { resolveCairnBin } from '../scale/cli-bench';
+import { runFixPatternQuality } from '../signatures/fix-pattern-quality';
 import { distribution } from '../stats';
 import {
   documentFiles,
@@ -91,7 +92,7 @@ async function promptSubmit(
     if (process.env.CAIRN_BENCH_DUMP) {
       await writeFile(
         process.env.CAIRN_BENCH_DUMP,
-        `=== ${request.id} ${request.text}\n${pack.text}\n`,
+        `=== ${request.id} ${request.text}\n${pack.text}\n${pack.excluded.map((e) => `EXCL ${e.plane} ${e.id} ${e.reason}`).join('\n')}\n`,
         { flag: 'a' },
       );
     }
@@ -194,6 +195,7 @@ export async function runInjection(options: { quick: boolean }): Promise<Section
       profiles: byPart(out.scores),
       packMs: distribution(out.packMs.slice(5)),
       hook,
+      fixPatterns: await runFixPatternQuality(),
     };
     return {
       name: 'injection',
