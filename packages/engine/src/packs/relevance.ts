@@ -34,9 +34,10 @@ import { meaningfulTerms, sharedTerms } from './relevance-terms';
  */
 export const MIN_COVERAGE = 0.3;
 /**
- * And at least this share of the best coverage among its plane's
- * candidates: when one of them holds the query's rare words, one that
- * holds only its common ones answers something else.
+ * And, in a plane a ranker scores (units, document sections), at least
+ * this share of the best coverage among its plane's candidates: when one
+ * of them holds the query's rare words, one that holds only its common
+ * ones answers something else.
  */
 export const RELATIVE_COVERAGE = 0.6;
 /** Past this many distinct terms a text is long: it needs one shared term more. */
@@ -142,12 +143,13 @@ export function relevantCandidates(
     const wordsNeeded = byMeaning && ranked ? 0 : needed;
     if (wordsNeeded === 0) return true;
     const text = texts[index]!;
+    // Only among a ranker's hits of one kind: a digest and a fix pattern answer in different words.
+    const relative = (floors[candidate.plane] ?? 0) > 0 ? RELATIVE_COVERAGE : 0;
     // A long text (a run's whole story) holds a common word or two by chance: one more is needed.
     const extra = text.size > LONG_TEXT_TERMS ? 1 : 0;
     return (
       sharedTerms(terms, text) >= wordsNeeded + extra &&
-      covered[index]! >=
-        Math.max(MIN_COVERAGE, RELATIVE_COVERAGE * (bestCoverage.get(candidate.plane) ?? 0))
+      covered[index]! >= Math.max(MIN_COVERAGE, relative * (bestCoverage.get(candidate.plane) ?? 0))
     );
   });
   const best = bestScores(candidates, wordsPass);
