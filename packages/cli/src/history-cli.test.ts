@@ -109,7 +109,7 @@ describe('cairn history patterns, pattern, approve, deprecate', () => {
     const again = failing('s-2', '/srv/other');
     const reply = JSON.parse(again.stdout);
     expect(reply.hookSpecificOutput.hookEventName).toBe('PostToolUseFailure');
-    expect(reply.hookSpecificOutput.additionalContext).toContain(`Fix pattern ${id}`);
+    expect(reply.hookSpecificOutput.additionalContext).toContain(`pattern ${id} signature`);
     expect(reply.hookSpecificOutput.additionalContext).toContain('ran `pip install django`');
     const listed = cli.run(['history', 'patterns', '--state', 'candidate']);
     // Shown to s-2, not applied: s-2 did not run the pattern's steps.

@@ -17,7 +17,7 @@ beforeEach(async () => {
 afterEach(() => project.cleanup());
 
 const cli = cliRunner(() => project.root);
-const KNOWN_FIX = '## Known fix for this error';
+const KNOWN_FIX = '## Cairn context pack: Known fix for this error';
 
 function event(sessionKey: string, name: string, payload: object): { inject: string } {
   const run = cli.run(

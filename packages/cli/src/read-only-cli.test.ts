@@ -69,12 +69,17 @@ describe('memoryBackendType "readonly" through the CLI', () => {
       JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }),
     );
     expect(start.code, start.stderr).toBe(0);
-    expect(start.stdout).toContain('Tuesdays');
+    // Session start shows what is relevant to the thread's state (none yet); the prompt finds the unit.
     const prompt = readonly(
       ['hook', 'claude-code', 'UserPromptSubmit'],
-      JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'Ship it today?' }),
+      JSON.stringify({
+        ...base,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'On which day are releases cut?',
+      }),
     );
     expect(prompt.code, prompt.stderr).toBe(0);
+    expect(prompt.stdout).toContain('Tuesdays');
     const end = readonly(
       ['hook', 'claude-code', 'SessionEnd'],
       JSON.stringify({ ...base, hook_event_name: 'SessionEnd', reason: 'other' }),

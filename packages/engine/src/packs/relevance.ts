@@ -2,6 +2,11 @@ import type { PackInput } from './compose-pack';
 import type { PackExclusion, PackPlane } from './pack-types';
 import { meaningfulTerms, sharedTerms } from './relevance-terms';
 
+/** The words of a request that hold a meaningful term. */
+function meaningfulWords(query: string): number {
+  return query.split(/\s+/).filter((word) => meaningfulTerms(word).size > 0).length;
+}
+
 /**
  * Relevance before budget (docs/PACKS.md): an item enters a pack because
  * it answers the request's query, never because budget is left. Two
@@ -129,9 +134,14 @@ export function relevantCandidates(
   byMeaning = false,
 ): RelevanceResult {
   const terms = meaningfulTerms(query);
-  const needed = minSharedTerms(terms.size);
+  // Counted in words: an identifier's parts (`bd-7`: bd, 7) are one word of the request.
+  const needed = minSharedTerms(meaningfulWords(query));
   const texts = candidates.map((candidate) => meaningfulTerms(candidateText(candidate)));
-  const weights = termWeights(terms, texts);
+  // What the request names is kept whatever its words: its words weigh nothing for the others.
+  const weights = termWeights(
+    terms,
+    texts.filter((_, index) => candidates[index]!.match !== 'named'),
+  );
   const covered = texts.map((text) => coverage(weights, text));
   const bestCoverage = new Map<PackPlane, number>();
   for (const [index, candidate] of candidates.entries()) {
