@@ -141,8 +141,9 @@ async function runOpenclaw(tag: string): Promise<void> {
       'before_prompt_build',
       { prompt: 'where is kestrel?' },
       { ...ctx, runId: 'run-1', workspaceDir: project.root },
-    )) as { appendSystemContext?: string } | undefined;
-    expect(output?.appendSystemContext).toContain('kestrel');
+    )) as { appendSystemContext?: string; prependContext?: string } | undefined;
+    // The prompt's pack (prependContext) carries the unit the prompt is about.
+    expect(`${output?.prependContext}\n${output?.appendSystemContext}`).toContain('kestrel');
     await call('session_end', { sessionId, reason: 'done' }, ctx);
     await call(
       'session_start',
