@@ -41,7 +41,7 @@ afterEach(async () => {
 });
 
 describe('deliver', () => {
-  it('injects at SessionStart for every source, compact included', async () => {
+  it('starts a session for every source, compact included, and the prompt finds the unit', async () => {
     for (const source of ['startup', 'resume', 'clear', 'compact', 'fork']) {
       const result = await deliver('SessionStart', { source, model: 'x', session_id: source });
       expect(result).toMatchObject({
@@ -49,9 +49,15 @@ describe('deliver', () => {
         sessionKey: source,
         calls: ['session-start'],
       });
-      const output = result.output as { hookSpecificOutput: Record<string, string> };
-      expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
-      expect(output.hookSpecificOutput.additionalContext).toContain('kestrel-stage');
+      // A new thread has no state to be relevant to: nothing, or a pack of the heads.
+      const output = result.output as { hookSpecificOutput: Record<string, string> } | undefined;
+      if (output) expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
+      const asked = await deliver('UserPromptSubmit', {
+        prompt: 'which staging cluster?',
+        session_id: source,
+      });
+      const answer = asked.output as { hookSpecificOutput: Record<string, string> };
+      expect(answer.hookSpecificOutput.additionalContext).toContain('kestrel-stage');
     }
   });
 
@@ -116,7 +122,9 @@ describe('deliver', () => {
     const again = await failing('sess-2', '/w/two');
     const output = again.output as { hookSpecificOutput: Record<string, string> };
     expect(output.hookSpecificOutput.hookEventName).toBe('PostToolUseFailure');
-    expect(output.hookSpecificOutput.additionalContext).toContain('candidate, seen once');
+    expect(output.hookSpecificOutput.additionalContext).toContain(
+      'Candidate fix (not verified yet)',
+    );
     expect(output.hookSpecificOutput.additionalContext).toContain('edited `/w/one/lib/greet.js`');
     // The user stopping a call is not a failure of the tool.
     const stopped = await deliver('PostToolUseFailure', {

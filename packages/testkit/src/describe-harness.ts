@@ -163,7 +163,8 @@ export function describeHarness(options: DescribeHarnessOptions): void {
     it('injects memory at session start', () => {
       const starts = log.filter((c) => c.name === 'sessionStart');
       if (!declared.includes('sessionStart')) return;
-      expect(starts.some((c) => c.result.inject.includes('kestrel-stage'))).toBe(true);
+      // A context pack; its items are what is relevant to the thread's state (the seeded unit is not).
+      expect(starts.some((c) => c.result.inject.includes('<!-- cairn:pack:start -->'))).toBe(true);
     });
 
     it('writes the compaction node with the harness summary and the session summary node', () => {
