@@ -35,13 +35,14 @@ describe('openclaw deliver', () => {
     const first = await build('what is the staging cluster called?');
     expect(first.calls).toEqual(['session-start', 'user-prompt-submit']);
     expect(first).toMatchObject({ agentId: 'agent-7', sessionKey: 'oc-session-1' });
-    const output = first.output as { appendSystemContext?: string };
-    expect(output.appendSystemContext).toContain('kestrel-stage');
+    const output = first.output as { appendSystemContext?: string; prependContext?: string };
+    // The prompt's pack carries the unit it asks about; the head (none yet here) goes to the system.
+    expect(output.prependContext).toContain('kestrel-stage');
     const second = await build('and the next step?');
     expect(second.calls).toEqual(['user-prompt-submit']);
-    expect((second.output as { appendSystemContext?: string }).appendSystemContext).toBe(
-      output.appendSystemContext,
-    );
+    expect(
+      (second.output as { appendSystemContext?: string } | undefined)?.appendSystemContext,
+    ).toBe(output.appendSystemContext);
   });
 
   it('gives the head a session_start computed to a racing prompt build of an instance sharing its state', async () => {
@@ -69,9 +70,8 @@ describe('openclaw deliver', () => {
     ]);
     expect(started.calls).toEqual(['session-start']);
     expect(built.calls).toEqual(['user-prompt-submit']);
-    expect((built.output as { appendSystemContext?: string }).appendSystemContext).toContain(
-      'kestrel-stage',
-    );
+    const both = built.output as { appendSystemContext?: string; prependContext?: string };
+    expect(`${both.prependContext}\n${both.appendSystemContext}`).toContain('kestrel-stage');
     const alone = await createOpenclawDeliver()(build, context);
     expect(alone.calls).toEqual(['session-start', 'user-prompt-submit']);
     expect(alone.output).toBeUndefined();
