@@ -1,7 +1,7 @@
 import { type CairnSettings, redactSecrets } from '@cairn/core';
 import { type Allocation, allocateBudget } from './allocate-budget';
 import { dedupeItems, FactLedger } from './pack-dedupe';
-import type { PackCandidate, PackExclusion, PackPlane } from './pack-types';
+import type { PackCandidate, PackExclusion, PackInput, PackItem, PackPlane } from './pack-types';
 import { fitHeads, type HeadCandidate } from './pinned-items';
 import { relevantCandidates } from './relevance';
 import {
@@ -15,13 +15,7 @@ import {
 import type { TokenCounter } from './token-counter';
 import { applyTrustPolicy, type TrustPolicyOptions } from './trust-policy';
 
-/** A candidate before costing: the pack measures it as rendered. */
-export type PackInput = Omit<PackCandidate, 'tokenCost'>;
-
-export interface PackItem extends PackCandidate {
-  /** Kinds of secret replaced in its text (empty when none). */
-  redacted: string[];
-}
+export type { PackInput, PackItem } from './pack-types';
 
 export interface ComposeOptions {
   counter: TokenCounter;

@@ -137,3 +137,11 @@ export interface BudgetReceipt {
   used: number;
   planes: PlaneBudget[];
 }
+
+/** A candidate before costing: the pack measures it as rendered. */
+export type PackInput = Omit<PackCandidate, 'tokenCost'>;
+
+export interface PackItem extends PackCandidate {
+  /** Kinds of secret replaced in its text (empty when none). */
+  redacted: string[];
+}

@@ -1,7 +1,6 @@
 import { redactSecrets } from '@cairn/core';
-import type { PackItem } from './compose-pack';
 import { escapePackText, normalizeBreaks } from './escape-pack-text';
-import type { PackExclusion } from './pack-types';
+import type { PackExclusion, PackItem } from './pack-types';
 import { layoutPackItem } from './render-pack';
 import type { TokenCounter } from './token-counter';
 

@@ -1,5 +1,4 @@
-import type { PackInput } from './compose-pack';
-import type { PackExclusion, PackPlane } from './pack-types';
+import type { PackExclusion, PackInput, PackPlane } from './pack-types';
 import { meaningfulTerms, sharedTerms } from './relevance-terms';
 
 /** The words of a request that hold a meaningful term. */

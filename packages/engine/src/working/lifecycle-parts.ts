@@ -19,6 +19,30 @@ import { captureFinalAnswer, createTranscriptCapture } from './transcript-captur
 type Ids = { agentId: string; sessionKey: string };
 
 /**
+ * The session's record if it has one, else the record its first event
+ * would start, without starting it (`cairn pack --profile` reads only).
+ */
+function peekSession(
+  ctx: LifecycleContext,
+  heads: HeadStore,
+  ids: Ids,
+  threadKey?: string,
+): SessionRecord {
+  const existing = heads.sessions.session(ids.agentId, ids.sessionKey);
+  if (existing && (!threadKey || existing.threadKey === threadKey)) return existing;
+  const project = ctx.settings.projectId || heads.peekProjectId(folderProjectId(ctx.rootDir));
+  return {
+    agentId: ids.agentId,
+    sessionKey: ids.sessionKey,
+    threadKey: threadKey ?? defaultThreadKey(project, ctx.rootDir, ctx.rootDir),
+    harness: null,
+    cwd: null,
+    epoch: existing?.epoch ?? 0,
+    startedAt: ctx.now().toISOString(),
+  };
+}
+
+/**
  * The parts behind the lifecycle events, built on first use so an event
  * opens only the stores it needs: the head store (sessions, leases,
  * injections, thread facts), the lineage, transcript capture, recall,
@@ -96,26 +120,6 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     return ctx.settings.projectId || headStore().projectId(folderProjectId(ctx.rootDir));
   }
 
-  /**
-   * The session's record if it has one, else the record its first event
-   * would start, without starting it (`cairn pack --profile` reads only).
-   */
-  function peekSession(ids: Ids, threadKey?: string): SessionRecord {
-    const existing = headStore().sessions.session(ids.agentId, ids.sessionKey);
-    if (existing && (!threadKey || existing.threadKey === threadKey)) return existing;
-    const project =
-      ctx.settings.projectId || headStore().peekProjectId(folderProjectId(ctx.rootDir));
-    return {
-      agentId: ids.agentId,
-      sessionKey: ids.sessionKey,
-      threadKey: threadKey ?? defaultThreadKey(project, ctx.rootDir, ctx.rootDir),
-      harness: null,
-      cwd: null,
-      epoch: existing?.epoch ?? 0,
-      startedAt: ctx.now().toISOString(),
-    };
-  }
-
   /** The session's record, started on its first event (default thread: project and branch). */
   function sessionFor(
     ids: Ids,
@@ -142,7 +146,7 @@ export function createLifecycleParts(ctx: LifecycleContext) {
     guarded,
     logFailure,
     sessionFor,
-    peekSession,
+    peekSession: (ids: Ids, threadKey?: string) => peekSession(ctx, headStore(), ids, threadKey),
     close(): void {
       parts?.recall.close();
       parts?.history.close();
