@@ -54,7 +54,10 @@ export const storeRecentPatterns: RecentPatterns = ({ rootDir, signatures, limit
  * failure it follows), so it is relevant whatever its words. A fix another
  * clone shares says so, and names that clone's file.
  */
-export function knownFixCandidate(pattern: FixPattern, sharedBy: readonly string[] = []): PackInput {
+export function knownFixCandidate(
+  pattern: FixPattern,
+  sharedBy: readonly string[] = [],
+): PackInput {
   const [candidate] = patternCandidates([toHistoryPattern(pattern)], [pattern.signature], '');
   const shared = sharedByLine(sharedBy);
   return {
