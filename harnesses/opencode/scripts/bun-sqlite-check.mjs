@@ -55,8 +55,14 @@ const cairn = openCairn(root, { env: {} });
 await cairn.init();
 await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
 const ids = { agentId: 'opencode', sessionKey: 'ses_bun' };
-out.inject = (await cairn.lifecycle.sessionStart({ ...ids, cwd: root })).inject;
-await cairn.lifecycle.userPromptSubmit({ ...ids, prompt: 'where is staging?' });
+out.start = (await cairn.lifecycle.sessionStart({ ...ids, cwd: root })).inject;
+// The pack is for what is relevant: the prompt that asks about the cluster brings the unit.
+out.inject = (
+  await cairn.lifecycle.userPromptSubmit({
+    ...ids,
+    prompt: 'Which staging cluster do we deploy to?',
+  })
+).inject;
 const end = await cairn.lifecycle.sessionEnd({ ...ids, deferSummary: true });
 out.summaryKind = cairn.expand(end.nodeId, 'opencode').node.kind;
 out.search = (await cairn.search({ query: 'kestrel' })).length;

@@ -58,7 +58,9 @@ describe.skipIf(!binary)("SQLite inside OpenCode's Bun runtime", () => {
         summaryKind: 'session_summary',
       });
       expect(typeof out.bun).toBe('string');
-      expect(out.inject).toContain('kestrel-stage');
+      // Session start ran in Bun (a new thread: the pack frame, no unit); the prompt's pack has the unit.
+      expect(typeof out.start).toBe('string');
+      expect(out.inject).toContain('The staging cluster is called kestrel-stage.');
       expect(out.search).toBeGreaterThan(0);
     } finally {
       await temp.cleanup();

@@ -1,6 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { openCairn } from '@cairn/engine';
-import { describeHarness, expectCode, loadHarnessFixtures, makeTempProject } from '@cairn/testkit';
+import {
+  describeHarness,
+  earlierSession,
+  expectCode,
+  loadHarnessFixtures,
+  makeTempProject,
+} from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
 import { createOpencodeHarness, opencodeFidelity, VERSION } from './index';
 
@@ -22,6 +28,13 @@ describe('opencode deliver', () => {
     try {
       await cairn.init();
       await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
+      // Session start asks with the thread's state: an earlier session of this agent named the cluster.
+      await earlierSession(cairn.lifecycle, {
+        cwd: project.root,
+        agentId: 'reviewer',
+        prompt: 'Deploy the release to kestrel-stage.',
+        finalAnswer: 'The release is built; it goes to kestrel-stage tomorrow.',
+      });
       const fixtures = await loadHarnessFixtures(fixturesDir);
       const context = { lifecycle: cairn.lifecycle, env: { CAIRN_AGENT_ID: 'reviewer' } };
       const results = [];
@@ -30,7 +43,8 @@ describe('opencode deliver', () => {
       }
       expect(results.every((r) => r.agentId === 'reviewer')).toBe(true);
       const start = results[0]!.output as { system: string[] };
-      expect(start.system.join('\n')).toContain('kestrel-stage');
+      // The unit itself, relevant to the thread state the earlier session left.
+      expect(start.system.join('\n')).toContain('The staging cluster is called kestrel-stage.');
       const compacting = results.find((r) => r.calls.includes('pre-compaction'))!;
       expect(compacting.output).toHaveProperty('context');
     } finally {

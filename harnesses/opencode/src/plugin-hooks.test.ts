@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openCairn } from '@cairn/engine';
-import { loadHarnessFixtures, makeTempProject, snapshotTree } from '@cairn/testkit';
+import { earlierSession, loadHarnessFixtures, makeTempProject, snapshotTree } from '@cairn/testkit';
 import type { Plugin } from '@opencode-ai/plugin';
 import { describe, expect, it } from 'vitest';
 import { CairnPlugin } from './plugin';
@@ -42,6 +42,13 @@ async function setup() {
   const cairn = openCairn(project.root, { env: {} });
   await cairn.init();
   await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
+  // Session start asks with the thread's state: an earlier OpenCode session named the cluster.
+  await earlierSession(cairn.lifecycle, {
+    cwd: project.root,
+    agentId: 'opencode',
+    prompt: 'Deploy the release to kestrel-stage.',
+    finalAnswer: 'The release is built; it goes to kestrel-stage tomorrow.',
+  });
   cairn.closeWorking();
   const compacted = await recorded('session.compacted');
   const logs: string[] = [];
@@ -62,7 +69,8 @@ describe('the OpenCode plugin hooks', () => {
       await hooks.event!({ event: created as never });
       const system = { system: ['You are opencode.'] };
       await hooks['experimental.chat.system.transform']!({ sessionID }, system);
-      expect(system.system.join('\n')).toContain('kestrel-stage');
+      // The unit itself, relevant to the status the earlier session left.
+      expect(system.system.join('\n')).toContain('The staging cluster is called kestrel-stage.');
       const other = { system: [] as string[] };
       await hooks['experimental.chat.system.transform']!({ sessionID: 'ses_other' }, other);
       expect(other.system).toEqual([]);
@@ -82,9 +90,11 @@ describe('the OpenCode plugin hooks', () => {
       const cairn = openCairn(project.root, { env: {} });
       const [thread] = cairn.threads('opencode');
       const nodes = thread!.lineage.map((id) => cairn.expand(id, 'opencode').node);
-      expect(nodes.filter((n) => n.kind === 'session_summary')).toHaveLength(1);
+      // The earlier session's summary, and this session's once (two idles, one end).
+      expect(nodes.filter((n) => n.kind === 'session_summary')).toHaveLength(2);
       const compaction = nodes.find((n) => n.kind === 'compaction')!;
       expect(compaction.text).toContain('the deploy target is fly.io');
+      // The lineage is newest first: this session's summary, then the earlier one's.
       const summary = nodes.find((n) => n.kind === 'session_summary')!;
       const roles = cairn.expand(summary.id, 'opencode').transcript?.entries.map((e) => e.role);
       expect(roles).toEqual(expect.arrayContaining(['user', 'tool']));
@@ -103,7 +113,8 @@ describe('the OpenCode plugin hooks', () => {
       } as never);
       const system = { system: [] as string[] };
       await hooks['experimental.chat.system.transform']!({ sessionID: 'ses_resumed' }, system);
-      expect(system.system.join('\n')).toContain('kestrel-stage');
+      // The unit itself, relevant to the status the earlier session left.
+      expect(system.system.join('\n')).toContain('The staging cluster is called kestrel-stage.');
       await hooks['tool.execute.after']!(
         { tool: '', sessionID: 'ses_resumed', callID: 'c', args: {} },
         {},

@@ -8,6 +8,7 @@ import {
   type LifecycleApi,
 } from '@cairn/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { earlierSession } from './earlier-session';
 import { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';
 
 /** One recorded harness payload, as kept in `<package>/fixtures/session/*.json`. */
@@ -128,6 +129,13 @@ export function describeHarness(options: DescribeHarnessOptions): void {
       cairn = options.openCairn(project.root, { env: {} });
       await cairn.init();
       await cairn.add({ text: SEED });
+      // Session start shows what the thread's state asks for and the heads, not the newest
+      // units: an earlier session that asked about the cluster left heads that name it.
+      await earlierSession(cairn.lifecycle, {
+        cwd: project.root,
+        prompt: 'Deploy the release to kestrel-stage.',
+        finalAnswer: 'The release is built; it goes to kestrel-stage tomorrow.',
+      });
       const lifecycle = recording(cairn.lifecycle, log);
       for (const fixture of fixtures) {
         const before = log.length;
@@ -163,8 +171,9 @@ export function describeHarness(options: DescribeHarnessOptions): void {
     it('injects memory at session start', () => {
       const starts = log.filter((c) => c.name === 'sessionStart');
       if (!declared.includes('sessionStart')) return;
-      // A context pack; its items are what is relevant to the thread's state (the seeded unit is not).
-      expect(starts.some((c) => c.result.inject.includes('<!-- cairn:pack:start -->'))).toBe(true);
+      // The context pack, carrying the seeded unit the earlier session's heads name.
+      const packs = starts.filter((c) => c.result.inject.includes('<!-- cairn:pack:start -->'));
+      expect(packs.some((c) => c.result.inject.includes('kestrel-stage'))).toBe(true);
     });
 
     it('writes the compaction node with the harness summary and the session summary node', () => {

@@ -15,6 +15,7 @@ export {
   describeRetrievalAdapter,
   type RetrievalFallbackOutcome,
 } from './describe-retrieval-adapter';
+export { earlierSession } from './earlier-session';
 export { expectCode } from './expect-code';
 export { type FakeSecret, fakeSecretDump, fakeSecrets, leakedFakeSecrets } from './fake-secrets';
 export { FORGING_TEXTS, type ForgingText, injectionForgeries } from './forging-texts';
