@@ -78,8 +78,12 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
     timeout: TIMEOUT,
   }, async () => {
     server = await startServer(sandbox);
-    session = await runPrompt(sandbox, server, 'Please remember: the deploy target is fly.io');
-    // Session start: Cairn's block reached the system prompt of the model request.
+    session = await runPrompt(
+      sandbox,
+      server,
+      'Please remember: the deploy target is fly.io. Which staging cluster do we deploy to?',
+    );
+    // The prompt asks about the seeded unit: the pack relevant to it reached the model request.
     const injected = model.requestsContaining(SEED);
     expect(injected.length).toBeGreaterThan(0);
     expect(JSON.stringify(injected[0]!.body)).toContain('## Cairn context pack');
@@ -138,13 +142,13 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
       expect(newest?.node.sessionKey).toBe(session);
       return newest!.node.id;
     });
-    // Session end writes the node first and then rewrites this clone's head
-    // (MEMORY.md's region is the team head: docs/TEAMS.md), in the plugin's
-    // own process: wait for the second write too.
+    // Session end writes the node first and then rewrites the head, in the
+    // plugin's own process: wait for the second write too.
     const head = await waitFor(async () => {
       const memory = cairn();
       try {
-        const rendered = memory.localHead() ?? '';
+        // This clone's head (MEMORY.md's region is the team head: docs/TEAMS.md).
+        const rendered = memory.localHead();
         expect(rendered).toContain(latest);
         return rendered;
       } finally {
@@ -154,7 +158,8 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
     // The next session starts with the refreshed head in its system prompt.
     const before = model.requests.length;
     await runPrompt(sandbox, server!, 'What is next?');
-    const lineageLine = head.split('\n').find((line) => line.includes(latest))!;
-    expect(model.requests.slice(before).some((r) => r.text.includes(lineageLine))).toBe(true);
+    // The refreshed state names the new summary: the thread head says it (the memory head's
+    // line that repeats it is left out, nothing twice), with the node to expand.
+    expect(model.requests.slice(before).some((r) => r.text.includes(latest))).toBe(true);
   });
 });

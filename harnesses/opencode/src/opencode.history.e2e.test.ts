@@ -100,7 +100,9 @@ describe.skipIf(!binary)('OpenCode task history e2e', () => {
     await session(second, 'Run the tool.');
     const injected = second.requests.find((r) => r.text.includes('Known fix for this error'));
     expect(injected, await lifecycleErrors()).toBeDefined();
-    expect(injected!.text).toContain(`Fix pattern ${pattern!.id} (candidate, seen once)`);
+    // The post-tool profile's pack: the candidate fix, named with its pattern and signature.
+    expect(injected!.text).toContain('Candidate fix (not verified yet) for the error quoted below');
+    expect(injected!.text).toContain(`pattern ${pattern!.id} signature ${pattern!.signature}`);
     expect(injected!.text).toContain("Cannot find module './lib/greet'");
   });
 });

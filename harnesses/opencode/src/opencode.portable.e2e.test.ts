@@ -67,13 +67,18 @@ describe.skipIf(!binary)('OpenCode e2e: a moved, cloned and upgraded project', (
     run('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd });
 
   /**
-   * One prompt through `opencode serve` in `where`; resolves once memory_add
+   * One prompt (asking `question`) through `opencode serve` in `where`; resolves once memory_add
    * (MCP) and the idle session end (plugin) have written to its project.
    * `whileRunning` runs before the server stops.
    */
-  const session = async (where: Sandbox, whileRunning?: () => Promise<void> | void) => {
+  const session = async (
+    where: Sandbox,
+    question: string,
+    whileRunning?: () => Promise<void> | void,
+  ) => {
     server = await startServer(where);
-    await runPrompt(where, server, 'Please remember this about the project.');
+    // The prompt asks about the fact the test added: the pack brings what is relevant to it.
+    await runPrompt(where, server, `Please remember this about the project. ${question}`);
     await vi.waitFor(
       async () => {
         const { units, kinds } = await memoryOf(where.project);
@@ -116,8 +121,8 @@ describe.skipIf(!binary)('OpenCode e2e: a moved, cloned and upgraded project', (
     const copy: Sandbox = { ...sandbox, project: moved };
     await cairn(copy, 'add', COPY_ONLY);
     const before = await snapshotTree(join(original, '.cairn'));
-    await session(copy);
-    // Session start: the copy's memory reached the model's system prompt.
+    await session(copy, 'What is the release train of the moved copy called?');
+    // The copy's memory reached the model's request.
     expect(model.requestsContaining(COPY_ONLY).length).toBeGreaterThan(0);
     expect(await snapshotTree(join(original, '.cairn'))).toEqual(before);
     const { units, kinds } = await memoryOf(original);
@@ -149,7 +154,7 @@ describe.skipIf(!binary)('OpenCode e2e: a moved, cloned and upgraded project', (
     // Everything OpenCode needs was committed: the install there changed no file.
     expect((await git(clone.project, 'status', '--porcelain')).stdout).toBe('');
     await cairn(clone, 'add', CLONE_ONLY);
-    await session(clone);
+    await session(clone, 'What is the pager alias of the clone on the other HOME?');
     // The loader found `cairn` on the new HOME's PATH: the clone's memory reached the model.
     expect(model.requestsContaining(CLONE_ONLY).length).toBeGreaterThan(0);
     // The first HOME and the original checkout were not touched.
@@ -177,13 +182,17 @@ describe.skipIf(!binary)('OpenCode e2e: a moved, cloned and upgraded project', (
         COMMITTED.map((name) => readFile(join(original, name), 'utf8')),
       );
       await cairn(upgraded, 'add', UPGRADED);
-      await session(upgraded, async () => {
-        // OpenCode started `cairn mcp` through PATH, in the project, on the new Node.
-        const servers = (await processesIn(original)).filter((p) => p.argv.includes('mcp'));
-        expect(servers.length).toBeGreaterThan(0);
-        for (const child of servers) expect(child.exe).toBe(realpathSync(node24Path()!));
-      });
-      // The plugin (through the committed loader) injected the newest units at session start.
+      await session(
+        upgraded,
+        'Did the team upgrade Node, and was anything reinstalled?',
+        async () => {
+          // OpenCode started `cairn mcp` through PATH, in the project, on the new Node.
+          const servers = (await processesIn(original)).filter((p) => p.argv.includes('mcp'));
+          expect(servers.length).toBeGreaterThan(0);
+          for (const child of servers) expect(child.exe).toBe(realpathSync(node24Path()!));
+        },
+      );
+      // The plugin (through the committed loader) injected the unit the prompt asked about.
       expect(model.requestsContaining(UPGRADED).length).toBeGreaterThan(0);
       const after = await Promise.all(
         COMMITTED.map((name) => readFile(join(original, name), 'utf8')),
