@@ -144,13 +144,12 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
     });
     // Session end writes the node first and then rewrites the head, in the
     // plugin's own process: wait for the second write too.
-    const head = await waitFor(async () => {
+    await waitFor(async () => {
       const memory = cairn();
       try {
         // This clone's head (MEMORY.md's region is the team head: docs/TEAMS.md).
         const rendered = memory.localHead();
         expect(rendered).toContain(latest);
-        return rendered;
       } finally {
         memory.closeWorking();
       }
