@@ -137,7 +137,11 @@ describe.skipIf(skip !== undefined)(
       expect(injected, await lifecycleErrors()).toBeDefined();
       // A failed Bash call fires PostToolUseFailure, whose additionalContext Claude Code forwards.
       expect(injected!.text).toContain('PostToolUseFailure:Bash hook additional context');
-      expect(injected!.text).toContain(`Fix pattern ${pattern!.id} (candidate, seen once)`);
+      // The post-tool profile's pack: the candidate fix, named with its pattern and signature.
+      expect(injected!.text).toContain(
+        'Candidate fix (not verified yet) for the error quoted below',
+      );
+      expect(injected!.text).toContain(`pattern ${pattern!.id} signature ${pattern!.signature}`);
       expect(injected!.text).toContain(`edited \`${join(root, 'lib/greet.js')}\``);
       // Shown, not applied: session 2 did not run the pattern's steps.
       expect(listFixPatterns(root)[0]).toMatchObject({ id: pattern!.id, applied: 0 });

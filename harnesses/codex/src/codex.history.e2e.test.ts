@@ -123,7 +123,11 @@ describe.skipIf(skipReason !== undefined)(
       await codexWith(second, 'Run the tool.');
       const injected = second.requests.find((r) => r.text.includes('Known fix for this error'));
       expect(injected, await lifecycleErrors()).toBeDefined();
-      expect(injected!.text).toContain(`Fix pattern ${pattern!.id} (candidate, seen once)`);
+      // The post-tool profile's pack: the candidate fix, named with its pattern and signature.
+      expect(injected!.text).toContain(
+        'Candidate fix (not verified yet) for the error quoted below',
+      );
+      expect(injected!.text).toContain(`pattern ${pattern!.id} signature ${pattern!.signature}`);
       // Shown, not applied: session 2 did not run the pattern's steps.
       expect(listFixPatterns(project)[0]).toMatchObject({ id: pattern!.id, applied: 0 });
     });

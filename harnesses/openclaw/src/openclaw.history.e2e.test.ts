@@ -125,7 +125,11 @@ describe.skipIf(missing !== undefined)(
         .requestsContaining(FOLLOW_UP)
         .find((r) => r.text.includes('Known fix for this error'));
       expect(followUp, await lifecycleErrors()).toBeDefined();
-      expect(followUp!.text).toContain(`Fix pattern ${pattern!.id} (candidate, seen once)`);
+      // The post-tool profile's pack: the candidate fix, named with its pattern and signature.
+      expect(followUp!.text).toContain(
+        'Candidate fix (not verified yet) for the error quoted below',
+      );
+      expect(followUp!.text).toContain(`pattern ${pattern!.id} signature ${pattern!.signature}`);
       // Session 2 followed the pattern (write the module, run again) in another session: verified.
       expect(listFixPatterns(project)[0]).toMatchObject({
         id: pattern!.id,
