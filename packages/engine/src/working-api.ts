@@ -66,10 +66,7 @@ export function createWorkingApi(
 
   return {
     lifecycle: lifecycleApi,
-    /**
-     * The pack the hook of a profile would inject for a session now, byte
-     * for byte (`cairn pack --profile`); nothing is claimed or stored.
-     */
+    /** What a profile's hook would inject now, byte for byte (`cairn pack --profile`). */
     previewPack: (request: ProfilePackPreview) => events().previewPack(request),
     /**
      * Drill-down: the node, its lineage, siblings, thread, linked units and transcript,
