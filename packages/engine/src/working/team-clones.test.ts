@@ -147,7 +147,11 @@ describe('two clones of one repository', () => {
     expect(a3.inject).toContain(a2.nodeId);
     expect(a3.local).toContain('proj.main');
     expect(b3.local).not.toContain(a2.nodeId);
-    expect(b3.inject).toContain('Prefer small pull requests.');
+    // Alice's merged unit is in Bob's own head from his next session end on (session start
+    // pins that head; it injects units by relevance to the thread, not the newest ones).
+    expect(b3.local).toContain('Prefer small pull requests.');
+    const b4 = await session(bob, 'bob', 'b4', 'Review the redis settings.', day(6));
+    expect(b4.inject).toContain('Prefer small pull requests.');
     expect(await memoryOf(alice)).toBe(await memoryOf(bob));
     expect(await doctorOk(alice, 'alice')).toEqual({ ok: true, findings: [] });
     expect(await doctorOk(bob, 'bob')).toEqual({ ok: true, findings: [] });
