@@ -29,7 +29,7 @@ const CLI = fileURLToPath(new URL('../../../packages/cli/dist/bin.cjs', import.m
 const SEED = 'The staging cluster of this project is called heron-stage.';
 const ADDED = 'Codex e2e: releases are cut on Thursdays.';
 const SUMMARY = 'CODEX-E2E-SUMMARY: release work in progress, next step is the changelog.';
-/** Only the prompt's recall can inject it: session start injects the five newest units. */
+/** Only the prompt's recall can inject it: session start injects what the thread's state asks for. */
 const RECALLED = 'The on-call pager alias of this project is osprey-oncall.';
 const FILLERS = [
   'Unit tests run with vitest in every package.',
