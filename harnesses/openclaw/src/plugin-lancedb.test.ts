@@ -37,8 +37,9 @@ describe('the OpenClaw plugin with LanceDB configured', () => {
         'before_prompt_build',
         { prompt: 'which staging cluster?', messages: [] },
         { ...ctx, runId: 'run-1', workspaceDir: project.root },
-      )) as { appendSystemContext?: string } | undefined;
-      expect(output?.appendSystemContext).toContain('kestrel-stage');
+      )) as { prependContext?: string } | undefined;
+      // The prompt asks about the cluster: its pack, prepended to it, carries the unit.
+      expect(output?.prependContext).toContain('The staging cluster is called kestrel-stage.');
       expect(existsSync(join(project.root, '.cairn', 'index', 'lancedb'))).toBe(true);
       const cairn = shared.cairns.get(project.root)!;
       expect(cairn.backend.type).toBe('lancedb');

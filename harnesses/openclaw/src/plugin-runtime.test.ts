@@ -44,8 +44,9 @@ describe('openclaw plugin runtime', () => {
       const output = (await run.hooks.get('before_prompt_build')?.(
         { prompt: 'which staging cluster?', messages: [] },
         { ...ctx, runId: 'run-1', workspaceDir: temp.root },
-      )) as { appendSystemContext?: string } | undefined;
-      expect(output?.appendSystemContext).toContain('kestrel-stage');
+      )) as { prependContext?: string } | undefined;
+      // The prompt asks about the cluster: its pack, prepended to it, carries the unit.
+      expect(output?.prependContext).toContain('The staging cluster is called kestrel-stage.');
     } finally {
       await gateway.hooks.get('gateway_stop')?.({}, {});
     }
