@@ -51,9 +51,11 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved, cloned and upgrad
   const git = (cwd: string, ...args: string[]) =>
     run('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd });
   /** One `codex exec` session in `cwd`; Cairn's MCP server required so the tool is there on the only turn. */
-  const session = async (cwd: string, runEnv = env) => {
+  /** One `codex exec` whose prompt asks `question`: its pack brings what is relevant to it. */
+  const session = async (cwd: string, runEnv = env, question = '') => {
     const args = ['exec', '-c', 'mcp_servers.cairn.required=true', '--skip-git-repo-check'];
-    const result = await runCodex([...args, '--json', '-C', cwd, 'Remember this.'], {
+    const prompt = `Remember this. ${question}`.trim();
+    const result = await runCodex([...args, '--json', '-C', cwd, prompt], {
       cwd,
       env: runEnv,
       timeoutMs: 150_000,
@@ -143,8 +145,8 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved, cloned and upgrad
     );
     await cairnIn(otherEnv, checkout, 'add', CLONE_ONLY);
     const before = server.requests.length;
-    await session(checkout, otherEnv);
-    // SessionStart's context (the clone's newest units) reached the model: the hooks ran there.
+    await session(checkout, otherEnv, 'What is the release train of the clone called?');
+    // The prompt's pack (the unit it asks about) reached the model: the hooks ran there.
     const requests = server.requests.slice(before);
     expect(requests.some((request) => request.text.includes(CLONE_ONLY))).toBe(true);
     expect(await units(checkout)).toContain(ADDED);
@@ -168,8 +170,8 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved, cloned and upgrad
       await cairn(original, 'add', UPGRADED);
       const configBefore = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
       const before = server.requests.length;
-      await session(original);
-      // SessionStart's context (the newest units) reached the model: the hook ran.
+      await session(original, env, 'Did the team upgrade Node last week?');
+      // The prompt's pack (the unit it asks about) reached the model: the hook ran.
       const requests = server.requests.slice(before);
       expect(requests.some((request) => request.text.includes(UPGRADED))).toBe(true);
       expect(await units(original)).toContain(ADDED);

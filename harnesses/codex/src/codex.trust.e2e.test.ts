@@ -55,7 +55,9 @@ describe.skipIf(skipReason !== undefined)('codex e2e: trust, reinstall and a mov
   /** `codex exec --trust` in `cwd`; the model requests it made. */
   const trustedSession = async (cwd: string) => {
     const before = server.requests.length;
-    const args = ['exec', '--trust', '--skip-git-repo-check', '--json', '-C', cwd, 'Hello.'];
+    // The prompt asks about the seeded unit: its pack shows the hooks ran.
+    const question = 'Which staging cluster do we use?';
+    const args = ['exec', '--trust', '--skip-git-repo-check', '--json', '-C', cwd, question];
     const result = await runCodex(args, { cwd, env, timeoutMs: 150_000 });
     expect(result.code, describeRun(args, result)).toBe(0);
     return server.requests.slice(before);

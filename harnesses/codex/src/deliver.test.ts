@@ -3,7 +3,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Cairn, findRunDigest, openCairn } from '@cairn/engine';
-import { expectCode, makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
+import {
+  earlierSession,
+  expectCode,
+  makeTempProject,
+  snapshotTree,
+  type TempProject,
+} from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCodexHarness } from './codex-harness';
 import { readRolloutFinalAnswer } from './rollout-answer';
@@ -36,6 +42,13 @@ const deliver = (hookEvent: string, payload: unknown, env: Record<string, string
 describe('deliver', () => {
   it('SessionStart injects the head as additionalContext and keys the session by session_id', async () => {
     const { payload } = await fixture('01-session-start.json');
+    // Session start asks with the thread's state: an earlier Codex session left it naming the pipeline.
+    await earlierSession(cairn.lifecycle, {
+      cwd: temp.root,
+      agentId: 'codex',
+      prompt: 'Ship the release through the kestrel pipeline.',
+      finalAnswer: 'The release is tagged; the kestrel pipeline deploys it tomorrow.',
+    });
     const result = await deliver('SessionStart', { ...payload, cwd: temp.root });
     expect(result).toMatchObject({
       agentId: 'codex',
@@ -45,7 +58,7 @@ describe('deliver', () => {
     });
     const context = (result.output as { hookSpecificOutput: { additionalContext: string } })
       .hookSpecificOutput.additionalContext;
-    expect(context).toContain('kestrel');
+    expect(context).toContain('Deploys of this project go through the kestrel pipeline.');
   });
 
   it('CAIRN_AGENT_ID overrides the agent id', async () => {
