@@ -119,11 +119,15 @@ describe.skipIf(skip !== undefined)(`claude-code e2e${skip ? ` (skipped: ${skip}
   it('injects at start, records the prompt, stores memory_add and closes the session', {
     timeout: TIMEOUT,
   }, async () => {
-    const result = await claudeJson('-p', 'Remember where the deploy key lives.');
+    // The prompt also asks about the seeded unit: the pack for it brings it (not session start's).
+    const result = await claudeJson(
+      '-p',
+      'Remember where the deploy key lives. Which staging cluster do we use?',
+    );
     expect(result.is_error).toBe(false);
     sessionId = result.session_id;
 
-    // SessionStart's additionalContext reached the model.
+    // The prompt's additionalContext reached the model with the unit it asks about.
     const messages = server.requests.filter((r) => r.api === 'anthropic-messages');
     const failures = await readFile(
       join(root, '.cairn/state/lifecycle-errors.jsonl'),
