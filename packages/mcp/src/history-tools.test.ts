@@ -134,7 +134,7 @@ describe('the fix pattern tools', () => {
     await aws(`aws configure set aws_access_key_id ${keyId}`, 0, '');
     await aws('python deploy.py', 0, 'deployed');
     const again = await aws('python deploy.py', 1, boto);
-    expect(again.inject).toContain('## Known fix');
+    expect(again.inject).toContain('Known fix for this error');
     expect(again.inject).toContain('[REDACTED:aws-access-key]');
     expect(again.inject).not.toContain(keyId);
   });

@@ -85,15 +85,25 @@ describe('memory_context_pack last', () => {
     expect((none.structured as unknown as Pack).receipt).toBeNull();
     await cairn.add({ text: 'The kestrel deploy runs on Fridays.' });
     const ids = { agentId: 'claude', sessionKey: 's1', cwd: project.root };
-    const started = await cairn.lifecycle.sessionStart(ids);
+    await cairn.lifecycle.sessionStart(ids);
+    // The prompt asks about the unit: its pack is the last injection, with its receipt.
+    const started = await cairn.lifecycle.userPromptSubmit({
+      ...ids,
+      prompt: 'Which day does the kestrel deploy run?',
+    });
     const { isError, text, structured } = await callTool(client, 'memory_context_pack', {
       last: true,
       sessionKey: 's1',
     });
     expect(isError, text).toBe(false);
     const receipt = (structured as unknown as Pack).receipt!;
-    expect(receipt).toMatchObject({ event: 'session-start', sessionKey: 's1', agentId: 'claude' });
+    expect(receipt).toMatchObject({
+      event: 'user-prompt-submit',
+      sessionKey: 's1',
+      agentId: 'claude',
+    });
     expect(started.inject).toContain(receipt.receiptId);
+    expect(started.inject).toContain('The kestrel deploy runs on Fridays.');
     expect(receipt.tokens).toBeLessThanOrEqual(receipt.budgetTokens);
   });
 
@@ -163,7 +173,8 @@ describe('memory_context_pack keeps to its thread (seed 002 §6)', () => {
     const scoped = await pack({});
     expect(scoped.text).not.toContain('kestrel');
     expect(scoped.items?.some((item) => item.text.includes('kestrel'))).toBe(false);
-    expect(scoped.items?.map((item) => item.provenance.id)).toContain('s-main');
+    // This thread's own digest (the login page) is not relevant to the query: left out too.
+    expect(scoped.items?.map((item) => item.provenance.id)).not.toContain('s-feat');
     expect(scoped.excluded).toContainEqual(expect.objectContaining({ reason: 'other-thread' }));
     // Explicit relevance signals: the related thread, or the run itself.
     for (const signal of [{ relatedThreads: ['feat-x'] }, { runRef: 's-feat' }]) {

@@ -125,7 +125,17 @@ describe('memory_threads and memory_thread_head', () => {
 describe('memory_session_context', () => {
   it('returns what session start injects, with the head of the thread', async () => {
     const { threadKey } = await finishedSession();
-    await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
+    // A session that answered leaves the thread a status: session start asks with it.
+    const answered = { agentId: AGENT, sessionKey: 's1b' };
+    await cairn.lifecycle.userPromptSubmit({ ...answered, prompt: PROMPT });
+    await cairn.lifecycle.sessionEnd({
+      ...answered,
+      finalAnswer: 'The kestrel-stage deploy moves to Friday; the runbook comes first.',
+    });
+    // Relevant to the thread's status (the deploy it moves): session start asks with it.
+    await cairn.add({
+      text: 'A kestrel-stage deploy on Friday needs the on-call engineer to approve it in the release channel.',
+    });
     const { result, text, structured } = await call('memory_session_context', {
       agentId: AGENT,
       sessionKey: 's2',
@@ -134,11 +144,15 @@ describe('memory_session_context', () => {
     expect(result.isError).toBeFalsy();
     expect(JSON.parse(text)).toEqual(structured);
     expect(structured.inject).toContain(`head thread ${threadKey}`);
-    expect(structured.inject).toContain('The staging cluster is called kestrel-stage.');
+    expect(structured.inject).toContain(
+      'A kestrel-stage deploy on Friday needs the on-call engineer to approve it in the release channel.',
+    );
     // What it returned counts as injected in that session epoch: a repeat leaves it out.
     const again = await call('memory_session_context', { agentId: AGENT, sessionKey: 's2' });
     expect(again.structured.inject).not.toContain(`head thread ${threadKey}`);
-    expect(again.structured.inject).not.toContain('The staging cluster is called kestrel-stage.');
+    expect(again.structured.inject).not.toContain(
+      'A kestrel-stage deploy on Friday needs the on-call engineer to approve it in the release channel.',
+    );
   });
 
   it('records a new session in the thread it names', async () => {
