@@ -50,7 +50,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultValue: true,
     defaultLabel: '`true`',
     description:
-      'Master switch (seed 004 `MEMORY_ENABLED`). When false, hook events record and inject nothing, every plane of a pack is off, and no memory instructions are built; explicit commands and tools (`cairn search`, `memory_add`) still work.',
+      'Master switch of memory. When false, hook events record and inject nothing, every plane of a pack is off, and no memory instructions are built; explicit commands and tools (`cairn search`, `memory_add`) still work.',
   },
   {
     key: 'memoryBackendType',

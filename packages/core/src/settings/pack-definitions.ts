@@ -33,8 +33,8 @@ const share = (plane: string, key: string, defaultValue: number): SettingDefinit
 });
 
 /**
- * The context pack settings (seed 004 §8): one token budget for all Cairn
- * injects in a turn, the plane switches and each plane's share. None of
+ * The context pack settings: one token budget for all Cairn injects in a
+ * turn, the plane switches and each plane's share. None of
  * them runs a program or sends data anywhere, so none needs trust.
  */
 export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
@@ -91,7 +91,7 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultValue: 'default',
     defaultLabel: '`"default"`',
     description:
-      "The memory namespace (seed 004 §1): task history's failures, fix patterns and run digests are recorded and read in it, and it is the `namespace` partition key of the LanceDB, Qdrant and Mem0 indexes unless their options name one. Two namespaces of one project never see each other's patterns. Letters, digits, `_` and `-`. See docs/HISTORY.md.",
+      "The memory namespace, a partition inside one project: task history's failures, fix patterns and run digests are recorded and read in it, and it is the `namespace` partition key of the LanceDB, Qdrant and Mem0 indexes unless their options name one. Two namespaces of one project never see each other's patterns. Letters, digits, `_` and `-`. See docs/HISTORY.md.",
   },
   share('planning', 'planning', 0.15),
   share('history', 'history', 0.25),

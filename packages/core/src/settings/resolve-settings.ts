@@ -66,10 +66,10 @@ export interface CairnSettings {
     minSimilarity: number;
     recencyHalfLifeDays: number;
   };
-  /** Context packs (seed 004 §8): budget, plane switches and shares. */
+  /** Context packs: budget, plane switches and shares. */
   memory: {
     contextBudgetTokens: number;
-    /** The memory namespace: task history's partition and the shared indexes' (seed 004 §1). */
+    /** The memory namespace: task history's partition and the shared indexes'. */
     namespace: string;
     planning: 'beads' | 'bd' | 'off';
     history: 'digest' | 'off';
