@@ -2,7 +2,7 @@ import { formatNumber as f, type Table, verdict } from '../report';
 import type { CodingAdapterFigures, CodingFigures } from './coding-figures';
 import type { PartKey, RankSummary } from './rank-metrics';
 
-/** Printed beside the figures; information only (issue 24). */
+/** Printed beside the figures; information only. */
 export const CODING_TARGETS = { hit1: 0.75, hit3: 0.9, defaultAdapter: 'file-keyword' } as const;
 
 const PARTS: { key: PartKey; label: string }[] = [

@@ -4,7 +4,7 @@ import type { Captured } from './lived-in-build';
 import type { LivedInFigures } from './lived-in-figures';
 import type { StorageFigures, StoreName } from './lived-in-storage';
 
-/** The targets of issue 12 point 7; information only, like every bench target. */
+/** The lived-in targets (hook and event latency against bare node, storage against the bytes captured); information only, like every bench target. */
 export const LIVED_IN_TARGETS = {
   hookMedianRatio: 1.5,
   hookP95Ratio: 2,

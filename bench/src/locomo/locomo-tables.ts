@@ -25,7 +25,7 @@ export const LOCOMO_TARGETS = {
   /** The embedded default without a neural model, in Recall@10 points above BM25. */
   recall10PointsOverBm25: 10,
   defaultAdapters: ['file-keyword', 'file-hybrid'],
-  /** Issue 24: the embedded default (file keyword) on the development split. */
+  /** The embedded default (file keyword) on the development split. */
   recall10: 0.8,
   hit1: 0.5,
 } as const;

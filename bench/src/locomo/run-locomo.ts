@@ -27,7 +27,7 @@ const RECALL_CATEGORIES = new Set([1, 2, 3, 4]);
 const QMD_CLI_SAMPLE = 8;
 /**
  * The conversations of the development split that ranking constants were
- * chosen on (issue 24); conv-42 and conv-43 were kept out of that tuning.
+ * chosen on; conv-42 and conv-43 were kept out of that tuning.
  * Questions of any other conversation (another split) count as held out.
  */
 export const TUNED_CONVERSATIONS: readonly string[] = ['conv-26', 'conv-30', 'conv-41'];

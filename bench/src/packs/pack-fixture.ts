@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createRandom, createTextGenerator } from '../scale/text-generator';
 
-/** Issue 14 point 9: the lived-in project plus this many Beads issues and documents. */
+/** The pack bench's project: the lived-in project plus this many Beads issues and documents. */
 export const BEADS_ISSUES = 500;
 export const DOCUMENTS = 200;
 

@@ -160,7 +160,7 @@ export async function runPacks(options: { quick?: boolean } = {}): Promise<Secti
     name: 'packs',
     title: 'Context packs',
     intro: [
-      `\`retrieveContextPack\` in process (issue 14 point 9) on a copy of the lived-in project (2,000 sessions, see Lived-in), with a generated ${BEADS_ISSUES}-issue Beads export (\`.beads/issues.jsonl\`: epics, parent-child and blocking dependencies) and ${DOCUMENTS} Markdown documents under \`docs/\`. Queries: words from units, transcript-only words, a named Beads issue, and vocabulary words, with the agent's main thread (so the history plane has summaries to read). The hook path's counter (the estimate, raised by its safety factor) costs the items.`,
+      `\`retrieveContextPack\` in process on a copy of the lived-in project (2,000 sessions, see Lived-in), with a generated ${BEADS_ISSUES}-issue Beads export (\`.beads/issues.jsonl\`: epics, parent-child and blocking dependencies) and ${DOCUMENTS} Markdown documents under \`docs/\`. Queries: words from units, transcript-only words, a named Beads issue, and vocabulary words, with the agent's main thread (so the history plane has summaries to read). The hook path's counter (the estimate, raised by its safety factor) costs the items.`,
     ],
     tables: packTables(figures, options.quick),
     figures,

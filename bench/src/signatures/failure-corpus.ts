@@ -29,7 +29,7 @@ export interface FailureFixture extends FailureLabel {
   text: string;
   /**
    * What makes two outputs "the same fix": the fix id under the tool that
-   * failed. Cairn learns a fix per command family (issue 15 point 3), so
+   * failed. Cairn learns a fix per command family, so
    * one fix id under npm and under pnpm is two fixes.
    */
   fixKey: string;

@@ -8,7 +8,7 @@ import {
 } from './fix-pattern-quality';
 import { type PairQuality, pairQualityByEcosystem } from './pair-quality';
 
-/** Issue 15 "Done when": both shares at or above this, per ecosystem and overall. */
+/** The target: both shares at or above this, per ecosystem and overall. */
 export const SIGNATURE_TARGET = 0.95;
 
 export interface SignatureFigures {
@@ -21,7 +21,7 @@ export interface SignatureFigures {
   split: { fixKey: string; normalized: string[] }[];
   /** Signatures shared by outputs of different fixes. */
   merged: { normalized: string; fixKeys: string[] }[];
-  /** Known fixes offered for a different failure and for the same one elsewhere (issue 23). */
+  /** Known fixes offered for a different failure and for the same one elsewhere. */
   fixPatterns: FixPatternFigures;
 }
 
@@ -92,7 +92,7 @@ function qualityTable(figures: SignatureFigures): Table {
       verdict(!(q.sameShare < SIGNATURE_TARGET) && !(q.apartShare < SIGNATURE_TARGET)),
     ]),
     notes: [
-      'A pair is two outputs; "same fix" is the same fix label under the same tool (Cairn learns a fix per command family, issue 15 point 3).',
+      'A pair is two outputs; "same fix" is the same fix label under the same tool (Cairn learns a fix per command family: the same fix under npm and under pnpm is two fixes).',
       'Each signature is `errorSignature(output, { tool: "Bash", command })` with the command that produced the output.',
       `The \`all\` row counts every pair, across ecosystems too. ${figures.outputs - figures.modelled} outputs were captured by running the tools; ${figures.modelled} (${figures.modelledEcosystems.join(', ') || 'none'}: not installed here) are modelled on the formats public build logs show, with this corpus's own paths and names (bench/scripts/failures/go-modelled.ts, test-runner-modelled.ts).`,
     ],
@@ -125,8 +125,8 @@ export async function runSignatures(options: { quick?: boolean } = {}): Promise<
     name: 'signatures',
     title: 'Error signatures',
     intro: [
-      'How well `errorSignature` (issue 15) groups real tool failures: a corpus of outputs captured by running node, tsc, npm, pnpm, python3, pip, pytest, cargo, rustc, javac, java, mvn, git, bash, sh, make and docker in temp dirs (`bench/scripts/capture-failures.ts` regenerates it), each produced two to four times in other settings (temp dirs, file names, line numbers, ports), and each labelled with the fix it needs (`bench/fixtures/failures/labels.jsonl`). Near-misses (another module, another error code, another command family) carry other fix labels. The bench only reads the fixtures.',
-      "Failing tests (issue 23): the same seven failures (which tests, in which file, failing how) run for real with node's test runner (spec and TAP reporters), vitest, jest, mocha, ava, tap, pytest, unittest and cargo test, and modelled on public build logs for go test, JUnit under Maven Surefire, Playwright, RSpec and PHPUnit, each from three or four places (another folder and working directory, moved lines, other values, timings). Two of the seven failures of each runner were kept out of the tuning of the rules (`heldOut`). The last table is the fix-pattern figure of the injection-quality section: would a fix learned from one failure be offered as the Known fix of another?",
+      'How well `errorSignature` groups real tool failures: a corpus of outputs captured by running node, tsc, npm, pnpm, python3, pip, pytest, cargo, rustc, javac, java, mvn, git, bash, sh, make and docker in temp dirs (`bench/scripts/capture-failures.ts` regenerates it), each produced two to four times in other settings (temp dirs, file names, line numbers, ports), and each labelled with the fix it needs (`bench/fixtures/failures/labels.jsonl`). Near-misses (another module, another error code, another command family) carry other fix labels. The bench only reads the fixtures.',
+      "Failing tests: the same seven failures (which tests, in which file, failing how) run for real with node's test runner (spec and TAP reporters), vitest, jest, mocha, ava, tap, pytest, unittest and cargo test, and modelled on public build logs for go test, JUnit under Maven Surefire, Playwright, RSpec and PHPUnit, each from three or four places (another folder and working directory, moved lines, other values, timings). Two of the seven failures of each runner were kept out of the tuning of the rules (`heldOut`). The last table is the fix-pattern figure of the injection-quality section: would a fix learned from one failure be offered as the Known fix of another?",
     ],
     tables: markQuick(
       [qualityTable(figures), missTable(figures), fixPatternQualityTable(figures.fixPatterns)],
