@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeEnv } from './claude-env.fixture';
 
 /*
- * Task history end to end (issue 15 point 4) with the real `claude` CLI:
+ * Task history end to end with the real `claude` CLI:
  * session 1 runs a command that really fails (a missing module), writes
  * the module, and runs the command again; session 2 meets the same error
  * from another folder and line, and the model request that follows the

@@ -16,7 +16,7 @@ import { makeCodexHome } from './testing/codex-home';
 import { describeRun, runCodex } from './testing/run-codex';
 
 /*
- * Task history end to end (issue 15 point 4) with the real `codex` CLI:
+ * Task history end to end with the real `codex` CLI:
  * session 1 runs a command that really fails (a missing module), writes
  * the module and runs the command again; session 2 meets the same error
  * from another folder and line, and the request after that tool call

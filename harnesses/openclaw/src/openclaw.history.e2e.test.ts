@@ -16,7 +16,7 @@ import { buildSqliteForNode24 } from '../scripts/build-sqlite-node24.mjs';
 import * as session from '../scripts/openclaw-session.mjs';
 
 /*
- * Task history end to end (issue 15 point 4) with the real `openclaw` CLI:
+ * Task history end to end with the real `openclaw` CLI:
  * session 1 runs `node main.js`, which really fails (a missing module),
  * writes the module and runs it again. main.js then moves the require to
  * another line and the module goes; session 2 meets the same error, and

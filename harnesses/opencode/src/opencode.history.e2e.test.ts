@@ -14,7 +14,7 @@ import {
 } from './opencode-sandbox';
 
 /*
- * Task history end to end (issue 15 point 4) with the real `opencode` CLI:
+ * Task history end to end with the real `opencode` CLI:
  * session 1 runs a command that really fails (a missing module), writes
  * the module and runs the command again; session 2 meets the same error
  * from another folder and line, and the model request that follows the

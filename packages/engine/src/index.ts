@@ -83,7 +83,7 @@ export { linkFindings } from './doctor/link-findings';
 export { settingsFindings } from './doctor/settings-checks';
 export { formatBytes, type StoreSize, storeSizes } from './doctor/store-sizes';
 export { MAX_MEMORY_FILE_BYTES, RUNAWAY_HEAD_FACTOR } from './doctor/workspace-checks';
-/** Task history (issue 15): error signatures and failure detection of tool events. */
+/** Task history: error signatures and failure detection of tool events. */
 export * from './history';
 export type {
   ExpandOptions,

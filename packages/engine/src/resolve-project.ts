@@ -35,7 +35,7 @@ export interface ResolvedProject {
   /** This project's own backend instance (loaded on first use when its package is not yet). */
   readonly backend: MemoryBackend;
   /**
-   * How this project recalls (issue 13): the adapter `retrievalAdapter`
+   * How this project recalls: the adapter `retrievalAdapter`
    * resolves to, sharing the backend's index when both name one engine,
    * with the lineage and documents pools beside it. Every product recall
    * path (search, memory_search, prompt and session-start recall, packs)

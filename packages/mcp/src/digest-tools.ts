@@ -11,7 +11,7 @@ import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
 import { errorBody, memoryRecord } from './tool-schemas';
 
 /*
- * Task history (issue 15): `memory_run_digest` reads the run digests,
+ * Task history: `memory_run_digest` reads the run digests,
  * `memory_review` lists draft units and approves or deprecates one. The
  * digest itself is passed through as the engine stores it (its schema is
  * the engine's runDigestSchema); the fields a client filters on are listed.

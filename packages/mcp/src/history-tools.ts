@@ -11,7 +11,7 @@ import { defineTool, READ_ONLY } from './define-tool';
 import { errorBody } from './tool-schemas';
 
 /*
- * Task history's fix patterns (issue 15, docs/HISTORY.md): list, show,
+ * Task history's fix patterns (docs/HISTORY.md): list, show,
  * approve, deprecate. An id that is not a fix pattern id is INVALID_INPUT,
  * an unknown one NOT_FOUND; either way nothing changes.
  */

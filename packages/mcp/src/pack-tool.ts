@@ -5,7 +5,7 @@ import { defineTool, READ_ONLY } from './define-tool';
 import { errorBody } from './tool-schemas';
 
 /*
- * `memory_context_pack` (issue 14, seed 004 §7): the pack and its receipt.
+ * `memory_context_pack`: the pack and its receipt.
  * Key shapes (agentId, threadKey) are checked by the engine with core's
  * identity schemas, as for the working-memory tools, so a bad one is
  * INVALID_INPUT rather than the SDK's untyped -32602.

@@ -5,7 +5,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /*
- * Each package in its own room (issue 13, point 3): a harness's main entry
+ * Each package in its own room: a harness's main entry
  * (`src/index.ts`, what `cairn install` and the hook processes load) reaches
  * core and @cairn/harness-kit only, never the engine; only its in-process
  * plugin entries do. No backend package imports another backend package.

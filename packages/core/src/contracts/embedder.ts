@@ -1,5 +1,5 @@
 /**
- * The embedding contract (issue 6). An embedder turns texts into vectors of
+ * The embedding contract. An embedder turns texts into vectors of
  * a fixed dimension; `id` names the provider and `model` the model, and
  * together with `dimensions` they key every stored vector: vectors made by
  * two different (id, model, dimensions) never mix in one index.

@@ -1,5 +1,5 @@
 /**
- * The harness contract (issue 5). Each harness adapter package declares,
+ * The harness contract. Each harness adapter package declares,
  * as static data, what it wires for every Cairn lifecycle event; the
  * compatibility matrix in docs/HARNESSES.md is generated from these
  * declarations, and each claim is exercised by the package's e2e tests.

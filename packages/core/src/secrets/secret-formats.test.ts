@@ -8,7 +8,7 @@ const r = (unit: string, times: number) => unit.repeat(times);
 const v = (seed: string) => `${seed}${r('k9Q', 4)}Zx7`;
 
 /**
- * The formats issue 22 found slipping through redactSecrets (each line
+ * Formats that once slipped through redactSecrets (each line
  * leaked on 9894862), by class, with the readable rest each must keep.
  */
 const REPROS: [string, string, string, string][] = [

@@ -55,7 +55,7 @@ async function learnPattern() {
 const decisions = async () =>
   (await cairn.list()).filter((unit) => unit.source?.startsWith(`${PROMOTION_SOURCE} pattern`));
 
-describe('a person approves a fix pattern (issue 15, seed 004 §5.3.3)', () => {
+describe('a person approves a fix pattern (promotions stay drafts unless a person approves)', () => {
   it('verifies it and promotes it to an approved decision unit, once, keeping the unit id', async () => {
     const pattern = await learnPattern();
     expect(pattern.state).toBe('candidate');

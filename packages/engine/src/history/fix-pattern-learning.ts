@@ -13,7 +13,7 @@ import type { FixPattern, RecordedFailure } from './fix-pattern-types';
 import { collapsedKeys, type FixStep, followsSteps, stepsIdentity } from './fix-steps';
 import { isLowInformation } from './signature-information';
 
-/** Fix patterns with their outcome: what a resolved failure teaches (issue 15 point 3). */
+/** Fix patterns with their outcome: what a resolved failure teaches. */
 
 /** A run that failed again after following a pattern this often (and more than it worked) deprecates it. */
 export const DEPRECATE_AFTER_FAILURES = 2;

@@ -1,4 +1,4 @@
-// Run digests (issue 15 point 1).
+// Task history: error signatures, failures of tool events, run digests, fix patterns and their promotion.
 export {
   type ApprovalMemory,
   type ApprovalPromotion,

@@ -143,8 +143,7 @@ export function promoteRecurringGotcha(
 
 /**
  * A verified fix pattern as a draft `decision`, for the pattern store to
- * call (issue 15 point 3): the signature, the fix steps, the runs it
- * worked in.
+ * call: the signature, the fix steps, the runs it worked in.
  */
 export function promoteFixPattern(
   memory: PromotionMemory,

@@ -9,7 +9,7 @@ import type { EvidenceRun } from './pack-types';
  * the signatures this repository met recently, verified ones first.
  */
 
-/** A fix pattern as the pattern store lists it (issue 15 point 3). */
+/** A fix pattern as the pattern store lists it. */
 export interface HistoryPattern {
   id: string;
   signature: string;

@@ -38,7 +38,7 @@ export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
  * apply are set.
  */
 /**
- * One run an item rests on (a fix pattern's evidence, issue 15): the run
+ * One run an item rests on (a fix pattern's evidence): the run
  * (its session key), its agent, its role for the item (`origin`,
  * `succeeded`, `failed`) and the tool events it rests on (`T:<transcript>:<seq>`).
  */

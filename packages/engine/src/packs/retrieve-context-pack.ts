@@ -48,7 +48,7 @@ export function recallsByMeaning(settings: CairnSettings): boolean {
   return provider === 'openai' || provider === 'transformers';
 }
 
-/** Seed 004 §7: the pack and its receipt. */
+/** The pack and its receipt. */
 export interface ContextPack {
   query: string;
   agentId: string;
@@ -142,7 +142,7 @@ async function gather(
 }
 
 /**
- * The retrieval gateway (seed 004 §7), the one pack pipeline: the planes
+ * The retrieval gateway, the one pack pipeline: the planes
  * (data: `planeDefinitions`) gather in order, each in its time budget
  * (fail-open per `memory.failOpen`); then `composePack` keeps what is
  * relevant to the query, pins the heads, says every fact once, and fits

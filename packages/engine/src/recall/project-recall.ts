@@ -101,7 +101,7 @@ function createIndexAdapter(
 }
 
 /**
- * The recall of one project (issue 13): the adapter `retrievalAdapter`
+ * The recall of one project: the adapter `retrievalAdapter`
  * names over the workspace and registered pools, with the lineage pools
  * (warm summaries, cold transcripts) and the project's documents (cold)
  * beside it. Everything opens on first use: a prompt that recalls units

@@ -15,7 +15,7 @@ import type { HistoryRecorder, KnownFix } from './tool-history-recorder';
 export { DEFAULT_HISTORY_NAMESPACE } from '../history/history-scope';
 
 /**
- * The tool-event branch of task history (issue 15). A successful event in a
+ * The tool-event branch of task history. A successful event in a
  * session with no open failure costs the failure check and one stat of the
  * session's flag (history/open-failure-flag.ts): history.db stays closed
  * and the recorder (tool-history-recorder.ts) is not even loaded. Otherwise
