@@ -25,6 +25,7 @@ const out = join(site, 'dist');
 
 /** The pages in the order a newcomer reads them; the rest follow by name. */
 const ORDER = [
+  'CONCEPTS.md',
   'GETTING-STARTED.md',
   'CLI.md',
   'CLI-REFERENCE.md',
@@ -66,7 +67,8 @@ function stageDocs(list) {
     'Durable, reviewable memory for coding agents (Claude Code, Codex, OpenCode, OpenClaw):',
     'markdown in your repository is the source of truth, every index is derived.',
     '',
-    'Start with [Getting started](./GETTING-STARTED.md); what each agent supports, and the tests',
+    'Start with [Concepts](./CONCEPTS.md) (units, the three tiers, packs, task history, maintenance,',
+    'teams) and [Getting started](./GETTING-STARTED.md); what each agent supports, and the tests',
     'that prove it, is on [Harness fidelity and its evidence](./FIDELITY.md). Every page:',
     '',
     ...list.map(({ name, title }) => `- [${title}](./${name})`),

@@ -13,6 +13,11 @@ export function siteConfig(list, outDir) {
     themeConfig: {
       // Local search: the site fetches nothing from elsewhere.
       search: { provider: 'local' },
+      // A newcomer's two first pages, on every page's top bar.
+      nav: [
+        { text: 'Concepts', link: '/CONCEPTS' },
+        { text: 'Getting started', link: '/GETTING-STARTED' },
+      ],
       sidebar: [
         {
           text: 'Docs',
