@@ -32,11 +32,13 @@ function userPages(): string[] {
 
 /** Every line of `text` that cites a spec section, a spec or an issue, as `path:line: what: text`. */
 function citationsIn(path: string, text: string): string[] {
-  return text.split('\n').flatMap((line, index) =>
-    CITATIONS.filter(({ pattern }) => pattern.test(line)).map(
-      ({ what }) => `${path}:${index + 1}: ${what}: ${line.trim()}`,
-    ),
-  );
+  return text
+    .split('\n')
+    .flatMap((line, index) =>
+      CITATIONS.filter(({ pattern }) => pattern.test(line)).map(
+        ({ what }) => `${path}:${index + 1}: ${what}: ${line.trim()}`,
+      ),
+    );
 }
 
 describe('user pages', () => {
