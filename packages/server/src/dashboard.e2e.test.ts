@@ -255,8 +255,11 @@ describe.skipIf(skip !== undefined)(
       expect(await focused()).toBe('Add');
       await page.keyboard.press('Enter');
       await page.getByRole('status').getByText('Unit added.').waitFor();
-      const added = await cairn.list();
-      expect(added.some((unit) => unit.text === 'Added from the keyboard alone.')).toBe(true);
+      // This process's engine learns of the server's write from an inotify
+      // event, which may arrive after the page's answer: wait for it.
+      const added = async () =>
+        (await cairn.list()).some((unit) => unit.text === 'Added from the keyboard alone.');
+      await expect.poll(added).toBe(true);
     });
 
     it('refuses a foreign Origin, a rebinding Host and a browser without the cookie', async () => {
