@@ -1,26 +1,8 @@
-import { join } from 'node:path';
-import { type Cairn, type FixPattern, type FixPatternDetail, openCairn } from '@cairn/engine';
-import { makeTempProject, type TempProject } from '@cairn/testkit';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callTool, connectInMemory } from './test-client';
+import type { FixPattern, FixPatternDetail } from '@cairn/engine';
+import { describe, expect, it } from 'vitest';
+import { callTool, connectedProjectPerTest } from './test-client';
 
-let project: TempProject;
-let cairn: Cairn;
-let client: Client;
-
-beforeEach(async () => {
-  project = await makeTempProject();
-  const home = join(project.root, 'home');
-  cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
-  await cairn.init();
-  client = await connectInMemory(cairn);
-});
-afterEach(async () => {
-  await client.close();
-  cairn.closeWorking();
-  await project.cleanup();
-});
+const t = connectedProjectPerTest();
 
 type HistoryStructured = {
   patterns?: FixPattern[];
@@ -28,7 +10,7 @@ type HistoryStructured = {
   error?: { code: string; message: string };
 };
 const call = async (name: string, args?: Record<string, unknown>) => {
-  const result = await callTool(client, name, args);
+  const result = await callTool(t.client, name, args);
   return { ...result, history: result.structured as unknown as HistoryStructured };
 };
 
@@ -36,7 +18,7 @@ const call = async (name: string, args?: Record<string, unknown>) => {
 async function learnedPattern(): Promise<string> {
   // Codex's shell output: the exit code heads the text.
   const bash = (command: string, exitCode: number, text: string) =>
-    cairn.lifecycle.toolUse({
+    t.cairn.lifecycle.toolUse({
       agentId: 'codex',
       sessionKey: 's1',
       toolName: 'shell',
@@ -78,7 +60,7 @@ describe('the fix pattern tools', () => {
       action: 'unchanged',
       memoryId: promotion!.memoryId,
     });
-    const units = (await cairn.list()).filter((u) => u.source?.includes(`pattern=${id}`));
+    const units = (await t.cairn.list()).filter((u) => u.source?.includes(`pattern=${id}`));
     expect(units.map((u) => [u.memoryId, u.review, u.category])).toEqual([
       [promotion!.memoryId, 'approved', 'decision'],
     ]);
@@ -108,7 +90,7 @@ describe('the fix pattern tools', () => {
   it('redacts the AWS key id an AWS CLI error carries, as the hook path does', async () => {
     const keyId = ['AK', 'IA', 'QWERTYUIOPASDFGH'].join('');
     const aws = (command: string, exitCode: number, text: string) =>
-      cairn.lifecycle.toolUse({
+      t.cairn.lifecycle.toolUse({
         agentId: 'codex',
         sessionKey: 's1',
         toolName: 'shell',

@@ -1,33 +1,14 @@
-import { join } from 'node:path';
-import { type Cairn, openCairn } from '@cairn/engine';
-import { makeTempProject, type TempProject } from '@cairn/testkit';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callTool, connectInMemory } from './test-client';
+import { describe, expect, it } from 'vitest';
+import { callTool, connectedProjectPerTest } from './test-client';
 
-let project: TempProject;
-let cairn: Cairn;
-let client: Client;
-
-beforeEach(async () => {
-  project = await makeTempProject();
-  const home = join(project.root, 'home');
-  cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
-  await cairn.init();
-  client = await connectInMemory(cairn);
-});
-afterEach(async () => {
-  await client.close();
-  cairn.closeWorking();
-  await project.cleanup();
-});
+const t = connectedProjectPerTest();
 
 type Structured = Record<string, unknown> & {
   proposals?: { id: string; kind: string; state: string; unitIds: string[] }[];
   error?: { code: string };
 };
 const call = async (name: string, args?: Record<string, unknown>) =>
-  (await callTool(client, name, args)) as { structured: Structured; isError?: boolean };
+  (await callTool(t.client, name, args)) as { structured: Structured; isError?: boolean };
 
 describe('the maintenance tools', () => {
   it('run, list, approve and undo proposals; decisions on unknown or malformed ids are typed', async () => {
@@ -35,7 +16,7 @@ describe('the maintenance tools', () => {
       'Install dependencies with pnpm in this repository; npm is not used here.',
       'In this repository dependencies are installed with pnpm, never with npm.',
     ]) {
-      expect((await cairn.add({ text })).action).toBe('created');
+      expect((await t.cairn.add({ text })).action).toBe('created');
     }
     const ran = await call('memory_insights_run');
     expect(ran.structured).toMatchObject({ action: 'ran', proposed: { merge: 1 } });
@@ -55,7 +36,7 @@ describe('the maintenance tools', () => {
       note: 'keep both',
     });
     expect(undone.structured).toMatchObject({ outcome: 'undone', proposal: { note: 'keep both' } });
-    expect((await cairn.list()).every((unit) => unit.review === 'approved')).toBe(true);
+    expect((await t.cairn.list()).every((unit) => unit.review === 'approved')).toBe(true);
 
     const missing = await call('memory_proposal_decide', {
       id: 'P-000000000000',

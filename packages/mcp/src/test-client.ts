@@ -1,8 +1,11 @@
 // Shared by the tests only: not exported from the package, not in the build.
-import type { Cairn } from '@cairn/engine';
+import { join } from 'node:path';
+import { type Cairn, openCairn } from '@cairn/engine';
+import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach } from 'vitest';
 import type { z } from 'zod';
 import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
 import type {
@@ -63,4 +66,29 @@ export async function callTool(
     text: first?.type === 'text' ? first.text : '',
     structured: result.structuredContent as Structured,
   };
+}
+
+/** A fresh initialized project per test, its engine (HOME inside it) and an MCP client connected to it. */
+export interface ConnectedProject {
+  project: TempProject;
+  cairn: Cairn;
+  client: Client;
+}
+
+/** Registers the hooks that make and close a ConnectedProject for each test of the file. */
+export function connectedProjectPerTest(): ConnectedProject {
+  const current = {} as ConnectedProject;
+  beforeEach(async () => {
+    current.project = await makeTempProject();
+    const home = join(current.project.root, 'home');
+    current.cairn = openCairn(current.project.root, { env: { HOME: home }, homeDir: home });
+    await current.cairn.init();
+    current.client = await connectInMemory(current.cairn);
+  });
+  afterEach(async () => {
+    await current.client.close();
+    current.cairn.closeWorking();
+    await current.project.cleanup();
+  });
+  return current;
 }
