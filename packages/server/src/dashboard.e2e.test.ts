@@ -239,6 +239,8 @@ describe.skipIf(skip !== undefined)(
       await page.getByRole('link', { name: 'Units', exact: true }).focus();
       await page.keyboard.press('Enter');
       await page.waitForURL('**/#/units');
+      // The view focuses its title again when its data arrives: walk the form after that.
+      await page.waitForLoadState('networkidle');
       // Runs in the page: its `document`, which Node's types do not declare.
       const focused = () =>
         page.evaluate(() => {
