@@ -10,6 +10,7 @@ import {
   type PoolTarget,
 } from '@cairn/core';
 import {
+  addRefreshStats,
   folderSource,
   hitMetadata,
   type IndexSource,
@@ -37,13 +38,6 @@ const emptyStats = (): SearchIndexRefreshStats => ({
   chunksWritten: 0,
   ms: 0,
 });
-
-function addStats(total: SearchIndexRefreshStats, stats: SearchIndexRefreshStats) {
-  for (const key of Object.keys(total) as (keyof SearchIndexRefreshStats)[]) {
-    total[key] += stats[key];
-  }
-  total.ms = Math.round(total.ms * 100) / 100;
-}
 
 /** The pools a query's pool-level filters (poolId, tier) leave. */
 function poolsOf(query: MemoryIndexQuery): PoolTarget[] {
@@ -132,7 +126,7 @@ export class FileIndex implements MemoryIndex<SearchIndexRefreshStats> {
     if (options.keepOnly) this.prune(index, options.keepOnly);
     for (const target of targets.filter((t) => isDirectory(t.base))) {
       const { database, source } = this.databaseOf(index, target);
-      addStats(total, await database.refreshPool(source, options.rebuild === true));
+      addRefreshStats(total, await database.refreshPool(source, options.rebuild === true));
       if (options.rebuild && this.hybrid) {
         await vectorStoreFor(database, this.hybrid.embedder).sync(source.pool);
       }

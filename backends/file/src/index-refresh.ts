@@ -1,6 +1,13 @@
-import { type ChunkOptions, monotonicMs, sha256Hex } from '@cairn/core';
-import type { IndexSource, SearchIndexRefreshStats, SourceFile } from '@cairn/index-kit';
-import { chunkFile, renderedViews } from '@cairn/index-kit';
+import type { ChunkOptions } from '@cairn/core';
+import {
+  hasChanges,
+  type IndexSource,
+  type PoolSink,
+  renderedViews,
+  type SearchIndexRefreshStats,
+  type SourceFile,
+  syncPool,
+} from '@cairn/index-kit';
 import type { IndexedFile, IndexStore, PoolChanges } from './index-store';
 
 /**
@@ -24,17 +31,17 @@ export function followSourceChanges(source: IndexSource, feed: SourceChangeFeed)
   feeds.set(source, feed);
 }
 
-/** The files to compare and what the index holds of them: the changed ones, or all. */
+/**
+ * The source and stored states to compare: only the files the change feed
+ * names (and what the index held of them) once the pool was listed in
+ * full by this process, else every file.
+ */
 async function candidates(store: IndexStore, source: IndexSource, full: boolean) {
   const feed = full ? undefined : feeds.get(source);
   const changed = await feed?.changes();
   const before = held.get(store)?.get(source.pool);
   if (!feed || !changed || !before) {
-    return {
-      known: full ? new Map<string, IndexedFile>() : store.filesOf(source.pool),
-      listed: source.list(),
-      before: undefined,
-    };
+    return { source, known: () => store.filesOf(source.pool), before: undefined };
   }
   const known = new Map<string, IndexedFile>();
   const listed: SourceFile[] = [];
@@ -44,60 +51,31 @@ async function candidates(store: IndexStore, source: IndexSource, full: boolean)
     const stat = feed.stat(path);
     if (stat) listed.push(stat);
   }
-  return { known, listed, before };
+  return { source: { ...source, list: () => listed }, known: () => known, before };
 }
 
-function contentHash(bytes: Buffer): string {
-  return sha256Hex(bytes);
-}
-
-/**
- * Compares the source with what the index holds: unchanged size and mtime
- * is skipped unread, a moved stat with the same hash only updates the stat,
- * anything else is re-chunked. `full` ignores what the index holds.
- */
-async function collectChanges(
+/** The SQLite index as a sink: one transaction per refresh, skipped when nothing changed. */
+function storeSink(
   store: IndexStore,
-  source: IndexSource,
-  chunkOptions: ChunkOptions,
-  full: boolean,
-) {
-  const { known, listed, before } = await candidates(store, source, full);
-  const changes: PoolChanges = { pool: source.pool, restat: [], updates: [], removed: [] };
-  let read = 0;
-  const present = new Map<string, IndexedFile>();
-  for (const file of listed) {
-    const was = known.get(file.path);
-    if (was && was.size === file.bytes && was.mtimeMs === file.mtimeMs) {
-      present.set(file.path, was);
-      continue;
-    }
-    const bytes = await source.read(file.path);
-    if (!bytes) continue;
-    read += 1;
-    const stat = {
-      path: file.path,
-      size: file.bytes,
-      mtimeMs: file.mtimeMs,
-      hash: contentHash(bytes),
-    };
-    present.set(file.path, stat);
-    if (was?.hash === stat.hash) {
-      changes.restat.push(stat);
-    } else {
-      const text = bytes.toString('utf8');
-      const chunks = source.chunk
-        ? await source.chunk(text, file.path)
-        : chunkFile(text, file.path, { ...chunkOptions, records: source.records });
-      changes.updates.push({ ...stat, chunks, views: renderedViews(text, file.path, chunks) });
-    }
-  }
-  for (const path of known.keys()) if (!present.has(path)) changes.removed.push(path);
-  // What the pool holds once these changes are applied (kept only when they were).
-  const after = new Map(before ?? []);
-  for (const path of changes.removed) after.delete(path);
-  for (const [path, { size, mtimeMs, hash }] of present) after.set(path, { size, mtimeMs, hash });
-  return { changes, scanned: listed.length, read, after };
+  known: () => ReadonlyMap<string, IndexedFile>,
+  onApplied?: (changes: PoolChanges) => void,
+): PoolSink {
+  return {
+    fileStates: known,
+    write(synced) {
+      if (!hasChanges(synced)) return { chunksWritten: 0 };
+      const changes: PoolChanges = {
+        ...synced,
+        updates: synced.updates.map(({ text, ...file }) => ({
+          ...file,
+          views: renderedViews(text, file.path, file.chunks),
+        })),
+      };
+      const chunksWritten = store.apply(changes);
+      onApplied?.(changes);
+      return { chunksWritten };
+    },
+  };
 }
 
 /** Brings one pool of the index up to date with its source, in one transaction. */
@@ -111,29 +89,21 @@ export async function refreshSource(
     onApplied?: (changes: PoolChanges) => void;
   },
 ): Promise<SearchIndexRefreshStats> {
-  const started = monotonicMs();
   const full = options.rebuild === true;
   const pools = held.get(store) ?? new Map<string, Map<string, IndexedFile>>();
   held.set(store, pools);
-  const { changes, scanned, read, after } = await collectChanges(
-    store,
-    source,
-    options.chunk,
-    full,
-  );
-  const dirty =
-    full || changes.restat.length > 0 || changes.updates.length > 0 || changes.removed.length > 0;
+  const picked = await candidates(store, source, full);
   // Forgotten until the changes are applied: a failed apply lists every file next time.
   pools.delete(source.pool);
-  const chunksWritten = dirty ? store.apply({ ...changes, reset: full }) : 0;
+  const sink = storeSink(store, picked.known, options.onApplied);
+  const { stats, states, changes } = await syncPool(picked.source, sink, {
+    chunk: options.chunk,
+    full,
+  });
+  // What the pool holds now: the files compared, over what it held of the others.
+  const after = new Map(picked.before ?? []);
+  for (const path of changes.removed) after.delete(path);
+  for (const [path, state] of states) after.set(path, state);
   pools.set(source.pool, after);
-  if (dirty) options.onApplied?.({ ...changes, reset: full });
-  return {
-    filesScanned: scanned,
-    filesRead: read,
-    filesChanged: changes.updates.length,
-    filesRemoved: changes.removed.length,
-    chunksWritten,
-    ms: Math.round((monotonicMs() - started) * 100) / 100,
-  };
+  return stats;
 }

@@ -7,7 +7,7 @@ import {
   type MemoryIndexQuery,
   type MemoryIndexRefreshOptions,
 } from '@cairn/core';
-import { candidateCount } from '@cairn/index-kit';
+import { addRefreshStats, candidateCount } from '@cairn/index-kit';
 import { type RankedHit, searchChunks } from './hybrid-search';
 import { isRemoteUri, type ResolvedLancedbOptions } from './lancedb-options';
 import { LancedbStore } from './lancedb-store';
@@ -44,13 +44,6 @@ const emptyStats = (): LancedbRefreshStats => ({
   chunksDeleted: 0,
   ms: 0,
 });
-
-function addStats(total: LancedbRefreshStats, stats: LancedbRefreshStats): LancedbRefreshStats {
-  const sum = { ...total };
-  for (const key of Object.keys(sum) as (keyof LancedbRefreshStats)[]) sum[key] += stats[key];
-  sum.ms = Math.round(sum.ms * 100) / 100;
-  return sum;
-}
 
 /** The agents check as SQL: does any stored row of the pool disagree with this definition? */
 function staleMetaClause(target: PoolTarget): string {
@@ -134,14 +127,14 @@ export class LancedbIndex implements MemoryIndex<LancedbRefreshStats> {
     return serialized(this.uri, async () => {
       const store = await this.open();
       if (full) await store.reset();
-      let total = emptyStats();
+      const total = emptyStats();
       for (const target of targets) {
         const stats = await refreshPool(store, target, {
           embedder: this.options.embedder,
           chunk: this.options.chunk,
           full,
         });
-        total = addStats(total, stats);
+        addRefreshStats(total, stats);
       }
       const wrote = full || total.chunksWritten + total.chunksDeleted + total.filesRemoved > 0;
       if (wrote) await store.ensureIndexes(this.options.vectorIndexThreshold);

@@ -9,10 +9,15 @@ import {
   redactSecrets,
 } from '@cairn/core';
 import {
-  chunkFile,
   embedInBatches,
+  type PoolFileState,
+  type PoolFileUpdate,
+  type PoolSink,
   type PoolTarget,
+  poolSyncSource,
   type SearchIndexRefreshStats,
+  type StoredFileState,
+  syncPool,
 } from '@cairn/index-kit';
 import type { LancedbStore, StoredChunk } from './lancedb-store';
 import type { ChunkRow, FileRow } from './table-schema';
@@ -31,11 +36,6 @@ export interface RefreshContext {
   chunk: ChunkOptions;
   /** Ignore what the index holds for this pool and index every file again. */
   full?: boolean;
-}
-
-interface FileUpdate {
-  file: FileRow;
-  chunks: MemoryChunk[];
 }
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
@@ -80,64 +80,49 @@ function chunkRow(
   return { ...row, fingerprint: sha256(JSON.stringify(row)) };
 }
 
-/**
- * Compares the source with the file-state table, as the file backend does:
- * unchanged size and mtime is skipped unread, a moved stat with the same
- * hash only updates the stat, anything else is re-chunked.
- */
-async function planChanges(store: LancedbStore, target: PoolTarget, ctx: RefreshContext) {
-  let known = ctx.full ? new Map<string, FileRow>() : await store.filesOf(target.id);
-  if ([...known.values()].some((file) => file.source !== target.source.key)) {
+/** A stored file row of this pool as the generic sync compares it. */
+function fileRow(store: LancedbStore, target: PoolTarget, file: PoolFileState): FileRow {
+  return {
+    file_key: `${target.id}:${file.path}`,
+    project: store.project,
+    namespace_id: store.namespace,
+    pool: target.id,
+    source: target.source.key,
+    path: file.path,
+    size: file.size,
+    mtime_ms: file.mtimeMs,
+    hash: file.hash,
+  };
+}
+
+/** The file-state table of this pool; a pool that now points at another folder is dropped. */
+async function storedStates(
+  store: LancedbStore,
+  target: PoolTarget,
+): Promise<Map<string, StoredFileState>> {
+  const rows = await store.filesOf(target.id);
+  if ([...rows.values()].some((file) => file.source !== target.source.key)) {
     // The pool now points at another folder: nothing indexed for it still applies.
     await store.dropPool(target.id);
-    known = new Map();
+    return new Map();
   }
-  const listed = await target.source.list();
-  const restat: FileRow[] = [];
-  const updates: FileUpdate[] = [];
-  const present = new Set<string>();
-  let read = 0;
-  for (const entry of listed) {
-    const before = known.get(entry.path);
-    present.add(entry.path);
-    if (before && before.size === entry.bytes && before.mtime_ms === entry.mtimeMs) continue;
-    const bytes = await target.source.read(entry.path);
-    if (!bytes) {
-      present.delete(entry.path);
-      continue;
-    }
-    read += 1;
-    const file: FileRow = {
-      file_key: `${target.id}:${entry.path}`,
-      project: store.project,
-      namespace_id: store.namespace,
-      pool: target.id,
-      source: target.source.key,
-      path: entry.path,
-      size: entry.bytes,
-      mtime_ms: entry.mtimeMs,
-      hash: sha256(bytes),
-    };
-    if (before?.hash === file.hash) restat.push(file);
-    else {
-      const options = { ...ctx.chunk, records: target.source.records };
-      updates.push({ file, chunks: chunkFile(bytes.toString('utf8'), entry.path, options) });
-    }
+  const states = new Map<string, StoredFileState>();
+  for (const [path, row] of rows) {
+    states.set(path, { size: row.size, mtimeMs: row.mtime_ms, hash: row.hash });
   }
-  const removed = [...known.keys()].filter((path) => !present.has(path));
-  return { restat, updates, removed, scanned: listed.length, read };
+  return states;
 }
 
 /** Rows to write for the changed files, reusing stored vectors whose text did not change. */
 async function rowsToWrite(
   store: LancedbStore,
   target: PoolTarget,
-  updates: FileUpdate[],
+  updates: PoolFileUpdate[],
   embedder: Embedder,
 ): Promise<{ rows: ChunkRow[]; stale: string[]; embedded: number }> {
   const stored: Map<string, StoredChunk> = await store.storedChunks(
     target.id,
-    updates.map((u) => u.file.path),
+    updates.map((u) => u.path),
   );
   const key = embedderKey(embedder);
   const keep = new Set<string>();
@@ -161,31 +146,39 @@ async function rowsToWrite(
 }
 
 /**
- * Brings one pool up to date: upserts changed chunks by chunk id, deletes
- * chunks and files that are gone, then records the file states. The file
- * states go last, so an interrupted refresh is redone, not lost.
+ * The chunk and file-state tables as a sink: changed chunks upserted by
+ * chunk id, chunks and files that are gone deleted, then the file states
+ * recorded (last, so an interrupted refresh is redone, not lost).
  */
+function lancedbSink(
+  store: LancedbStore,
+  target: PoolTarget,
+  embedder: Embedder,
+): PoolSink<{ chunksWritten: number; chunksEmbedded: number; chunksDeleted: number }> {
+  return {
+    fileStates: () => storedStates(store, target),
+    async write(changes) {
+      if (changes.reset) await store.dropPool(target.id);
+      await store.deletePaths(target.id, changes.removed);
+      const { rows, stale, embedded } = await rowsToWrite(store, target, changes.updates, embedder);
+      await store.upsertChunks(rows);
+      await store.deleteChunkIds(stale);
+      const files = [...changes.restat, ...changes.updates];
+      await store.upsertFiles(files.map((file) => fileRow(store, target, file)));
+      return { chunksWritten: rows.length, chunksEmbedded: embedded, chunksDeleted: stale.length };
+    },
+  };
+}
+
+/** Brings one pool up to date (index-kit's `syncPool` over this table's sink). */
 export async function refreshPool(
   store: LancedbStore,
   target: PoolTarget,
   ctx: RefreshContext,
 ): Promise<LancedbRefreshStats> {
-  const started = performance.now();
-  if (ctx.full) await store.dropPool(target.id);
-  const plan = await planChanges(store, target, ctx);
-  await store.deletePaths(target.id, plan.removed);
-  const { rows, stale, embedded } = await rowsToWrite(store, target, plan.updates, ctx.embedder);
-  await store.upsertChunks(rows);
-  await store.deleteChunkIds(stale);
-  await store.upsertFiles([...plan.restat, ...plan.updates.map((u) => u.file)]);
-  return {
-    filesScanned: plan.scanned,
-    filesRead: plan.read,
-    filesChanged: plan.updates.length,
-    filesRemoved: plan.removed.length,
-    chunksWritten: rows.length,
-    chunksEmbedded: embedded,
-    chunksDeleted: stale.length,
-    ms: Math.round((performance.now() - started) * 100) / 100,
-  };
+  // LanceDB cuts every file with the index's chunker (the stored chunk ids depend on it).
+  const { chunk: _ownChunker, ...source } = poolSyncSource(target);
+  const sink = lancedbSink(store, target, ctx.embedder);
+  const { stats } = await syncPool(source, sink, { chunk: ctx.chunk, full: ctx.full === true });
+  return stats;
 }

@@ -13,8 +13,9 @@ import {
   withFileLock,
   writeFileAtomic,
 } from '@cairn/core';
+import { type PoolSink, syncPool } from '@cairn/index-kit';
 import type { Mem0Metadata, Mem0Store } from './mem0-store';
-import { chunksOf, type MirrorSource, type SourceFile } from './sources';
+import { type MirrorSource, syncSourceOf } from './sources';
 
 /** One chunk as mirrored: its Mem0 ids and a digest of what was sent. */
 interface MirroredChunk {
@@ -165,17 +166,14 @@ class MirrorRun {
 
   /** Brings one file's entries in line with its chunks: unchanged chunks stay, others are replaced. */
   async mirrorFile(
-    source: Pick<MirrorSource, 'key' | 'records'>,
-    path: string,
-    text: string,
+    pool: string,
+    chunks: MemoryChunk[],
     before: MirroredChunk[],
   ): Promise<MirroredChunk[]> {
     const { store } = this.context;
-    const pool = source.key;
     const old = new Map(before.map((chunk) => [chunk.key, chunk]));
     const next: MirroredChunk[] = [];
-    const options = { ...this.context.chunk, records: source.records };
-    for (const chunk of chunksOf(text, path, options)) {
+    for (const chunk of chunks) {
       const metadata = chunkMetadata(chunk, pool, this.context);
       const digest = sha(JSON.stringify([chunk.text, metadata]));
       const previous = old.get(chunk.id);
@@ -195,37 +193,43 @@ class MirrorRun {
     return next;
   }
 
+  /** The manifest's files of one pool as a sink: Mem0 entries per chunk, the manifest saved as it goes. */
+  private sinkOf(pool: string): PoolSink {
+    this.manifest.pools[pool] ??= {};
+    const files = this.manifest.pools[pool]!;
+    const states = new Map(
+      Object.entries(files).map(([path, file]) => [
+        path,
+        { size: file.bytes, mtimeMs: file.mtimeMs, hash: file.hash },
+      ]),
+    );
+    return {
+      fileStates: () => states,
+      write: async (changes) => {
+        for (const file of changes.restat) {
+          files[file.path] = { ...files[file.path]!, bytes: file.size, mtimeMs: file.mtimeMs };
+        }
+        for (const file of changes.updates) {
+          const chunks = await this.mirrorFile(pool, file.chunks, files[file.path]?.chunks ?? []);
+          files[file.path] = { bytes: file.size, mtimeMs: file.mtimeMs, hash: file.hash, chunks };
+          await this.save();
+        }
+        for (const path of changes.removed) {
+          for (const chunk of files[path]?.chunks ?? []) await this.remove(pool, chunk);
+          delete files[path];
+        }
+        return { chunksWritten: 0 };
+      },
+    };
+  }
+
   async mirrorSource(source: MirrorSource): Promise<void> {
-    this.manifest.pools[source.key] ??= {};
-    const files = this.manifest.pools[source.key]!;
-    const listed: SourceFile[] = await source.list();
-    this.stats.filesScanned += listed.length;
-    const present = new Set<string>();
-    for (const file of listed) {
-      const known = files[file.path];
-      present.add(file.path);
-      if (known && known.bytes === file.bytes && known.mtimeMs === file.mtimeMs) continue;
-      const text = await source.read(file.path);
-      if (text === undefined) {
-        present.delete(file.path);
-        continue;
-      }
-      const hash = sha(text);
-      if (known?.hash !== hash) {
-        const chunks = await this.mirrorFile(source, file.path, text, known?.chunks ?? []);
-        files[file.path] = { bytes: file.bytes, mtimeMs: file.mtimeMs, hash, chunks };
-        this.stats.filesChanged += 1;
-        await this.save();
-      } else {
-        files[file.path] = { ...known, bytes: file.bytes, mtimeMs: file.mtimeMs };
-      }
-    }
-    for (const [path, gone] of Object.entries(files)) {
-      if (present.has(path)) continue;
-      for (const chunk of gone.chunks) await this.remove(source.key, chunk);
-      delete files[path];
-      this.stats.filesRemoved += 1;
-    }
+    const { stats } = await syncPool(syncSourceOf(source), this.sinkOf(source.key), {
+      chunk: this.context.chunk,
+    });
+    this.stats.filesScanned += stats.filesScanned;
+    this.stats.filesChanged += stats.filesChanged;
+    this.stats.filesRemoved += stats.filesRemoved;
   }
 
   /** Drops pools that are no longer registered (their entries leave Mem0). */

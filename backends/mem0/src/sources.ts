@@ -3,6 +3,7 @@ import {
   folderPoolSource,
   MAX_FILES_PER_FOLDER,
   type SourceFile,
+  type SyncSource,
   workspacePoolSource,
 } from '@cairn/index-kit';
 
@@ -43,4 +44,17 @@ export function workspaceSource(rootDir: string): MirrorSource {
 /** Every `*.md` under a pool folder, by the file index's rules: hidden entries, links and temp files skipped. */
 export function folderSource(folder: string): MirrorSource {
   return mirrorSourceOf(folderPoolSource(folder));
+}
+
+/** A mirror source as index-kit's `syncPool` reads it: its key is the pool, its text the bytes. */
+export function syncSourceOf(source: MirrorSource): SyncSource {
+  return {
+    pool: source.key,
+    list: () => source.list(),
+    read: async (path) => {
+      const text = await source.read(path);
+      return text === undefined ? undefined : Buffer.from(text, 'utf8');
+    },
+    ...(source.records ? { records: true } : {}),
+  };
 }

@@ -9,7 +9,7 @@ import {
   type MemoryRecordMeta,
   redactSecrets,
 } from '@cairn/core';
-import { candidateCount } from '@cairn/index-kit';
+import { addRefreshStats, candidateCount } from '@cairn/index-kit';
 import { indexFilter, matchOf, partitionConditions, type QdrantFilter } from './qdrant-filters';
 import type { ResolvedQdrantOptions } from './qdrant-options';
 import { type ChunkPayload, DENSE_VECTOR, SPARSE_VECTOR, sparseVectorOf } from './qdrant-payload';
@@ -132,10 +132,7 @@ export class QdrantIndex implements MemoryIndex<QdrantRefreshStats> {
     if (options.rebuild) await this.refresher.dropAll();
     const total = emptyStats();
     for (const target of targets) {
-      const stats = await this.refresher.refresh(target);
-      for (const key of Object.keys(total) as (keyof QdrantRefreshStats)[]) {
-        total[key] += stats[key];
-      }
+      addRefreshStats(total, await this.refresher.refresh(target));
     }
     return total;
   }

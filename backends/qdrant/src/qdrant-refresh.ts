@@ -1,7 +1,16 @@
 import type { Embedder } from '@cairn/core';
-import { chunkFile, embedInBatches, type PoolTarget } from '@cairn/index-kit';
+import {
+  embedInBatches,
+  type PoolChanges,
+  type PoolFileUpdate,
+  type PoolSink,
+  type PoolTarget,
+  poolSyncSource,
+  type StoredFileState,
+  syncPool,
+} from '@cairn/index-kit';
 import { matchOf, type Partition, partitionConditions, type QdrantFilter } from './qdrant-filters';
-import { type ChunkPoint, chunkPayload, chunkPoint, sha256 } from './qdrant-payload';
+import { type ChunkPoint, chunkPayload, chunkPoint } from './qdrant-payload';
 import type { QdrantStore } from './qdrant-store';
 
 export type { PoolTarget };
@@ -15,15 +24,6 @@ export interface QdrantRefreshStats {
   pointsUpserted: number;
   /** Files whose stale points were deleted (changed, moved or removed). */
   filesPurged: number;
-}
-
-/** What the collection holds for one file of a pool: its stat and hash when indexed. */
-interface FileState {
-  size: number;
-  mtimeMs: number;
-  hash: string;
-  source: string;
-  embedder: string;
 }
 
 /** The partition a refresher writes: who the points belong to and how they were embedded. */
@@ -44,15 +44,15 @@ export function poolFilter(partition: Partition, pool: string, paths?: string[])
 }
 
 /**
- * Incremental refresh of the pools of one project. The collection is the
- * only state (every chunk point carries its file's size, mtime and hash),
- * so any machine can refresh; what it read is cached per pool for this
- * process. An unchanged stat is skipped unread, a new stat with the same
- * hash only updates the stat, anything else is re-chunked, upserted under
- * stable ids, and its stale points deleted.
+ * Incremental refresh of the pools of one project (index-kit's `syncPool`
+ * over the collection as its sink). The collection is the only state
+ * (every chunk point carries its file's size, mtime and hash), so any
+ * machine can refresh; what it holds is cached per pool for this process.
+ * A changed file's chunks are upserted under stable ids and its stale
+ * points deleted.
  */
 export class PoolRefresher {
-  private readonly states = new Map<string, Map<string, FileState>>();
+  private readonly states = new Map<string, Map<string, StoredFileState>>();
 
   constructor(
     private readonly store: QdrantStore,
@@ -61,27 +61,31 @@ export class PoolRefresher {
     private readonly chunk: { maxTokens: number; overlapTokens: number },
   ) {}
 
-  private async statesOf(target: PoolTarget): Promise<Map<string, FileState>> {
+  private filter(pool: string, paths?: string[]): QdrantFilter {
+    const { namespace, repo } = this.partition;
+    return poolFilter({ namespace, repo }, pool, paths);
+  }
+
+  /** The states the collection holds for a pool; a pool of another folder or embedder is deleted. */
+  private async statesOf(target: PoolTarget): Promise<Map<string, StoredFileState>> {
     const cached = this.states.get(target.id);
     if (cached) return cached;
-    const { namespace, repo } = this.partition;
-    const points = await this.store.scrollAll(
-      poolFilter({ namespace, repo }, target.id),
-      STATE_FIELDS,
-    );
-    const states = new Map<string, FileState>();
+    const points = await this.store.scrollAll(this.filter(target.id), STATE_FIELDS);
+    const states = new Map<string, StoredFileState>();
+    let foreign = false;
     for (const { payload: p } of points) {
       if (!p?.path || states.has(p.path)) continue;
       states.set(p.path, {
         size: Number(p.file_size),
         mtimeMs: Number(p.file_mtime_ms),
         hash: String(p.file_hash),
-        source: String(p.pool_source),
-        embedder: String(p.embedder),
       });
+      foreign ||= p.pool_source !== target.source.key || p.embedder !== this.partition.embedder;
     }
-    this.states.set(target.id, states);
-    return states;
+    if (!foreign) return states;
+    // The pool moved to another folder, or another embedder made its vectors.
+    await this.store.deleteWhere(this.filter(target.id));
+    return new Map();
   }
 
   /** Forgets the cached states (another process may have changed the collection). */
@@ -98,81 +102,59 @@ export class PoolRefresher {
   }
 
   async refresh(target: PoolTarget): Promise<QdrantRefreshStats> {
-    const { namespace, repo } = this.partition;
-    let known = await this.statesOf(target);
-    const foreign = [...known.values()].some(
-      (s) => s.source !== target.source.key || s.embedder !== this.partition.embedder,
-    );
-    if (foreign) {
-      // The pool moved to another folder, or another embedder made its vectors.
-      await this.store.deleteWhere(poolFilter({ namespace, repo }, target.id));
-      known = new Map();
-      this.states.set(target.id, known);
-    }
-    const listed = await target.source.list();
-    const present = new Set(listed.map((f) => f.path));
-    const removed = [...known.keys()].filter((path) => !present.has(path));
-    const stats: QdrantRefreshStats = {
-      filesScanned: listed.length,
-      filesRead: 0,
-      filesChanged: 0,
-      filesRemoved: removed.length,
-      pointsUpserted: 0,
-      filesPurged: 0,
+    const known = await this.statesOf(target);
+    // Forgotten until the sync is written: a failed one reads the collection again.
+    this.states.delete(target.id);
+    // Qdrant cuts every file with the index's chunker (the stored point ids depend on it).
+    const { chunk: _ownChunker, ...source } = poolSyncSource(target);
+    const sink: PoolSink<{ chunksWritten: number; filesPurged: number }> = {
+      fileStates: () => known,
+      write: (changes) => this.write(target, changes, known),
     };
-    for (const entry of listed) {
-      const before = known.get(entry.path);
-      if (before && before.size === entry.bytes && before.mtimeMs === entry.mtimeMs) continue;
-      const bytes = await target.source.read(entry.path);
-      if (!bytes) {
-        if (before) removed.push(entry.path);
-        continue;
-      }
-      stats.filesRead += 1;
-      const state: FileState = {
-        size: entry.bytes,
-        mtimeMs: entry.mtimeMs,
-        hash: sha256(bytes),
-        source: target.source.key,
-        embedder: this.partition.embedder,
-      };
-      if (before?.hash === state.hash) {
-        const stat = { file_size: state.size, file_mtime_ms: state.mtimeMs };
-        await this.store.setPayload(stat, poolFilter({ namespace, repo }, target.id, [entry.path]));
-      } else {
-        stats.filesChanged += 1;
-        stats.pointsUpserted += await this.replaceFile(target, entry.path, bytes, state);
-        stats.filesPurged += before ? 1 : 0;
-      }
-      known.set(entry.path, state);
+    const { stats, states } = await syncPool(source, sink, { chunk: this.chunk });
+    this.states.set(target.id, states);
+    return {
+      filesScanned: stats.filesScanned,
+      filesRead: stats.filesRead,
+      filesChanged: stats.filesChanged,
+      filesRemoved: stats.filesRemoved,
+      pointsUpserted: stats.chunksWritten,
+      filesPurged: stats.filesPurged,
+    };
+  }
+
+  /** Restats moved files, replaces changed ones, deletes the points of removed ones. */
+  private async write(
+    target: PoolTarget,
+    changes: PoolChanges,
+    known: ReadonlyMap<string, StoredFileState>,
+  ) {
+    let chunksWritten = 0;
+    let filesPurged = changes.removed.length;
+    for (const file of changes.restat) {
+      const stat = { file_size: file.size, file_mtime_ms: file.mtimeMs };
+      await this.store.setPayload(stat, this.filter(target.id, [file.path]));
     }
-    if (removed.length > 0) {
-      await this.store.deleteWhere(poolFilter({ namespace, repo }, target.id, removed));
-      for (const path of removed) known.delete(path);
-      stats.filesPurged += removed.length;
+    for (const file of changes.updates) {
+      chunksWritten += await this.replaceFile(target, file);
+      if (known.has(file.path)) filesPurged += 1;
     }
-    return stats;
+    if (changes.removed.length > 0) {
+      await this.store.deleteWhere(this.filter(target.id, changes.removed));
+    }
+    return { chunksWritten, filesPurged };
   }
 
   /** Upserts the file's chunks, then deletes its points that are not among them. */
-  private async replaceFile(
-    target: PoolTarget,
-    path: string,
-    bytes: Buffer,
-    state: FileState,
-  ): Promise<number> {
-    const chunks = chunkFile(bytes.toString('utf8'), path, {
-      ...this.chunk,
-      records: target.source.records,
-    });
+  private async replaceFile(target: PoolTarget, file: PoolFileUpdate): Promise<number> {
     const context = {
       ...this.partition,
       pool: target.id,
       tier: target.tier,
       poolSource: target.source.key,
-      file: { size: state.size, mtimeMs: state.mtimeMs, hash: state.hash },
+      file: { size: file.size, mtimeMs: file.mtimeMs, hash: file.hash },
     };
-    const payloads = chunks.map((chunk) => chunkPayload(context, chunk));
+    const payloads = file.chunks.map((chunk) => chunkPayload(context, chunk));
     const vectors = await embedInBatches(
       this.embedder,
       payloads.map((p) => p.text),
@@ -181,8 +163,7 @@ export class PoolRefresher {
       chunkPoint(p, vectors[i]!, this.store.sparse),
     );
     await this.store.upsert(points);
-    const { namespace, repo } = this.partition;
-    const stale = poolFilter({ namespace, repo }, target.id, [path]);
+    const stale = this.filter(target.id, [file.path]);
     await this.store.deleteWhere(
       points.length > 0 ? { ...stale, must_not: [{ has_id: points.map((p) => p.id) }] } : stale,
     );

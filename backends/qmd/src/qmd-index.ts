@@ -56,6 +56,11 @@ function emptyState(): IndexState {
  * changed since the last run (tracked by signature in a small state file,
  * so separate processes agree), and writes schedule a debounced update.
  * Mutating qmd runs are serialised; searches run alongside them.
+ *
+ * Not a `syncPool` sink (index-kit): qmd reads, chunks and embeds a
+ * collection's files itself and its CLI has no per-file upsert or delete,
+ * so Cairn keeps only a signature per collection and lets `qmd update` do
+ * the incremental work.
  */
 export class QmdIndex {
   private chain: Promise<unknown> = Promise.resolve();

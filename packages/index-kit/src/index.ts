@@ -109,7 +109,20 @@ export {
   type QueryExpansion,
   softwareGlossary,
 } from './query-expansion';
-export type { SearchIndexRefreshStats } from './refresh-stats';
+export { addRefreshStats, type SearchIndexRefreshStats } from './refresh-stats';
+export {
+  hasChanges,
+  type PoolChanges,
+  type PoolFileState,
+  type PoolFileUpdate,
+  type PoolSink,
+  type PoolSync,
+  poolSyncSource,
+  type StoredFileState,
+  type SyncPoolOptions,
+  type SyncSource,
+  syncPool,
+} from './sync-pool';
 export { relativeDateTerms } from './relative-dates';
 export { renderedViews } from './rendered-views';
 export { type ReviewStates, reviewStates } from './review-states';
