@@ -2,16 +2,13 @@ import {
   type BackendOptionTrust,
   getMemoryBackend,
   getRetrievalAdapter,
-  type MemoryBackend,
-  type MemoryBackendCapabilities,
   type MemoryIndexRegistration,
   type ResolvedSettings,
-  type RetrievalAdapterRegistration,
   registerBackendOptionTrust,
-  registerMemoryBackend,
-  registerRetrievalAdapter,
   resolveSettings,
 } from '@cairn/core';
+import type { BackendPackage } from './backend-package';
+import { BACKEND_PACKAGES } from './backends.generated';
 import { registerIndex } from './index-registrations';
 import type { OpenCairnOptions } from './open-options';
 
@@ -47,19 +44,13 @@ export async function importEngineDependency(specifier: string): Promise<unknown
   }
 }
 
-/** The backends Cairn ships as optional packages, by the id settings use. */
-export const OPTIONAL_BACKEND_PACKAGES: Record<string, string> = {
-  lancedb: '@cairn/backend-lancedb',
-  mem0: '@cairn/backend-mem0',
-  qdrant: '@cairn/backend-qdrant',
-  qmd: '@cairn/backend-qmd',
-};
+/** The backends Cairn ships as optional packages (the generated registry), by the id settings use. */
+const BACKENDS = new Map<string, BackendPackage>(BACKEND_PACKAGES.map((entry) => [entry.id, entry]));
 
-const pascal = (id: string) =>
-  id
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
+/** The package name of each optional backend, by the id settings use. */
+export const OPTIONAL_BACKEND_PACKAGES: Record<string, string> = Object.fromEntries(
+  BACKEND_PACKAGES.map((entry) => [entry.id, entry.package]),
+);
 
 /** Why a configured optional package could not be loaded, by package name. */
 const failures = new Map<string, string>();
@@ -85,23 +76,23 @@ export function pendingOptionalPackages(ids: readonly string[]): string[] {
 }
 
 /**
- * Imports the optional package for `id` and registers what it exports (see
- * `registerModule`) and its `<id>OptionTrust`. Never throws: a package that is missing or fails to
+ * Imports the optional package for `id` and registers what the registry
+ * says it exports (see `registerPackage`). Never throws: a package that is missing or fails to
  * load is remembered, and projects fall back to `file` with a warning that
  * names the package and how to install it.
  */
 export function loadOptionalPackage(id: string): Promise<void> {
-  const name = OPTIONAL_BACKEND_PACKAGES[id];
-  if (!name) return Promise.resolve();
+  const entry = BACKENDS.get(id);
+  if (!entry) return Promise.resolve();
   let load = loading.get(id);
   if (!load) {
-    load = importAndRegister(id, name).finally(() => loading.delete(id));
+    load = importAndRegister(entry).finally(() => loading.delete(id));
     loading.set(id, load);
   }
   return load;
 }
 
-/** A module export that is an index registration (`<id>Index`). */
+/** A module export that is an index registration of `id`. */
 function isIndexRegistration(value: unknown, id: string): value is MemoryIndexRegistration {
   const candidate = value as MemoryIndexRegistration | undefined;
   return (
@@ -112,39 +103,24 @@ function isIndexRegistration(value: unknown, id: string): value is MemoryIndexRe
 }
 
 /**
- * Registers what a package exports: its index (`<id>Index`), from which the
- * backend and the retrieval adapter are built with the file index as their
- * fallback; otherwise (third-party plugins) its plain backend factory
- * `create<Id>Backend(options)` with its static `<id>Capabilities`, and its
- * `<id>RetrievalAdapter` registration.
+ * Registers what the registry says a package exports: its option trust,
+ * and its index, from which the backend and the retrieval adapter are
+ * built with the file index as their fallback.
  */
-function registerModule(id: string, mod: Record<string, unknown>): void {
-  const index = mod[`${id}Index`];
-  if (isIndexRegistration(index, id)) {
-    registerIndex(index);
-    return;
+function registerPackage(entry: BackendPackage, mod: Record<string, unknown>): void {
+  const index = mod[entry.index];
+  if (!isIndexRegistration(index, entry.id)) {
+    throw new Error(`${entry.package} does not export the index registration ${entry.index}`);
   }
-  const create = mod[`create${pascal(id)}Backend`] as
-    | ((options: Record<string, unknown>) => MemoryBackend)
-    | undefined;
-  const capabilities = mod[`${id}Capabilities`] as MemoryBackendCapabilities | undefined;
-  const adapter = mod[`${id}RetrievalAdapter`] as RetrievalAdapterRegistration | undefined;
-  if (create && capabilities) {
-    registerMemoryBackend({
-      type: id,
-      capabilities,
-      create: ({ options }) => create(options ?? {}),
-    });
-  }
-  if (adapter) registerRetrievalAdapter(adapter);
+  const trust = entry.optionTrust ? mod[entry.optionTrust] : undefined;
+  if (trust) registerBackendOptionTrust(entry.id, trust as BackendOptionTrust);
+  registerIndex(index);
 }
 
-async function importAndRegister(id: string, name: string): Promise<void> {
+async function importAndRegister(entry: BackendPackage): Promise<void> {
+  const name = entry.package;
   try {
-    const mod = (await importModule(name)) as Record<string, unknown>;
-    const trust = mod[`${id}OptionTrust`] as BackendOptionTrust | undefined;
-    if (trust) registerBackendOptionTrust(id, trust);
-    registerModule(id, mod);
+    registerPackage(entry, (await importModule(name)) as Record<string, unknown>);
     failures.delete(name);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

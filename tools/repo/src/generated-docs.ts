@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BACKEND_REGISTRY_FILE, backendRegistrySource } from './backend-registry';
 import { cliReference } from './cli-reference';
 import {
   adapterCapabilityTable,
@@ -26,9 +27,19 @@ export const SECTIONS: GeneratedSection[] = [
   { file: 'docs/CLI-REFERENCE.md', name: 'cli-reference', build: cliReference },
 ];
 
-/** Regenerates every section in memory; returns the files whose text would change. */
+/** Source files generated whole (registries read from the packages' manifests). */
+export const GENERATED_FILES: { file: string; build: () => string }[] = [
+  { file: BACKEND_REGISTRY_FILE, build: backendRegistrySource },
+];
+
+/** Regenerates every section and generated file in memory, with the text each had before. */
 export async function renderDocs(): Promise<Map<string, { before: string; after: string }>> {
   const files = new Map<string, { before: string; after: string }>();
+  for (const generated of GENERATED_FILES) {
+    const path = join(REPO_ROOT, generated.file);
+    const before = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    files.set(path, { before, after: generated.build() });
+  }
   for (const section of SECTIONS) {
     const path = join(REPO_ROOT, section.file);
     const entry = files.get(path) ?? { before: readFileSync(path, 'utf8'), after: '' };
