@@ -218,7 +218,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultValue: 0.3,
     defaultLabel: '`0.3`',
     description:
-      'Hybrid search: weight of the vector similarity in the fused score (only with an embedder).',
+      'File index, hybrid search: weight of the vector similarity in the fused score (only with an embedder). LanceDB, Qdrant and Mem0 rank their own way (docs/SEARCH.md).',
   },
   {
     key: 'search.keywordWeight',
@@ -227,7 +227,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseNumber,
     defaultValue: 0.7,
     defaultLabel: '`0.7`',
-    description: 'Hybrid search: weight of the full-text (bm25) score in the fused score.',
+    description: 'File index, hybrid search: weight of the full-text (bm25) score in the fused score.',
   },
   {
     key: 'search.mmr',
@@ -237,7 +237,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultValue: false,
     defaultLabel: '`false`',
     description:
-      'Hybrid search: re-rank with maximal marginal relevance so near-identical chunks do not fill the results. Off by default: it cost recall on LoCoMo (see docs/SEARCH.md).',
+      'File index, hybrid search: re-rank with maximal marginal relevance so near-identical chunks do not fill the results. Off by default: it cost recall on LoCoMo (see docs/SEARCH.md).',
   },
   {
     key: 'search.mmrLambda',
@@ -246,7 +246,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseNumber,
     defaultValue: 0.8,
     defaultLabel: '`0.8`',
-    description: 'MMR trade-off: 1 is pure relevance, 0 pure diversity.',
+    description: 'File index, MMR trade-off: 1 is pure relevance, 0 pure diversity.',
   },
   {
     key: 'search.minSimilarity',
@@ -256,7 +256,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultValue: 0.1,
     defaultLabel: '`0.1`',
     description:
-      'Hybrid search: a chunk found by vector alone (no keyword match) needs at least this cosine similarity to the query. Suits the `hash` embedder; raise it (0.3 to 0.5) for neural models, whose unrelated texts still score high.',
+      'File index, hybrid search: a chunk found by vector alone (no keyword match) needs at least this cosine similarity to the query. Suits the `hash` embedder; raise it (0.3 to 0.5) for neural models, whose unrelated texts still score high. LanceDB and Qdrant take their own `minSimilarity` option (default 0.2), Mem0 its `threshold`.',
   },
   {
     key: 'search.recencyHalfLifeDays',
@@ -266,7 +266,7 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     defaultValue: 90,
     defaultLabel: '`90`',
     description:
-      'Hybrid search: RAW notes of a dated daily file (`YYYY-MM-DD.md`) lose half their score every this many days; MEMORY.md, thread files and managed units never decay. `0` turns decay off.',
+      'File index, hybrid search: RAW notes of a dated daily file (`YYYY-MM-DD.md`) lose half their score every this many days; MEMORY.md, thread files and managed units never decay. `0` turns decay off.',
   },
   ...PACK_SETTING_DEFINITIONS,
 ];
