@@ -1,5 +1,5 @@
 import { MemoryBackendError } from '@cairn/core';
-import { loadMem0 } from './load-mem0';
+import { loadMem0, type Mem0ClientModule } from './load-mem0';
 import type { ResolvedMem0Options } from './mem0-options';
 import {
   type Mem0Condition,
@@ -37,6 +37,35 @@ export function platformFilters(options: Pick<ResolvedMem0Options, 'scope'>) {
   return { AND: Object.entries(scopeFilters(options.scope)).map(([k, v]) => ({ [k]: v })) };
 }
 
+/** The platform API key from the env variable the options name; BACKEND_UNAVAILABLE without one. */
+function apiKeyOf(options: ResolvedMem0Options, env: NodeJS.ProcessEnv): string {
+  const apiKey = env[options.apiKeyEnv]?.trim();
+  if (apiKey) return apiKey;
+  throw new MemoryBackendError('BACKEND_UNAVAILABLE', 'mem0', `${options.apiKeyEnv} is not set`, {
+    hint: `export ${options.apiKeyEnv}=<your Mem0 API key>, set apiKeyEnv to the variable that holds it, or use mode "oss"`,
+    details: { apiKeyEnv: options.apiKeyEnv },
+  });
+}
+
+type PlatformClient = InstanceType<Mem0ClientModule['MemoryClient']>;
+
+/** The entries of the scope that meet `where`, page by page until `limit` are found. */
+async function listEntries(
+  client: PlatformClient,
+  filters: ReturnType<typeof platformFilters>,
+  where: Record<string, Mem0Condition>,
+  limit: number,
+): Promise<Mem0Hit[]> {
+  const found: Mem0Hit[] = [];
+  for (let page = 1; found.length < limit; page += 1) {
+    const response = await client.getAll({ filters, page, pageSize: PAGE_SIZE });
+    const items = resultsOf(response);
+    found.push(...items.map(toHit).filter((hit) => matchesConditions(hit.metadata, where)));
+    if (items.length < PAGE_SIZE || !(response as { next?: unknown }).next) break;
+  }
+  return found.slice(0, limit);
+}
+
 /**
  * The hosted Mem0 platform through `MemoryClient` (API key from the env
  * variable the options name). Entity scoping is sent to the server; Cairn's
@@ -46,29 +75,13 @@ export async function openPlatformStore(
   options: ResolvedMem0Options,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Mem0Store> {
-  const apiKey = env[options.apiKeyEnv]?.trim();
-  if (!apiKey) {
-    throw new MemoryBackendError('BACKEND_UNAVAILABLE', 'mem0', `${options.apiKeyEnv} is not set`, {
-      hint: `export ${options.apiKeyEnv}=<your Mem0 API key>, set apiKeyEnv to the variable that holds it, or use mode "oss"`,
-      details: { apiKeyEnv: options.apiKeyEnv },
-    });
-  }
+  const apiKey = apiKeyOf(options, env);
   const { MemoryClient } = await loadMem0('mem0ai', {
     telemetry: options.telemetry,
     loader: options.loadModules,
   });
   const client = new MemoryClient({ apiKey, ...(options.host ? { host: options.host } : {}) });
   const filters = platformFilters(options);
-  const list = async (where: Record<string, Mem0Condition>, limit: number) => {
-    const found: Mem0Hit[] = [];
-    for (let page = 1; found.length < limit; page += 1) {
-      const response = await client.getAll({ filters, page, pageSize: PAGE_SIZE });
-      const items = resultsOf(response);
-      found.push(...items.map(toHit).filter((hit) => matchesConditions(hit.metadata, where)));
-      if (items.length < PAGE_SIZE || !(response as { next?: unknown }).next) break;
-    }
-    return found.slice(0, limit);
-  };
   return {
     mode: 'platform',
     scope: options.scope,
@@ -97,7 +110,7 @@ export async function openPlatformStore(
         .filter((hit) => matchesConditions(hit.metadata, request.where))
         .slice(0, request.topK);
     },
-    list,
+    list: (where, limit) => listEntries(client, filters, where, limit),
     async close() {
       // Stateless HTTP client.
     },

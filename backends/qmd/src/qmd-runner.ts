@@ -52,6 +52,35 @@ function killTree(pid: number | undefined): void {
   }
 }
 
+/** Why qmd could not start: not installed (or not executable), or anything else. */
+function startFailure(
+  error: NodeJS.ErrnoException,
+  file: string,
+  details: Record<string, unknown>,
+): MemoryBackendError {
+  const missing = error.code === 'ENOENT' || error.code === 'EACCES';
+  const summary = missing
+    ? `qmd is not installed (${file} not found)`
+    : `qmd could not start: ${error.message}`;
+  return failure(missing ? 'missing' : 'failed', summary, details, error);
+}
+
+/** A non-zero exit (or a signal), with the last lines qmd said. */
+function exitFailure(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  output: QmdRunResult,
+  details: Record<string, unknown>,
+): MemoryBackendError {
+  const { stdout, stderr } = output;
+  const said = (stderr.trim() || stdout.trim()).split('\n').slice(-3).join(' ').slice(0, 400);
+  return failure('failed', `qmd exited with ${signal ?? `code ${code}`}: ${said || 'no output'}`, {
+    ...details,
+    exitCode: code,
+    stderr: stderr.slice(-2000),
+  });
+}
+
 /**
  * Runs qmd once and resolves with its output. A missing program, a non-zero
  * exit or a run longer than `timeoutMs` (the process group is killed)
@@ -73,49 +102,28 @@ export function runQmd(
       detached: process.platform !== 'win32',
       windowsHide: true,
     });
-    let stdout = '';
-    let stderr = '';
+    const output: QmdRunResult = { stdout: '', stderr: '' };
     let settled = false;
     const finish = (error: MemoryBackendError | undefined) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (error) reject(error);
-      else resolve({ stdout, stderr });
+      else resolve(output);
     };
     const timer = setTimeout(() => {
       killTree(child.pid);
       finish(failure('timeout', `qmd did not answer within ${options.timeoutMs} ms`, details));
     }, options.timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stdout.length < MAX_OUTPUT) stdout += chunk;
+      if (output.stdout.length < MAX_OUTPUT) output.stdout += chunk;
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stderr.length < MAX_OUTPUT) stderr += chunk;
+      if (output.stderr.length < MAX_OUTPUT) output.stderr += chunk;
     });
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      const missing = error.code === 'ENOENT' || error.code === 'EACCES';
-      finish(
-        failure(
-          missing ? 'missing' : 'failed',
-          missing
-            ? `qmd is not installed (${file} not found)`
-            : `qmd could not start: ${error.message}`,
-          details,
-          error,
-        ),
-      );
-    });
+    child.on('error', (error: NodeJS.ErrnoException) => finish(startFailure(error, file, details)));
     child.on('close', (code, signal) => {
-      if (code === 0) return finish(undefined);
-      const said = (stderr.trim() || stdout.trim()).split('\n').slice(-3).join(' ').slice(0, 400);
-      finish(
-        failure('failed', `qmd exited with ${signal ?? `code ${code}`}: ${said || 'no output'}`, {
-          ...details,
-          exitCode: code,
-          stderr: stderr.slice(-2000),
-        }),
-      );
+      finish(code === 0 ? undefined : exitFailure(code, signal, output, details));
     });
   });
 }

@@ -92,6 +92,66 @@ async function searchIndex(
     .map((hit) => searchResultOfHit(hit, terms, parsed.snippetChars));
 }
 
+/** What one backend built over an index holds: its options, warnings, fallback and open indexes. */
+interface BackendState<Options extends MemoryIndexCommonOptions, Stats extends MemoryIndexStats> {
+  registration: MemoryIndexRegistration<Options, Stats>;
+  options: Options;
+  warn: WarningSink;
+  canFallBack: (error: unknown) => boolean;
+  capabilities: MemoryIndexCapabilities;
+  file: FallbackBackend | undefined;
+  /** One index per project root, created on first use. */
+  indexes: Map<string, MemoryIndex<Stats>>;
+}
+
+function indexOf<Options extends MemoryIndexCommonOptions, Stats extends MemoryIndexStats>(
+  state: BackendState<Options, Stats>,
+  rootDir: string,
+): MemoryIndex<Stats> {
+  const key = resolve(rootDir);
+  let index = state.indexes.get(key);
+  if (!index) {
+    index = state.registration.create({ rootDir: key, options: state.options, warn: state.warn });
+    state.indexes.set(key, index);
+  }
+  return index;
+}
+
+/** Searches the index, or the file index with a warning when the engine is missing or failing. */
+async function searchOrFallBack<Options extends MemoryIndexCommonOptions, Stats extends MemoryIndexStats>(
+  state: BackendState<Options, Stats>,
+  rootDir: string,
+  input: MemorySearchOptions,
+): Promise<MemorySearchResult[]> {
+  const parsed = parseSearchOptions(input);
+  if (!isDirectory(memoryWorkspacePath(rootDir))) return [];
+  const terms = queryTerms(parsed.query);
+  try {
+    return await searchIndex(state.capabilities, indexOf(state, rootDir), rootDir, parsed, terms);
+  } catch (error) {
+    if (!state.file || !state.canFallBack(error)) throw error;
+    const reason = formatError(error);
+    state.warn(`${state.registration.engine} search failed, using the file index instead: ${reason}`);
+    return state.file.search(rootDir, parsed);
+  }
+}
+
+/** Tells the index about a write; the markdown is written and is the truth, so a failure only delays it. */
+async function noteWrite<Options extends MemoryIndexCommonOptions, Stats extends MemoryIndexStats>(
+  state: BackendState<Options, Stats>,
+  rootDir: string,
+): Promise<void> {
+  await indexOf(state, rootDir)
+    .changed?.([workspacePoolTarget(rootDir)])
+    .catch((error) => {
+      if (!state.canFallBack(error)) throw error;
+      const reason = formatError(error);
+      state.warn(
+        `${state.registration.engine} index not updated after a write (the next search retries): ${reason}`,
+      );
+    });
+}
+
 /**
  * A MemoryBackend (seed 000) over any index: storage is the file workspace
  * (markdown in `.cairn/memory/` stays the source of truth), search goes
@@ -110,64 +170,35 @@ export function createIndexedBackend<
 ): IndexedBackend<Stats> {
   const options = registration.parseOptions(input);
   const { warnings, warn } = warningSink(options.onWarning);
-  const canFallBack = registration.canFallBack ?? canFallBackByDefault;
-  const capabilities = registration.capabilitiesFor?.(options) ?? registration.capabilities;
-  const file = composition.fallback?.({ getMaxLines: options.getMaxLines, onWarning: warn });
-  const indexes = new Map<string, MemoryIndex<Stats>>();
-  const indexFor = (rootDir: string) => {
-    const key = resolve(rootDir);
-    let index = indexes.get(key);
-    if (!index) {
-      index = registration.create({ rootDir: key, options, warn });
-      indexes.set(key, index);
-    }
-    return index;
+  const state: BackendState<Options, Stats> = {
+    registration,
+    options,
+    warn,
+    canFallBack: registration.canFallBack ?? canFallBackByDefault,
+    capabilities: registration.capabilitiesFor?.(options) ?? registration.capabilities,
+    file: composition.fallback?.({ getMaxLines: options.getMaxLines, onWarning: warn }),
+    indexes: new Map(),
   };
-
-  async function search(rootDir: string, input: MemorySearchOptions) {
-    const parsed = parseSearchOptions(input);
-    if (!isDirectory(memoryWorkspacePath(rootDir))) return [];
-    const terms = queryTerms(parsed.query);
-    try {
-      return await searchIndex(capabilities, indexFor(rootDir), rootDir, parsed, terms);
-    } catch (error) {
-      if (!file || !canFallBack(error)) throw error;
-      const reason = formatError(error);
-      warn(`${registration.engine} search failed, using the file index instead: ${reason}`);
-      return file.search(rootDir, parsed);
-    }
-  }
-
   const storage = workspaceStorage(registration.type, options.getMaxLines);
-  /** The markdown is written and is the truth; an index failure only delays it. */
-  async function write(rootDir: string, content: string) {
-    const written = await storage.write(rootDir, content);
-    const index = indexFor(rootDir);
-    await index.changed?.([workspacePoolTarget(rootDir)]).catch((error) => {
-      if (!canFallBack(error)) throw error;
-      const reason = formatError(error);
-      warn(
-        `${registration.engine} index not updated after a write (the next search retries): ${reason}`,
-      );
-    });
-    return written;
-  }
-
+  const workspace = (rootDir: string) => [workspacePoolTarget(rootDir)];
   return {
     warnings,
     type: registration.type,
     name: registration.name,
     capabilities: indexedBackendCapabilities,
     ...storage,
-    write,
-    search,
-    refresh: (rootDir) => indexFor(rootDir).refresh([workspacePoolTarget(rootDir)]),
-    rebuild: (rootDir) =>
-      indexFor(rootDir).refresh([workspacePoolTarget(rootDir)], { rebuild: true }),
-    indexFor,
+    async write(rootDir, content) {
+      const written = await storage.write(rootDir, content);
+      await noteWrite(state, rootDir);
+      return written;
+    },
+    search: (rootDir, input) => searchOrFallBack(state, rootDir, input),
+    refresh: (rootDir) => indexOf(state, rootDir).refresh(workspace(rootDir)),
+    rebuild: (rootDir) => indexOf(state, rootDir).refresh(workspace(rootDir), { rebuild: true }),
+    indexFor: (rootDir) => indexOf(state, rootDir),
     async close() {
-      const open = [...indexes.values()];
-      indexes.clear();
+      const open = [...state.indexes.values()];
+      state.indexes.clear();
       await Promise.all(open.map((index) => index.close()));
     },
   };

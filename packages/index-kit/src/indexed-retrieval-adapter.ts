@@ -118,6 +118,11 @@ interface AdapterState<Options extends MemoryIndexCommonOptions, Stats extends M
   reconciled: boolean;
   dataDir?: string;
   index?: MemoryIndex<Stats>;
+  capabilities: MemoryIndexCapabilities;
+  sourcePools: readonly SourcePool[];
+  /** The file adapter standing behind the index, if the composer passed one. */
+  fallback: MemoryRetrievalAdapter | undefined;
+  canFallBack: (error: unknown) => boolean;
 }
 
 function indexOf<O extends MemoryIndexCommonOptions, S extends MemoryIndexStats>(
@@ -184,6 +189,80 @@ async function refreshTargets<O extends MemoryIndexCommonOptions, S extends Memo
   return stats;
 }
 
+/** Rethrows unless the fallback may answer instead; then warns that it does. */
+function fallBackOrThrow<O extends MemoryIndexCommonOptions, S extends MemoryIndexStats>(
+  state: AdapterState<O, S>,
+  error: unknown,
+): void {
+  if (!state.fallback || !state.canFallBack(error)) throw error;
+  state.warn(
+    `${state.registration.engine} recall failed, using the file adapter instead: ${formatError(error)}`,
+  );
+}
+
+async function registerPools<O extends MemoryIndexCommonOptions, S extends MemoryIndexStats>(
+  state: AdapterState<O, S>,
+  definitions: MemoryPoolDefinition[],
+): Promise<void> {
+  const registered = registerPoolDefinitions(definitions, state.workspacePool);
+  state.pools = withSourcePools(registered.pools, state.sourcePools);
+  state.reconciled = false;
+  await state.fallback?.registerPools(registered.parsed);
+}
+
+async function indexPaths<O extends MemoryIndexCommonOptions, S extends MemoryIndexStats>(
+  state: AdapterState<O, S>,
+  paths: string[],
+): Promise<void> {
+  const wanted = paths.map((path) => resolve(state.rootDir, path));
+  const targets = targetsOf(state).filter((t) => coversFolder(wanted, t.base));
+  await refreshTargets(state, targets).catch((error) => fallBackOrThrow(state, error));
+}
+
+async function recall<O extends MemoryIndexCommonOptions, S extends MemoryIndexStats>(
+  state: AdapterState<O, S>,
+  input: MemoryQuery,
+) {
+  const query = parseInput(memoryQuerySchema, input, 'memory query');
+  const targets = state.pools
+    .filter((pool) => eligibleNow(pool, state.workspacePool, query))
+    .map((pool) => targetOf(state, pool))
+    .filter((t) => isDirectory(t.base));
+  if (targets.length === 0 || query.query.trim() === '') return [];
+  try {
+    // The first recall after registerPools reconciles; the search refreshes what it reads.
+    if (!state.reconciled) await refreshTargets(state, []);
+    return await recallFromIndex(state.capabilities, indexOf(state), targets, query);
+  } catch (error) {
+    fallBackOrThrow(state, error);
+    return state.fallback!.recall(input);
+  }
+}
+
+/** The state of a new adapter: the workspace and the source pools, nothing to reconcile yet. */
+function adapterState<Options extends MemoryIndexCommonOptions, Stats extends MemoryIndexStats>(
+  registration: MemoryIndexRegistration<Options, Stats>,
+  root: string,
+  options: Options,
+  composition: IndexedAdapterComposition<Stats>,
+  warn: (message: string) => void,
+): AdapterState<Options, Stats> {
+  const rootDir = resolve(root);
+  const workspacePool = workspacePoolOf(rootDir);
+  const sourcePools = composition.sourcePools ?? [];
+  return {
+    ...{ registration, rootDir, options, warn, workspacePool, sourcePools },
+    sources: new Map(sourcePools.map((pool) => [pool.definition, pool.source])),
+    pools: withSourcePools([workspacePool], sourcePools),
+    // Nothing registered yet, nothing to reconcile: stale pools of another run only cost disk space.
+    reconciled: true,
+    ...(composition.index ? { index: composition.index } : {}),
+    capabilities: capabilitiesOf(registration, options),
+    fallback: composition.fallback?.({ rootDir }, { sourcePools }),
+    canFallBack: registration.canFallBack ?? canFallBackByDefault,
+  };
+}
+
 /**
  * A MemoryRetrievalAdapter (seed 001) over any index: the workspace (hot
  * and warm, per chunk), pools with a source of their own (the project's
@@ -202,65 +281,20 @@ export function createIndexedRetrievalAdapter<
   factory: RetrievalAdapterFactoryOptions,
   composition: IndexedAdapterComposition<Stats> = {},
 ): IndexedRetrievalAdapter<Stats> {
-  const rootDir = resolve(factory.rootDir);
   const options = registration.parseOptions(factory.options ?? {});
   const { warnings, warn } = warningSink(options.onWarning);
-  const workspacePool = workspacePoolOf(rootDir);
-  const sourcePools = composition.sourcePools ?? [];
-  const state: AdapterState<Options, Stats> = {
-    ...{ registration, rootDir, options, warn, workspacePool },
-    sources: new Map(sourcePools.map((pool) => [pool.definition, pool.source])),
-    pools: withSourcePools([workspacePool], sourcePools),
-    // Nothing registered yet, nothing to reconcile: stale pools of another run only cost disk space.
-    reconciled: true,
-    ...(composition.index ? { index: composition.index } : {}),
-  };
-  const capabilities = capabilitiesOf(registration, options);
-  const fallback = composition.fallback?.({ rootDir }, { sourcePools });
-  const canFallBack = registration.canFallBack ?? canFallBackByDefault;
-  const fellBack = (error: unknown) => {
-    if (!fallback || !canFallBack(error)) throw error;
-    warn(
-      `${registration.engine} recall failed, using the file adapter instead: ${formatError(error)}`,
-    );
-  };
-  const targetsNow = () => targetsOf(state);
-
+  const state = adapterState(registration, factory.rootDir, options, composition, warn);
   return {
     id: registration.type,
-    capabilities: recallCapabilities({ capabilities }),
+    capabilities: recallCapabilities({ capabilities: state.capabilities }),
     warnings,
     async init(opts) {
       if (!state.index) state.dataDir = opts.dataDir;
     },
-    async registerPools(definitions) {
-      const registered = registerPoolDefinitions(definitions, workspacePool);
-      state.pools = withSourcePools(registered.pools, sourcePools);
-      state.reconciled = false;
-      await fallback?.registerPools(registered.parsed);
-    },
-    async indexPaths(paths) {
-      const wanted = paths.map((path) => resolve(rootDir, path));
-      const targets = targetsNow().filter((t) => coversFolder(wanted, t.base));
-      await refreshTargets(state, targets).catch(fellBack);
-    },
-    async recall(input: MemoryQuery) {
-      const query = parseInput(memoryQuerySchema, input, 'memory query');
-      const targets = state.pools
-        .filter((pool) => eligibleNow(pool, workspacePool, query))
-        .map((pool) => targetOf(state, pool))
-        .filter((t) => isDirectory(t.base));
-      if (targets.length === 0 || query.query.trim() === '') return [];
-      try {
-        // The first recall after registerPools reconciles; the search refreshes what it reads.
-        if (!state.reconciled) await refreshTargets(state, []);
-        return await recallFromIndex(capabilities, indexOf(state), targets, query);
-      } catch (error) {
-        fellBack(error);
-        return fallback!.recall(input);
-      }
-    },
-    rebuild: () => refreshTargets(state, targetsNow(), true),
+    registerPools: (definitions) => registerPools(state, definitions),
+    indexPaths: (paths) => indexPaths(state, paths),
+    recall: (input: MemoryQuery) => recall(state, input),
+    rebuild: () => refreshTargets(state, targetsOf(state), true),
     status: () => indexStatus(registration.engine, indexOf(state), state.pools, warnings),
     // A shared index is its owner's to close.
     close: async () => {
