@@ -7,7 +7,7 @@ import {
 } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQdrantRetrievalAdapter } from './index';
-import { type RecordingServer, startRecordingServer } from './recording-server';
+import { type RecordingServer, startRecordingServer } from './testing/recording-server';
 import { unit, writeWorkspaceFile } from './test-fixtures';
 
 // biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies are read field by field.
