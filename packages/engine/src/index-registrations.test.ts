@@ -1,8 +1,8 @@
 import { lancedbIndex } from '@cairn/backend-lancedb';
-import { getMemoryBackend, getRetrievalAdapter, type MemoryBackend } from '@cairn/core';
+import { getMemoryBackend, getRetrievalAdapter } from '@cairn/core';
 import { makeTempProject, type TempProject, writeWorkspaceFile } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadOptionalPackage, setModuleImporter } from './optional-packages';
+import { loadOptionalPackage, optionalPackageFailure, setModuleImporter } from './optional-packages';
 
 /** LanceDB's loader failing as it does when `@lancedb/lancedb` is not installed. */
 const missingEngine = {
@@ -40,22 +40,17 @@ describe('packages that export an index', () => {
     expect((await adapter.status?.())?.ok).toBe(false);
   });
 
-  it('a package without an index still registers its plain backend factory', async () => {
-    const plain: MemoryBackend = {
-      type: 'mem0',
-      name: 'plain',
-      capabilities: lancedbCapabilitiesLike,
-      read: async () => ({ content: 'plain', exists: true, path: 'MEMORY.md' }),
-      write: async () => ({ path: 'MEMORY.md', bytes: 0 }),
-    };
+  it('a package without the index its manifest names is not registered, and says which export', async () => {
     setModuleImporter(async () => ({
-      createMem0Backend: () => plain,
+      createMem0Backend: () => ({ type: 'mem0' }),
       mem0Capabilities: lancedbCapabilitiesLike,
     }));
     await loadOptionalPackage('mem0');
-    const backend = getMemoryBackend('mem0')!.create({ rootDir: project.root });
-    expect(backend).toBe(plain);
+    expect(getMemoryBackend('mem0')).toBeUndefined();
     expect(getRetrievalAdapter('mem0')).toBeUndefined();
+    expect(optionalPackageFailure('mem0')).toMatch(
+      /cannot load @cairn\/backend-mem0 \(@cairn\/backend-mem0 does not export the index registration mem0Index\)/,
+    );
   });
 });
 
