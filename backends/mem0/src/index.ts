@@ -44,7 +44,8 @@ export type {
   Mem0SearchRequest,
   Mem0Store,
 } from './mem0-store';
-export { chunkMetadata, type Mem0SyncStats, manifestPath, syncMirror } from './mirror';
+export { chunkMetadata } from './chunk-metadata';
+export { type Mem0SyncStats, manifestPath, syncMirror } from './mirror';
 export { embedderTag, openOssStore, ossVectorStore } from './oss-store';
 export { openPlatformStore, platformFilters } from './platform-store';
 export {

@@ -7,14 +7,13 @@ import {
   type Embedder,
   embedderKey,
   type MemoryChunk,
-  recordKindOf,
-  recordTrustOf,
   redactSecrets,
   withFileLock,
   writeFileAtomic,
 } from '@cairn/core';
 import { type PoolSink, syncPool } from '@cairn/index-kit';
-import type { Mem0Metadata, Mem0Store } from './mem0-store';
+import { chunkMetadata } from './chunk-metadata';
+import type { Mem0Store } from './mem0-store';
 import { type MirrorSource, syncSourceOf } from './sources';
 
 /** One chunk as mirrored: its Mem0 ids and a digest of what was sent. */
@@ -89,43 +88,6 @@ async function loadManifest(path: string): Promise<Manifest> {
     // A damaged manifest is rebuilt from scratch; Mem0 entries it knew are cleared by `rebuild`.
     return { version: 1, pools: {} };
   }
-}
-
-/** A unit's provenance (its `source`) sent to Mem0, at most: pointers, not a document. */
-const MAX_PROVENANCE = 500;
-
-/** The metadata every mirrored entry carries: enough to map a hit back to Cairn and to filter on. */
-export function chunkMetadata(
-  chunk: MemoryChunk,
-  pool: string,
-  partition: Pick<MirrorContext, 'namespace' | 'repo'>,
-): Mem0Metadata {
-  return {
-    namespace: partition.namespace,
-    repo: partition.repo,
-    scope: 'project',
-    pool,
-    path: chunk.path,
-    kind: chunk.kind,
-    chunkId: chunk.id,
-    startLine: chunk.startLine,
-    endLine: chunk.endLine,
-    ...(chunk.memoryId ? { memoryId: chunk.memoryId } : {}),
-    ...(chunk.category ? { category: chunk.category } : {}),
-    ...(chunk.review ? { review: chunk.review } : {}),
-    // Seed 004 §6.2: every entry's record kind and trust class, a task-history record's run.
-    record_kind: recordKindOf(chunk),
-    trust_class: recordTrustOf(chunk),
-    ...(chunk.record?.runRef
-      ? { run_ref_kind: chunk.record.runRef.kind, run_ref_id: chunk.record.runRef.id }
-      : {}),
-    // Mem0 keeps its own `createdAt` on every entry and drops ours: hence another name.
-    ...(chunk.createdAt ? { unitCreatedAt: chunk.createdAt } : {}),
-    // Seed 004 §6.3: the unit's provenance pointers (runs, tool events, commits), redacted.
-    ...(chunk.source
-      ? { provenance: redactSecrets(chunk.source).text.slice(0, MAX_PROVENANCE) }
-      : {}),
-  };
 }
 
 class MirrorRun {
@@ -206,6 +168,7 @@ class MirrorRun {
     return {
       fileStates: () => states,
       write: async (changes) => {
+        const added = this.stats.chunksAdded;
         for (const file of changes.restat) {
           files[file.path] = { ...files[file.path]!, bytes: file.size, mtimeMs: file.mtimeMs };
         }
@@ -218,7 +181,7 @@ class MirrorRun {
           for (const chunk of files[path]?.chunks ?? []) await this.remove(pool, chunk);
           delete files[path];
         }
-        return { chunksWritten: 0 };
+        return { chunksWritten: this.stats.chunksAdded - added };
       },
     };
   }
