@@ -9,6 +9,7 @@ import {
   type MemoryIndexStats,
   type MemoryPoolDefinition,
   type MemoryQuery,
+  type MemoryResult,
   type MemoryRetrievalAdapter,
   memoryQuerySchema,
   type NormalizedMemoryQuery,
@@ -222,7 +223,7 @@ async function indexPaths<O extends MemoryIndexCommonOptions, S extends MemoryIn
 async function recall<O extends MemoryIndexCommonOptions, S extends MemoryIndexStats>(
   state: AdapterState<O, S>,
   input: MemoryQuery,
-) {
+): Promise<MemoryResult[]> {
   const query = parseInput(memoryQuerySchema, input, 'memory query');
   const targets = state.pools
     .filter((pool) => eligibleNow(pool, state.workspacePool, query))
