@@ -1,5 +1,6 @@
 import pkg from '../package.json' with { type: 'json' };
 
+export { chunkMetadata } from './chunk-metadata';
 export { CairnLangchainEmbeddings } from './langchain-embeddings';
 export {
   loadMem0,
@@ -44,7 +45,6 @@ export type {
   Mem0SearchRequest,
   Mem0Store,
 } from './mem0-store';
-export { chunkMetadata } from './chunk-metadata';
 export { type Mem0SyncStats, manifestPath, syncMirror } from './mirror';
 export { embedderTag, openOssStore, ossVectorStore } from './oss-store';
 export { openPlatformStore, platformFilters } from './platform-store';

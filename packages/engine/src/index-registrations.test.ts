@@ -2,7 +2,11 @@ import { lancedbIndex } from '@cairn/backend-lancedb';
 import { getMemoryBackend, getRetrievalAdapter } from '@cairn/core';
 import { makeTempProject, type TempProject, writeWorkspaceFile } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadOptionalPackage, optionalPackageFailure, setModuleImporter } from './optional-packages';
+import {
+  loadOptionalPackage,
+  optionalPackageFailure,
+  setModuleImporter,
+} from './optional-packages';
 
 /** LanceDB's loader failing as it does when `@lancedb/lancedb` is not installed. */
 const missingEngine = {

@@ -45,7 +45,9 @@ export async function importEngineDependency(specifier: string): Promise<unknown
 }
 
 /** The backends Cairn ships as optional packages (the generated registry), by the id settings use. */
-const BACKENDS = new Map<string, BackendPackage>(BACKEND_PACKAGES.map((entry) => [entry.id, entry]));
+const BACKENDS = new Map<string, BackendPackage>(
+  BACKEND_PACKAGES.map((entry) => [entry.id, entry]),
+);
 
 /** The package name of each optional backend, by the id settings use. */
 export const OPTIONAL_BACKEND_PACKAGES: Record<string, string> = Object.fromEntries(

@@ -110,6 +110,9 @@ export {
   softwareGlossary,
 } from './query-expansion';
 export { addRefreshStats, type SearchIndexRefreshStats } from './refresh-stats';
+export { relativeDateTerms } from './relative-dates';
+export { renderedViews } from './rendered-views';
+export { type ReviewStates, reviewStates } from './review-states';
 export {
   hasChanges,
   type PoolChanges,
@@ -123,9 +126,6 @@ export {
   type SyncSource,
   syncPool,
 } from './sync-pool';
-export { relativeDateTerms } from './relative-dates';
-export { renderedViews } from './rendered-views';
-export { type ReviewStates, reviewStates } from './review-states';
 export { type WarningSink, warningSink } from './warning-sink';
 export { wordForms } from './word-forms';
 export {

@@ -118,7 +118,10 @@ function indexOf<Options extends MemoryIndexCommonOptions, Stats extends MemoryI
 }
 
 /** Searches the index, or the file index with a warning when the engine is missing or failing. */
-async function searchOrFallBack<Options extends MemoryIndexCommonOptions, Stats extends MemoryIndexStats>(
+async function searchOrFallBack<
+  Options extends MemoryIndexCommonOptions,
+  Stats extends MemoryIndexStats,
+>(
   state: BackendState<Options, Stats>,
   rootDir: string,
   input: MemorySearchOptions,
@@ -131,7 +134,9 @@ async function searchOrFallBack<Options extends MemoryIndexCommonOptions, Stats 
   } catch (error) {
     if (!state.file || !state.canFallBack(error)) throw error;
     const reason = formatError(error);
-    state.warn(`${state.registration.engine} search failed, using the file index instead: ${reason}`);
+    state.warn(
+      `${state.registration.engine} search failed, using the file index instead: ${reason}`,
+    );
     return state.file.search(rootDir, parsed);
   }
 }

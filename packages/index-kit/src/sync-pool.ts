@@ -62,7 +62,9 @@ export interface PoolSink<Written extends { chunksWritten: number } = { chunksWr
    * stored pool no longer applies (another folder, another embedder) drops
    * it and returns an empty map.
    */
-  fileStates(): Promise<ReadonlyMap<string, StoredFileState>> | ReadonlyMap<string, StoredFileState>;
+  fileStates():
+    | Promise<ReadonlyMap<string, StoredFileState>>
+    | ReadonlyMap<string, StoredFileState>;
   /**
    * Upserts the updated files' chunks, deletes the removed files', and
    * records the new file states last, so that an interrupted write is
@@ -166,7 +168,12 @@ async function collectChanges(
     const bytes = await source.read(file.path);
     if (!bytes) continue;
     read += 1;
-    const state = { path: file.path, size: file.bytes, mtimeMs: file.mtimeMs, hash: sha256Hex(bytes) };
+    const state = {
+      path: file.path,
+      size: file.bytes,
+      mtimeMs: file.mtimeMs,
+      hash: sha256Hex(bytes),
+    };
     if (was?.hash === state.hash) {
       changes.restat.push(state);
     } else {

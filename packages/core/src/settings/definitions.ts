@@ -227,7 +227,8 @@ export const SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     fromEnv: parseNumber,
     defaultValue: 0.7,
     defaultLabel: '`0.7`',
-    description: 'File index, hybrid search: weight of the full-text (bm25) score in the fused score.',
+    description:
+      'File index, hybrid search: weight of the full-text (bm25) score in the fused score.',
   },
   {
     key: 'search.mmr',
