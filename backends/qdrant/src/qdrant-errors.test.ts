@@ -4,8 +4,8 @@ import { loadQdrant, QDRANT_INSTALL_COMMAND } from './load-qdrant';
 import { mapQdrantError } from './qdrant-errors';
 import { resolveQdrantOptions } from './qdrant-options';
 import { QdrantStore } from './qdrant-store';
+import { type RecordingServer, startRecordingServer } from './recording-server.fixture';
 import { closedPort } from './test-fixtures';
-import { type RecordingServer, startRecordingServer } from './testing/recording-server';
 
 describe('error mapping through the real client', () => {
   let server: RecordingServer;

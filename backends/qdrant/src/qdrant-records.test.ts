@@ -7,8 +7,8 @@ import {
 } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQdrantRetrievalAdapter } from './index';
+import { type RecordingServer, startRecordingServer } from './recording-server.fixture';
 import { unit, writeWorkspaceFile } from './test-fixtures';
-import { type RecordingServer, startRecordingServer } from './testing/recording-server';
 
 // biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies are read field by field.
 type Body = Record<string, any>;

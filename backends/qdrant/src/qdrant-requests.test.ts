@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQdrantRetrievalAdapter, PAYLOAD_INDEXES, pointIdOf } from './index';
+import type { RecordingServer } from './recording-server.fixture';
+import { startRecordingServer } from './recording-server.fixture';
 import { unit, unitId, writeWorkspaceFile } from './test-fixtures';
-import type { RecordingServer } from './testing/recording-server';
-import { startRecordingServer } from './testing/recording-server';
 
 // biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies are read field by field in assertions.
 type Body = Record<string, any>;

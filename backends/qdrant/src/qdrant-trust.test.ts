@@ -5,12 +5,12 @@ import { fakeSecretDump, fakeSecrets, leakedFakeSecrets, tempProjectPerTest } fr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQdrantRetrievalAdapter } from './index';
 import { sparseVectorOf } from './qdrant-payload';
-import { unit, writeWorkspaceFile } from './test-fixtures';
 import {
   type RecordedCall,
   type RecordingServer,
   startRecordingServer,
-} from './testing/recording-server';
+} from './recording-server.fixture';
+import { unit, writeWorkspaceFile } from './test-fixtures';
 
 // biome-ignore lint/suspicious/noExplicitAny: recorded JSON bodies are read field by field.
 type Body = Record<string, any>;
