@@ -4,7 +4,7 @@
  * code. `openMaintenance(cairn)` is the API the CLI, MCP and dashboard share.
  */
 
-export { cachedStaleness } from './cached-staleness';
+export { cachedAnchorChecks, cachedStaleness } from './cached-staleness';
 export { extractCitations } from './code-citations';
 export { PROPOSAL_ID_PATTERN } from './decide-proposal';
 export { idfWeights, judgePair, type PairVerdict, profileText } from './detect-pairs';

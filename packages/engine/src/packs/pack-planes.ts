@@ -8,6 +8,7 @@ import { PACK_PLANES, type PackPlane } from './pack-types';
 import type { PlaneGatherer, PlaneYield } from './plane-runner';
 import type { PlanningSource } from './planning-graph';
 import { planningCandidates } from './planning-plane';
+import { withStaleMarks } from './stale-marks';
 import { estimateCounter, type TokenCounter } from './token-counter';
 
 /**
@@ -127,6 +128,8 @@ export function planeDefinitions(
   sources: PlaneSources,
 ): PlaneDefinition[] {
   const gatherers = { ...defaultGatherers(request, sources), ...sources.gatherers };
+  const longTerm = gatherers['long-term'];
+  if (longTerm) gatherers['long-term'] = withStaleMarks(longTerm, sources.rootDir);
   return PACK_PLANES.map((id) => {
     const share = Number(sources.settings.memory[SHARE[id]]);
     const off =
