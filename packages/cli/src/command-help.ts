@@ -29,9 +29,14 @@ export function optionLabel(command: CommandSpec, name: string, option: CliOptio
   return `${short}--${name} ${placeholder}${option.multiple ? ' (repeatable)' : ''}`;
 }
 
-/** The options a command declares, each on a line with its description when it has one. */
-function optionLines(command: CommandSpec): string[] {
-  const entries = Object.entries(command.options);
+/**
+ * The options a command declares (those of `only`, when given), each on a
+ * line with its description when it has one.
+ */
+function optionLines(command: CommandSpec, only?: readonly string[]): string[] {
+  const entries = Object.entries(command.options).filter(
+    ([name]) => only === undefined || only.includes(name),
+  );
   if (entries.length === 0) return [];
   const labels = entries.map(([name, option]) => optionLabel(command, name, option));
   const width = Math.max(...labels.map((label) => label.length));
@@ -93,7 +98,7 @@ export function subcommandHelp(command: CommandSpec, sub: SubcommandSpec): strin
     '',
     sub.summary,
     '',
-    ...optionLines(command),
+    ...optionLines(command, sub.options),
     'Options for every command:',
     ...GLOBAL_OPTION_LINES,
     '',

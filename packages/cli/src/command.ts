@@ -24,6 +24,8 @@ export interface SubcommandSpec {
   name: string;
   usage: string;
   summary: string;
+  /** The command's options this one takes, for its `--help` (every one when absent). */
+  options?: readonly string[];
 }
 
 export interface CommandContext {

@@ -169,6 +169,34 @@ describe('help, typos and numbers', () => {
     expect(sub.stderr).toContain('did you mean "stop"?');
   });
 
+  it('`<command> <subcommand> --help` prints that subcommand alone; a mistyped one gets a suggestion', () => {
+    const runs = atRoot.run(['history', 'runs', '--help']);
+    expect(runs.code).toBe(0);
+    expect(runs.stdout).toContain('Usage: cairn history runs [--limit N]');
+    expect(runs.stdout).toMatch(/--limit N\s+\(a whole number\)/);
+    expect(runs.stdout).not.toContain('--reason');
+    const approve = atRoot.run(['review', 'approve', '--help']);
+    expect(approve.stdout).toContain('Usage: cairn review approve <P-id|UNIT:id|FIX-id>');
+    expect(approve.stdout).toContain('--note');
+    expect(atRoot.run(['insights', 'status', '--help']).stdout).toContain(
+      'Usage: cairn insights status',
+    );
+    expect(atRoot.run(['lifecycle', 'session-end', '--help']).stdout).toContain(
+      'Usage: cairn lifecycle session-end',
+    );
+    const typos: [string[], string][] = [
+      [['history', 'patern', 'FIX-1234'], 'pattern'],
+      [['review', 'aprove', 'P-1234'], 'approve'],
+      [['insights', 'statsu'], 'status'],
+      [['lifecycle', 'session-strat'], 'session-start'],
+    ];
+    for (const [args, meant] of typos) {
+      const run = atRoot.run(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toContain(`did you mean "${meant}"?`);
+    }
+  });
+
   it('a numeric option that is not a number says "must be a number" and changes nothing', () => {
     atRoot.run(['init']);
     const bad = atRoot.run(['search', 'pnpm', '--limit', 'abc']);

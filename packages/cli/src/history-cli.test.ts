@@ -61,7 +61,7 @@ describe('cairn history signature', () => {
   it('refuses an unknown history command', () => {
     const run = cli.run(['history', 'digest'], 'x');
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('Unknown history command "digest"');
+    expect(run.stderr).toContain('Unknown history subcommand "digest"');
   });
 });
 

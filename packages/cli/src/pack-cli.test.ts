@@ -1,6 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fakeSecrets, leakedFakeSecrets, makeTempProject, type TempProject } from '@cairn/testkit';
+import {
+  fakeSecrets,
+  leakedFakeSecrets,
+  makeStalenessRepo,
+  makeTempProject,
+  type TempProject,
+} from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliRunner } from './test-cli';
 
@@ -142,6 +148,30 @@ describe('cairn pack --last', () => {
     expect(cli.run(['pack', '--last', '--session', 'other', '--json']).stdout).toContain(
       '"receipt": null',
     );
+  });
+
+  it('shows a unit whose cited code changed since it was anchored with a mark; a fresh one without', () => {
+    const repo = makeStalenessRepo(join(project.root, 'repo'), join(project.root, 'git-home'));
+    const inRepo = cliRunner(() => repo.dir, { CAIRN_TIMEZONE: 'UTC' });
+    expect(inRepo.run(['init']).code).toBe(0);
+    const text = (name: string) => repo.cases.find((c) => c.name === name)!.text;
+    for (const name of ['body changed', 'untouched function']) {
+      const add = inRepo.run(['add', text(name), '--category', 'fact']);
+      expect(add.code, add.stderr).toBe(0);
+    }
+    // The review inbox checks the units' anchors at HEAD; packs read that check.
+    expect(inRepo.run(['review']).code).toBe(0);
+    const anchoredAt = repo.git('rev-parse', '--short=7', 'HEAD');
+    repo.advance();
+    expect(inRepo.run(['review']).stdout).toContain('code changed since');
+
+    const changed = inRepo.run(['pack', 'verifyToken', 'signed', 'token']);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout).toContain(`Code changed since ${anchoredAt}: \`verifyToken\``);
+    expect(changed.stdout).toMatch(new RegExp(`why: .*; Code changed since ${anchoredAt}`));
+    const fresh = inRepo.run(['pack', 'loadConfig', 'config', 'files']);
+    expect(fresh.stdout).toContain('Config files are read by `loadConfig`');
+    expect(fresh.stdout).not.toContain('Code changed since');
   });
 
   it('refuses a query with --last, and no query without it', () => {

@@ -13,7 +13,7 @@ import {
   renderFixPattern,
   type SharedFixesSync,
 } from '@cairn/engine';
-import type { CommandContext, CommandOutput, CommandSpec } from '../command';
+import type { CommandContext, CommandOutput, CommandSpec, SubcommandSpec } from '../command';
 import {
   DIGEST_OPTIONS,
   DIGEST_USAGE,
@@ -169,6 +169,58 @@ async function withId(context: CommandContext, sub: Subcommand): Promise<Command
   return { json: { pattern: detail }, text: detailText(detail) };
 }
 
+/** Each subcommand's usage, for `cairn history <sub> --help` and the CLI reference. */
+const HISTORY_SUBCOMMANDS: readonly SubcommandSpec[] = [
+  {
+    name: 'signature',
+    usage: 'cairn history signature [--tool <name>] [--command <cmd>] < error.txt',
+    summary: 'Print the error signature of the error text on stdin, as JSON (for scripts and tests)',
+    options: ['tool', 'command'],
+  },
+  {
+    name: 'patterns',
+    usage: 'cairn history patterns [--state candidate|verified|deprecated] [--json]',
+    summary: 'List the fix patterns learned when a failing command later succeeded, with their outcomes',
+    options: ['state'],
+  },
+  {
+    name: 'pattern',
+    usage: 'cairn history pattern <id> [--json]',
+    summary: 'Show one fix pattern (an id or a unique start of one): steps, state, outcomes, evidence runs',
+    options: [],
+  },
+  {
+    name: 'approve',
+    usage: 'cairn history approve <id> [--reason <text>]',
+    summary: "Mark a fix pattern verified, promote its lesson to a unit, and share it with the team's clones",
+    options: ['reason'],
+  },
+  {
+    name: 'deprecate',
+    usage: 'cairn history deprecate <id> [--reason <text>]',
+    summary: 'Stop suggesting a fix pattern; it is kept, shown as deprecated',
+    options: ['reason'],
+  },
+  {
+    name: 'share',
+    usage: 'cairn history share',
+    summary: "Import the other clones' fix patterns and write this clone's verified ones",
+    options: [],
+  },
+  {
+    name: 'show',
+    usage: 'cairn history show <run|node:id> [--agent a] [--json]',
+    summary: "Show a run's digest: intent, outcome, changes, decisions, gotchas, next steps",
+    options: ['agent'],
+  },
+  {
+    name: 'runs',
+    usage: 'cairn history runs [--limit N] [--agent a] [--thread t] [--json]',
+    summary: 'List the latest run digests, newest first',
+    options: ['limit', 'agent', 'thread'],
+  },
+];
+
 /**
  * `cairn history`: `signature` prints the error signature of stdin as JSON
  * (with or without --json), for scripts and tests; `patterns`, `pattern`,
@@ -196,14 +248,11 @@ export const historyCommand: CommandSpec = {
     ...DIGEST_OPTIONS,
   },
   positionals: { min: 1, max: 2 },
+  subcommands: HISTORY_SUBCOMMANDS,
   async run(context) {
     if (isDigestSubcommand(context.positionals[0])) return runDigestSubcommand(context);
+    // The runner refused any other first word (`checkSubcommand`).
     const sub = context.positionals[0] as Subcommand;
-    if (!SUBCOMMANDS.includes(sub)) {
-      throw new CairnError('INVALID_INPUT', `Unknown history command "${sub}"`, {
-        hint: `use one of ${SUBCOMMANDS.join(', ')}, show, runs`,
-      });
-    }
     if (!TAKES_ID.has(sub) && context.positionals.length > 1) {
       throw new CairnError('INVALID_INPUT', `\`cairn history ${sub}\` takes no argument`, {
         hint: `usage: ${historyCommand.usage}`,

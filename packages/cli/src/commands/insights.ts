@@ -1,4 +1,3 @@
-import { CairnError } from '@cairn/core';
 import { openMaintenance } from '@cairn/engine';
 import type { CommandSpec } from '../command';
 
@@ -16,6 +15,21 @@ export const insightsCommand: CommandSpec = {
   usage: 'cairn insights run [--if-due] [--json] | cairn insights status [--json]',
   options: { 'if-due': { type: 'boolean' } },
   positionals: { min: 1, max: 1 },
+  subcommands: [
+    {
+      name: 'run',
+      usage: 'cairn insights run [--if-due] [--json]',
+      summary:
+        'One extraction run: memory-insights.md, new proposals in DREAMS.md and `cairn review`, an audit entry (--if-due: only when the schedule says so)',
+      options: ['if-due'],
+    },
+    {
+      name: 'status',
+      usage: 'cairn insights status [--json]',
+      summary: 'The settings, when the next run is due, the last run and the open proposals',
+      options: [],
+    },
+  ],
   async run({ open, positionals, values }) {
     const [action] = positionals;
     const cairn = open();
@@ -35,11 +49,6 @@ export const insightsCommand: CommandSpec = {
         `open proposals: ${status.open} (\`cairn review\`)`,
       ];
       return { json: { ok: true, ...status }, text: lines.join('\n') };
-    }
-    if (action !== 'run') {
-      throw new CairnError('INVALID_INPUT', `Unknown insights command "${action}"`, {
-        hint: 'use `cairn insights run` or `cairn insights status`',
-      });
     }
     const outcome = await maintenance.run({
       ifDue: values['if-due'] === true,

@@ -166,17 +166,47 @@ export const reviewCommand: CommandSpec = {
     'cairn review [--json] | cairn review show <id> | cairn review approve|reject|undo <P-id> [--note <text>] | cairn review approve|deprecate <UNIT:id|FIX-id>',
   options: { note: { type: 'string' } },
   positionals: { min: 0, max: 2 },
+  subcommands: [
+    {
+      name: 'show',
+      usage: 'cairn review show <id> [--json]',
+      summary: "Show a proposal's diff, evidence and preconditions (P-…), or a unit (UNIT:…)",
+      options: [],
+    },
+    {
+      name: 'approve',
+      usage: 'cairn review approve <P-id|UNIT:id|FIX-id> [--note <text>]',
+      summary:
+        'Apply a proposal atomically (a unit changed since: conflict, nothing written), approve a draft unit or a fix pattern',
+      options: ['note'],
+    },
+    {
+      name: 'reject',
+      usage: 'cairn review reject <P-id> [--note <text>]',
+      summary: 'Reject a proposal: recorded in memory-audit.md, never proposed again',
+      options: ['note'],
+    },
+    {
+      name: 'undo',
+      usage: 'cairn review undo <P-id> [--note <text>]',
+      summary: 'Revert an approved proposal: its units are put back as they were',
+      options: ['note'],
+    },
+    {
+      name: 'deprecate',
+      usage: 'cairn review deprecate <UNIT:id|FIX-id>',
+      summary: 'Deprecate a unit (kept and searchable, never injected) or a fix pattern',
+      options: [],
+    },
+  ],
   async run(context) {
     const [action, id] = context.positionals;
     if (action === undefined) return inbox(context.open());
-    if (!ACTIONS.includes(action as Action) || !id) {
-      throw new CairnError(
-        'INVALID_INPUT',
-        `Unknown review command "${context.positionals.join(' ')}"`,
-        {
-          hint: 'use `cairn review`, `cairn review show <id>`, `cairn review approve|reject|undo <P-id>` or `cairn review approve|deprecate <UNIT:id|FIX-id>`',
-        },
-      );
+    // The runner refused an unknown action (`checkSubcommand`); a known one needs its id.
+    if (!id) {
+      throw new CairnError('INVALID_INPUT', `\`cairn review ${action}\` needs an id`, {
+        hint: '`cairn review` lists them: proposals (P-…), draft units (UNIT:…), fix patterns (FIX-…); a unique start of one works',
+      });
     }
     return kindOf(id) === 'proposal'
       ? onProposal(context, action as Action, id)

@@ -4,7 +4,7 @@ import {
   LIFECYCLE_EVENTS,
   lifecycleEventByCliName,
 } from '@cairn/core';
-import type { CommandSpec } from '../command';
+import type { CommandSpec, SubcommandSpec } from '../command';
 import { stringFlag } from './text-input';
 
 export const threadsCommand: CommandSpec = {
@@ -53,6 +53,22 @@ export const headCommand: CommandSpec = {
 
 const CLI_NAMES = LIFECYCLE_EVENT_NAMES.map((event) => LIFECYCLE_EVENTS[event].cliName);
 
+/** What each event does and answers (docs/HOOKS.md has the payloads). */
+const EVENT_SUMMARIES: Record<(typeof LIFECYCLE_EVENT_NAMES)[number], string> = {
+  sessionStart: 'Record the session and its thread; answers the session-start pack to inject',
+  userPromptSubmit: 'Append the prompt to the transcript; answers the prompt-submit pack to inject',
+  toolUse: 'Append the tool call; after a failure with a known fix, answers that fix',
+  preCompaction: 'Record the compaction request; answers the heads for the compaction prompt',
+  compactionComplete: 'Store the compaction node and refresh the heads; answers its nodeId',
+  sessionEnd: "Store the session's summary and run digest and refresh the heads; answers the nodeId",
+};
+
+const EVENT_SUBCOMMANDS: SubcommandSpec[] = LIFECYCLE_EVENT_NAMES.map((event) => ({
+  name: LIFECYCLE_EVENTS[event].cliName,
+  usage: `cairn lifecycle ${LIFECYCLE_EVENTS[event].cliName} [--root <dir>] < payload.json`,
+  summary: EVENT_SUMMARIES[event],
+}));
+
 async function readPayload(text: string | undefined): Promise<unknown> {
   if (!text?.trim())
     throw new CairnError('INVALID_INPUT', 'No JSON payload on stdin', {
@@ -77,15 +93,12 @@ export const lifecycleCommand: CommandSpec = {
   usage: 'cairn lifecycle <event> [--root <dir>] < payload.json   (prints the result as JSON)',
   options: {},
   positionals: { min: 1, max: 1 },
+  subcommands: EVENT_SUBCOMMANDS,
   // A harness's plugin sends its events here from any workspace, as hooks do: the first makes .cairn/.
   opensUninitialized: true,
   async run({ open, io, positionals }) {
-    const event = lifecycleEventByCliName(positionals[0]!);
-    if (!event) {
-      throw new CairnError('INVALID_INPUT', `Unknown lifecycle event "${positionals[0]}"`, {
-        hint: `use one of ${CLI_NAMES.join(', ')}`,
-      });
-    }
+    // The runner refused an unknown event name (`checkSubcommand`).
+    const event = lifecycleEventByCliName(positionals[0]!)!;
     const payload = await readPayload(await io.readStdin());
     const cairn = open();
     try {
