@@ -47,6 +47,7 @@ export {
   MIN_ID_PREFIX_CHARS,
   matchIdPrefix,
   NODE_ID_KIND,
+  PROPOSAL_ID_KIND,
   resolveIdPrefix,
   UNIT_ID_KIND,
 } from './contracts/id-prefix';

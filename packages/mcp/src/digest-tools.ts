@@ -8,7 +8,7 @@ import {
 } from '@cairn/engine';
 import { z } from 'zod';
 import { defineTool, type MemoryTool, READ_ONLY } from './define-tool';
-import { errorBody, memoryRecord } from './tool-schemas';
+import { errorBody, memoryRecord, UNIQUE_START } from './tool-schemas';
 
 /*
  * Task history: `memory_run_digest` reads the run digests,
@@ -25,7 +25,7 @@ export const runDigestInput = z.strictObject({
     .string()
     .optional()
     .describe(
-      'A run id (the session key) or a digest node id; without it, the recent runs are listed',
+      `A run id (the session key), or a digest node id (node:<uuid>) or ${UNIQUE_START('node:1a2b3c4d')}; without it, the recent runs are listed`,
     ),
   agentId: z
     .string()
@@ -164,7 +164,10 @@ export const reviewInput = z.strictObject({
     .enum(['list', 'approve', 'deprecate'])
     .optional()
     .describe('list (default): the draft units; approve or deprecate: decide one, keeping its id'),
-  memoryId: z.string().optional().describe('UNIT:<uuid>, for approve and deprecate'),
+  memoryId: z
+    .string()
+    .optional()
+    .describe(`UNIT:<uuid> or ${UNIQUE_START('UNIT:6c2f615d')}; for approve and deprecate`),
 });
 
 export const reviewOutput = z.object({
@@ -199,7 +202,7 @@ const memoryReview = defineTool({
     }
     if (!memoryId) {
       throw new CairnError('INVALID_INPUT', `${action} needs memoryId`, {
-        hint: 'pass the UNIT:<uuid> that memory_review lists',
+        hint: 'pass the UNIT:<uuid> that memory_review lists (or a unique start of it)',
       });
     }
     const result = await cairn.setReview(

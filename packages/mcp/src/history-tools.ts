@@ -8,7 +8,7 @@ import {
 } from '@cairn/engine';
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from './define-tool';
-import { errorBody } from './tool-schemas';
+import { errorBody, UNIQUE_START } from './tool-schemas';
 
 /*
  * Task history's fix patterns (docs/HISTORY.md): list, show,
@@ -63,7 +63,11 @@ function withoutNulls<T extends object>(value: T): T {
   return JSON.parse(JSON.stringify(value, (_key, field) => (field === null ? undefined : field)));
 }
 const idInput = z.strictObject({
-  id: z.string().describe('A fix pattern id, FIX-<12 hex digits> (memory_fix_patterns lists them)'),
+  id: z
+    .string()
+    .describe(
+      `A fix pattern id, FIX-<12 hex digits> (memory_fix_patterns lists them), or ${UNIQUE_START('FIX-1a2b')}`,
+    ),
 });
 const judgeInput = idInput.extend({
   reason: z.string().max(500).optional().describe('Why; shown with the pattern'),

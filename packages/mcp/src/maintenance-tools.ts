@@ -1,7 +1,7 @@
 import { openMaintenance, PROPOSAL_KINDS, PROPOSAL_STATES } from '@cairn/engine';
 import { z } from 'zod';
 import { defineTool, READ_ONLY } from './define-tool';
-import { errorBody } from './tool-schemas';
+import { errorBody, UNIQUE_START } from './tool-schemas';
 
 /*
  * Maintenance (docs/MAINTENANCE.md): the proposals an extraction run made,
@@ -74,9 +74,11 @@ const memoryProposalDecide = defineTool({
     'Approve (apply its patch atomically; if a unit changed since, the outcome is conflict and nothing ' +
     'is written), reject (it is never proposed again) or undo (revert an approved one) a proposal. ' +
     'Every decision is recorded in memory-audit.md. NOT_FOUND for an unknown id, INVALID_INPUT for a ' +
-    'malformed one; nothing changes then.',
+    'malformed one, CONFLICT listing the ids for a start several share; nothing changes then.',
   inputSchema: z.strictObject({
-    id: z.string().describe('P-<12 hex digits>, from memory_proposals'),
+    id: z
+      .string()
+      .describe(`P-<12 hex digits> from memory_proposals, or ${UNIQUE_START('P-1a2b')}`),
     decision: z.enum(['approve', 'reject', 'undo']),
     note: z.string().max(500).optional().describe('Why; kept in the audit'),
   }),

@@ -58,7 +58,7 @@ const memoryReplace = defineTool({
   name: 'memory_replace',
   title: 'Replace a memory',
   description:
-    'Replace the text of a managed unit (UNIT:<uuid>), keeping its id, category and creation time. ' +
+    'Replace the text of a managed unit (UNIT:<uuid>, or a unique start of its id), keeping its id, category and creation time. ' +
     'RAW memories are plain markdown and cannot be replaced (error not_mutable); an unknown id gives ' +
     'not_found. Returns `duplicate` (nothing written) when the new text repeats another memory. ' +
     'Secrets are redacted when you read a memory; a new text that still carries a [REDACTED:<kind>] ' +
@@ -81,7 +81,7 @@ const memoryRemove = defineTool({
   name: 'memory_remove',
   title: 'Remove a memory',
   description:
-    'Delete a managed unit (UNIT:<uuid>) from its daily file. RAW memories cannot be removed ' +
+    'Delete a managed unit (UNIT:<uuid>, or a unique start of its id) from its daily file. RAW memories cannot be removed ' +
     '(not_mutable). Removing again reports not_found and changes nothing.',
   inputSchema: removeInput,
   outputSchema: removeOutput,
@@ -98,8 +98,9 @@ const memoryGet = defineTool({
   name: 'memory_get',
   title: 'Get a memory',
   description:
-    'Read one memory by id: a managed unit (UNIT:<uuid>) or a line range of plain markdown ' +
-    '(RAW:<path>#L<start>-L<end>, as memory_search returns). Unknown ids give NOT_FOUND, malformed ids INVALID_INPUT. ' +
+    'Read one memory by id: a managed unit (UNIT:<uuid>, or a unique start of its id) or a line range of plain markdown ' +
+    '(RAW:<path>#L<start>-L<end>, as memory_search returns). Unknown ids give NOT_FOUND, malformed ids INVALID_INPUT, ' +
+    'a start several ids share CONFLICT listing them. ' +
     'Secrets in the text are replaced by [REDACTED:<kind>]; `redacted` lists the kinds.',
   inputSchema: getInput,
   outputSchema: getOutput,

@@ -19,13 +19,24 @@ import { z } from 'zod';
  * field the engine adds later is dropped rather than failing validation.
  */
 
+/**
+ * What every id argument accepts besides the whole id (core's id-prefix.ts):
+ * a unique start, tag optional, of at least four characters after the tag.
+ */
+export const UNIQUE_START = (example: string) =>
+  `a unique start of one (${example}); a start that several ids share is refused with CONFLICT listing them`;
+
 const category = z.enum(MEMORY_CATEGORIES);
 const review = z.enum(REVIEW_STATES);
 const kind = z.enum(['UNIT', 'RAW']);
 
 const memoryId = z
-  .string({ error: 'memoryId is required: a string such as UNIT:<uuid>' })
-  .describe('UNIT:<uuid>, as returned by memory_add, memory_list or memory_search');
+  .string({
+    error: 'memoryId is required: a string such as UNIT:<uuid> or a unique start of one',
+  })
+  .describe(
+    `UNIT:<uuid> as memory_add, memory_list or memory_search return it, or ${UNIQUE_START('UNIT:6c2f615d')}`,
+  );
 
 const unitText = z
   .string({ error: 'text is required: the complete memory as a string' })
@@ -49,7 +60,7 @@ export const removeInput = z.strictObject({ memoryId });
 
 export const getInput = z.strictObject({
   memoryId: memoryId.describe(
-    'UNIT:<uuid>, or RAW:<path>#L<start>-L<end> for a range of plain markdown',
+    `UNIT:<uuid> or ${UNIQUE_START('UNIT:6c2f615d')}; or RAW:<path>#L<start>-L<end> for a range of plain markdown`,
   ),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBody } from './tool-schemas';
+import { errorBody, UNIQUE_START } from './tool-schemas';
 
 /*
  * Schemas of the working-memory tools (seed 002: thread heads and the
@@ -24,7 +24,9 @@ const threadKey = z
 export const expandInput = z.strictObject({
   nodeId: z
     .string({ error: 'nodeId is required: a temporal node id such as node:<uuid>' })
-    .describe("node:<uuid>, from a thread head's lineage (memory_threads, memory_thread_head)"),
+    .describe(
+      `node:<uuid> from a thread head's lineage (memory_threads, memory_thread_head), or ${UNIQUE_START('node:1a2b3c4d')}`,
+    ),
   agentId,
 });
 

@@ -25,7 +25,7 @@ const memoryExpand = defineTool({
   name: 'memory_expand',
   title: 'Expand a temporal node',
   description:
-    "Drill down into a temporal node (node:<uuid>, from a thread head's lineage): its summary text, " +
+    "Drill down into a temporal node (node:<uuid> or a unique start of it, from a thread head's lineage): its summary text, " +
     'the condensed nodes above it and the nodes below it, its siblings, its thread, the unit ids linked ' +
     'to it (for memory_get) and a bounded excerpt of its session transcript. A node of another agent, ' +
     'or an unknown id, gives NOT_FOUND.',

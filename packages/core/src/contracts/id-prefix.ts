@@ -43,6 +43,13 @@ export const FIX_PATTERN_ID_KIND: IdKind = {
   list: '`cairn history patterns`',
 };
 
+export const PROPOSAL_ID_KIND: IdKind = {
+  label: 'proposal',
+  tag: 'P-',
+  shape: '000000000000',
+  list: '`cairn review`',
+};
+
 /** Characters a prefix needs after the tag: fewer would match too much to mean one id. */
 export const MIN_ID_PREFIX_CHARS = 4;
 

@@ -1,4 +1,10 @@
-import { CairnError, type MemoryUnit } from '@cairn/core';
+import {
+  CairnError,
+  idPrefixOf,
+  type MemoryUnit,
+  PROPOSAL_ID_KIND,
+  resolveIdPrefix,
+} from '@cairn/core';
 import {
   ABSENT_UNIT,
   type UnitPatch,
@@ -38,16 +44,28 @@ export interface DecisionContext {
 
 export const PROPOSAL_ID_PATTERN = /^P-[0-9a-f]{12}$/;
 
-function load(store: MaintenanceStore, id: string) {
-  if (typeof id !== 'string' || !PROPOSAL_ID_PATTERN.test(id)) {
+/**
+ * The whole proposal id an input names: a whole id as it is, or a unique
+ * start of one (`P-1a2b`, `1a2b`) among the stored proposals; a start
+ * several share is CONFLICT listing them, one none has NOT_FOUND.
+ */
+export function resolveProposalId(store: MaintenanceStore, id: string): string {
+  if (typeof id === 'string' && PROPOSAL_ID_PATTERN.test(id)) return id;
+  const prefix = idPrefixOf(id, PROPOSAL_ID_KIND);
+  if (!prefix) {
     throw new CairnError(
       'INVALID_INPUT',
       `${JSON.stringify(String(id)).slice(0, 40)} is not a proposal id`,
       {
-        hint: 'proposal ids look like P-<12 hex digits>; list them with `cairn review`',
+        hint: 'proposal ids look like P-<12 hex digits> (or a unique start of one, P-1a2b); list them with `cairn review`',
       },
     );
   }
+  return resolveIdPrefix(id, PROPOSAL_ID_KIND, store.idsStartingWith(prefix));
+}
+
+function load(store: MaintenanceStore, input: string) {
+  const id = resolveProposalId(store, input);
   const proposal = store.get(id);
   if (!proposal) {
     throw new CairnError('NOT_FOUND', `No proposal ${id} on this machine`, {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cairn } from '../index';
 import { closeTestProject, openTestProject } from '../test-project.fixture';
 import { openMaintenance } from './maintenance-api';
+import { MaintenanceStore } from './maintenance-store';
 
 const memoryFile = (project: TempProject, name: string) =>
   join(project.root, '.cairn', 'memory', name);
@@ -138,5 +139,31 @@ describe('maintenance proposals (approve, reject, undo, conflict)', () => {
       code: 'NOT_FOUND',
     });
     await expect(maintenance.reject('../etc')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('takes a unique start of a proposal id; a start two share is CONFLICT naming both', async () => {
+    await seed();
+    const maintenance = openMaintenance(cairn);
+    await maintenance.run();
+    const [open] = await maintenance.proposals();
+    // Two stored proposals whose ids share their first four hex digits.
+    const store = MaintenanceStore.open(project.root);
+    const twins = ['P-abcd00000001', 'P-abcd00000002'];
+    try {
+      for (const id of twins) store.put({ ...open!, id });
+    } finally {
+      store.close();
+    }
+    expect((await maintenance.proposal(open!.id.slice(0, 6))).id).toBe(open!.id);
+    expect((await maintenance.proposal('abcd00000002')).id).toBe(twins[1]);
+    const shared = maintenance.reject('P-abcd');
+    await expect(shared).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { candidates: twins },
+    });
+    await expect(maintenance.reject('P-abcd')).rejects.toThrow(/P-abcd00000001, P-abcd00000002/);
+    expect((await maintenance.proposals()).map((p) => p.id)).toEqual(
+      expect.arrayContaining(twins),
+    );
   });
 });

@@ -3,6 +3,7 @@ import {
   approveProposal,
   type DecisionContext,
   rejectProposal,
+  resolveProposalId,
   undoProposal,
 } from './decide-proposal';
 import { openGitObjects } from './git-objects';
@@ -117,7 +118,7 @@ export function openMaintenance(
     proposals: (states = ['open']) => withStore(rootDir, async (store) => store.list(states)),
     proposal: (id) =>
       withStore(rootDir, async (store) => {
-        const found = store.get(id);
+        const found = store.get(resolveProposalId(store, id));
         if (found) {
           const { undo: _undo, ...proposal } = found;
           return proposal;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cairnStatePath, sha256Hex } from '@cairn/core';
+import { cairnStatePath, idPrefixRange, sha256Hex } from '@cairn/core';
 import { type Database, migrate, openDatabase } from '../working/sqlite';
 import type {
   AnchorCheck,
@@ -82,6 +82,15 @@ export class MaintenanceStore {
     if (!row) return undefined;
     const proposal = JSON.parse(row.body) as Proposal;
     return row.undo ? { ...proposal, undo: JSON.parse(row.undo) as ProposalUndo } : proposal;
+  }
+
+  /** The ids of the proposals whose id starts with `prefix` (a few: the primary key's range). */
+  idsStartingWith(prefix: string): string[] {
+    const [low, high] = idPrefixRange(prefix);
+    const rows = this.db
+      .prepare('SELECT id FROM proposals WHERE id >= ? AND id < ? ORDER BY id LIMIT 50')
+      .all(low, high) as { id: string }[];
+    return rows.map((row) => row.id);
   }
 
   list(states?: readonly ProposalState[]): Proposal[] {
