@@ -21,7 +21,9 @@ export {
 } from './contracts/backend-options';
 export { type Embedder, embedderKey } from './contracts/embedder';
 export {
+  type CellEvidence,
   type EventFidelity,
+  type FidelityCell,
   HARNESS_EVENTS,
   type HarnessAdapter,
   type HarnessDeclaration,

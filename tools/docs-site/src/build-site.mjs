@@ -83,7 +83,11 @@ function writeConfig(list) {
   writeFileSync(join(stage, '.vitepress', 'config.mjs'), module);
 }
 
-/** The pages generated from the code's declarations (tools/repo): the fidelity matrix with its evidence. */
+/**
+ * The pages generated from the code's declarations (tools/repo): the
+ * fidelity matrix with its evidence, each cell stamped with what this
+ * build's test reports say (CI builds the site after `pnpm test`).
+ */
 function stageGeneratedPages(list) {
   execFileSync('pnpm', ['--filter', '@cairn/repo-tools', '-s', 'site-pages', stage], {
     stdio: 'inherit',
@@ -95,9 +99,36 @@ function stageGeneratedPages(list) {
   });
 }
 
+/** The repository's files on GitHub (from the CLI package's `repository`), for links that leave docs/. */
+function repositoryFiles() {
+  const manifest = JSON.parse(
+    readFileSync(resolve(site, '..', '..', 'packages', 'cli', 'package.json'), 'utf8'),
+  );
+  const url = String(manifest.repository?.url ?? '')
+    .replace(/^git\+/, '')
+    .replace(/\.git$/, '');
+  return `${url}/blob/main/`;
+}
+
+/**
+ * A page's link to a file outside docs/ (`../harnesses/…/x.e2e.test.ts`,
+ * right on GitHub and in a checkout) leads to that file on GitHub: the
+ * site holds only docs/.
+ */
+function linkOutOfDocs(list) {
+  const base = repositoryFiles();
+  for (const { name } of list) {
+    const path = join(stage, name);
+    const text = readFileSync(path, 'utf8');
+    const linked = text.replaceAll('](../', `](${base}`);
+    if (linked !== text) writeFileSync(path, linked);
+  }
+}
+
 const list = pages();
 stageDocs(list);
 stageGeneratedPages(list);
+linkOutOfDocs(list);
 writeConfig(list);
 await build(stage);
 const problems = checkLinks(out);

@@ -8,6 +8,7 @@ import {
   backendOptionTrustTable,
   settingsTable,
 } from './doc-tables';
+import { harnessEvidenceTables } from './harness-evidence';
 import { harnessFidelityTable } from './harness-tables';
 import { replaceBetweenMarkers } from './markers';
 import { REPO_ROOT } from './workspace-packages';
@@ -24,6 +25,7 @@ export const SECTIONS: GeneratedSection[] = [
   { file: 'docs/CONFIG.md', name: 'settings', build: settingsTable },
   { file: 'docs/CONFIG.md', name: 'backend-option-trust', build: backendOptionTrustTable },
   { file: 'docs/HARNESSES.md', name: 'harness-fidelity', build: harnessFidelityTable },
+  { file: 'docs/HARNESSES.md', name: 'harness-evidence', build: harnessEvidenceTables },
   { file: 'docs/CLI-REFERENCE.md', name: 'cli-reference', build: cliReference },
 ];
 

@@ -1,4 +1,9 @@
-import { type EventFidelity, HARNESS_EVENTS, type HarnessDeclaration } from '@cairn/core';
+import {
+  type EventFidelity,
+  type FidelityCell,
+  HARNESS_EVENTS,
+  type HarnessDeclaration,
+} from '@cairn/core';
 import { markdownTable } from './markers';
 import { camelCase, importPackage, packageFolders } from './workspace-packages';
 
@@ -9,6 +14,12 @@ const EVENT_LABELS: Record<(typeof HARNESS_EVENTS)[number], string> = {
   preCompaction: 'Pre-compaction',
   compactionComplete: 'Compaction complete',
   sessionEnd: 'Session end',
+};
+
+/** The matrix's name for each cell a test can prove. */
+export const CELL_LABELS: Record<FidelityCell, string> = {
+  ...EVENT_LABELS,
+  afterToolInjection: 'Known fix after a failing tool',
 };
 
 /** Every harness package's `<id>Fidelity` declaration, by folder order. */
@@ -52,7 +63,7 @@ export async function harnessFidelityTable(): Promise<string> {
       cell(d.events[event], noteFor(d, d.events[event], EVENT_LABELS[event])),
     ),
   ]);
-  const afterTool = 'Known fix after a failing tool';
+  const afterTool = CELL_LABELS.afterToolInjection;
   rows.push(
     [
       afterTool,

@@ -20,6 +20,17 @@ export type EventFidelity =
   /** Not delivered at all. */
   | { level: 'none'; reason: string };
 
+/** A cell of the fidelity matrix a test proves: an event, or the known fix after a failing tool. */
+export type FidelityCell = HarnessEvent | 'afterToolInjection';
+
+/** The end-to-end test that proves a cell against the pinned harness: its file and its title. */
+export interface CellEvidence {
+  /** The test file, relative to the harness package's `src/` (`claude-code.e2e.test.ts`). */
+  file: string;
+  /** The test's title, as its `it(...)` names it. */
+  test: string;
+}
+
 export interface HarnessDeclaration {
   /** `claude-code`, `codex`, `opencode`, `openclaw`: the `cairn install <id>` name. */
   id: string;
@@ -46,6 +57,12 @@ export interface HarnessDeclaration {
    * before the model's next request, `degraded` when it waits for the next prompt.
    */
   afterToolInjection: EventFidelity;
+  /**
+   * For each cell that is full or degraded, the e2e test that proves it
+   * (docs/HARNESSES.md shows it; the repository's checks refuse a
+   * supported cell without one, or a title its file does not hold).
+   */
+  evidence?: Partial<Record<FidelityCell, CellEvidence>>;
 }
 
 export type InstallScope = 'project' | 'user';
