@@ -15,11 +15,12 @@ describe('the fidelity matrix joined to its evidence', () => {
   });
 
   it('refuses a supported cell with no test, a missing file and a title its file does not hold', async () => {
-    const [{ declaration, folder }] = await declaredHarnesses();
-    const src = join(folder!.dir, 'src');
-    const evidence = declaration!.evidence!;
+    const [first] = await declaredHarnesses();
+    const { declaration, folder } = first!;
+    const src = join(folder.dir, 'src');
+    const evidence = declaration.evidence!;
     const broken = {
-      ...declaration!,
+      ...declaration,
       evidence: {
         ...evidence,
         sessionStart: undefined,
