@@ -49,13 +49,34 @@ export const claudeCodeFidelity = {
     note: 'additionalContext of the hook that follows the tool call; a failed Bash call fires PostToolUseFailure',
   },
   evidence: {
-    sessionStart: { file: 'claude-code.e2e.test.ts', test: 'injects at start, records the prompt, stores memory_add and closes the session' },
-    userPromptSubmit: { file: 'claude-code.e2e.test.ts', test: 'injects at start, records the prompt, stores memory_add and closes the session' },
-    toolUse: { file: 'claude-code.e2e.test.ts', test: 'injects at start, records the prompt, stores memory_add and closes the session' },
-    preCompaction: { file: 'claude-code.e2e.test.ts', test: 'compaction: PreCompact instructions reach the model, PostCompact summary becomes the node, the head comes back' },
-    compactionComplete: { file: 'claude-code.e2e.test.ts', test: 'compaction: PreCompact instructions reach the model, PostCompact summary becomes the node, the head comes back' },
-    sessionEnd: { file: 'claude-code.e2e.test.ts', test: 'injects at start, records the prompt, stores memory_add and closes the session' },
-    afterToolInjection: { file: 'claude-code.history.e2e.test.ts', test: 'learns a fix in one session and injects it after the same failure in the next' },
+    sessionStart: {
+      file: 'claude-code.e2e.test.ts',
+      test: 'injects at start, records the prompt, stores memory_add and closes the session',
+    },
+    userPromptSubmit: {
+      file: 'claude-code.e2e.test.ts',
+      test: 'injects at start, records the prompt, stores memory_add and closes the session',
+    },
+    toolUse: {
+      file: 'claude-code.e2e.test.ts',
+      test: 'injects at start, records the prompt, stores memory_add and closes the session',
+    },
+    preCompaction: {
+      file: 'claude-code.e2e.test.ts',
+      test: 'compaction: PreCompact instructions reach the model, PostCompact summary becomes the node, the head comes back',
+    },
+    compactionComplete: {
+      file: 'claude-code.e2e.test.ts',
+      test: 'compaction: PreCompact instructions reach the model, PostCompact summary becomes the node, the head comes back',
+    },
+    sessionEnd: {
+      file: 'claude-code.e2e.test.ts',
+      test: 'injects at start, records the prompt, stores memory_add and closes the session',
+    },
+    afterToolInjection: {
+      file: 'claude-code.history.e2e.test.ts',
+      test: 'learns a fix in one session and injects it after the same failure in the next',
+    },
   },
   limits: [
     'SessionEnd hooks are killed after 1.5 s unless CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS is raised, so the model summary of a session is written at the next session start',

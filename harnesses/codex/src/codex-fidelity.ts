@@ -52,13 +52,34 @@ export const codexFidelity = {
     note: 'additionalContext of PostToolUse (PostToolUseHookSpecificOutputWire in 0.169.0)',
   },
   evidence: {
-    sessionStart: { file: 'codex.e2e.test.ts', test: 'run 1: injection, prompt recall, transcript, memory_add over MCP, session end' },
-    userPromptSubmit: { file: 'codex.e2e.test.ts', test: 'run 1: injection, prompt recall, transcript, memory_add over MCP, session end' },
-    toolUse: { file: 'codex.e2e.test.ts', test: 'run 1: injection, prompt recall, transcript, memory_add over MCP, session end' },
-    preCompaction: { file: 'codex.e2e.test.ts', test: 'run 2: the resumed session auto-compacts; the compaction node holds the rollout summary' },
-    compactionComplete: { file: 'codex.e2e.test.ts', test: 'run 2: the resumed session auto-compacts; the compaction node holds the rollout summary' },
-    sessionEnd: { file: 'codex.e2e.test.ts', test: 'run 1: injection, prompt recall, transcript, memory_add over MCP, session end' },
-    afterToolInjection: { file: 'codex.history.e2e.test.ts', test: 'learns a fix in one session and injects it after the same failure in the next' },
+    sessionStart: {
+      file: 'codex.e2e.test.ts',
+      test: 'run 1: injection, prompt recall, transcript, memory_add over MCP, session end',
+    },
+    userPromptSubmit: {
+      file: 'codex.e2e.test.ts',
+      test: 'run 1: injection, prompt recall, transcript, memory_add over MCP, session end',
+    },
+    toolUse: {
+      file: 'codex.e2e.test.ts',
+      test: 'run 1: injection, prompt recall, transcript, memory_add over MCP, session end',
+    },
+    preCompaction: {
+      file: 'codex.e2e.test.ts',
+      test: 'run 2: the resumed session auto-compacts; the compaction node holds the rollout summary',
+    },
+    compactionComplete: {
+      file: 'codex.e2e.test.ts',
+      test: 'run 2: the resumed session auto-compacts; the compaction node holds the rollout summary',
+    },
+    sessionEnd: {
+      file: 'codex.e2e.test.ts',
+      test: 'run 1: injection, prompt recall, transcript, memory_add over MCP, session end',
+    },
+    afterToolInjection: {
+      file: 'codex.history.e2e.test.ts',
+      test: 'learns a fix in one session and injects it after the same failure in the next',
+    },
   },
   limits: [
     'Codex runs hooks only once trusted: `cairn install codex` writes `[hooks.state."<hooks.json>:<event>:<group>:<handler>"] trusted_hash` for its own hooks into $CODEX_HOME/config.toml; run `cairn install codex` again in a moved or newly cloned project (the key holds the path of hooks.json, the hash covers the command); there it also drops the trust entries of a hooks file that is gone, and `cairn doctor` says "not trusted" until then',

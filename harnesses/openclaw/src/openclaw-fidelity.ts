@@ -49,13 +49,34 @@ export const openclawFidelity = {
       "after_tool_call returns nothing to the model: the known fix is recorded there and prepended to the session's next prompt build (prependContext), once",
   },
   evidence: {
-    sessionStart: { file: 'openclaw.e2e.test.ts', test: 'injects the memory Cairn holds into the model request' },
-    userPromptSubmit: { file: 'openclaw.e2e.test.ts', test: "injects the prompt's recall into the model request" },
-    toolUse: { file: 'openclaw.e2e.test.ts', test: 'records the prompt and the tool call in the lineage transcript' },
-    preCompaction: { file: 'openclaw.e2e.test.ts', test: "keeps OpenClaw's compaction summary in a compaction node" },
-    compactionComplete: { file: 'openclaw.e2e.test.ts', test: "keeps OpenClaw's compaction summary in a compaction node" },
-    sessionEnd: { file: 'openclaw.e2e.test.ts', test: 'writes a session summary and refreshes the head of MEMORY.md' },
-    afterToolInjection: { file: 'openclaw.history.e2e.test.ts', test: 'learns a fix in one session and carries it into the next prompt after the same failure' },
+    sessionStart: {
+      file: 'openclaw.e2e.test.ts',
+      test: 'injects the memory Cairn holds into the model request',
+    },
+    userPromptSubmit: {
+      file: 'openclaw.e2e.test.ts',
+      test: "injects the prompt's recall into the model request",
+    },
+    toolUse: {
+      file: 'openclaw.e2e.test.ts',
+      test: 'records the prompt and the tool call in the lineage transcript',
+    },
+    preCompaction: {
+      file: 'openclaw.e2e.test.ts',
+      test: "keeps OpenClaw's compaction summary in a compaction node",
+    },
+    compactionComplete: {
+      file: 'openclaw.e2e.test.ts',
+      test: "keeps OpenClaw's compaction summary in a compaction node",
+    },
+    sessionEnd: {
+      file: 'openclaw.e2e.test.ts',
+      test: 'writes a session summary and refreshes the head of MEMORY.md',
+    },
+    afterToolInjection: {
+      file: 'openclaw.history.e2e.test.ts',
+      test: 'learns a fix in one session and carries it into the next prompt after the same failure',
+    },
   },
   limits: [
     "OpenClaw needs Node >= 24.16; the plugin loads better-sqlite3 built for that Node (CAIRN_SQLITE_BINDING or the plugin config sqliteBinding), compiled without the env cleanup hooks of Node 24's ObjectWrap: a stock better-sqlite3 12 build can abort the gateway when it garbage-collects a statement",

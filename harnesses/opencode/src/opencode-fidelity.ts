@@ -43,13 +43,34 @@ export const opencodeFidelity = {
     note: "the fix joins the session's system lines, so the model request that follows the tool result carries it",
   },
   evidence: {
-    sessionStart: { file: 'opencode.e2e.test.ts', test: 'injects at start, captures the prompt and the tool call, and ends at idle' },
-    userPromptSubmit: { file: 'opencode.e2e.test.ts', test: 'injects at start, captures the prompt and the tool call, and ends at idle' },
-    toolUse: { file: 'opencode.e2e.test.ts', test: 'injects at start, captures the prompt and the tool call, and ends at idle' },
-    preCompaction: { file: 'opencode.e2e.test.ts', test: 'puts the head into the compaction prompt and keeps the harness summary' },
-    compactionComplete: { file: 'opencode.e2e.test.ts', test: 'puts the head into the compaction prompt and keeps the harness summary' },
-    sessionEnd: { file: 'opencode.e2e.test.ts', test: 'ends once more after compaction, refreshes the head, and the next session gets it' },
-    afterToolInjection: { file: 'opencode.history.e2e.test.ts', test: 'learns a fix in one session and injects it after the same failure in the next' },
+    sessionStart: {
+      file: 'opencode.e2e.test.ts',
+      test: 'injects at start, captures the prompt and the tool call, and ends at idle',
+    },
+    userPromptSubmit: {
+      file: 'opencode.e2e.test.ts',
+      test: 'injects at start, captures the prompt and the tool call, and ends at idle',
+    },
+    toolUse: {
+      file: 'opencode.e2e.test.ts',
+      test: 'injects at start, captures the prompt and the tool call, and ends at idle',
+    },
+    preCompaction: {
+      file: 'opencode.e2e.test.ts',
+      test: 'puts the head into the compaction prompt and keeps the harness summary',
+    },
+    compactionComplete: {
+      file: 'opencode.e2e.test.ts',
+      test: 'puts the head into the compaction prompt and keeps the harness summary',
+    },
+    sessionEnd: {
+      file: 'opencode.e2e.test.ts',
+      test: 'ends once more after compaction, refreshes the head, and the next session gets it',
+    },
+    afterToolInjection: {
+      file: 'opencode.history.e2e.test.ts',
+      test: 'learns a fix in one session and injects it after the same failure in the next',
+    },
   },
   limits: [
     "runs inside OpenCode's Bun runtime, where SQLite goes through bun:sqlite instead of better-sqlite3",

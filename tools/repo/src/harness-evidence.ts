@@ -54,7 +54,9 @@ export function evidenceProblems(declaration: HarnessDeclaration, srcDir: string
     const evidence = declaration.evidence?.[cell];
     const level = fidelityOf(declaration, cell).level;
     if (!evidence) {
-      problems.push(`${declaration.id}: ${cell} is ${level} but names no e2e test (evidence.${cell})`);
+      problems.push(
+        `${declaration.id}: ${cell} is ${level} but names no e2e test (evidence.${cell})`,
+      );
       continue;
     }
     const found = titlesOf(evidence.file);
@@ -106,7 +108,8 @@ function harnessSection({ declaration, folder }: DeclaredHarness, context?: Stam
     const proof = evidence
       ? `[${evidence.file}](../${path}): ${escapeCell(evidence.test)}`
       : 'no test named';
-    const stamp = evidence && context ? testStamp(report, evidence.file, evidence.test, context) : '';
+    const stamp =
+      evidence && context ? testStamp(report, evidence.file, evidence.test, context) : '';
     return [
       CELL_LABELS[cell],
       fidelityOf(declaration, cell).level,

@@ -174,25 +174,29 @@ const HISTORY_SUBCOMMANDS: readonly SubcommandSpec[] = [
   {
     name: 'signature',
     usage: 'cairn history signature [--tool <name>] [--command <cmd>] < error.txt',
-    summary: 'Print the error signature of the error text on stdin, as JSON (for scripts and tests)',
+    summary:
+      'Print the error signature of the error text on stdin, as JSON (for scripts and tests)',
     options: ['tool', 'command'],
   },
   {
     name: 'patterns',
     usage: 'cairn history patterns [--state candidate|verified|deprecated] [--json]',
-    summary: 'List the fix patterns learned when a failing command later succeeded, with their outcomes',
+    summary:
+      'List the fix patterns learned when a failing command later succeeded, with their outcomes',
     options: ['state'],
   },
   {
     name: 'pattern',
     usage: 'cairn history pattern <id> [--json]',
-    summary: 'Show one fix pattern (an id or a unique start of one): steps, state, outcomes, evidence runs',
+    summary:
+      'Show one fix pattern (an id or a unique start of one): steps, state, outcomes, evidence runs',
     options: [],
   },
   {
     name: 'approve',
     usage: 'cairn history approve <id> [--reason <text>]',
-    summary: "Mark a fix pattern verified, promote its lesson to a unit, and share it with the team's clones",
+    summary:
+      "Mark a fix pattern verified, promote its lesson to a unit, and share it with the team's clones",
     options: ['reason'],
   },
   {

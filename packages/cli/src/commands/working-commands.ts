@@ -60,7 +60,8 @@ const EVENT_SUMMARIES: Record<(typeof LIFECYCLE_EVENT_NAMES)[number], string> = 
   toolUse: 'Append the tool call; after a failure with a known fix, answers that fix',
   preCompaction: 'Record the compaction request; answers the heads for the compaction prompt',
   compactionComplete: 'Store the compaction node and refresh the heads; answers its nodeId',
-  sessionEnd: "Store the session's summary and run digest and refresh the heads; answers the nodeId",
+  sessionEnd:
+    "Store the session's summary and run digest and refresh the heads; answers the nodeId",
 };
 
 const EVENT_SUBCOMMANDS: SubcommandSpec[] = LIFECYCLE_EVENT_NAMES.map((event) => ({

@@ -162,8 +162,6 @@ describe('maintenance proposals (approve, reject, undo, conflict)', () => {
       details: { candidates: twins },
     });
     await expect(maintenance.reject('P-abcd')).rejects.toThrow(/P-abcd00000001, P-abcd00000002/);
-    expect((await maintenance.proposals()).map((p) => p.id)).toEqual(
-      expect.arrayContaining(twins),
-    );
+    expect((await maintenance.proposals()).map((p) => p.id)).toEqual(expect.arrayContaining(twins));
   });
 });
