@@ -94,6 +94,13 @@ describe('ids by a unique start', () => {
     const start = nodeId!.slice(0, 'node:'.length + 8);
     const expanded = await call('memory_expand', { nodeId: start, agentId: 'claude' });
     expect(expanded.answer.node?.id).toBe(nodeId);
+    const listed = await call('memory_run_digest', { agentId: 'claude' });
+    const [run] = listed.answer.runs as { nodeId: string; runId: string }[];
+    const digest = await call('memory_run_digest', {
+      run: run!.nodeId.slice(0, 'node:'.length + 8),
+      agentId: 'claude',
+    });
+    expect(digest.answer).toMatchObject({ digest: { runId: 's1' } });
     const unknown = await call('memory_expand', { nodeId: 'node:ffff', agentId: 'claude' });
     expect(unknown.isError).toBe(true);
     expect((unknown.answer.error as { code: string }).code).toMatch(/NOT_FOUND|INVALID_INPUT/);
