@@ -173,7 +173,7 @@ describe('help, typos and numbers', () => {
     const runs = atRoot.run(['history', 'runs', '--help']);
     expect(runs.code).toBe(0);
     expect(runs.stdout).toContain('Usage: cairn history runs [--limit N]');
-    expect(runs.stdout).toMatch(/--limit N\s+\(a whole number\)/);
+    expect(runs.stdout).toMatch(/--limit N\s+runs listed at most .*\(a whole number\)/);
     expect(runs.stdout).not.toContain('--reason');
     const approve = atRoot.run(['review', 'approve', '--help']);
     expect(approve.stdout).toContain('Usage: cairn review approve <P-id|UNIT:id|FIX-id>');

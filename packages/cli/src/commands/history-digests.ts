@@ -17,9 +17,9 @@ import { stringFlag } from './text-input';
 
 export const DIGEST_SUBCOMMANDS = ['show', 'runs'] as const;
 export const DIGEST_OPTIONS: OptionSpec = {
-  agent: { type: 'string' },
-  thread: { type: 'string' },
-  limit: { type: 'string' },
+  agent: { type: 'string', description: 'the agent whose runs to read (default: every agent)' },
+  thread: { type: 'string', description: 'only the runs of this thread' },
+  limit: { type: 'string', number: 'integer', description: 'runs listed at most (default 20)' },
 };
 export const DIGEST_USAGE =
   'cairn history show <run|node:id> [--agent a] [--json] | cairn history runs [--limit N] [--agent a] [--thread t] [--json]';

@@ -13,7 +13,9 @@ export const insightsCommand: CommandSpec = {
   summary:
     'Run insight extraction now (`insights run`) or show its schedule and last run (`insights status`)',
   usage: 'cairn insights run [--if-due] [--json] | cairn insights status [--json]',
-  options: { 'if-due': { type: 'boolean' } },
+  options: {
+    'if-due': { type: 'boolean', description: 'run only when the schedule says one is due' },
+  },
   positionals: { min: 1, max: 1 },
   subcommands: [
     {

@@ -164,7 +164,7 @@ export const reviewCommand: CommandSpec = {
     'The review inbox: drafts, proposals, stale units, fix patterns; `review show|approve|reject|undo|deprecate <id>`',
   usage:
     'cairn review [--json] | cairn review show <id> | cairn review approve|reject|undo <P-id> [--note <text>] | cairn review approve|deprecate <UNIT:id|FIX-id>',
-  options: { note: { type: 'string' } },
+  options: { note: { type: 'string', description: 'why; kept in memory-audit.md' } },
   positionals: { min: 0, max: 2 },
   subcommands: [
     {
