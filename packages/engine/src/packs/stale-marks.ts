@@ -47,11 +47,12 @@ export function staleMark(check: AnchorCheck): string | undefined {
 
 /** HEAD and the database's (and its WAL's) size and time: what the cached checks depend on. */
 function cacheKey(rootDir: string): string | undefined {
-  const head = readHeadCommit(rootDir);
-  if (!head) return undefined;
+  // The database first: a project no check ever ran in pays one `stat`.
   const db = maintenanceDatabasePath(rootDir);
   const main = statSync(db, { throwIfNoEntry: false });
   if (!main) return undefined;
+  const head = readHeadCommit(rootDir);
+  if (!head) return undefined;
   const wal = statSync(`${db}-wal`, { throwIfNoEntry: false });
   return [head, main.mtimeMs, main.size, wal?.mtimeMs ?? 0, wal?.size ?? 0].join(' ');
 }
