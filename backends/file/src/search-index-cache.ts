@@ -18,13 +18,18 @@ const workspaceFeeds = new Map<string, SourceChangeFeed>();
 /**
  * Lets the shared index of `rootDir` refresh from what `feed` says changed
  * in `.cairn/memory/` instead of a stat of every file (a long-lived engine
- * passes its workspace watch). The last feed given for a root is used.
+ * passes its workspace watch). The last feed given for a root is used;
+ * the function returned forgets it again.
  */
-export function followWorkspaceChanges(rootDir: string, feed: SourceChangeFeed): void {
+export function followWorkspaceChanges(rootDir: string, feed: SourceChangeFeed): () => void {
   const key = resolve(rootDir);
   workspaceFeeds.set(key, feed);
   const index = indexes.get(key);
   if (index) followSourceChanges(index.workspaceSource, feed);
+  // The engine that closes its watch lets go of it: the map holds no closed project's watch.
+  return () => {
+    if (workspaceFeeds.get(key) === feed) workspaceFeeds.delete(key);
+  };
 }
 
 /** True when `.cairn/memory/` exists: without it nothing is indexed and nothing is created. */

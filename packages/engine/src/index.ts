@@ -9,6 +9,17 @@ export type {
   LifecycleApi,
 } from '@cairn/core';
 export { backendOptionsFor, registerBuiltins } from './builtins';
+export type {
+  Cairn,
+  CairnStatus,
+  DoctorReport,
+  HeadView,
+  InitResult,
+  MemoryApi,
+  ReindexStats,
+  WorkingApi,
+  WorkingHealth,
+} from './cairn-api';
 export {
   type CachedEmbedder,
   createCachedEmbedder,
@@ -24,9 +35,18 @@ export {
   type TransformersEmbedderOptions,
   type TransformersModule,
 } from './embeddings';
+/** The one place harness events run: project discovery, kept projects, fail-open, close. */
+export {
+  eventProjectRoot,
+  type HostEvent,
+  type HostOutcome,
+  type LifecycleHost,
+  type LifecycleHostOptions,
+  openLifecycleHost,
+  type ProjectLifetime,
+} from './host';
 /** Maintenance (docs/MAINTENANCE.md): insight extraction, proposals, staleness. */
 export * from './maintenance';
-export type { DoctorReport, HeadView, MemoryApi } from './memory-api';
 export {
   type MemorySearch,
   openMemorySearch,
@@ -34,16 +54,9 @@ export {
   type SearchRequest,
   searchMemory,
 } from './memory-search';
-export {
-  type Cairn,
-  type CairnStatus,
-  type InitResult,
-  type OpenCairnOptions,
-  openCairn,
-} from './open-cairn';
+export { type OpenCairnOptions, openCairn } from './open-cairn';
 export {
   importOptionalModule,
-  loadConfiguredPackages,
   OPTIONAL_BACKEND_PACKAGES,
   setModuleImporter,
 } from './optional-packages';
@@ -118,5 +131,4 @@ export {
 } from './working/pack-receipts';
 export { defaultThreadKey, explicitThreadKey } from './working/thread-key';
 export type { ThreadHeadState } from './working/thread-state';
-export type { WorkingApi } from './working-api';
 export { createWorkspaceWriter, type WorkspaceWriter } from './workspace-writer';

@@ -9,7 +9,7 @@ const options = () => ({ env: {}, homeDir: join(project.root, 'home') });
 
 beforeEach(async () => {
   project = await makeTempProject();
-  const cairn = openCairn(project.root, options());
+  const cairn = await openCairn(project.root, options());
   await cairn.init();
   await cairn.add({ text: 'Deploys go through the kestrel pipeline on Fridays.' });
   await cairn.add({ text: 'The kestrel dashboard shows every pipeline run.', category: 'fact' });
@@ -23,12 +23,12 @@ afterEach(() => project.cleanup());
 describe('openMemorySearch', () => {
   it('answers as openCairn().search, RAW hits with an id `get` accepts', async () => {
     const request = { query: 'kestrel', limit: 10 };
-    const search = await openMemorySearch(project.root, options()).search(request);
-    expect(search).toEqual(await openCairn(project.root, options()).search(request));
+    const search = await (await openMemorySearch(project.root, options())).search(request);
+    expect(search).toEqual(await (await openCairn(project.root, options())).search(request));
     expect(search.map((hit) => hit.kind).sort()).toEqual(['RAW', 'UNIT', 'UNIT']);
     const raw = search.find((hit) => hit.kind === 'RAW')!;
     expect(raw.memoryId).toMatch(/^RAW:2025-06-01\.md#L\d+-L\d+$/);
-    const got = await openCairn(project.root, options()).get(raw.memoryId!);
+    const got = await (await openCairn(project.root, options())).get(raw.memoryId!);
     expect(got.text).toContain('kestrel cache');
   });
 
@@ -37,7 +37,7 @@ describe('openMemorySearch', () => {
       join(project.root, '.cairn/config.json'),
       JSON.stringify({ limits: { searchLimit: 1 } }),
     );
-    const memory = openMemorySearch(project.root, options());
+    const memory = await openMemorySearch(project.root, options());
     expect(memory.settings.limits.searchLimit).toBe(1);
     expect(await memory.search({ query: 'kestrel' })).toHaveLength(1);
     const facts = await memory.search({
@@ -50,9 +50,11 @@ describe('openMemorySearch', () => {
 
   it('reports the same fallback warnings as openCairn, and bad input changes nothing', async () => {
     const env = { CAIRN_MEMORY_BACKEND_TYPE: 'weaviate' };
-    const memory = openMemorySearch(project.root, { ...options(), env });
+    const memory = await openMemorySearch(project.root, { ...options(), env });
     expect(memory.backend.type).toBe('file');
-    expect(memory.warnings).toEqual(openCairn(project.root, { ...options(), env }).warnings);
+    expect(memory.warnings).toEqual(
+      (await openCairn(project.root, { ...options(), env })).warnings,
+    );
     expect(memory.warnings[0]).toMatch(/"weaviate" is not registered/);
     const before = await snapshotTree(project.root);
     await expect(memory.search({ query: '  ' })).rejects.toMatchObject({
@@ -69,7 +71,7 @@ describe('openMemorySearch', () => {
       join(project.root, '.cairn/config.json'),
       JSON.stringify({ limits: { searchLimit: 0 } }),
     );
-    expect(() => openMemorySearch(project.root, options())).toThrow(
+    await expect(openMemorySearch(project.root, options())).rejects.toThrow(
       expect.objectContaining({
         code: 'INVALID_CONFIG',
         message: expect.stringContaining('limits.searchLimit'),

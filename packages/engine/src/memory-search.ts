@@ -50,8 +50,11 @@ export interface MemorySearch {
  * the lineage or the working memory. `cairn search` starts a process per
  * call, and this keeps what that process loads small.
  */
-export function openMemorySearch(rootDir: string, options: OpenCairnOptions = {}): MemorySearch {
-  const project = resolveProject(rootDir, options);
+export async function openMemorySearch(
+  rootDir: string,
+  options: OpenCairnOptions = {},
+): Promise<MemorySearch> {
+  const project = await resolveProject(rootDir, options);
   const { settings, backend, recall } = project;
   return {
     rootDir,

@@ -5,7 +5,6 @@ import { getMemoryBackend } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from './open-cairn';
-import { loadConfiguredPackages } from './optional-packages';
 
 // Real LanceDB (a devDependency here): the engine imports @cairn/backend-lancedb itself.
 let projects: TempProject[];
@@ -32,7 +31,7 @@ async function lancedbProject(uri: string): Promise<string> {
 }
 
 async function openAndRemember(root: string, fact: string): Promise<Cairn> {
-  const cairn = openCairn(root, { env: {}, homeDir: join(root, 'home') });
+  const cairn = await openCairn(root, { env: {}, homeDir: join(root, 'home') });
   opened.push(cairn);
   await cairn.init();
   await cairn.write(`# Memory\n\n${fact}\n`);
@@ -58,10 +57,6 @@ describe('openCairn with an optional backend configured', () => {
   it('gives two projects in one process their own backend, built with their own options', async () => {
     const first = await lancedbProject('db-first');
     const second = await lancedbProject('db-second');
-    // The CLI's order: the packages loaded first, then each project opened.
-    for (const root of [first, second]) {
-      await loadConfiguredPackages(root, { env: {}, homeDir: join(root, 'home') });
-    }
     const a = await openAndRemember(first, 'Alpha uses tabs.');
     const b = await openAndRemember(second, 'Beta uses spaces.');
     expect((await a.search({ query: 'tabs' }))[0]?.snippet).toContain('Alpha uses tabs.');

@@ -16,7 +16,7 @@ const open = (overrides = {}) =>
 
 describe('openCairn', () => {
   it('init bootstraps the workspace and .gitignore, idempotently', async () => {
-    const cairn = open();
+    const cairn = await open();
     expect((await cairn.init()).created).toEqual([
       '.cairn/memory/MEMORY.md',
       '.cairn/memory/DREAMS.md',
@@ -32,14 +32,14 @@ describe('openCairn', () => {
   it('init completes an existing .gitignore without dropping the user lines', async () => {
     await mkdir(join(project.root, '.cairn'), { recursive: true });
     await writeFile(join(project.root, '.cairn', '.gitignore'), 'scratch/\nindex/');
-    await open().init();
+    await (await open()).init();
     expect(await readFile(join(project.root, '.cairn', '.gitignore'), 'utf8')).toBe(
       'scratch/\nindex/\nstate/\nmemory/threads/\n',
     );
   });
 
   it('reads and writes MEMORY.md through the file backend by default', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await cairn.write('# Hello\n');
     expect((await cairn.read()).content).toBe('# Hello\n');
@@ -55,7 +55,7 @@ describe('openCairn', () => {
       join(project.root, '.cairn', 'config.json'),
       JSON.stringify({ memoryBackendType: 'future-db', retrievalAdapter: 'nope' }),
     );
-    const cairn = open();
+    const cairn = await open();
     expect(cairn.backend.type).toBe('file');
     expect(cairn.settings.memoryBackendType).toBe('future-db');
     expect(cairn.warnings.join('\n')).toMatch(/future-db.*using "file"/);
@@ -63,12 +63,12 @@ describe('openCairn', () => {
   });
 
   it('the readonly backend refuses writes through the engine', async () => {
-    const cairn = open({ memoryBackendType: 'readonly' });
+    const cairn = await open({ memoryBackendType: 'readonly' });
     await expect(cairn.write('x')).rejects.toMatchObject({ code: 'READ_ONLY' });
   });
 
   it('finds the project root from a subfolder', async () => {
-    await open().init();
+    await (await open()).init();
     const nested = join(project.root, 'src', 'deep');
     await mkdir(nested, { recursive: true });
     expect(findProjectRoot(nested)).toBe(project.root);

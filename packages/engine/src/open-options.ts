@@ -9,8 +9,8 @@ export interface OpenCairnOptions {
   now?: () => Date;
   /**
    * The settings this process has just resolved for the same project and
-   * options (what `loadConfiguredPackages` returns): opening uses them
-   * instead of reading the config files a second time.
+   * options (a host that keys its open projects by them, the lifecycle
+   * host): opening uses them instead of reading the config files again.
    */
   resolvedSettings?: ResolvedSettings;
   /**

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { getRetrievalAdapter, type MemoryRetrievalAdapter } from '@cairn/core';
+import { getRetrievalAdapter, type MemoryRetrievalAdapter, resolveSettings } from '@cairn/core';
 import {
   describeRetrievalAdapter,
   makeTempProject,
@@ -9,11 +9,7 @@ import {
 } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn } from './open-cairn';
-import {
-  importEngineDependency,
-  loadConfiguredPackages,
-  setModuleImporter,
-} from './optional-packages';
+import { importEngineDependency, setModuleImporter } from './optional-packages';
 
 const LANCEDB_PACKAGE = '@cairn/backend-lancedb';
 
@@ -41,8 +37,7 @@ async function openWithoutLancedb(rootDir: string) {
       homeDir: join(rootDir, 'home'),
       overrides: { retrievalAdapter: 'lancedb' },
     };
-    await loadConfiguredPackages(rootDir, options);
-    const cairn = openCairn(rootDir, options);
+    const cairn = await openCairn(rootDir, options);
     const status = await cairn.status();
     const registration = getRetrievalAdapter(status.retrievalAdapter.resolved)!;
     return { cairn, status, registration, imported };
@@ -70,14 +65,14 @@ describeRetrievalAdapter({
   fallback: { missingPackage: LANCEDB_PACKAGE, run: fallbackOutcome },
 });
 
-describe('loadConfiguredPackages with a missing optional package', () => {
+describe('openCairn with a missing optional package', () => {
   let project: TempProject;
   beforeEach(async () => {
     project = await makeTempProject();
   });
   afterEach(() => project.cleanup());
 
-  it('imports the configured package, then openCairn resolves the file adapter and says why', async () => {
+  it('imports the configured package before it returns, resolves the file adapter and says why', async () => {
     const { status, cairn, imported } = await openWithoutLancedb(project.root);
     expect(imported).toEqual([LANCEDB_PACKAGE]);
     expect(status.retrievalAdapter).toMatchObject({ requested: 'lancedb', resolved: 'file' });
@@ -91,6 +86,37 @@ describe('loadConfiguredPackages with a missing optional package', () => {
     expect((await cairn.read()).content).toContain('Still writable.');
   });
 
+  it('settles the backend before it returns: the file fallback, named and explained, at once', async () => {
+    const imported: string[] = [];
+    setModuleImporter(async (specifier) => {
+      imported.push(specifier);
+      throw moduleNotFound(specifier);
+    });
+    try {
+      const cairn = await openCairn(project.root, {
+        env: {},
+        homeDir: join(project.root, 'home'),
+        overrides: { memoryBackendType: 'lancedb' },
+      });
+      // Nothing is left to load on first use: what the backend is, it is now.
+      expect(imported).toEqual([LANCEDB_PACKAGE]);
+      expect(cairn.backend.type).toBe('file');
+      expect(cairn.warnings.join('\n')).toContain(`cannot load ${LANCEDB_PACKAGE}`);
+      await cairn.init();
+      await cairn.write('# Memory\n\nThe release train leaves on Thursdays.\n');
+      expect((await cairn.search({ query: 'release train' }))[0]?.snippet).toContain('Thursdays');
+      expect((await cairn.reindex()).backend).toBe('file');
+      expect((await cairn.status()).backend).toMatchObject({
+        requested: 'lancedb',
+        resolved: 'file',
+      });
+      expect(imported).toEqual([LANCEDB_PACKAGE]);
+      await cairn.close();
+    } finally {
+      setModuleImporter((specifier) => import(specifier));
+    }
+  });
+
   it('keeps settings as configured (the fallback is a warning, not a rewrite)', async () => {
     const { cairn } = await openWithoutLancedb(project.root);
     expect(cairn.settings.retrievalAdapter).toBe('lancedb');
@@ -98,7 +124,7 @@ describe('loadConfiguredPackages with a missing optional package', () => {
   });
 });
 
-describe('loadConfiguredPackages and openCairn reading the settings once', () => {
+describe('openCairn given the settings a host resolved', () => {
   let project: TempProject;
   beforeEach(async () => {
     project = await makeTempProject();
@@ -112,17 +138,17 @@ describe('loadConfiguredPackages and openCairn reading the settings once', () =>
       JSON.stringify({ limits: { searchLimit } }),
     );
 
-  it('returns the resolved settings, and openCairn given them does not read the files again', async () => {
+  it('does not read the files again', async () => {
     const options = { env: {}, homeDir: join(project.root, 'home') };
     await configure(7);
-    const resolvedSettings = await loadConfiguredPackages(project.root, options);
+    const resolvedSettings = resolveSettings({ projectRoot: project.root, ...options });
     expect(resolvedSettings.settings.limits.searchLimit).toBe(7);
     expect(resolvedSettings.sources['limits.searchLimit']).toMatchObject({ kind: 'project' });
     await configure(9);
-    const handedOver = openCairn(project.root, { ...options, resolvedSettings });
+    const handedOver = await openCairn(project.root, { ...options, resolvedSettings });
     expect(handedOver.settings.limits.searchLimit).toBe(7);
     expect(handedOver.resolved).toBe(resolvedSettings);
-    expect(openCairn(project.root, options).settings.limits.searchLimit).toBe(9);
+    expect((await openCairn(project.root, options)).settings.limits.searchLimit).toBe(9);
   });
 });
 

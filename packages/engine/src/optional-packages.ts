@@ -1,16 +1,15 @@
 import {
   type BackendOptionTrust,
+  type CairnSettings,
   getMemoryBackend,
   getRetrievalAdapter,
   type MemoryIndexRegistration,
-  type ResolvedSettings,
   registerBackendOptionTrust,
-  resolveSettings,
+  requestedRetrievalAdapter,
 } from '@cairn/core';
 import type { BackendPackage } from './backend-package';
 import { BACKEND_PACKAGES } from './backends.generated';
 import { registerIndex } from './index-registrations';
-import type { OpenCairnOptions } from './open-options';
 
 type ModuleImporter = (specifier: string) => Promise<unknown>;
 
@@ -64,18 +63,6 @@ export function optionalPackageFailure(id: string): string | undefined {
 
 /** Imports under way, by id: projects opened meanwhile share one import. */
 const loading = new Map<string, Promise<void>>();
-
-/**
- * The ids among `ids` that name an optional package `openCairn` still has to
- * import: shipped by Cairn, not registered yet, and not already failed.
- */
-export function pendingOptionalPackages(ids: readonly string[]): string[] {
-  return [...new Set(ids)].filter((id) => {
-    const name = OPTIONAL_BACKEND_PACKAGES[id];
-    if (!name || failures.has(name)) return false;
-    return !getMemoryBackend(id) || !getRetrievalAdapter(id);
-  });
-}
 
 /**
  * Imports the optional package for `id` and registers what the registry
@@ -134,29 +121,20 @@ async function importAndRegister(entry: BackendPackage): Promise<void> {
 }
 
 /**
- * Imports the optional packages the project's settings name, before
- * `openCairn`. Optional: `openCairn` imports them itself on first use. A
- * host calls this to have everything settled when `openCairn` returns (the
- * CLI prints the trust findings of the backend's options right away), and
- * to retry a package that failed to load earlier in the process.
- *
- * Returns the project's settings as resolved once those packages are in
- * (a package declares which of its options need trust): passed on as
- * `resolvedSettings`, they spare `openCairn` reading the config files again.
+ * Imports the optional packages `settings` name that are not registered
+ * yet (`openCairn` awaits this before it builds the backend), and retries
+ * one that failed earlier in the process. True when it imported any: a
+ * package declares which of its options need trust, so the caller
+ * resolves the settings again.
  */
-export async function loadConfiguredPackages(
-  rootDir: string,
-  options: Omit<OpenCairnOptions, 'now' | 'resolvedSettings'> = {},
-): Promise<ResolvedSettings> {
-  const resolved = resolveSettings({ projectRoot: rootDir, ...options });
-  const { settings } = resolved;
-  const wanted = new Set([settings.memoryBackendType, settings.retrievalAdapter]);
+export async function loadConfiguredPackages(settings: CairnSettings): Promise<boolean> {
+  const wanted = new Set([settings.memoryBackendType, requestedRetrievalAdapter(settings)]);
   // Only an id with a package to import can change what resolves (a builtin, or a type
   // nothing ships, stays as it is).
   const missing = [...wanted].filter(
     (id) => OPTIONAL_BACKEND_PACKAGES[id] && (!getMemoryBackend(id) || !getRetrievalAdapter(id)),
   );
-  if (missing.length === 0) return resolved;
+  if (missing.length === 0) return false;
   await Promise.all(missing.map((id) => loadOptionalPackage(id)));
-  return resolveSettings({ projectRoot: rootDir, ...options });
+  return true;
 }

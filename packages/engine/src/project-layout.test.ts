@@ -35,12 +35,12 @@ describe('assertProjectLayout', () => {
 
   it('passes a project without .cairn/ and a real one', async () => {
     expect(refusal()).toBeUndefined();
-    await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') }).init();
+    await (await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') })).init();
     expect(refusal()).toBeUndefined();
   });
 
   it('refuses a link at a memory file, but not one with a name Cairn never reads', async () => {
-    await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') }).init();
+    await (await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') })).init();
     const memory = join(project.root, '.cairn/memory');
     await symlink('/etc/hostname', join(memory, 'notes.md'));
     expect(refusal()).toBeUndefined();
@@ -51,7 +51,7 @@ describe('assertProjectLayout', () => {
   });
 
   it('on the hook path checks the folders and MEMORY.md, not each memory file', async () => {
-    await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') }).init();
+    await (await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') })).init();
     const memory = join(project.root, '.cairn/memory');
     await symlink('MEMORY.md', join(memory, '2026-01-01.md'));
     const hookPath = { memoryFiles: false };

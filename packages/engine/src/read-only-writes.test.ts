@@ -19,8 +19,8 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-function open(memoryBackendType: 'file' | 'readonly'): Cairn {
-  const cairn = openCairn(project.root, {
+async function open(memoryBackendType: 'file' | 'readonly'): Promise<Cairn> {
+  const cairn = await openCairn(project.root, {
     env: {},
     homeDir: join(project.root, 'home'),
     overrides: { timezone: 'UTC', memoryBackendType },
@@ -49,7 +49,7 @@ async function memoryFiles(): Promise<Record<string, string>> {
 
 /** A project written with `file`: a unit, a rendered head and a thread head. */
 async function seeded(): Promise<{ unitId: string }> {
-  const writable = open('file');
+  const writable = await open('file');
   await writable.init();
   const added = await writable.add({
     text: 'Deploys go through the kestrel pipeline.',
@@ -70,7 +70,7 @@ describe('a read-only backend: every workspace write goes through one writer', (
   it('add, replace and remove answer READ_ONLY and change nothing', async () => {
     const { unitId } = await seeded();
     const before = await snapshotTree(project.root);
-    const cairn = open('readonly');
+    const cairn = await open('readonly');
     expect(cairn.writer.writable).toBe(false);
     await expect(cairn.add({ text: 'A brand new memory.' })).rejects.toMatchObject({
       code: 'READ_ONLY',
@@ -88,7 +88,7 @@ describe('a read-only backend: every workspace write goes through one writer', (
   it('a whole session leaves every memory file byte-identical, records lineage and still injects', async () => {
     await seeded();
     const before = await memoryFiles();
-    const cairn = open('readonly');
+    const cairn = await open('readonly');
     const results = [
       await cairn.lifecycle.sessionStart({ ...A, cwd: project.root, source: 'startup' }),
       await cairn.lifecycle.userPromptSubmit({ ...A, prompt: 'how do deploys work here?' }),
@@ -121,7 +121,7 @@ describe('a read-only backend: every workspace write goes through one writer', (
     heads.leases.defer(GLOBAL_HEAD.agentId, GLOBAL_HEAD.scope, 'lease held by a test');
     heads.close();
     const before = await memoryFiles();
-    const cairn = open('readonly');
+    const cairn = await open('readonly');
     await cairn.lifecycle.sessionStart({ ...A, cwd: project.root });
     await cairn.lifecycle.sessionEnd(A);
     expect(cairn.workingHealth().pending).toEqual([]);
@@ -129,12 +129,12 @@ describe('a read-only backend: every workspace write goes through one writer', (
   });
 
   it('init creates nothing; with no workspace it answers READ_ONLY', async () => {
-    const cairn = open('readonly');
+    const cairn = await open('readonly');
     await expect(cairn.init()).rejects.toMatchObject({ code: 'READ_ONLY' });
     expect(existsSync(memoryWorkspacePath(project.root))).toBe(false);
     await seeded();
     const before = await snapshotTree(project.root);
-    expect(await open('readonly').init()).toEqual({ rootDir: project.root, created: [] });
+    expect(await (await open('readonly')).init()).toEqual({ rootDir: project.root, created: [] });
     expect(await snapshotTree(project.root)).toEqual(before);
     expect(existsSync(join(cairnStatePath(project.root), 'lineage.db'))).toBe(true);
   });
@@ -142,7 +142,7 @@ describe('a read-only backend: every workspace write goes through one writer', (
   it('with a writable backend the same calls do write (the test above is not vacuous)', async () => {
     await seeded();
     const before = await memoryFiles();
-    const cairn = open('file');
+    const cairn = await open('file');
     expect(cairn.writer.writable).toBe(true);
     await cairn.lifecycle.sessionStart({ ...A, cwd: project.root });
     await cairn.lifecycle.compactionComplete({ ...A, summary: 'We decided to ship on Friday.' });

@@ -11,28 +11,18 @@ import {
   resolveSettings,
 } from '@cairn/core';
 import { backendOptionsFor, registerBuiltins } from './builtins';
-import { deferredBackend } from './deferred-backend';
 import type { OpenCairnOptions } from './open-options';
-import {
-  loadOptionalPackage,
-  optionalPackageFailure,
-  pendingOptionalPackages,
-} from './optional-packages';
+import { loadConfiguredPackages, optionalPackageFailure } from './optional-packages';
 import { createProjectRecall, type ProjectRecall } from './recall/project-recall';
-
-/** What `openCairn` and `openMemorySearch` take. */
 
 /** A project's settings, and the backend and retrieval adapter they resolve to. */
 export interface ResolvedProject {
-  /**
-   * The settings, resolved again once a configured optional package has
-   * loaded (it declares which of its options need trust).
-   */
+  /** The settings, resolved once the optional packages they name have loaded. */
   readonly resolved: ResolvedSettings;
   readonly settings: CairnSettings;
   readonly backendResolution: Resolution<MemoryBackendRegistration>;
   readonly adapterResolution: Resolution<RetrievalAdapterRegistration>;
-  /** This project's own backend instance (loaded on first use when its package is not yet). */
+  /** This project's own backend instance. */
   readonly backend: MemoryBackend;
   /**
    * How this project recalls: the adapter `retrievalAdapter`
@@ -42,8 +32,6 @@ export interface ResolvedProject {
    * calls its `recall()`.
    */
   readonly recall: ProjectRecall;
-  /** Imports the configured optional packages still pending and builds the backend; resolutions are final afterwards. */
-  ready(): Promise<MemoryBackend>;
   /**
    * Config findings and backend/adapter fallbacks the user should see, plus
    * what the backend learned after opening (e.g. its index fell back to a scan).
@@ -81,17 +69,12 @@ function createBackend(rootDir: string, state: ProjectState, env: NodeJS.Process
   }
 }
 
-/** Config findings, fallbacks and load failures; a package still loading is not a fallback yet. */
-function projectWarnings(
-  state: ProjectState,
-  [backendType, adapterId]: [string, string],
-  pending: ReadonlySet<string>,
-): string[] {
-  const fallbacks = [
-    pending.has(backendType) ? undefined : state.backendResolution.warning,
-    pending.has(adapterId) ? undefined : state.adapterResolution.warning,
-  ];
-  const loadFailures = [backendType, adapterId].map(optionalPackageFailure);
+/** Config findings, fallbacks and the load failures of the packages the settings name. */
+function projectWarnings(state: ProjectState): string[] {
+  const { settings } = state.resolved;
+  const ids = [settings.memoryBackendType, requestedRetrievalAdapter(settings)];
+  const fallbacks = [state.backendResolution.warning, state.adapterResolution.warning];
+  const loadFailures = ids.map(optionalPackageFailure);
   return [
     ...state.resolved.warnings,
     ...fallbacks.filter((w): w is string => !!w),
@@ -100,84 +83,57 @@ function projectWarnings(
 }
 
 /**
- * Resolves settings (throwing INVALID_CONFIG on a bad file or value), then
- * the backend and retrieval adapter from the registered factories, building
- * this project's own instances with its own options. An optional package the
- * settings name is imported on first use (see `deferredBackend`); a type
- * nothing provides falls back to the builtins with a warning.
+ * The settings (`given`, else read from the config files), once the
+ * optional packages they name are imported: a package declares which of
+ * its options need trust, so settings that named one are resolved again.
  */
-export function resolveProject(rootDir: string, options: OpenCairnOptions = {}): ResolvedProject {
+async function resolveState(
+  rootDir: string,
+  options: Omit<OpenCairnOptions, 'now' | 'resolvedSettings' | 'scheduleMaintenance'>,
+  given: ResolvedSettings | undefined,
+): Promise<ProjectState> {
+  const first = given ?? resolveSettings({ projectRoot: rootDir, ...options });
+  const loaded = await loadConfiguredPackages(first.settings);
+  const resolved = loaded ? resolveSettings({ projectRoot: rootDir, ...options }) : first;
+  return {
+    resolved,
+    backendResolution: resolveMemoryBackendDetailed(resolved.settings),
+    adapterResolution: resolveRetrievalAdapter(resolved.settings),
+  };
+}
+
+/**
+ * Resolves settings (throwing INVALID_CONFIG on a bad file or value),
+ * imports the optional packages they name (LanceDB, Qdrant, Mem0, qmd),
+ * then builds this project's own backend and retrieval adapter from the
+ * registered factories with its own options. A type nothing provides, or a
+ * package that cannot load, falls back to the builtins with a warning.
+ */
+export async function resolveProject(
+  rootDir: string,
+  options: OpenCairnOptions = {},
+): Promise<ResolvedProject> {
   registerBuiltins();
-  const { now: _now, resolvedSettings, ...settingsOptions } = options;
-  const env = settingsOptions.env ?? process.env;
-  let given = resolvedSettings;
-  const resolveState = (): ProjectState => {
-    const resolved = given ?? resolveSettings({ projectRoot: rootDir, ...settingsOptions });
-    given = undefined;
-    return {
-      resolved,
-      backendResolution: resolveMemoryBackendDetailed(resolved.settings),
-      adapterResolution: resolveRetrievalAdapter(resolved.settings),
-    };
-  };
-  let state = resolveState();
-  const { memoryBackendType } = state.resolved.settings;
-  const retrievalAdapter = requestedRetrievalAdapter(state.resolved.settings);
-  const pending = new Set(pendingOptionalPackages([memoryBackendType, retrievalAdapter]));
-  let settling: Promise<void> | undefined;
-  const settle = () =>
-    (settling ??= Promise.all([...pending].map((id) => loadOptionalPackage(id))).then(() => {
-      if (pending.size > 0) state = resolveState();
-      pending.clear();
-    }));
-  let createWarning: string | undefined;
-  const create = () => {
-    const created = createBackend(rootDir, state, env);
-    createWarning = created.warning;
-    return created.backend;
-  };
-  const deferred = pending.has(memoryBackendType)
-    ? deferredBackend(memoryBackendType, () => settle().then(create))
-    : undefined;
-  const backend = deferred?.backend ?? create();
-  const ready = async () => {
-    await settle();
-    return deferred ? deferred.ready() : backend;
-  };
+  const { now: _now, resolvedSettings, scheduleMaintenance: _schedule, ...rest } = options;
+  const env = rest.env ?? process.env;
+  const state = await resolveState(rootDir, rest, resolvedSettings);
+  const { backend, warning } = createBackend(rootDir, state, env);
   const recall = createProjectRecall({
     rootDir,
     env,
     settings: () => state.resolved.settings,
     adapterResolution: () => state.adapterResolution,
-    backend: ready,
+    backend: async () => backend,
   });
-
   const currentWarnings = () => [
     ...new Set([
-      ...projectWarnings(state, [memoryBackendType, retrievalAdapter], pending),
-      ...(createWarning ? [createWarning] : []),
+      ...projectWarnings(state),
+      ...(warning ? [warning] : []),
       ...(backend.warnings ?? []),
       ...recall.warnings,
     ]),
   ];
-  return {
-    get resolved() {
-      return state.resolved;
-    },
-    get settings() {
-      return state.resolved.settings;
-    },
-    get backendResolution() {
-      return state.backendResolution;
-    },
-    get adapterResolution() {
-      return state.adapterResolution;
-    },
-    backend,
-    recall,
-    ready,
-    currentWarnings,
-  };
+  return { ...state, settings: state.resolved.settings, backend, recall, currentWarnings };
 }
 
 export type { OpenCairnOptions } from './open-options';

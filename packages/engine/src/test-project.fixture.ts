@@ -10,7 +10,7 @@ import { type Cairn, openCairn } from './index';
 export async function openTestProject(): Promise<{ project: TempProject; cairn: Cairn }> {
   const project = await makeTempProject();
   let clock = Date.parse('2026-05-01T09:00:00.000Z');
-  const cairn = openCairn(project.root, {
+  const cairn = await openCairn(project.root, {
     env: {},
     homeDir: join(project.root, 'home'),
     overrides: { timezone: 'UTC' },

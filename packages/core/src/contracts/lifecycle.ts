@@ -104,17 +104,27 @@ export interface LifecycleResult {
 
 /**
  * The lifecycle calls of one project's working memory
- * (`openCairn(root).lifecycle`). Invalid input throws INVALID_INPUT before
+ * (`(await openCairn(root)).lifecycle`). Invalid input throws INVALID_INPUT before
  * anything is written; any other failure is logged under .cairn/state/ and
  * answered with an empty result (`failed` set), so memory trouble never
  * blocks the agent.
  */
 export interface LifecycleApi {
+  /**
+   * A session starts or resumes: opens (or continues) its thread and
+   * injects the session-start pack (the thread's state, the heads, what it
+   * asks for), so the agent begins where the last session left off.
+   */
   sessionStart(input: SessionStartInput): Promise<LifecycleResult>;
+  /** A prompt: recorded in the lineage, and answered with the pack relevant to it. */
   userPromptSubmit(input: UserPromptSubmitInput): Promise<LifecycleResult>;
+  /** A tool call and its result: recorded, and a failure answered with the fixes known for it. */
   toolUse(input: ToolUseInput): Promise<LifecycleResult>;
+  /** Before the harness compacts: what the summary must keep, so compaction loses no decision. */
   preCompaction(input: PreCompactionInput): Promise<LifecycleResult>;
+  /** After compaction: the harness's summary stored as a node, so drill-down still reaches it. */
   compactionComplete(input: CompactionCompleteInput): Promise<LifecycleResult>;
+  /** The session ends: its summary node, run digest and heads are written for the next one. */
   sessionEnd(input: SessionEndInput): Promise<LifecycleResult>;
 }
 

@@ -29,9 +29,9 @@ afterEach(async () => {
   await temp.cleanup();
 });
 
-function cairnAt(root: string): Cairn {
+async function cairnAt(root: string): Promise<Cairn> {
   let clock = Date.parse('2026-04-01T09:00:00.000Z');
-  const cairn = openCairn(root, {
+  const cairn = await openCairn(root, {
     env: {},
     homeDir: join(temp.root, 'home'),
     overrides: { timezone: 'UTC' },
@@ -47,7 +47,7 @@ function cairnAt(root: string): Cairn {
 async function project(name: string): Promise<{ root: string; cairn: Cairn }> {
   const root = join(temp.root, name);
   await mkdir(root, { recursive: true });
-  const cairn = cairnAt(root);
+  const cairn = await cairnAt(root);
   await cairn.init();
   return { root, cairn };
 }
@@ -162,7 +162,7 @@ describe('cairn export and import', () => {
     expect(exported.rows['history.patterns']).toBe(1);
     const target = join(temp.root, 'elsewhere');
     await mkdir(target);
-    const restored = cairnAt(target);
+    const restored = await cairnAt(target);
     const first = await importInto(restored, archive);
     expect(first.files.kept).toEqual([]);
     expect(first.files.written).toEqual(
@@ -178,7 +178,7 @@ describe('cairn export and import', () => {
     expect(tables(target)).toEqual(tables(source.root));
 
     // What the project answers is the same: units, lineage search, drill-down, patterns.
-    const before = cairnAt(source.root);
+    const before = await cairnAt(source.root);
     const query = { query: 'kestrel logs', limit: 5 };
     expect(await restored.search(query)).toEqual(await before.search(query));
     const node = before.threads('codex')[0]!.lineage[0]!;
@@ -224,7 +224,7 @@ describe('cairn export and import', () => {
     // Imported twice: once.
     await importInto(cairn, archive);
     expect(tables(root)).toEqual(after);
-    const reopened = cairnAt(root);
+    const reopened = await cairnAt(root);
     expect(reopened.threads('codex')[0]!.lineage.length).toBeGreaterThan(0);
     expect(
       reopened.expand(reopened.threads('codex')[0]!.lineage[0]!, 'codex').node.kind,

@@ -40,7 +40,7 @@ async function corrupt(path: string): Promise<void> {
 
 describe('doctor', () => {
   it('is ok on a fresh workspace and creates no database', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     const report = await cairn.doctor();
     expect(report).toMatchObject({ ok: true, findings: [], issues: [] });
@@ -49,7 +49,7 @@ describe('doctor', () => {
   });
 
   it('reports a corrupt lineage.db as an error, without throwing or touching the memory', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     openLineageStore(project.root).close();
     const lineage = join(cairnStatePath(project.root), 'lineage.db');
@@ -71,7 +71,7 @@ describe('doctor', () => {
   });
 
   it('reports a file that is not a database, and a damaged index as derived', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await mkdir(cairnStatePath(project.root), { recursive: true });
     await writeFile(join(cairnStatePath(project.root), 'heads.db'), 'not a database'.repeat(80));
@@ -90,7 +90,7 @@ describe('doctor', () => {
   });
 
   it('reports binary, non-UTF-8 and oversized memory files', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await writeFile(memoryFile('2026-01-01.md'), Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02]));
     await writeFile(memoryFile('2026-01-02.md'), Buffer.from('caf\xe9 au lait\n', 'latin1'));
@@ -105,7 +105,7 @@ describe('doctor', () => {
   });
 
   it('reports unbalanced head markers and a runaway head', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     const twice = `${HEAD_START_MARKER}\na\n${HEAD_END_MARKER}\n${HEAD_START_MARKER}\nb\n${HEAD_END_MARKER}\n`;
     await writeFile(memoryFile('MEMORY.md'), twice);
@@ -140,7 +140,7 @@ describe('doctor', () => {
 
 describe('store sizes', () => {
   it('adds up each store under .cairn/ and never follows a link out', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await cairn.add({ text: 'The deploy script lives in ops/deploy.sh.' });
     const outside = join(project.root, 'outside.bin');

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function seeded(env: Record<string, string>) {
-  const cairn = openCairn(project.root, { env, homeDir: join(project.root, 'home') });
+  const cairn = await openCairn(project.root, { env, homeDir: join(project.root, 'home') });
   await cairn.init();
   await cairn.add({ text: 'We run Postgres 16 in production.' });
   await cairn.add({ text: 'The office plants need water on Mondays.' });
@@ -34,7 +34,9 @@ describe('openCairn with an embedder', () => {
     });
     const [hit] = (await cairn.search({ query: 'postgress' })) as WithMetadata[];
     expect(hit?.metadata?.mode).toBe('hybrid');
-    expect(await openCairn(project.root, { env: {} }).search({ query: 'postgress' })).toEqual([]);
+    expect(
+      await (await openCairn(project.root, { env: {} })).search({ query: 'postgress' }),
+    ).toEqual([]);
   });
 
   it('embeds through an OpenAI-compatible server and caches what it got', async () => {

@@ -29,8 +29,8 @@ function tick(): Date {
   return new Date(clock);
 }
 
-function open(summarizer?: { baseUrl: string }): Cairn {
-  const cairn = openCairn(project.root, {
+async function open(summarizer?: { baseUrl: string }): Promise<Cairn> {
+  const cairn = await openCairn(project.root, {
     env: { PATH: process.env.PATH ?? '', HOME: join(project.root, 'home') },
     homeDir: join(project.root, 'home'),
     overrides: {
@@ -113,7 +113,7 @@ function digests(thread?: string) {
 
 describe('run digest at session end', () => {
   it('records intent, outcome, commits, diffstat, edits and a resolved gotcha with evidence', async () => {
-    const { sha } = await scriptedRun(open());
+    const { sha } = await scriptedRun(await open());
     const [stored, ...rest] = digests();
     expect(rest).toEqual([]);
     const { digest } = stored!;
@@ -139,7 +139,7 @@ describe('run digest at session end', () => {
   });
 
   it('is idempotent by run id: a repeated session end writes nothing, a resumed run a new version', async () => {
-    const cairn = open();
+    const cairn = await open();
     await scriptedRun(cairn);
     const first = digests()[0]!;
     await cairn.lifecycle.sessionEnd({ ...S, deferSummary: true });
@@ -165,7 +165,7 @@ describe('run digest at session end', () => {
   });
 
   it('marks a run that ends on a failure as failed with the gotcha still failing', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await cairn.lifecycle.sessionStart({ ...S, cwd: project.root });
     await cairn.lifecycle.userPromptSubmit({ ...S, prompt: 'Install the deps' });
@@ -187,7 +187,7 @@ describe('run digest at session end', () => {
   });
 
   const promptOnly = async (finalAnswer?: string | null) => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await cairn.lifecycle.sessionStart({ ...S, cwd: project.root });
     await cairn.lifecycle.userPromptSubmit({ ...S, prompt: 'Why is the parser slow?' });
@@ -227,13 +227,13 @@ describe('run digest at session end', () => {
   it('runs nothing from a hostile repository config at session end', async () => {
     const marker = join(project.root, '..', `marker-${Date.now()}.txt`);
     poisonRepo(repo, marker);
-    await scriptedRun(open());
+    await scriptedRun(await open());
     expect(digests()[0]!.digest.changes.commits).toHaveLength(1);
     expect(existsSync(marker)).toBe(false);
   });
 
   it('keeps edit-tool changes when git is not on PATH', async () => {
-    const cairn = openCairn(project.root, {
+    const cairn = await openCairn(project.root, {
       env: {},
       homeDir: join(project.root, 'home'),
       overrides: { timezone: 'UTC' },
@@ -266,7 +266,7 @@ describe('run digest with a model summarizer', () => {
   afterEach(() => server.close());
 
   it('takes decisions and next steps from the model when the hook has time', async () => {
-    await scriptedRun(open(server), { defer: false });
+    await scriptedRun(await open(server), { defer: false });
     const { digest } = digests()[0]!;
     expect(digest.narrativeSource).toBe('openai:digest-model');
     expect(digest.decisions).toContain('Keep sum pure; no rounding');
@@ -275,7 +275,7 @@ describe('run digest with a model summarizer', () => {
   });
 
   it('writes an extractive digest at a short session end and the model version at the next session start', async () => {
-    const cairn = open(server);
+    const cairn = await open(server);
     await scriptedRun(cairn, { defer: true });
     const first = digests()[0]!.digest;
     expect(first.narrativeSource).toBe('extractive');

@@ -30,8 +30,8 @@ afterEach(async () => {
   await temp.cleanup();
 });
 
-function cairnAt(root: string): Cairn {
-  const cairn = openCairn(root, { env: {}, homeDir: join(root, '..', 'home') });
+async function cairnAt(root: string): Promise<Cairn> {
+  const cairn = await openCairn(root, { env: {}, homeDir: join(root, '..', 'home') });
   open.push(cairn);
   return cairn;
 }
@@ -80,7 +80,7 @@ async function pull(from: string, to: string) {
 
 describe('fix patterns shared between clones', () => {
   it("Alice's verified fix answers Bob's first failure, quoted, with her evidence", async () => {
-    const a = cairnAt(alice);
+    const a = await cairnAt(alice);
     await a.init();
     await resolvedSession(a, alice, 'a1');
     // A candidate is not shared: one run is no evidence for the team.
@@ -98,7 +98,7 @@ describe('fix patterns shared between clones', () => {
     expect(shared).toMatchObject({ id: verified!.id, succeeded: 2, failed: 0 });
 
     await pull(alice, bob);
-    const b = cairnAt(bob);
+    const b = await cairnAt(bob);
     await b.init();
     await b.lifecycle.sessionStart({ agentId: 'claude-code', sessionKey: 'b1', cwd: bob });
     const answer = await failing(b, bob, 'b1');
@@ -142,14 +142,14 @@ describe('fix patterns shared between clones', () => {
   });
 
   it('reads a file again without counting it twice, follows its changes, and takes back a removed one', async () => {
-    const a = cairnAt(alice);
+    const a = await cairnAt(alice);
     await a.init();
     await resolvedSession(a, alice, 'a1');
     const [candidate] = listFixPatterns(alice);
     approveFixPattern(alice, candidate!.id);
     expect((await a.syncSharedFixes()).wrote).toMatch(/fixes\/[0-9a-f]{12}\.md$/);
     await pull(alice, bob);
-    const b = cairnAt(bob);
+    const b = await cairnAt(bob);
     await b.init();
     expect(await b.syncSharedFixes()).toMatchObject({ added: 1, refused: [] });
     expect(await b.syncSharedFixes()).toMatchObject({ added: 0, applied: [] });
@@ -169,7 +169,7 @@ describe('fix patterns shared between clones', () => {
 
   it('refuses a damaged or hostile file whole, imports nothing from it, and doctor names it', async () => {
     await mkdir(join(bob, '.cairn/memory/fixes'), { recursive: true });
-    const b = cairnAt(bob);
+    const b = await cairnAt(bob);
     await b.init();
     const good = {
       id: 'FIX-0123456789ab',

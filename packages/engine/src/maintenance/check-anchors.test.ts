@@ -36,7 +36,7 @@ describe('staleness anchored in code', () => {
     project = await makeTempProject();
     const repo = makeStalenessRepo(join(project.root, 'repo'), join(project.root, 'home'));
     const env = { PATH: process.env.PATH ?? '', HOME: join(project.root, 'home') };
-    cairn = openCairn(repo.dir, {
+    cairn = await openCairn(repo.dir, {
       env,
       homeDir: join(project.root, 'home'),
       overrides: { timezone: 'UTC' },
@@ -114,7 +114,7 @@ describe('staleness anchored in code', () => {
 
   it('outside git every anchor is unverifiable: nothing is called stale', async () => {
     project = await makeTempProject();
-    cairn = openCairn(project.root, {
+    cairn = await openCairn(project.root, {
       env: { PATH: process.env.PATH ?? '' },
       homeDir: join(project.root, 'home'),
     });

@@ -28,12 +28,12 @@ async function open(summarizer: Record<string, unknown>, trusted: boolean) {
   const options = trusted
     ? { env, homeDir: home, overrides: { summarizer: summarizer as never } }
     : { env, homeDir: home };
-  cairn = openCairn(project.root, options);
+  cairn = await openCairn(project.root, options);
   await cairn.init();
   if (!trusted) {
     await writeFile(join(project.root, '.cairn', 'config.json'), JSON.stringify({ summarizer }));
     cairn.closeWorking();
-    cairn = openCairn(project.root, options);
+    cairn = await openCairn(project.root, options);
   }
   await cairn.add({ text: 'The billing export job writes CSV files every Sunday night.' });
   await cairn.add({ text: 'Invoices are rendered as PDF by the billing worker.', review: 'draft' });

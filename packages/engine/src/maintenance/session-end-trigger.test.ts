@@ -48,12 +48,12 @@ describe('the session-end check of insight extraction', () => {
         now: at(now),
         scheduleMaintenance: (root) => scheduled.push(root),
       });
-    cairn = open(false, '2026-03-01T12:00:00Z');
+    cairn = await open(false, '2026-03-01T12:00:00Z');
     await cairn.init();
     await endSession(cairn);
     expect(scheduled).toEqual([]);
     cairn.closeWorking();
-    cairn = open(true, '2026-03-01T12:00:00Z');
+    cairn = await open(true, '2026-03-01T12:00:00Z');
     await writeScheduleState(project.root, {
       lastRunAt: '2026-03-01T02:00:00.000Z',
       nextDueAt: '2026-03-02T02:00:00.000Z',
@@ -64,14 +64,14 @@ describe('the session-end check of insight extraction', () => {
     await endSession(cairn);
     expect(scheduled).toEqual([]);
     cairn.closeWorking();
-    cairn = open(true, '2026-03-02T02:00:00Z');
+    cairn = await open(true, '2026-03-02T02:00:00Z');
     await endSession(cairn);
     expect(scheduled).toEqual([project.root]);
   });
 
   it('by default runs a due extraction in the background of the process', async () => {
     project = await makeTempProject();
-    cairn = openCairn(project.root, {
+    cairn = await openCairn(project.root, {
       env: {},
       homeDir: join(project.root, 'home'),
       overrides: { timezone: 'UTC', insightExtractionEnabled: true },

@@ -10,7 +10,7 @@ let project: TempProject;
 let cairn: Cairn;
 beforeEach(async () => {
   project = await makeTempProject('cairn-documents-plane-');
-  cairn = openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
+  cairn = await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
   await cairn.init();
 });
 afterEach(async () => {

@@ -20,7 +20,7 @@ const at = '2026-05-01T08:00:00.000Z';
 async function project(dir: string, table: string): Promise<Cairn> {
   const root = join(temp.root, dir, 'app');
   await mkdir(root, { recursive: true });
-  const cairn = openCairn(root, {
+  const cairn = await openCairn(root, {
     env: {},
     homeDir: join(temp.root, 'home'),
     overrides: {

@@ -18,9 +18,9 @@ let project: TempProject;
 const opened: Cairn[] = [];
 
 /** A project opened in a namespace, with a clock that moves one second per reading. */
-function open(namespace?: string, overrides: Record<string, unknown> = {}): Cairn {
+async function open(namespace?: string, overrides: Record<string, unknown> = {}): Promise<Cairn> {
   let clock = Date.parse('2026-05-01T09:00:00.000Z') + opened.length * 3_600_000;
-  const cairn = openCairn(project.root, {
+  const cairn = await openCairn(project.root, {
     env: namespace ? { CAIRN_MEMORY_NAMESPACE: namespace } : {},
     homeDir: join(project.root, 'home'),
     overrides: { timezone: 'UTC', ...overrides },
@@ -35,7 +35,7 @@ function open(namespace?: string, overrides: Record<string, unknown> = {}): Cair
 
 beforeEach(async () => {
   project = await makeTempProject();
-  await open().init();
+  await (await open()).init();
 });
 afterEach(async () => {
   for (const cairn of opened.splice(0)) {
@@ -80,7 +80,7 @@ const warmQuery = {
 
 describe('the history pool (seed 004 §6.2 records through recall)', () => {
   it('recalls a fix pattern and a run digest with record_kind, trust_class, namespace, repo and run_ref', async () => {
-    const cairn = open();
+    const cairn = await open();
     await run(cairn, 'r1', 'lockfile');
     const [pattern] = listFixPatterns(project.root);
     expect(pattern?.state).toBe('candidate');
@@ -120,14 +120,14 @@ describe('the history pool (seed 004 §6.2 records through recall)', () => {
   });
 
   it('with memory.history off (seed 004 §8 MEMORY_HISTORY=off), recall has no history pool', async () => {
-    await run(open(), 'r1', 'lockfile');
-    const off = open(undefined, { memory: { history: 'off' } });
+    await run(await open(), 'r1', 'lockfile');
+    const off = await open(undefined, { memory: { history: 'off' } });
     const records = await off.recall({
       ...warmQuery,
       filters: { record_kind: ['fix_pattern', 'run_digest'] },
     });
     expect(records).toEqual([]);
-    const on = await open().recall({
+    const on = await (await open()).recall({
       ...warmQuery,
       filters: { record_kind: ['fix_pattern', 'run_digest'] },
     });
@@ -135,14 +135,14 @@ describe('the history pool (seed 004 §6.2 records through recall)', () => {
   });
 
   it('a hot recall (the prompt hook asks only the hot tier) never opens history.db', async () => {
-    const cairn = open();
+    const cairn = await open();
     await run(cairn, 'r1', 'lockfile');
     // history.db replaced by a folder: opening it fails, and the pool says so when it is asked.
     await rm(historyDatabasePath(project.root), { force: true });
     await rm(`${historyDatabasePath(project.root)}-wal`, { force: true });
     await rm(`${historyDatabasePath(project.root)}-shm`, { force: true });
     await mkdir(historyDatabasePath(project.root));
-    const fresh = open();
+    const fresh = await open();
     const hot = await fresh.recall({ ...warmQuery, query: 'quokkaflare lockfile', tiers: ['hot'] });
     expect(hot.every((r) => r.metadata?.tier === 'hot')).toBe(true);
     const units = await fresh.search({ query: 'quokkaflare lockfile', tiers: ['hot'] });
@@ -153,8 +153,8 @@ describe('the history pool (seed 004 §6.2 records through recall)', () => {
   });
 
   it('with an index that stores no records (qmd), the local file index carries the pool', async () => {
-    await run(open(), 'r1', 'lockfile');
-    const cairn = open(undefined, { memoryBackendType: 'file', retrievalAdapter: 'probe' });
+    await run(await open(), 'r1', 'lockfile');
+    const cairn = await open(undefined, { memoryBackendType: 'file', retrievalAdapter: 'probe' });
     const found = await cairn.recall({ ...warmQuery, filters: { record_kind: 'fix_pattern' } });
     expect(found.length).toBeGreaterThan(0);
     expect(found[0]?.metadata).toMatchObject({ poolId: 'history', trust_class: 'derived' });
@@ -164,7 +164,7 @@ describe('the history pool (seed 004 §6.2 records through recall)', () => {
   });
 
   it('creates no history.db or lineage.db for a warm recall of a project without history', async () => {
-    const cairn = open();
+    const cairn = await open();
     expect(await cairn.recall(warmQuery)).toEqual([]);
     expect(existsSync(historyDatabasePath(project.root))).toBe(false);
     expect(existsSync(join(cairnStatePath(project.root), 'lineage.db'))).toBe(false);
@@ -173,9 +173,9 @@ describe('the history pool (seed 004 §6.2 records through recall)', () => {
 
 describe('memory.namespace: two namespaces of one project never see each other', () => {
   it('keeps failures, patterns, digests, the pack and recall apart', async () => {
-    const teamA = open('team-a');
+    const teamA = await open('team-a');
     await run(teamA, 'a1', 'lockfile');
-    const teamB = open('team-b');
+    const teamB = await open('team-b');
     await run(teamB, 'b1', 'module');
     const [a] = listFixPatterns(project.root, { namespace: 'team-a' });
     const [b] = listFixPatterns(project.root, { namespace: 'team-b' });

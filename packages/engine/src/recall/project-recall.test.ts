@@ -17,8 +17,8 @@ let project: TempProject;
 const opened: Cairn[] = [];
 const ids = { agentId: 'claude', sessionKey: 's1' };
 
-function open(overrides: Record<string, unknown> = {}): Cairn {
-  const cairn = openCairn(project.root, {
+async function open(overrides: Record<string, unknown> = {}): Promise<Cairn> {
+  const cairn = await openCairn(project.root, {
     env: {},
     homeDir: join(project.root, 'home'),
     overrides: { timezone: 'UTC', ...overrides },
@@ -29,7 +29,7 @@ function open(overrides: Record<string, unknown> = {}): Cairn {
 
 beforeEach(async () => {
   project = await makeTempProject();
-  const cairn = open();
+  const cairn = await open();
   await cairn.init();
   const added = await cairn.add({
     text: 'Deploys go through the kestrel pipeline.',
@@ -45,11 +45,11 @@ afterEach(async () => {
 
 describe('retrievalAdapter: the index every recall path goes through', () => {
   it('an engine named only by retrievalAdapter answers search, openMemorySearch and prompt recall', async () => {
-    const cairn = open({ memoryBackendType: 'file', retrievalAdapter: 'probe' });
+    const cairn = await open({ memoryBackendType: 'file', retrievalAdapter: 'probe' });
     const [hit] = await cairn.search({ query: PROBE_WORD });
     expect(hit).toMatchObject({ kind: 'UNIT', metadata: { engine: 'probe' } });
     expect(hit?.snippet).toContain('kestrel pipeline');
-    const search = openMemorySearch(project.root, {
+    const search = await openMemorySearch(project.root, {
       env: {},
       homeDir: join(project.root, 'home'),
       overrides: { retrievalAdapter: 'probe' },
@@ -84,13 +84,13 @@ describe('retrievalAdapter: the index every recall path goes through', () => {
   });
 
   it('without it (auto follows the file backend) the probe word finds nothing', async () => {
-    const cairn = open({ memoryBackendType: 'file' });
+    const cairn = await open({ memoryBackendType: 'file' });
     expect(await cairn.search({ query: PROBE_WORD })).toEqual([]);
     expect((await cairn.status()).retrievalAdapter.resolved).toBe('file');
   });
 
   it('readonly keeps refusing writes while recall goes through the named engine', async () => {
-    const cairn = open({ memoryBackendType: 'readonly', retrievalAdapter: 'probe' });
+    const cairn = await open({ memoryBackendType: 'readonly', retrievalAdapter: 'probe' });
     await expect(cairn.add({ text: 'A brand new memory.' })).rejects.toMatchObject({
       code: 'READ_ONLY',
     });
@@ -99,7 +99,7 @@ describe('retrievalAdapter: the index every recall path goes through', () => {
 
   it('a backend and adapter of one engine share one index', async () => {
     const before = probe.created.length;
-    const cairn = open({ memoryBackendType: 'probe' });
+    const cairn = await open({ memoryBackendType: 'probe' });
     expect(await cairn.search({ query: PROBE_WORD })).toHaveLength(1);
     expect(await cairn.backend.search?.(project.root, { query: PROBE_WORD })).toHaveLength(1);
     await cairn.recall({ agentId: 'claude', query: PROBE_WORD, tiers: ['hot'] });
@@ -110,7 +110,7 @@ describe('retrievalAdapter: the index every recall path goes through', () => {
 
 describe('pools and tiers', () => {
   it('units are hot, summaries warm, transcripts cold; a hot recall opens no lineage', async () => {
-    const cairn = open();
+    const cairn = await open();
     const hot = await cairn.recall({ agentId: 'claude', query: 'kestrel', tiers: ['hot'] });
     expect(hot.map((r) => r.metadata?.kind)).toEqual(['UNIT']);
     expect(existsSync(join(cairnStatePath(project.root), 'lineage.db'))).toBe(false);
@@ -144,7 +144,7 @@ describe('pools and tiers', () => {
       join(project.root, 'docs/adr/0001-osprey.md'),
       '# ADR 1\n\n## Decision\n\nWe deploy osprey with blue-green.\n',
     );
-    const cairn = open();
+    const cairn = await open();
     expect(await cairn.recall({ agentId: 'claude', query: 'osprey' })).toEqual([]);
     const docs = await cairn.recall({ agentId: 'claude', query: 'osprey', tiers: ['cold'] });
     expect(docs.map((r) => r.metadata?.path).sort()).toEqual([

@@ -25,7 +25,7 @@ const idOf = (result: unknown) => (result as { memoryId: string }).memoryId;
 
 describe('replace, remove, get, list', () => {
   it('replace keeps the id and created_at and moves updated_at', async () => {
-    const cairn = open();
+    const cairn = await open();
     const id = idOf(await cairn.add({ text: 'We deploy with Helm.' }));
     clock = new Date('2026-04-25T08:00:00.000Z');
     expect(await cairn.replace(id, 'We deploy with Argo CD.')).toMatchObject({
@@ -44,7 +44,7 @@ describe('replace, remove, get, list', () => {
   });
 
   it('remove deletes the unit and its separator, leaving the others intact', async () => {
-    const cairn = open();
+    const cairn = await open();
     const a = idOf(await cairn.add({ text: 'Alpha memory one.' }));
     const b = idOf(await cairn.add({ text: 'Beta memory two.' }));
     const c = idOf(await cairn.add({ text: 'Gamma memory three.' }));
@@ -62,7 +62,7 @@ describe('replace, remove, get, list', () => {
   });
 
   it('RAW content is addressable and searchable but not mutable', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await cairn.write('# Notes\n\nThe VPN endpoint is vpn.example.org.\n');
     expect(await cairn.get('RAW:MEMORY.md#L3-L3')).toMatchObject({
@@ -86,7 +86,7 @@ describe('replace, remove, get, list', () => {
   });
 
   it('a unique start of an id names the unit; one that two ids share is a conflict naming both', async () => {
-    const cairn = open();
+    const cairn = await open();
     const first = idOf(await cairn.add({ text: 'We deploy with Helm.' }));
     const second = idOf(await cairn.add({ text: 'We test with Vitest.' }));
     // Give the second id the first one's first eight hex digits.
@@ -115,7 +115,7 @@ describe('replace, remove, get, list', () => {
   });
 
   it('invalid and unknown ids fail without writing', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.add({ text: 'Something to keep.' });
     const before = await snapshotTree(project.root);
     expect(await cairn.replace('nope', 'x')).toMatchObject({
@@ -133,7 +133,7 @@ describe('replace, remove, get, list', () => {
   });
 
   it('list filters by category, review, dates and path', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.add({ text: 'I prefer tabs over spaces.' });
     clock = new Date('2026-05-02T10:00:00.000Z');
     await cairn.add({ text: 'We decided to adopt Vitest.', review: 'draft' });
@@ -150,7 +150,7 @@ describe('replace, remove, get, list', () => {
   });
 
   it('twenty concurrent adds in one process all land', async () => {
-    const cairn = open();
+    const cairn = await open();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         cairn.add({ text: `Concurrent memory number ${i} about topic ${i * 7}.` }),
@@ -163,7 +163,7 @@ describe('replace, remove, get, list', () => {
 
 describe('damaged files', () => {
   it('keep every line readable as RAW and are reported by doctor', async () => {
-    const cairn = open();
+    const cairn = await open();
     const id = idOf(await cairn.add({ text: 'A healthy unit.' }));
     const damaged = [
       '# 2026-04-21',

@@ -26,7 +26,7 @@ const UUID = /^UNIT:[0-9a-f-]{36}$/;
 
 describe('memory units: add', () => {
   it("creates a unit in today's daily file and returns the created shape", async () => {
-    const result = await open().add({
+    const result = await (await open()).add({
       text: 'Use pnpm for dependency management in this workspace.',
     });
     expect(result).toEqual({
@@ -45,12 +45,14 @@ describe('memory units: add', () => {
 
   it('names the daily file by the date in the configured time zone', async () => {
     clock = new Date('2026-04-22T23:30:00.000Z');
-    const result = await open({ timezone: 'Asia/Tokyo' }).add({ text: 'Tokyo is ahead of UTC.' });
+    const result = await (await open({ timezone: 'Asia/Tokyo' })).add({
+      text: 'Tokyo is ahead of UTC.',
+    });
     expect(result).toMatchObject({ action: 'created', path: '2026-04-23.md' });
   });
 
   it('stores source and review, and keeps an explicit category', async () => {
-    const cairn = open();
+    const cairn = await open();
     const result = await cairn.add({
       text: 'Ana leads QA',
       category: 'entity',
@@ -79,13 +81,13 @@ describe('memory units: add', () => {
     [{ text: 'ok', source: 'lone \ud800 surrogate' }, 'invalid_source'],
   ])('%j fails with %s and writes nothing', async (input, error) => {
     const before = await snapshotTree(project.root);
-    const result = await open().add(input as never);
+    const result = await (await open()).add(input as never);
     expect(result).toMatchObject({ action: 'failed', error, message: expect.any(String) });
     expect(await snapshotTree(project.root)).toEqual(before);
   });
 
   it('honours a configured limit for text_too_long', async () => {
-    const result = await open({ limits: { maxUnitChars: 20 } }).add({
+    const result = await (await open({ limits: { maxUnitChars: 20 } })).add({
       text: 'this text is longer than twenty',
     });
     expect(result).toMatchObject({ action: 'failed', error: 'text_too_long' });
@@ -94,7 +96,7 @@ describe('memory units: add', () => {
 
 describe('memory units: duplicates never write', () => {
   it('returns the existing unit for an exact or near duplicate', async () => {
-    const cairn = open();
+    const cairn = await open();
     const first = await cairn.add({
       text: 'The staging database lives on host db-stage-2 in Frankfurt.',
     });
@@ -124,7 +126,7 @@ describe('memory units: duplicates never write', () => {
   });
 
   it('counts RAW text for duplicates and reports it as RAW', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await cairn.write('# Notes\n\nDeploys happen on Tuesdays after the standup.\n');
     const result = await cairn.add({ text: 'Deploys happen on Tuesdays after the standup' });
@@ -142,7 +144,7 @@ describe('memory units: duplicates never write', () => {
 
 describe('the ---- rule', () => {
   it('stores a user line equal to ---- as --- so it never becomes a boundary', async () => {
-    const cairn = open();
+    const cairn = await open();
     const result = await cairn.add({ text: 'Part one\n----\nPart two' });
     expect(result).toMatchObject({ action: 'created', text: 'Part one\n---\nPart two' });
     const parsed = parseMemoryDocument(await daily(), '2026-04-22.md');
@@ -152,7 +154,7 @@ describe('the ---- rule', () => {
   });
 
   it('separates every unit with a ---- line', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.add({ text: 'First memory about cats.' });
     await cairn.add({ text: 'Second memory about dogs.' });
     expect((await daily()).match(/^----$/gm)).toHaveLength(2);

@@ -89,6 +89,8 @@ export function createUnitStore(options: UnitStoreOptions) {
     /** A reviewed change on several units at once, under content-hash preconditions (unit-patch.ts). */
     patch: (patch: UnitPatch) => applyUnitPatch(state, patch),
     scan: (): Promise<ParsedDocument[]> => state.scan(),
+    /** Stops the workspace watch (a long-lived host closing the project). */
+    close: () => watch.close(),
   };
 }
 

@@ -9,7 +9,7 @@ import { type ParseCache, scanWorkspace } from './workspace-scan';
 let project: TempProject;
 beforeEach(async () => {
   project = await makeTempProject();
-  await openCairn(project.root, { env: {} }).init();
+  await (await openCairn(project.root, { env: {} })).init();
 });
 afterEach(() => project.cleanup());
 

@@ -29,11 +29,12 @@ const unitBlock = (n: number, text: string) =>
     createdAt: `2026-04-0${n}T10:00:00.000Z`,
     updatedAt: `2026-04-0${n}T10:00:00.000Z`,
   });
-const texts = async (cairn: ReturnType<typeof open>) => (await cairn.list()).map((u) => u.text);
+const texts = async (cairn: Awaited<ReturnType<typeof open>>) =>
+  (await cairn.list()).map((u) => u.text);
 
 describe('a long-lived unit store sees every change to .cairn/memory/', () => {
   it('sees a file written by hand in place, a new file, and a deleted file, on the next call', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await cairn.add({ text: 'The staging cluster is called kestrel.' });
     expect(await texts(cairn)).toEqual(['The staging cluster is called kestrel.']);
@@ -56,10 +57,10 @@ describe('a long-lived unit store sees every change to .cairn/memory/', () => {
   });
 
   it('refuses a duplicate of a unit another process (another store) added or a person wrote', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await cairn.add({ text: 'Warm the cache before the first request.' });
-    const other = open();
+    const other = await open();
     await other.add({ text: 'Release notes are written in the changelog folder.' });
     expect(
       await cairn.add({ text: 'Release notes are written in the changelog folder!' }),
@@ -86,7 +87,7 @@ describe('a long-lived unit store sees every change to .cairn/memory/', () => {
   });
 
   it('sees thread head files in a threads folder created after the store started', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     expect(await texts(cairn)).toEqual([]);
     await mkdir(workspaceFile('threads'));
@@ -105,7 +106,7 @@ describe('a long-lived unit store sees every change to .cairn/memory/', () => {
 
 describe('watchWorkspace', () => {
   it('asks for a full listing twice (it starts on the second call), then names the files written since', async () => {
-    await open().init();
+    await (await open()).init();
     const watch = watchWorkspace(project.root);
     try {
       expect(await watch.changes()).toBeUndefined();
@@ -125,14 +126,14 @@ describe('watchWorkspace', () => {
   });
 
   it('lists everything again after its folder was deleted and made anew', async () => {
-    await open().init();
+    await (await open()).init();
     const watch = watchWorkspace(project.root);
     try {
       await watch.changes();
       await watch.changes();
       if (process.platform === 'linux') expect(await watch.changes()).toEqual(new Set());
       await rm(memoryWorkspacePath(project.root), { recursive: true });
-      await open().init();
+      await (await open()).init();
       expect(await watch.changes()).toBeUndefined();
       // Watching the new folder since that full listing: names again.
       await writeFile(workspaceFile('2026-04-06.md'), '# 2026-04-06\n\nnote\n');
@@ -145,11 +146,11 @@ describe('watchWorkspace', () => {
 });
 
 describe('the search index of a long-lived engine follows the workspace watch', () => {
-  const hits = async (cairn: ReturnType<typeof open>, query: string) =>
+  const hits = async (cairn: Awaited<ReturnType<typeof open>>, query: string) =>
     (await cairn.search({ query })).map((hit) => hit.path);
 
   it('finds text written by hand in place, in a new file, and forgets a deleted file', async () => {
-    const cairn = open();
+    const cairn = await open();
     await cairn.init();
     await cairn.add({ text: 'The kestrel cluster hosts staging.' });
     expect(await hits(cairn, 'kestrel')).toEqual(['2026-04-22.md']);
@@ -167,7 +168,7 @@ describe('the search index of a long-lived engine follows the workspace watch', 
     await rm(workspaceFile('2026-04-22.md'));
     expect(await hits(cairn, 'osprey')).toEqual(['2026-04-01.md']);
     // Another engine on the same project writes; this one finds it.
-    await open().add({ text: 'The heron cluster hosts production.' });
+    await (await open()).add({ text: 'The heron cluster hosts production.' });
     expect(await hits(cairn, 'heron')).toEqual(['2026-04-22.md']);
   });
 });

@@ -11,7 +11,7 @@ let project: TempProject;
 let cairn: Cairn;
 beforeEach(async () => {
   project = await makeTempProject();
-  cairn = openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
+  cairn = await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
   await cairn.init();
 });
 afterEach(async () => {

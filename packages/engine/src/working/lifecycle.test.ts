@@ -13,7 +13,7 @@ let clock = 0;
 beforeEach(async () => {
   project = await makeTempProject();
   clock = Date.parse('2026-05-01T09:00:00.000Z');
-  cairn = open();
+  cairn = await open();
   await cairn.init();
 });
 afterEach(async () => {
@@ -21,7 +21,7 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-function open(): Cairn {
+async function open(): Promise<Cairn> {
   return openCairn(project.root, {
     env: {},
     homeDir: join(project.root, 'home'),
@@ -161,7 +161,7 @@ describe('lifecycle', () => {
     await cairn.lifecycle.userPromptSubmit({ ...A, prompt: 'Keep this unit forever please' });
     const end = await cairn.lifecycle.sessionEnd(A);
     await rm(cairnIndexPath(project.root), { recursive: true, force: true });
-    const reopened = open();
+    const reopened = await open();
     expect(reopened.expand(end.nodeId!, 'claude').node.id).toBe(end.nodeId);
     expect(reopened.threads('claude')).toHaveLength(1);
     expect((await reopened.search({ query: 'unit forever' }))[0]?.kind).toBe('UNIT');
@@ -184,7 +184,7 @@ describe('lifecycle', () => {
 
 describe('condensation through the lifecycle', () => {
   it('condenses a thread past the threshold, keeping every source reachable', async () => {
-    const small = openCairn(project.root, {
+    const small = await openCairn(project.root, {
       env: {},
       homeDir: join(project.root, 'home'),
       overrides: { timezone: 'UTC', lineage: { condenseThreshold: 3 } },

@@ -6,24 +6,14 @@ import type {
   ToolUseInput,
   UserPromptSubmitInput,
 } from '@cairn/core';
-import type { PackProfileName } from '../packs/pack-profiles';
+import type { ProfilePackPreview } from '../cairn-api';
 import type { ContextPack } from '../packs/retrieve-context-pack';
 import * as events from './lifecycle-events';
 import { createLifecycleParts } from './lifecycle-parts';
 import { previewPack } from './pack-injection';
 
-/** What `cairn pack --profile` asks for: the pack a hook would inject now, for a session. */
-export interface ProfilePackPreview {
-  profile: PackProfileName;
-  agentId: string;
-  sessionKey: string;
-  /** Default: the session's thread, else the thread its first event would start. */
-  threadKey?: string;
-  /** The prompt (prompt-submit) or the failure's text (post-tool). */
-  input?: string;
-}
-
 export type { LifecycleContext, LifecycleResult } from './lifecycle-context';
+export type { ProfilePackPreview };
 
 /**
  * The lifecycle API every harness adapter maps onto. Invalid input throws

@@ -10,18 +10,18 @@ let project: TempProject;
 let cairn: Cairn;
 beforeEach(async () => {
   project = await makeTempProject();
-  const on = open(true);
+  const on = await open(true);
   await on.init();
   await on.add({ text: 'The staging cluster is called kestrel-stage.' });
   on.closeWorking();
-  cairn = open(false);
+  cairn = await open(false);
 });
 afterEach(async () => {
   cairn.closeWorking();
   await project.cleanup();
 });
 
-function open(memoryEnabled: boolean): Cairn {
+async function open(memoryEnabled: boolean): Promise<Cairn> {
   return openCairn(project.root, {
     env: {},
     homeDir: join(project.root, 'home'),

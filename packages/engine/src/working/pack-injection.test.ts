@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 async function open(contextBudgetTokens?: number): Promise<Cairn> {
-  const cairn = openCairn(project.root, {
+  const cairn = await openCairn(project.root, {
     env: {},
     homeDir: join(project.root, 'home'),
     overrides: {

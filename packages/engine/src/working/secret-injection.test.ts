@@ -56,7 +56,7 @@ beforeEach(async () => {
     }
     return completion(JSON.stringify(modelReply));
   });
-  cairn = openCairn(project.root, {
+  cairn = await openCairn(project.root, {
     env: {
       CAIRN_EMBEDDER_PROVIDER: 'openai',
       CAIRN_EMBEDDER_BASE_URL: server.baseUrl,

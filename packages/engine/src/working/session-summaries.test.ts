@@ -37,8 +37,8 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-function open(env: Record<string, string> = {}, apiKeyEnv = ''): Cairn {
-  const cairn = openCairn(project.root, {
+async function open(env: Record<string, string> = {}, apiKeyEnv = ''): Promise<Cairn> {
+  const cairn = await openCairn(project.root, {
     env,
     homeDir: join(project.root, 'home'),
     overrides: {
@@ -81,7 +81,7 @@ function retries() {
 
 describe('session summaries with a model summarizer', () => {
   it('a deferred session end writes the extractive summary now and the model summary at the next start', async () => {
-    const cairn = open();
+    const cairn = await open();
     const end = await endSession(cairn, true);
     expect(server.requests).toHaveLength(0);
     expect(cairn.expand(end.nodeId!, 'claude').node.source).toBe('extractive');
@@ -98,7 +98,7 @@ describe('session summaries with a model summarizer', () => {
 
   it('a model that is down costs quality, not the summary, and is retried until it answers', async () => {
     down = true;
-    const cairn = open();
+    const cairn = await open();
     const end = await endSession(cairn);
     expect(cairn.expand(end.nodeId!, 'claude').node.source).toBe('extractive');
     const [retry] = retries();
@@ -125,7 +125,7 @@ describe('session summaries with a model summarizer', () => {
   });
 
   it('with the extractive default nothing is ever deferred or retried', async () => {
-    const cairn = openCairn(project.root, {
+    const cairn = await openCairn(project.root, {
       env: {},
       homeDir: join(project.root, 'home'),
       overrides: { timezone: 'UTC' },
@@ -139,7 +139,7 @@ describe('session summaries with a model summarizer', () => {
   it("reads the model's key from the env the project was opened with, not process.env", async () => {
     const name = 'CAIRN_SUMMARY_TEST_KEY';
     expect(process.env[name]).toBeUndefined();
-    const cairn = open({ [name]: 'sk-from-open-env' }, name);
+    const cairn = await open({ [name]: 'sk-from-open-env' }, name);
     await endSession(cairn, true);
     const next = await cairn.lifecycle.sessionStart({ ...S1, sessionKey: 's2', cwd: project.root });
     expect(next.failed).toBeUndefined();

@@ -32,8 +32,8 @@ function git(cwd: string, ...args: string[]): string {
   });
 }
 
-const open = (root: string, who: string, now = day(1)) =>
-  openCairn(root, {
+const open = async (root: string, who: string, now = day(1)) =>
+  await openCairn(root, {
     env: {},
     homeDir: join(temp.root, `home-${who}`),
     overrides: { timezone: 'UTC' },
@@ -42,7 +42,7 @@ const open = (root: string, who: string, now = day(1)) =>
 
 /** One session: a prompt, a session end; returns what its start injected. */
 async function session(root: string, who: string, key: string, prompt: string, now = day(1)) {
-  const cairn = open(root, who, now);
+  const cairn = await open(root, who, now);
   try {
     const ids = { agentId: 'claude-code', sessionKey: key, harness: 'claude-code', cwd: root };
     const start = await cairn.lifecycle.sessionStart(ids);
@@ -56,7 +56,7 @@ async function session(root: string, who: string, key: string, prompt: string, n
 }
 
 async function doctorOk(root: string, who: string) {
-  const cairn = open(root, who);
+  const cairn = await open(root, who);
   try {
     const report = await cairn.doctor();
     return { ok: report.ok, findings: report.findings.filter((f) => f.severity !== 'info') };
@@ -76,7 +76,7 @@ describe('two clones of one repository', () => {
     const bob = join(temp.root, 'bob', 'proj');
     mkdirSync(alice, { recursive: true });
     git(alice, 'init', '-q', '-b', 'main');
-    const author = open(alice, 'alice');
+    const author = await open(alice, 'alice');
     await author.init();
     await author.add({ text: 'Use pnpm, never npm, in this repository.', category: 'decision' });
     author.closeWorking();
@@ -112,7 +112,7 @@ describe('two clones of one repository', () => {
     expect(b1.local).not.toContain('billing to the queue');
 
     // Both go on: Alice approves a preference and works; Bob adds a draft and works.
-    const later = open(alice, 'alice', day(3));
+    const later = await open(alice, 'alice', day(3));
     await later.add({ text: 'Prefer small pull requests.', category: 'preference' });
     later.closeWorking();
     const a2 = await session(
@@ -124,7 +124,7 @@ describe('two clones of one repository', () => {
     );
     git(alice, 'add', '-A');
     git(alice, 'commit', '-q', '-m', 'alice: more memory');
-    const draft = open(bob, 'bob', day(4));
+    const draft = await open(bob, 'bob', day(4));
     await draft.add({ text: 'Redis needs a max-memory policy.', review: 'draft' });
     draft.closeWorking();
     await session(bob, 'bob', 'b2', 'We decided to set an eviction policy.', day(4));

@@ -41,7 +41,7 @@ describe('default thread keys', () => {
   it('puts sessions of one branch in one thread and another branch in its own', async () => {
     await mkdir(join(project.root, '.git'));
     await checkout('main');
-    const cairn = openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
+    const cairn = await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
     await cairn.init();
     const session = (sessionKey: string) => ({
       agentId: 'claude',
@@ -73,7 +73,7 @@ describe('the project id in default thread keys', () => {
     cwd: root,
   });
   async function oneSession(root: string, sessionKey: string, env: Record<string, string> = {}) {
-    const cairn = openCairn(root, { env, homeDir: join(project.root, 'home') });
+    const cairn = await openCairn(root, { env, homeDir: join(project.root, 'home') });
     try {
       await cairn.init();
       await cairn.lifecycle.sessionStart(session(root, sessionKey));
@@ -107,7 +107,7 @@ describe('the project id in default thread keys', () => {
 
 describe('compaction completion', () => {
   it('alone refreshes the thread head and the head of this clone', async () => {
-    const cairn = openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
+    const cairn = await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
     await cairn.init();
     const a = { agentId: 'claude', sessionKey: 's1', harness: 'claude-code', cwd: project.root };
     await cairn.lifecycle.sessionStart({ ...a, threadKey: 'topic-search' });

@@ -32,7 +32,7 @@ const embedderEnv = (baseUrl: string) => ({
 
 /** An earlier session of the thread mentions the automobile; a later one asks about the car. */
 async function askAgain(env: Record<string, string>): Promise<string> {
-  const cairn = openCairn(project.root, { env, homeDir: join(project.root, 'home') });
+  const cairn = await openCairn(project.root, { env, homeDir: join(project.root, 'home') });
   await cairn.init();
   const base = { agentId: 'claude', harness: 'claude-code', cwd: project.root };
   const first = { ...base, sessionKey: 's1', threadKey: 'topic-errands' };
