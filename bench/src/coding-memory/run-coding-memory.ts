@@ -37,7 +37,7 @@ async function buildWorkspace(set: CodingSet): Promise<Workspace> {
   const homeDir = join(rootDir, '.bench-home');
   await mkdir(homeDir, { recursive: true });
   const openOptions = { homeDir, overrides: { timezone: 'UTC' } };
-  const cairn = openCairn(rootDir, { ...openOptions, env: {} });
+  const cairn = await openCairn(rootDir, { ...openOptions, env: {} });
   await cairn.init();
   const unitOf = new Map<string, string>();
   const added = await timed(async () => {

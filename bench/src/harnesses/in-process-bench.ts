@@ -46,7 +46,7 @@ export async function benchInProcess(options: {
   rounds: number;
 }): Promise<InProcessFigures> {
   const fixtures = sessionFixtures(options.harnessDir);
-  const cairn = openCairn(options.rootDir, { env: {} });
+  const cairn = await openCairn(options.rootDir, { env: {} });
   const samples = new Map<string, { event: string; hookEvent: string; ms: number[] }>();
   try {
     for (let round = 0; round < options.rounds; round += 1) {

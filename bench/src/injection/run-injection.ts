@@ -174,7 +174,7 @@ export async function runInjection(options: { quick: boolean }): Promise<Section
   const lived = await livedInProject(true, log);
   const copy = await scratchCopy(join(lived.entry.full, PROJECT_NAME));
   try {
-    const cairn = openCairn(copy.rootDir, { env: {} });
+    const cairn = await openCairn(copy.rootDir, { env: {} });
     const items = await seedProject(cairn, copy.rootDir, topics);
     const budget = cairn.settings.memory.contextBudgetTokens;
     const out: Scored = { scores: new Map(), packMs: [] };

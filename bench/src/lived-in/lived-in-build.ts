@@ -88,7 +88,11 @@ function tally(captured: Captured, session: PlannedSession): void {
 }
 
 /** Opens the project the way an in-process harness does, on the pinned clock, without user config. */
-export function openBenchCairn(rootDir: string, homeDir: string, clock: BenchClock): Cairn {
+export async function openBenchCairn(
+  rootDir: string,
+  homeDir: string,
+  clock: BenchClock,
+): Promise<Cairn> {
   return openCairn(rootDir, { env: {}, homeDir, overrides: { timezone: 'UTC' }, now: clock.now });
 }
 
@@ -182,7 +186,7 @@ export async function buildLivedIn(
   const state = new BuildState();
   let capturedEarly = emptyCaptured();
   let earlyEndAt = 0;
-  let cairn = openBenchCairn(rootDir, home, clock);
+  let cairn = await openBenchCairn(rootDir, home, clock);
   const started = performance.now();
   try {
     await cairn.init();
@@ -198,7 +202,7 @@ export async function buildLivedIn(
         await copyProject(rootDir, join(entry.early, PROJECT_NAME));
         capturedEarly = { ...state.captured };
         earlyEndAt = session.endAt;
-        cairn = openBenchCairn(rootDir, home, clock);
+        cairn = await openBenchCairn(rootDir, home, clock);
       }
     }
   } finally {

@@ -82,16 +82,18 @@ export async function replayEvents(
 ): Promise<EventCostFigures[]> {
   const home = await mkdtemp(join(tmpdir(), 'cairn-bench-lived-in-home-'));
   const copies = await Promise.all(snapshots.map((snapshot) => scratchCopy(snapshot.rootDir)));
-  const replays: Replay[] = snapshots.map((snapshot, i) => {
-    const clock = createClock(snapshot.endAt);
-    return {
-      snapshot,
-      clock,
-      cairn: openBenchCairn(copies[i]!.rootDir, home, clock),
-      samples: new Map(),
-      failures: { count: 0, first: undefined },
-    };
-  });
+  const replays: Replay[] = await Promise.all(
+    snapshots.map(async (snapshot, i) => {
+      const clock = createClock(snapshot.endAt);
+      return {
+        snapshot,
+        clock,
+        cairn: await openBenchCairn(copies[i]!.rootDir, home, clock),
+        samples: new Map(),
+        failures: { count: 0, first: undefined },
+      };
+    }),
+  );
   try {
     for (let k = 0; k <= sessions; k += 1) {
       const order = k % 2 === 0 ? replays : [...replays].reverse();

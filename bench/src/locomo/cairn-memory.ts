@@ -92,7 +92,7 @@ export async function buildConversationMemory(
   await mkdir(homeDir, { recursive: true });
   let clock = FALLBACK_DATE;
   const openOptions = { homeDir, overrides: { timezone: 'UTC' }, now: () => clock };
-  const cairn = openCairn(rootDir, { ...openOptions, env: {} });
+  const cairn = await openCairn(rootDir, { ...openOptions, env: {} });
   await cairn.init();
   const built = await timed(() => addTurns(cairn, conversation, (date) => (clock = date)));
   const { idToDia, counts } = built.value;

@@ -46,7 +46,7 @@ async function onLivedIn(
     log('maintenance: one extraction run on the lived-in project');
     const run = await oneRun(first.rootDir);
     // The session-end hook's check with a plan on disk (the common case: not due yet).
-    const opened = openCairn(first.rootDir);
+    const opened = await openCairn(first.rootDir);
     const enabled = { ...opened.settings, insightExtractionEnabled: true };
     opened.closeWorking();
     const dueCheckUs = microseconds(() => isDueCheap(first.rootDir, enabled, new Date(0)), 2000);

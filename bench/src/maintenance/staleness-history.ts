@@ -40,7 +40,7 @@ export async function measureStaleness(): Promise<StalenessFigures> {
     const home = join(base, 'home');
     const repo = makeStalenessRepo(join(base, 'repo'), home);
     const env = { PATH: process.env.PATH ?? '', HOME: home };
-    const cairn = openCairn(repo.dir, { env, homeDir: home });
+    const cairn = await openCairn(repo.dir, { env, homeDir: home });
     try {
       await cairn.init();
       const ids: string[] = [];

@@ -88,7 +88,7 @@ function headBytes(rootDir: string): number {
 }
 
 export async function oneRun(rootDir: string): Promise<MaintenanceRunFigures> {
-  const cairn = openCairn(rootDir, { env: { PATH: process.env.PATH ?? '' } });
+  const cairn = await openCairn(rootDir, { env: { PATH: process.env.PATH ?? '' } });
   try {
     const units = (await cairn.list()).length;
     const heap = process.memoryUsage().heapUsed;
@@ -110,7 +110,7 @@ export async function oneRun(rootDir: string): Promise<MaintenanceRunFigures> {
 
 export async function yearOfRuns(rootDir: string, days: number, start: Date): Promise<YearFigures> {
   let now = start.getTime();
-  const cairn = openCairn(rootDir, {
+  const cairn = await openCairn(rootDir, {
     env: { PATH: process.env.PATH ?? '' },
     now: () => new Date(now),
   });

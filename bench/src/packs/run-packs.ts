@@ -116,7 +116,7 @@ export async function measurePacks(quick: boolean): Promise<PackFigures> {
   const copy = await scratchCopy(join(project.entry.full, PROJECT_NAME));
   try {
     await writePackFixture(copy.rootDir, SEED);
-    const cairn = openCairn(copy.rootDir);
+    const cairn = await openCairn(copy.rootDir);
     // PATH without bd: the planning plane reads the export, as on these machines.
     // The project's recall, as `cairn pack` passes it: the documents plane reads the docs through it.
     const base: ContextPackSources = {

@@ -123,7 +123,7 @@ export async function openEngineAdapter(
   // The optional backends are the bench's dependencies, not the engine's: import them from here.
   setModuleImporter((specifier) => import(specifier));
   try {
-    const cairn = openCairn(rootDir, options);
+    const cairn = await openCairn(rootDir, options);
     // The package loads on first use: status waits for it and says what was resolved.
     const { backend: resolved } = await cairn.status();
     if (resolved.resolved !== spec.backend) {

@@ -58,10 +58,12 @@ describe('LoCoMo adapters through the engine', () => {
     expect(missing).toMatchObject({ available: false });
     expect(missing.reason).toMatch(/no-such-backend/);
     // The workspace is untouched by the searches: both turns are still units.
-    const units = await openCairn(rootDir, {
-      env: {},
-      homeDir: join(rootDir, '.bench-home'),
-    }).list();
+    const units = await (
+      await openCairn(rootDir, {
+        env: {},
+        homeDir: join(rootDir, '.bench-home'),
+      })
+    ).list();
     expect(units.filter((unit) => unit.kind === 'UNIT')).toHaveLength(2);
   });
 

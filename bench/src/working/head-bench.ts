@@ -103,7 +103,7 @@ export async function benchHead(
   options: HeadBenchOptions,
   log: (message: string) => void,
 ): Promise<HeadFigures> {
-  const cairn: Cairn = openCairn(rootDir, {
+  const cairn: Cairn = await openCairn(rootDir, {
     env: {},
     homeDir,
     overrides: { timezone: 'UTC' },

@@ -44,10 +44,10 @@ async function claudeJson(...args: string[]): Promise<{ session_id: string; is_e
 }
 
 /** Reads engine state in a fresh handle, closed at once, so the hooks' writes are all seen. */
-function withCairn<T>(read: (cairn: Cairn) => T): T {
-  const cairn = openCairn(root, { env: {} });
+async function withCairn<T>(read: (cairn: Cairn) => T | Promise<T>): Promise<T> {
+  const cairn = await openCairn(root, { env: {} });
   try {
-    return read(cairn);
+    return await read(cairn);
   } finally {
     cairn.closeWorking();
   }
@@ -151,7 +151,7 @@ describe.skipIf(skip !== undefined)(`claude-code e2e${skip ? ` (skipped: ${skip}
     expect(added?.path).toBe(seed.path);
 
     // SessionEnd wrote the session summary, whose transcript holds the prompt and the tool call.
-    const [summary] = nodesOfKind('session_summary');
+    const [summary] = await nodesOfKind('session_summary');
     expect(summary).toBeDefined();
     const entries = summary!.transcript?.entries ?? [];
     expect(
@@ -160,7 +160,7 @@ describe.skipIf(skip !== undefined)(`claude-code e2e${skip ? ` (skipped: ${skip}
     expect(entries.some((e) => e.role === 'tool' && e.text.includes('ops/deploy'))).toBe(true);
 
     // ... and refreshed this clone's head (MEMORY.md's region is the team head: docs/TEAMS.md).
-    expect(withCairn((cairn) => cairn.localHead())).toContain(summary!.node.id);
+    expect(await withCairn((cairn) => cairn.localHead())).toContain(summary!.node.id);
     const memory = await readFile(join(root, '.cairn/memory/MEMORY.md'), 'utf8');
     expect(memory).not.toContain(summary!.node.id);
   });
@@ -176,7 +176,7 @@ describe.skipIf(skip !== undefined)(`claude-code e2e${skip ? ` (skipped: ${skip}
       .find((r) => r.text.includes('Cairn context pack: keep across compaction'));
     expect(compaction).toBeDefined();
 
-    const nodes = nodesOfKind('compaction');
+    const nodes = await nodesOfKind('compaction');
     expect(nodes.map((view) => view.node.text).join('\n')).toContain(SUMMARY);
 
     // SessionStart(compact) put Cairn's head back into the compacted context.

@@ -62,7 +62,7 @@ async function session(cwd: string, home: string) {
 }
 
 async function unitTexts(root: string): Promise<string[]> {
-  const handle = openCairn(root, { env: {} });
+  const handle = await openCairn(root, { env: {} });
   try {
     return (await handle.list()).map((unit) => unit.text);
   } finally {
@@ -70,8 +70,8 @@ async function unitTexts(root: string): Promise<string[]> {
   }
 }
 
-function sessionSummaries(root: string): number {
-  const handle = openCairn(root, { env: {} });
+async function sessionSummaries(root: string): Promise<number> {
+  const handle = await openCairn(root, { env: {} });
   try {
     return handle
       .threads('claude-code')
@@ -127,9 +127,9 @@ describe.skipIf(skip !== undefined)(
       const result = await session(moved, home);
       expect(result.is_error).toBe(false);
       expect(await unitTexts(moved)).toContain(REMEMBERED);
-      expect(sessionSummaries(moved)).toBe(1);
+      expect(await sessionSummaries(moved)).toBe(1);
       expect(await unitTexts(original)).not.toContain(REMEMBERED);
-      expect(sessionSummaries(original)).toBe(0);
+      expect(await sessionSummaries(original)).toBe(0);
     });
 
     it('a second checkout on another HOME works after `cairn install` there', {
@@ -150,7 +150,7 @@ describe.skipIf(skip !== undefined)(
       expect(existsSync(join(checkout, '.claude', 'settings.local.json'))).toBe(true);
       expect((await session(checkout, other)).is_error).toBe(false);
       expect(await unitTexts(checkout)).toContain(REMEMBERED);
-      expect(sessionSummaries(checkout)).toBe(1);
+      expect(await sessionSummaries(checkout)).toBe(1);
     });
 
     it.skipIf(!node24Path())(
@@ -169,7 +169,7 @@ describe.skipIf(skip !== undefined)(
         await trust(home, original);
         expect((await session(original, home)).is_error).toBe(false);
         expect(await unitTexts(original)).toContain(REMEMBERED);
-        expect(sessionSummaries(original)).toBe(1);
+        expect(await sessionSummaries(original)).toBe(1);
       },
     );
   },

@@ -51,7 +51,7 @@ async function untrustedSession(name: string, scope: 'project' | 'user') {
     project,
     home,
   );
-  const handle = openCairn(project, { env: {} });
+  const handle = await openCairn(project, { env: {} });
   try {
     const units = (await handle.list()).map((unit) => unit.text);
     const summaries = handle

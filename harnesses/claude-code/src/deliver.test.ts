@@ -31,7 +31,7 @@ const deliver = (hookEvent: string, fields: Record<string, unknown>, env = {}) =
 
 beforeEach(async () => {
   project = await makeTempProject('cairn-cc-deliver-');
-  cairn = openCairn(project.root, { env: {} });
+  cairn = await openCairn(project.root, { env: {} });
   await cairn.init();
   await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
 });

@@ -78,8 +78,8 @@ describe.skipIf(skipReason !== undefined)('codex e2e (real CLI, scripted model)'
     return result;
   };
   /** Cairn's temporal nodes of one Codex session, read through the engine. */
-  const sessionNodes = (sessionKey: string) => {
-    const memory = openCairn(project, { env: {} });
+  const sessionNodes = async (sessionKey: string) => {
+    const memory = await openCairn(project, { env: {} });
     try {
       const seen = new Map<string, ReturnType<typeof memory.expand>>();
       const queue = memory.threads('codex').flatMap((thread) => thread.lineage);
@@ -224,7 +224,7 @@ describe.skipIf(skipReason !== undefined)('codex e2e (real CLI, scripted model)'
 
     // The prompt and the MCP tool call are in the session's lineage transcript, and session
     // end wrote its session_summary node and refreshed this clone's head.
-    const afterFirst = sessionNodes(sessionId!);
+    const afterFirst = await sessionNodes(sessionId!);
     const summaryNode = afterFirst.find((view) => view.node.kind === 'session_summary');
     expect(summaryNode, JSON.stringify(afterFirst.map((v) => v.node))).toBeDefined();
     const entries = summaryNode!.transcript?.entries ?? [];
@@ -268,7 +268,9 @@ describe.skipIf(skipReason !== undefined)('codex e2e (real CLI, scripted model)'
     // Codex compacted with the scripted summary: its next turn carries it.
     expect(second.requestsContaining(SUMMARY).length).toBeGreaterThan(0);
     // PostCompact: the compaction node holds the summary Cairn read from the rollout file.
-    const compaction = sessionNodes(sessionId!).find((view) => view.node.kind === 'compaction');
+    const compaction = (await sessionNodes(sessionId!)).find(
+      (view) => view.node.kind === 'compaction',
+    );
     expect(compaction?.node.source).toBe('harness');
     expect(compaction?.node.text).toContain(SUMMARY);
     // PreCompact marked the boundary in the session's transcript (Codex's trigger: auto).

@@ -62,8 +62,8 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved, cloned and upgrad
     });
     expect(result.code, describeRun(args, result)).toBe(0);
   };
-  const codexLineage = (root: string) => {
-    const memory = openCairn(root, { env: {} });
+  const codexLineage = async (root: string) => {
+    const memory = await openCairn(root, { env: {} });
     try {
       return memory.threads('codex').flatMap((thread) => thread.lineage);
     } finally {
@@ -71,7 +71,7 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved, cloned and upgrad
     }
   };
   const units = async (root: string) => {
-    const memory = openCairn(root, { env: {} });
+    const memory = await openCairn(root, { env: {} });
     try {
       return (await memory.list()).map((unit) => unit.text);
     } finally {
@@ -117,9 +117,9 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved, cloned and upgrad
     }
     await session(moved);
     expect(await units(moved)).toContain(ADDED);
-    expect(codexLineage(moved).length).toBeGreaterThan(0);
+    expect((await codexLineage(moved)).length).toBeGreaterThan(0);
     expect(await units(original)).not.toContain(ADDED);
-    expect(codexLineage(original)).toEqual([]);
+    expect(await codexLineage(original)).toEqual([]);
   }, 180_000);
 
   // Runs after the move test and before the upgrade: the original (cloned here) has no ADDED yet.
@@ -150,7 +150,7 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved, cloned and upgrad
     const requests = server.requests.slice(before);
     expect(requests.some((request) => request.text.includes(CLONE_ONLY))).toBe(true);
     expect(await units(checkout)).toContain(ADDED);
-    expect(codexLineage(checkout).length).toBeGreaterThan(0);
+    expect((await codexLineage(checkout)).length).toBeGreaterThan(0);
     // The first HOME and the original checkout were not touched.
     expect(await snapshotTree(home)).toEqual(firstHome);
     expect(await snapshotTree(original)).toEqual(originalTree);
@@ -175,7 +175,7 @@ describe.skipIf(skipReason !== undefined)('codex e2e: a moved, cloned and upgrad
       const requests = server.requests.slice(before);
       expect(requests.some((request) => request.text.includes(UPGRADED))).toBe(true);
       expect(await units(original)).toContain(ADDED);
-      expect(codexLineage(original).length).toBeGreaterThan(0);
+      expect((await codexLineage(original)).length).toBeGreaterThan(0);
       // Nothing was re-trusted or rewritten for the new Node.
       expect(await readFile(join(home, '.codex', 'config.toml'), 'utf8')).toBe(configBefore);
     },

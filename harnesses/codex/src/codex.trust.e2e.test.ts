@@ -64,8 +64,8 @@ describe.skipIf(skipReason !== undefined)('codex e2e: trust, reinstall and a mov
   };
   const injected = (requests: { text: string }[]) =>
     requests.some((request) => request.text.includes(SEED));
-  const threads = (root: string) => {
-    const memory = openCairn(root, { env: {} });
+  const threads = async (root: string) => {
+    const memory = await openCairn(root, { env: {} });
     try {
       return memory.threads('codex').map((thread) => [thread.threadKey, thread.sessions]);
     } finally {
@@ -140,7 +140,7 @@ describe.skipIf(skipReason !== undefined)('codex e2e: trust, reinstall and a mov
   }, 180_000);
 
   it('after `mv`, doctor says the hooks are off; install there cleans the old entries and the thread goes on', async () => {
-    const [thread] = threads(project);
+    const [thread] = await threads(project);
     expect(thread).toEqual([expect.any(String), 2]);
     const moved = join(temp.root, 'moved');
     await rename(project, moved);
@@ -157,7 +157,7 @@ describe.skipIf(skipReason !== undefined)('codex e2e: trust, reinstall and a mov
     expect(keys.filter((key) => key.startsWith(`${moved}/`))).toHaveLength(6);
 
     expect(injected(await trustedSession(moved))).toBe(true);
-    expect(threads(moved)).toEqual([[thread![0], 3]]);
+    expect(await threads(moved)).toEqual([[thread![0], 3]]);
     expect(await cairn(moved, 'doctor')).toMatchObject({ code: 0 });
   }, 240_000);
 });

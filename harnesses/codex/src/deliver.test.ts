@@ -27,7 +27,7 @@ let temp: TempProject;
 let cairn: Cairn;
 beforeEach(async () => {
   temp = await makeTempProject('cairn-codex-deliver-');
-  cairn = openCairn(temp.root, { env: {} });
+  cairn = await openCairn(temp.root, { env: {} });
   await cairn.init();
   await cairn.add({ text: 'Deploys of this project go through the kestrel pipeline.' });
 });

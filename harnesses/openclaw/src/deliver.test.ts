@@ -1,7 +1,7 @@
 import { type Cairn, openCairn } from '@cairn/engine';
 import { expectCode, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenclawDeliver, createOpenclawDeliverState } from './openclaw-deliver';
+import { createOpenclawDeliver, createOpenclawDeliverState } from './deliver';
 
 let temp: TempProject;
 let cairn: Cairn;
@@ -14,7 +14,7 @@ const ctx = {
 
 beforeEach(async () => {
   temp = await makeTempProject('cairn-openclaw-deliver-');
-  cairn = openCairn(temp.root, { env: {} });
+  cairn = await openCairn(temp.root, { env: {} });
   await cairn.init();
   await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
 });

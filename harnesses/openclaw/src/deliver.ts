@@ -5,13 +5,13 @@ import type {
   LifecycleApi,
 } from '@cairn/core';
 import { CairnError } from '@cairn/core';
-import { finalAnswerOf } from './openclaw-answer';
 import {
   isOpenclawHook,
   type OpenclawHook,
   type OpenclawPayload,
   parseOpenclawPayload,
-} from './openclaw-payloads';
+} from './hook-payloads';
+import { finalAnswerOf } from './openclaw-answer';
 import {
   createOpenclawDeliverState,
   type Ids,

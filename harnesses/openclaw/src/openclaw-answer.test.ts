@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { type Cairn, findRunDigest, openCairn } from '@cairn/engine';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createOpenclawDeliver } from './deliver';
 import { finalAnswerOf } from './openclaw-answer';
-import { createOpenclawDeliver } from './openclaw-deliver';
 
 /*
  * The run digest's outcome from OpenClaw's agent_end messages. The fixture
@@ -24,7 +24,7 @@ beforeEach(async () => {
   const path = fileURLToPath(new URL('../fixtures/answers/agent-end.json', import.meta.url));
   agentEnd = JSON.parse(await readFile(path, 'utf8')) as AgentEnd;
   temp = await makeTempProject('cairn-openclaw-answer-');
-  cairn = openCairn(temp.root, { env: {} });
+  cairn = await openCairn(temp.root, { env: {} });
   await cairn.init();
 });
 afterEach(async () => {

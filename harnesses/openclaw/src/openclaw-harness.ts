@@ -1,5 +1,5 @@
 import type { HarnessAdapter } from '@cairn/core';
-import { createOpenclawDeliver } from './openclaw-deliver';
+import { createOpenclawDeliver } from './deliver';
 import { openclawFidelity } from './openclaw-fidelity';
 import { installOpenclaw, openclawStatus, uninstallOpenclaw } from './openclaw-install';
 

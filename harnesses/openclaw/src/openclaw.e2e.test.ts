@@ -55,7 +55,7 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
     project = join(temp.root, 'project');
     home = join(temp.root, 'home');
     await mkdir(project, { recursive: true });
-    const seed = openCairn(project, { env: {} });
+    const seed = await openCairn(project, { env: {} });
     await seed.init();
     await seed.add({ text: SEED });
     seed.closeWorking();
@@ -95,7 +95,7 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
       followUp: FOLLOW_UP,
     });
     gatewayLog = driven.gatewayLog();
-    cairn = openCairn(project, { env: {} });
+    cairn = await openCairn(project, { env: {} });
   }, 600_000);
 
   afterAll(async () => {

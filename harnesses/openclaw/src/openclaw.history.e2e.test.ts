@@ -53,7 +53,7 @@ describe.skipIf(missing !== undefined)(
         join(project, 'main.js'),
         "const { greet } = require('./lib/greet');\nconsole.log(greet('cairn'));\n",
       );
-      const seed = openCairn(project, { env: {} });
+      const seed = await openCairn(project, { env: {} });
       await seed.init();
       seed.closeWorking();
       // Each new conversation replays the same script: run, write the module, run again.

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { type Cairn, openCairn } from '@cairn/engine';
 import { loadHarnessFixtures, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenclawDeliver, type OpenclawPromptBuildOutput } from './openclaw-deliver';
+import { createOpenclawDeliver, type OpenclawPromptBuildOutput } from './deliver';
 
 /**
  * `cairn pack --profile prompt-submit "<prompt>"` prints exactly what the
@@ -26,7 +26,7 @@ beforeEach(async () => {
     join(project.root, 'README.md'),
     '# Shop\n\n## Deploy\n\nThe deploy target is kestrel-prod; deploys go through `kestrel ship`.\n',
   );
-  cairn = openCairn(project.root, { env: {} });
+  cairn = await openCairn(project.root, { env: {} });
   await cairn.init();
   await cairn.add({ text: 'The deploy target is kestrel-prod, behind the eu gateway.' });
   await cairn.add({ text: 'LaunchDarkly flags are owned by the platform team.' });

@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openCairn } from '@cairn/engine';
+import { openCairn, openLifecycleHost } from '@cairn/engine';
 import { makeTempProject } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
-import { createOpenclawDeliverState } from './openclaw-deliver';
+import { createOpenclawDeliverState } from './deliver';
 import { createPluginRuntime, type SharedPluginState } from './plugin-runtime';
 
 describe('the OpenClaw plugin with LanceDB configured', () => {
   it('recalls through LanceDB (the package loaded by openCairn), with no fallback warning', async () => {
     const project = await makeTempProject('cairn-openclaw-lancedb-');
-    const setup = openCairn(project.root, { env: {} });
+    const setup = await openCairn(project.root, { env: {} });
     await setup.init();
     await setup.add({ text: 'The staging cluster is called kestrel-stage.' });
     setup.closeWorking();
@@ -22,7 +22,7 @@ describe('the OpenClaw plugin with LanceDB configured', () => {
     const warned: string[] = [];
     const shared: SharedPluginState = {
       deliver: createOpenclawDeliverState(),
-      cairns: new Map(),
+      host: openLifecycleHost({ keep: 'open' }),
       rootOfSession: new Map(),
     };
     const runtime = createPluginRuntime(
@@ -41,7 +41,9 @@ describe('the OpenClaw plugin with LanceDB configured', () => {
       // The prompt asks about the cluster: its pack, prepended to it, carries the unit.
       expect(output?.prependContext).toContain('The staging cluster is called kestrel-stage.');
       expect(existsSync(join(project.root, '.cairn', 'index', 'lancedb'))).toBe(true);
-      const cairn = shared.cairns.get(project.root)!;
+      // Opened once and kept: the host answers with the project the hooks used.
+      expect(shared.host.roots()).toEqual([project.root]);
+      const cairn = await shared.host.open(project.root, { ...process.env });
       expect(cairn.backend.type).toBe('lancedb');
       expect(cairn.warnings).toEqual([]);
       expect(warned).toEqual([]);

@@ -1,5 +1,5 @@
 import { openCairn } from '@cairn/engine';
-import { createOpenclawDeliver } from './openclaw-deliver';
+import { createOpenclawDeliver } from './deliver';
 
 /** Milliseconds the plugin spent in one OpenClaw hook, per replay. */
 export interface PluginOverhead {
@@ -23,7 +23,7 @@ export async function measurePluginOverhead(options: {
   env?: Record<string, string | undefined>;
 }): Promise<PluginOverhead[]> {
   const env = options.env ?? {};
-  const cairn = openCairn(options.root, { env });
+  const cairn = await openCairn(options.root, { env });
   const samples = new Map<string, number[]>();
   try {
     for (let round = 0; round < (options.rounds ?? 5); round += 1) {

@@ -21,7 +21,7 @@ let temp: TempProject;
 
 beforeEach(async () => {
   temp = await makeTempProject('cairn-openclaw-plugin-');
-  const cairn = openCairn(temp.root, { env: {} });
+  const cairn = await openCairn(temp.root, { env: {} });
   await cairn.init();
   await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
   cairn.closeWorking();

@@ -1,15 +1,13 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { CAIRN_DIR } from '@cairn/core';
-import { type Cairn, findProjectRoot, openCairn } from '@cairn/engine';
+import { formatError } from '@cairn/core';
+import { type LifecycleHost, openLifecycleHost } from '@cairn/engine';
 import { z } from 'zod';
 import { agentDatabasePath, readCompactionSummary } from './compaction-summary';
 import {
   createOpenclawDeliver,
   createOpenclawDeliverState,
   type OpenclawDeliverState,
-} from './openclaw-deliver';
-import { OPENCLAW_HOOKS, type OpenclawHook } from './openclaw-payloads';
+} from './deliver';
+import { OPENCLAW_HOOKS, type OpenclawHook } from './hook-payloads';
 
 /** plugins.entries.cairn.config, as openclaw.plugin.json's configSchema declares it. */
 export const pluginConfigSchema = z.object({
@@ -42,97 +40,123 @@ function configuredWorkspace(config: unknown): string | undefined {
 /** What every instance of the plugin in one process shares. */
 export interface SharedPluginState {
   deliver: OpenclawDeliverState;
-  /** Open projects by root: opened once per process, closed at gateway_stop. */
-  cairns: Map<string, Cairn>;
+  /** Opens each project once per process and keeps it; closed at gateway_stop. */
+  host: LifecycleHost;
   rootOfSession: Map<string, string>;
 }
 
 // On globalThis, not in a module variable: OpenClaw loads a fresh copy of the
 // plugin's files for each plugin registry it builds (the gateway's, then one
 // per agent run), and hooks of one session arrive through several of them.
-const SHARED_STATE = Symbol.for('@cairn/harness-openclaw/shared-state@1');
+const SHARED_STATE = Symbol.for('@cairn/harness-openclaw/shared-state@2');
 
 /** The process-wide state of the plugin, created by the first instance. */
 export function sharedPluginState(): SharedPluginState {
   const holder = globalThis as { [SHARED_STATE]?: SharedPluginState };
   holder[SHARED_STATE] ??= {
     deliver: createOpenclawDeliverState(),
-    cairns: new Map(),
+    host: openLifecycleHost({ keep: 'open' }),
     rootOfSession: new Map(),
   };
   return holder[SHARED_STATE];
 }
 
+/** One registration of the plugin: its config, OpenClaw's api, and what the process shares. */
+interface PluginRuntimeState {
+  config: CairnPluginConfig;
+  api: OpenclawPluginApi;
+  shared: SharedPluginState;
+  deliver: ReturnType<typeof createOpenclawDeliver>;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The project of a hook: the configured root, else the nearest `.cairn/`
+ * above the agent workspace (or the session's earlier one, OpenClaw's
+ * configured workspace, the process's folder).
+ */
+function projectRootOf(state: PluginRuntimeState, ctx: HookContext): string | undefined {
+  const { config, api, shared } = state;
+  const start =
+    config.projectRoot ??
+    ctx.workspaceDir ??
+    (ctx.sessionId ? shared.rootOfSession.get(ctx.sessionId) : undefined) ??
+    configuredWorkspace(api.config) ??
+    process.cwd();
+  const root = shared.host.projectRoot(start);
+  if (root && ctx.sessionId) shared.rootOfSession.set(ctx.sessionId, root);
+  return root;
+}
+
+async function payloadOf(
+  state: PluginRuntimeState,
+  hook: OpenclawHook,
+  event: unknown,
+  ctx: HookContext,
+) {
+  if (hook !== 'after_compaction') return { event, ctx };
+  const { sessionFile, previousSessionId } = (event ?? {}) as HookEvent;
+  const database = agentDatabasePath(sessionFile, ctx.agentId ?? 'main', state.env);
+  const sessions = [ctx.sessionId, previousSessionId].filter((id): id is string => !!id);
+  const compactionSummary = await readCompactionSummary(database, sessions);
+  return { event, ctx, ...(compactionSummary ? { compactionSummary } : {}) };
+}
+
+/** One hook, fail-open: whatever fails is logged and answered with undefined. */
+async function handleHook(
+  state: PluginRuntimeState,
+  hook: OpenclawHook,
+  event: unknown,
+  ctx: unknown,
+): Promise<unknown> {
+  const { host } = state.shared;
+  try {
+    const hookCtx = (ctx ?? {}) as HookContext;
+    const root = projectRootOf(state, hookCtx);
+    if (!root) return undefined;
+    const cairn = await host.open(root, state.env);
+    const outcome = await host.deliver(
+      cairn,
+      { name: `openclaw ${hook}`, ...(hookCtx.sessionId ? { sessionKey: hookCtx.sessionId } : {}) },
+      async (project) =>
+        state.deliver(
+          { hookEvent: hook, payload: await payloadOf(state, hook, event, hookCtx) },
+          { lifecycle: project.lifecycle, env: state.env },
+        ),
+    );
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value.output;
+  } catch (error) {
+    state.api.logger?.warn?.(`cairn: ${hook} failed open: ${formatError(error)}`);
+    return undefined;
+  }
+}
+
 /**
  * The plugin's behaviour, apart from OpenClaw's registration: each hook
- * resolves the project (configured root, else the nearest `.cairn/` above
- * the agent workspace), opens it once, and hands `{event, ctx}` to the same
- * `deliver` the recorded fixtures exercise. Every failure is logged and
- * swallowed: memory trouble never blocks a turn.
+ * resolves the project, opens it once (the shared lifecycle host keeps
+ * it), and hands `{event, ctx}` to the same `deliver` the recorded fixtures
+ * exercise. Every failure is logged and swallowed: memory trouble never
+ * blocks a turn.
  */
 export function createPluginRuntime(
   config: CairnPluginConfig,
   api: OpenclawPluginApi,
   shared: SharedPluginState = sharedPluginState(),
 ) {
-  const deliver = createOpenclawDeliver(shared.deliver);
-  const { cairns, rootOfSession } = shared;
   const env = { ...process.env, ...(config.agentId ? { CAIRN_AGENT_ID: config.agentId } : {}) };
-
-  function projectFor(ctx: HookContext): Cairn | undefined {
-    const start =
-      config.projectRoot ??
-      ctx.workspaceDir ??
-      (ctx.sessionId ? rootOfSession.get(ctx.sessionId) : undefined) ??
-      configuredWorkspace(api.config) ??
-      process.cwd();
-    const root = findProjectRoot(start);
-    if (!existsSync(join(root, CAIRN_DIR))) return undefined;
-    if (ctx.sessionId) rootOfSession.set(ctx.sessionId, root);
-    let cairn = cairns.get(root);
-    if (!cairn) {
-      cairn = openCairn(root, { env });
-      cairns.set(root, cairn);
-    }
-    return cairn;
-  }
-
-  async function payloadOf(hook: OpenclawHook, event: unknown, ctx: HookContext) {
-    if (hook !== 'after_compaction') return { event, ctx };
-    const { sessionFile, previousSessionId } = (event ?? {}) as HookEvent;
-    const database = agentDatabasePath(sessionFile, ctx.agentId ?? 'main', env);
-    const sessions = [ctx.sessionId, previousSessionId].filter((id): id is string => !!id);
-    const compactionSummary = await readCompactionSummary(database, sessions);
-    return { event, ctx, ...(compactionSummary ? { compactionSummary } : {}) };
-  }
-
-  async function handle(hook: OpenclawHook, event: unknown, ctx: unknown): Promise<unknown> {
-    try {
-      const hookCtx = (ctx ?? {}) as HookContext;
-      const cairn = projectFor(hookCtx);
-      if (!cairn) return undefined;
-      const payload = await payloadOf(hook, event, hookCtx);
-      const result = await deliver(
-        { hookEvent: hook, payload },
-        { lifecycle: cairn.lifecycle, env },
-      );
-      return result.output;
-    } catch (error) {
-      api.logger?.warn?.(
-        `cairn: ${hook} failed open: ${(error as Error).message ?? String(error)}`,
-      );
-      return undefined;
-    }
-  }
-
+  const state: PluginRuntimeState = {
+    config,
+    api,
+    shared,
+    deliver: createOpenclawDeliver(shared.deliver),
+    env,
+  };
   return {
-    handle,
-    async close() {
-      const open = [...cairns.values()];
-      cairns.clear();
-      for (const cairn of open) cairn.closeWorking();
-      await Promise.all(open.map((cairn) => cairn.backend.close?.()));
-    },
+    handle: (hook: OpenclawHook, event: unknown, ctx: unknown) =>
+      handleHook(state, hook, event, ctx),
+    /** Closes every project the process opened (stores, watches, backends). */
+    close: () => shared.host.close(),
   };
 }
 

@@ -51,7 +51,7 @@ try {
 }
 
 const root = join(dir, 'project');
-const cairn = openCairn(root, { env: {} });
+const cairn = await openCairn(root, { env: {} });
 await cairn.init();
 await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
 const ids = { agentId: 'opencode', sessionKey: 'ses_bun' };

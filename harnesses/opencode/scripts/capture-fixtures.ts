@@ -24,7 +24,7 @@ import {
   providerConfig,
   runPrompt,
   startServer,
-} from '../src/opencode-sandbox';
+} from '../src/testing/opencode-sandbox';
 
 const SUMMARY = 'Compaction summary: the deploy target is fly.io; next, write the deploy script.';
 const HOOK_EVENT_TO_EVENT: Record<string, string> = {
@@ -57,7 +57,7 @@ async function main() {
   const captureFile = join(sandbox.home, 'capture.jsonl');
   sandbox.env.CAIRN_CAPTURE_FILE = captureFile;
   try {
-    await openCairn(sandbox.project, { env: {} }).init();
+    await (await openCairn(sandbox.project, { env: {} })).init();
     const plugin = pathToFileURL(join(PACKAGE_DIR, 'scripts/capture-plugin.mjs')).href;
     const mcp = { cairn: { type: 'local', command: [process.execPath, cairnBinary(), 'mcp'] } };
     await writeFile(

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { makeTempProject } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
-import { opencodeBinary, PACKAGE_DIR } from './opencode-sandbox';
+import { opencodeBinary, PACKAGE_DIR } from './testing/opencode-sandbox';
 
 const binary = opencodeBinary();
 if (!binary)

@@ -14,7 +14,7 @@ import {
   sessionCreatedSchema,
   sessionEventSchema,
   toolExecuteAfterSchema,
-} from './payloads';
+} from './hook-payloads';
 
 /** The hook names `deliver` accepts: OpenCode's own, plus `session.resumed` and `dispose` sent by the plugin. */
 export const OPENCODE_HOOK_EVENTS = [

@@ -1,23 +1,21 @@
 import type { HarnessDeliveryResult } from '@cairn/core';
-import { formatError } from '@cairn/core';
-import type { Cairn } from '@cairn/engine';
+import type { LifecycleHost } from '@cairn/engine';
 import { deliverOpencode, type OpencodeHookEvent, type OpencodeOutput } from './deliver';
 
 export interface DeliveryQueueOptions {
   root: string;
   env: Record<string, string | undefined>;
-  open: (root: string) => Cairn;
-  /** Where failures go (OpenCode's log); never thrown into OpenCode. */
-  log: (message: string) => Promise<unknown>;
+  /** Opens the project once and keeps it; logs what fails (OpenCode's log), never throws. */
+  host: LifecycleHost;
 }
 
 /**
  * The plugin's deliveries, one at a time in arrival order, against the
- * project's memory opened on the first one. A failed delivery is logged and
+ * project its host keeps open. A failed delivery is logged by the host and
  * answered with undefined.
  */
 export function createDeliveryQueue(options: DeliveryQueueOptions) {
-  let cairn: Cairn | undefined;
+  const { root, env, host } = options;
   let queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -28,19 +26,11 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
     hookEvent: OpencodeHookEvent,
     payload: unknown | (() => Promise<unknown>),
   ): Promise<HarnessDeliveryResult | undefined> {
-    const run = async () => {
-      try {
-        cairn ??= options.open(options.root);
+    const run = () =>
+      host.handle(root, { name: `opencode ${hookEvent}` }, async (cairn) => {
         const value = typeof payload === 'function' ? await payload() : payload;
-        return await deliverOpencode(
-          { hookEvent, payload: value },
-          { lifecycle: cairn.lifecycle, env: options.env },
-        );
-      } catch (error) {
-        await options.log(`cairn ${hookEvent}: ${formatError(error)}`);
-        return undefined;
-      }
-    };
+        return deliverOpencode({ hookEvent, payload: value }, { lifecycle: cairn.lifecycle, env });
+      });
     const next = queue.then(run);
     queue = next;
     return next;
@@ -48,12 +38,10 @@ export function createDeliveryQueue(options: DeliveryQueueOptions) {
 
   return {
     deliver,
-    /** Waits for every queued delivery, then closes the memory and its backend's databases. */
+    /** Waits for every queued delivery, then closes what the host opened (databases, watches). */
     async close(): Promise<void> {
       await queue;
-      cairn?.closeWorking();
-      await cairn?.backend.close?.();
-      cairn = undefined;
+      await host.close();
     },
   };
 }

@@ -3,7 +3,7 @@ import { type Cairn, findRunDigest, openCairn } from '@cairn/engine';
 import { loadHarnessFixtures, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deliverOpencode, finalAnswer } from './deliver';
-import type { SessionMessage } from './payloads';
+import type { SessionMessage } from './hook-payloads';
 
 /*
  * The run digest's outcome from the agent's final answer. The messages are
@@ -27,7 +27,7 @@ beforeEach(async () => {
   messages = compacted.messages;
   sessionID = compacted.event.properties.sessionID;
   temp = await makeTempProject('cairn-opencode-answer-');
-  cairn = openCairn(temp.root, { env: {} });
+  cairn = await openCairn(temp.root, { env: {} });
   await cairn.init();
 });
 afterEach(async () => {

@@ -1,6 +1,5 @@
 import pkg from '../package.json' with { type: 'json' };
 
-export { createOpencodeHarness, type OpencodeHarnessOptions } from './create-opencode-harness';
 export {
   agentIdFrom,
   compactionSummary,
@@ -9,7 +8,8 @@ export {
   type OpencodeHookEvent,
   type OpencodeOutput,
 } from './deliver';
-export { configPath, defaultPluginSpec, MCP_SERVER_NAME } from './install';
 export { opencodeFidelity } from './opencode-fidelity';
+export { createOpencodeHarness, type OpencodeHarnessOptions } from './opencode-harness';
+export { configPath, defaultPluginSpec, MCP_SERVER_NAME } from './opencode-install';
 
 export const VERSION: string = pkg.version;

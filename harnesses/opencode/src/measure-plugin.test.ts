@@ -6,7 +6,7 @@ import { measurePluginOverhead } from './measure-plugin';
 it('measures every hook of whole sessions in-process (figures are for the bench, not asserted)', async () => {
   const project = await makeTempProject('cairn-opencode-measure-');
   try {
-    await openCairn(project.root, { env: {} }).init();
+    await (await openCairn(project.root, { env: {} })).init();
     const overhead = await measurePluginOverhead({ root: project.root, sessions: 2 });
     expect(overhead.map((o) => o.hook)).toEqual([
       'session.created',
@@ -18,7 +18,7 @@ it('measures every hook of whole sessions in-process (figures are for the bench,
       'session.idle',
     ]);
     expect(overhead.every((o) => o.calls === 2)).toBe(true);
-    const memory = openCairn(project.root, { env: {} });
+    const memory = await openCairn(project.root, { env: {} });
     expect(memory.threads('opencode')[0]?.lineage.length).toBeGreaterThan(0);
     memory.closeWorking();
   } finally {

@@ -1,7 +1,12 @@
 import type { HarnessAdapter } from '@cairn/core';
 import { deliverOpencode } from './deliver';
-import { defaultPluginSpec, installOpencode, opencodeStatus, uninstallOpencode } from './install';
 import { opencodeFidelity } from './opencode-fidelity';
+import {
+  defaultPluginSpec,
+  installOpencode,
+  opencodeStatus,
+  uninstallOpencode,
+} from './opencode-install';
 
 export interface OpencodeHarnessOptions {
   /** The plugin spec written to opencode.json; default: this package's dist/plugin.js as a file URL. */

@@ -24,7 +24,7 @@ describe('opencode deliver', () => {
 
   it('answers prompts and starts with lines for the system prompt, compaction with context', async () => {
     const project = await makeTempProject('cairn-opencode-deliver-');
-    const cairn = openCairn(project.root, { env: {} });
+    const cairn = await openCairn(project.root, { env: {} });
     try {
       await cairn.init();
       await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
@@ -55,7 +55,7 @@ describe('opencode deliver', () => {
 
   it('refuses an unknown hook and a session event without a session', async () => {
     const project = await makeTempProject('cairn-opencode-deliver-');
-    const cairn = openCairn(project.root, { env: {} });
+    const cairn = await openCairn(project.root, { env: {} });
     try {
       const context = { lifecycle: cairn.lifecycle, env: {} };
       await expectCode(

@@ -15,7 +15,7 @@ import {
   runPrompt,
   type Sandbox,
   startServer,
-} from './opencode-sandbox';
+} from './testing/opencode-sandbox';
 
 const binary = opencodeBinary();
 if (!binary)
@@ -34,8 +34,8 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
   let session = '';
   const cairn = () => openCairn(sandbox.project, { env: {} });
   /** Reads the agent's temporal nodes through the engine, newest first. */
-  const nodes = () => {
-    const memory = cairn();
+  const nodes = async () => {
+    const memory = await cairn();
     try {
       const lineage = memory.threads(AGENT).flatMap((thread) => thread.lineage);
       return lineage.map((id) => memory.expand(id, AGENT));
@@ -92,13 +92,13 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
       /cairn:pack:start.*?Receipt pack-[0-9a-f]{8}/,
     );
     // memory_add through the MCP server (cairn_memory_add): the unit is in today's daily file.
-    const memory = cairn();
+    const memory = await cairn();
     const units = await memory.list();
     memory.closeWorking();
     expect(units.find((u) => u.text === FACT)?.path).toMatch(/^\d{4}-\d{2}-\d{2}\.md$/);
     // Idle ended the session: a session_summary node over the live transcript.
-    const summary = await waitFor(() => {
-      const found = nodes().find(
+    const summary = await waitFor(async () => {
+      const found = (await nodes()).find(
         (n) => n.node.kind === 'session_summary' && n.node.sessionKey === session,
       );
       expect(found).toBeDefined();
@@ -115,8 +115,8 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
     expect(session).not.toBe('');
     const before = model.requests.length;
     await compact(server!, session);
-    const compaction = await waitFor(() => {
-      const found = nodes().find(
+    const compaction = await waitFor(async () => {
+      const found = (await nodes()).find(
         (n) => n.node.kind === 'compaction' && n.node.sessionKey === session,
       );
       expect(found).toBeDefined();
@@ -136,8 +136,8 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
     // The idle after compaction (or the delete) ends the session again: a
     // session_summary newer than the compaction node.
     await deleteSession(server!, session);
-    const latest = await waitFor(() => {
-      const [newest] = nodes();
+    const latest = await waitFor(async () => {
+      const [newest] = await nodes();
       expect(newest?.node.kind).toBe('session_summary');
       expect(newest?.node.sessionKey).toBe(session);
       return newest!.node.id;
@@ -145,7 +145,7 @@ describe.skipIf(!binary)('OpenCode e2e (opencode-ai 1.18.33)', () => {
     // Session end writes the node first and then rewrites the head, in the
     // plugin's own process: wait for the second write too.
     await waitFor(async () => {
-      const memory = cairn();
+      const memory = await cairn();
       try {
         // This clone's head (MEMORY.md's region is the team head: docs/TEAMS.md).
         const rendered = memory.localHead();

@@ -11,7 +11,7 @@ import {
   runPrompt,
   type Sandbox,
   startServer,
-} from './opencode-sandbox';
+} from './testing/opencode-sandbox';
 
 /*
  * Task history end to end with the real `opencode` CLI:

@@ -8,6 +8,7 @@ import { type ModelServer, snapshotTree, startModelServer } from '@cairn/testkit
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // The workspace's Node 24 from the npm registry (tools/node24), by path: no dependency just for a test.
 import { node24Path } from '../../../tools/node24/index.js';
+import { processesIn } from './processes.fixture';
 import {
   createHome,
   createSandbox,
@@ -17,8 +18,7 @@ import {
   runPrompt,
   type Sandbox,
   startServer,
-} from './opencode-sandbox';
-import { processesIn } from './processes.fixture';
+} from './testing/opencode-sandbox';
 
 /**
  * The committed files (opencode.json and the `.opencode/plugin/cairn.js`
@@ -51,7 +51,7 @@ describe.skipIf(!binary)('OpenCode e2e: a moved, cloned and upgraded project', (
   let server: OpencodeServer | undefined;
 
   const memoryOf = async (root: string) => {
-    const memory = openCairn(root, { env: {} });
+    const memory = await openCairn(root, { env: {} });
     try {
       const units = (await memory.list()).map((unit) => unit.text);
       const lineage = memory.threads(AGENT).flatMap((thread) => thread.lineage);

@@ -1,7 +1,7 @@
 import { openCairn } from '@cairn/engine';
 import { type ModelServer, startModelServer } from '@cairn/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOpencodeHarness } from './create-opencode-harness';
+import { createOpencodeHarness } from './opencode-harness';
 import {
   createSandbox,
   installInProject,
@@ -10,7 +10,7 @@ import {
   runPrompt,
   type Sandbox,
   startServer,
-} from './opencode-sandbox';
+} from './testing/opencode-sandbox';
 
 /**
  * Cairn installed at the project scope (the committed loader) and at the
@@ -73,8 +73,8 @@ describe.skipIf(!binary)('OpenCode e2e: Cairn installed at both scopes', () => {
     expect(occurrences(body, PACK)).toBeLessThanOrEqual(2);
     // The prompt reached the lineage once.
     const prompts = await vi.waitFor(
-      () => {
-        const memory = openCairn(sandbox.project, { env: {} });
+      async () => {
+        const memory = await openCairn(sandbox.project, { env: {} });
         try {
           const nodes = memory
             .threads(AGENT)

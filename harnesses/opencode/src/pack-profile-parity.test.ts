@@ -42,7 +42,7 @@ async function seed() {
     join(project.root, 'README.md'),
     '# Shop\n\n## Deploy\n\nThe deploy target is fly.io; deploys go through `fly deploy`.\n',
   );
-  const cairn = openCairn(project.root, { env: {} });
+  const cairn = await openCairn(project.root, { env: {} });
   await cairn.init();
   await cairn.add({ text: 'The deploy target is fly.io, region ams.' });
   await cairn.add({ text: 'LaunchDarkly flags are owned by the platform team.' });

@@ -39,7 +39,7 @@ function clientFor(directory: string, messages: unknown[], logs: string[]): Open
 
 async function setup() {
   const project = await makeTempProject('cairn-opencode-plugin-');
-  const cairn = openCairn(project.root, { env: {} });
+  const cairn = await openCairn(project.root, { env: {} });
   await cairn.init();
   await cairn.add({ text: 'The staging cluster is called kestrel-stage.' });
   // Session start asks with the thread's state: an earlier OpenCode session named the cluster.
@@ -87,7 +87,7 @@ describe('the OpenCode plugin hooks', () => {
       await hooks.event!({ event: { type: 'session.idle', properties: { sessionID } } });
       await hooks.dispose!();
 
-      const cairn = openCairn(project.root, { env: {} });
+      const cairn = await openCairn(project.root, { env: {} });
       const [thread] = cairn.threads('opencode');
       const nodes = thread!.lineage.map((id) => cairn.expand(id, 'opencode').node);
       // The earlier session's summary, and this session's once (two idles, one end).

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { CAIRN_DIR, formatError } from '@cairn/core';
-import { type Cairn, findProjectRoot, openCairn } from '@cairn/engine';
+import { formatError } from '@cairn/core';
+import { eventProjectRoot, type LifecycleHost, openLifecycleHost } from '@cairn/engine';
 import { createDeliveryQueue, type DeliveryQueue, outputOf } from './delivery-queue';
 import { SessionTracker } from './session-tracker';
 
@@ -49,14 +47,13 @@ export interface CairnHooks {
 
 export interface CairnHooksOptions {
   env?: Record<string, string | undefined>;
-  /** Opens the project's memory; tests pass a pinned clock through it. */
-  open?: (root: string) => Cairn;
+  /** What opens and keeps the project (default: one of its own); tests pass a pinned clock through it. */
+  host?: LifecycleHost;
 }
 
 /** The project the plugin serves: the nearest folder with `.cairn/` at or above OpenCode's directory. */
 export function cairnRootFor(directory: string): string | undefined {
-  const root = findProjectRoot(directory);
-  return existsSync(join(root, CAIRN_DIR)) ? root : undefined;
+  return eventProjectRoot(directory);
 }
 
 /** Session start, resume, end and compaction: the `event` hook's work and the end rule. */
@@ -132,8 +129,8 @@ export function createCairnHooks(
     input.client.app
       ?.log({ body: { service: 'cairn', level: 'warn', message } })
       .catch(() => undefined);
-  const open = options.open ?? ((dir: string) => openCairn(dir, { env }));
-  const queue = createDeliveryQueue({ root, env, open, log });
+  const host = options.host ?? openLifecycleHost({ env, log: (message) => void log(message) });
+  const queue = createDeliveryQueue({ root, env, host });
   const sessions = new SessionTracker();
   const events = sessionEvents(input.client, queue, sessions);
   const failOpen =

@@ -14,7 +14,7 @@ const client: OpencodeClientLike = {
 
 beforeEach(async () => {
   project = await makeTempProject('cairn-opencode-instances-');
-  const cairn = openCairn(project.root, { env: {} });
+  const cairn = await openCairn(project.root, { env: {} });
   await cairn.init();
   cairn.closeWorking();
   logs.length = 0;
@@ -38,7 +38,7 @@ describe('the plugin loaded twice for one project (installed at both scopes)', (
   it('serves two projects in one process side by side', async () => {
     const other = await makeTempProject('cairn-opencode-instances-');
     try {
-      const cairn = openCairn(other.root, { env: {} });
+      const cairn = await openCairn(other.root, { env: {} });
       await cairn.init();
       cairn.closeWorking();
       const a = await CairnPlugin({ directory: project.root, client });

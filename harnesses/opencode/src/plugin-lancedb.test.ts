@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Cairn, openCairn } from '@cairn/engine';
+import { openCairn, openLifecycleHost } from '@cairn/engine';
 import { makeTempProject } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
 import { createCairnHooks, type OpencodeClientLike } from './plugin-hooks';
@@ -19,7 +19,7 @@ function clientFor(directory: string, logs: string[]): OpencodeClientLike {
 describe('the OpenCode plugin with LanceDB configured', () => {
   it('recalls through LanceDB (the package loaded by openCairn), with no fallback warning', async () => {
     const project = await makeTempProject('cairn-opencode-lancedb-');
-    const setup = openCairn(project.root, { env: {} });
+    const setup = await openCairn(project.root, { env: {} });
     await setup.init();
     await setup.add({ text: 'The staging cluster is called kestrel-stage.' });
     setup.closeWorking();
@@ -29,18 +29,11 @@ describe('the OpenCode plugin with LanceDB configured', () => {
       JSON.stringify({ memoryBackendType: 'lancedb' }),
     );
     const logs: string[] = [];
-    const opened: Cairn[] = [];
+    // The plugin's own host, kept so the test can read the project it opened.
+    const host = openLifecycleHost({ env: {} });
     const hooks = createCairnHooks(
       { directory: project.root, client: clientFor(project.root, logs) },
-      // The plugin's own opening, kept so the test can read its warnings.
-      {
-        env: {},
-        open: (root) => {
-          const cairn = openCairn(root, { env: {} });
-          opened.push(cairn);
-          return cairn;
-        },
-      },
+      { env: {}, host },
     );
     try {
       await hooks['chat.message']!({ sessionID: 'ses_lancedb' }, {
@@ -50,8 +43,11 @@ describe('the OpenCode plugin with LanceDB configured', () => {
       await hooks['experimental.chat.system.transform']!({ sessionID: 'ses_lancedb' }, system);
       expect(system.system.join('\n')).toContain('kestrel-stage');
       expect(existsSync(join(project.root, '.cairn', 'index', 'lancedb'))).toBe(true);
-      expect(opened.map((cairn) => cairn.backend.type)).toEqual(['lancedb']);
-      expect(opened[0]!.warnings).toEqual([]);
+      // Opened once, kept: the host answers with the project the hooks used.
+      expect(host.roots()).toEqual([project.root]);
+      const opened = await host.open(project.root);
+      expect(opened.backend.type).toBe('lancedb');
+      expect(opened.warnings).toEqual([]);
       expect(logs).toEqual([]);
     } finally {
       await hooks.dispose!();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { requireWithCompileCache } from './compile-cache';
 import { handToHookServer } from './hook-server/hook-client';
 import { hookServerSocket } from './hook-server/server-socket';
+import { runsProcessPerHook } from './process-hook-harnesses';
 import type { PrereadStdin } from './stdin-read';
 
 interface CliBundle {
@@ -19,7 +20,7 @@ const command = argv[0] ?? '';
 // `cairn mcp` gets the CLI with the MCP server bundled in; `cairn search`
 // a bundle holding the search alone (see search-main.ts); `cairn lifecycle`
 // and the hooks of the harnesses that start a process per event (Claude
-// Code, Codex: PROCESS_HOOK_DELIVERIES in hook-deliveries.ts) a bundle
+// Code, Codex: process-hook-harnesses.ts) a bundle
 // holding the lifecycle alone (see hook-main.ts), as does the hook server
 // that answers their events (hook-server/). Anything else, a hook of
 // another harness included, gets the whole CLI (main.cjs).
@@ -29,9 +30,8 @@ const BUNDLES = new Map([
   ['lifecycle', 'hook-main.cjs'],
   ['hook-server', 'hook-main.cjs'],
 ]);
-const PROCESS_HOOK_HARNESSES = new Set(['claude-code', 'codex']);
 const bundle =
-  command === 'hook' && PROCESS_HOOK_HARNESSES.has(argv[1] ?? '')
+  command === 'hook' && runsProcessPerHook(argv[1])
     ? 'hook-main.cjs'
     : (BUNDLES.get(command) ?? 'main.cjs');
 // A hook or lifecycle event keeps a code cache of its own: the cache holds

@@ -1,4 +1,4 @@
-import { openCairn, openMemorySearch, VERSION } from '@cairn/engine';
+import { openLifecycleHost, openMemorySearch, VERSION } from '@cairn/engine';
 import type { CommandSpec } from './command';
 import { cliHelp } from './command-help';
 import { exportCommand, importCommand } from './commands/backup';
@@ -71,5 +71,11 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stdout(`${VERSION}\n`);
     return EXIT.OK;
   }
-  return runCommand(argv, io, COMMANDS, { open: openCairn, openSearch: openMemorySearch });
+  // One command per process: what it opened is closed when it is done, watches and backends included.
+  const host = openLifecycleHost({ keep: 'event' });
+  try {
+    return await runCommand(argv, io, COMMANDS, { host, openSearch: openMemorySearch });
+  } finally {
+    await host.close();
+  }
 }

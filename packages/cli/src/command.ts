@@ -2,7 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 
 type ParseArgsOptionConfig = NonNullable<ParseArgsConfig['options']>[string];
 
-import type { Cairn, MemorySearch, ProjectLocation } from '@cairn/engine';
+import type { Cairn, LifecycleHost, MemorySearch, ProjectLocation } from '@cairn/engine';
 import type { CliIO } from './io';
 
 /** One option, as node's parseArgs takes it, plus what the runner checks and `--help` shows. */
@@ -37,10 +37,15 @@ export interface CommandContext {
   location: ProjectLocation;
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   positionals: string[];
-  /** Opens the project's memory; throws INVALID_CONFIG on bad settings. */
-  open: () => Cairn;
+  /**
+   * Opens the project's memory (once per command; the runner lets its host
+   * close or keep it when the command is done); INVALID_CONFIG on bad settings.
+   */
+  open: () => Promise<Cairn>;
   /** Opens only the project's search (what `cairn search` needs), with the same settings. */
-  openSearch: () => MemorySearch;
+  openSearch: () => Promise<MemorySearch>;
+  /** What opens projects in this process (a hook finds and opens its own); none in the search bundle. */
+  host?: LifecycleHost;
 }
 
 /** What a command hands back: the JSON object for --json and the text otherwise. */

@@ -60,7 +60,7 @@ export const memorySnapshot = (root: string) => snapshotTree(join(root, MEMORY_W
 
 /** No input may leave a damaged marker, a binary or non-UTF-8 file, or a broken head behind. */
 export async function expectHealthyWorkspace(root: string): Promise<void> {
-  const report = await openCairn(root, { env: {}, homeDir: join(root, 'home') }).doctor();
+  const report = await (await openCairn(root, { env: {}, homeDir: join(root, 'home') })).doctor();
   expect(report.issues).toEqual([]);
   const damaged = report.findings.filter((f) => f.area === 'workspace');
   expect(damaged, JSON.stringify(damaged)).toEqual([]);

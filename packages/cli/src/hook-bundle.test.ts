@@ -54,7 +54,7 @@ describe('cairn hook and cairn lifecycle (their own bundle, hook-main.cjs)', () 
     // The stores were left to the OS (no checkpoint on close): what the hook
     // committed is in the WAL, and another process reads it.
     expect(existsSync(join(project.root, '.cairn/state/lineage.db-wal'))).toBe(true);
-    const cairn = openCairn(project.root);
+    const cairn = await openCairn(project.root);
     try {
       const recalled = await cairn.lifecycle.userPromptSubmit({
         agentId: 'claude-code',

@@ -2,27 +2,29 @@ import { CairnError } from '@cairn/core';
 import type { HarnessAdapter } from '@cairn/engine';
 import { deliverClaudeCode } from '@cairn/harness-claude-code';
 import { deliverCodex } from '@cairn/harness-codex';
+import {
+  PROCESS_HOOK_HARNESSES,
+  type ProcessHookHarness,
+  runsProcessPerHook,
+} from './process-hook-harnesses';
 
 /**
- * The harnesses that start `cairn hook` as a process per event, and their
- * deliveries (payload schemas and the mapping onto the lifecycle) without
- * the install code of their adapters. bin.ts loads the hook bundle
- * (hook-main.ts) for these alone; OpenCode and OpenClaw run Cairn inside
- * their own process, and a `cairn hook` of theirs goes through main.cjs.
+ * The deliveries (payload schemas and the mapping onto the lifecycle) of
+ * the harnesses that start a process per hook (process-hook-harnesses.ts),
+ * without the install code of their adapters.
  */
-export const PROCESS_HOOK_DELIVERIES: Readonly<Record<string, HarnessAdapter['deliver']>> = {
+export const PROCESS_HOOK_DELIVERIES: Readonly<
+  Record<ProcessHookHarness, HarnessAdapter['deliver']>
+> = {
   'claude-code': deliverClaudeCode,
   codex: deliverCodex,
 };
 
 export async function loadProcessHookDelivery(id: string): Promise<HarnessAdapter['deliver']> {
-  const deliver = Object.hasOwn(PROCESS_HOOK_DELIVERIES, id)
-    ? PROCESS_HOOK_DELIVERIES[id]
-    : undefined;
-  if (!deliver) {
+  if (!runsProcessPerHook(id)) {
     throw new CairnError('INVALID_INPUT', `The hook bundle has no delivery for harness "${id}"`, {
-      hint: `it serves ${Object.keys(PROCESS_HOOK_DELIVERIES).join(', ')}; run hooks through the \`cairn\` command`,
+      hint: `it serves ${PROCESS_HOOK_HARNESSES.join(', ')}; run hooks through the \`cairn\` command`,
     });
   }
-  return deliver;
+  return PROCESS_HOOK_DELIVERIES[id];
 }

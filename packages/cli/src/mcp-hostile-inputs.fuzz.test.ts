@@ -55,7 +55,7 @@ beforeEach(async () => {
   project = await makeTempProject('cairn-mcp-fuzz-');
   expect((await runInProcess(project.root, ['init'])).code).toBe(0);
   client = new LineClient();
-  const cairn = openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
+  const cairn = await openCairn(project.root, { env: {}, homeDir: join(project.root, 'home') });
   server = await serveStdio(cairn, { stdin: client.stdin, stdout: client.stdout });
   const init = await client.call('initialize', {
     protocolVersion: '2025-06-18',

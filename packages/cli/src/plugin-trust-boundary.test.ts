@@ -71,7 +71,7 @@ beforeEach(async () => {
     CAIRN_TIMEZONE: 'UTC',
     ...TRUST_TEST_SECRET_ENV,
   };
-  const cairn = openCairn(project.root, { env });
+  const cairn = await openCairn(project.root, { env });
   await cairn.init();
   await cairn.add({ text: 'The kestrel pipeline lives in ci/kestrel.yml.' });
   cairn.closeWorking();

@@ -1,13 +1,14 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CAIRN_DIR, CairnError, typedFileSystemError } from '@cairn/core';
-import type { Cairn, MemorySearch, OpenCairnOptions, ProjectLocation } from '@cairn/engine';
-import {
-  assertProjectLayout,
-  loadConfiguredPackages,
-  locateProject,
-  notInitializedError,
+import type {
+  Cairn,
+  LifecycleHost,
+  MemorySearch,
+  OpenCairnOptions,
+  ProjectLocation,
 } from '@cairn/engine';
+import { assertProjectLayout, locateProject, notInitializedError } from '@cairn/engine';
 import type { CommandSpec } from './command';
 import { commandHelp, subcommandHelp } from './command-help';
 import { EXIT, exitCodeFor } from './exit-codes';
@@ -15,10 +16,11 @@ import { type CliIO, oneLine, printError, printJson } from './io';
 import { checkNumbers, checkSubcommand, parseCommandLine, usageError } from './parse-command-line';
 import { didYouMean } from './suggest';
 
-/** How a runner opens a project: the whole engine, or its search alone. */
+/** How a runner opens a project: the whole engine through its host, or its search alone. */
 export interface ProjectOpeners {
-  open(root: string, options: OpenCairnOptions): Cairn;
-  openSearch(root: string, options: OpenCairnOptions): MemorySearch;
+  /** Opens the whole engine and says when the command is done with it (the search bundle has none). */
+  host?: LifecycleHost;
+  openSearch(root: string, options: OpenCairnOptions): Promise<MemorySearch>;
 }
 
 /**
@@ -51,6 +53,19 @@ function locate(command: CommandSpec, cwd: string, rootFlag: unknown): ProjectLo
   const root = command.checksRoot ? resolve(cwd, rootFlag) : explicitRoot(cwd, rootFlag);
   const initialized = statSync(join(root, CAIRN_DIR), { throwIfNoEntry: false })?.isDirectory();
   return { root, initialized: initialized === true, start: root };
+}
+
+function hostOf(openers: ProjectOpeners): LifecycleHost {
+  if (openers.host) return openers.host;
+  throw new CairnError('INTERNAL', 'This bundle cannot open the whole engine', {
+    hint: 'report this as a bug in @cairn/cli',
+  });
+}
+
+/** The command is done with the project it opened: its host closes it or keeps it. */
+async function release(openers: ProjectOpeners, cairn: Promise<Cairn> | undefined) {
+  const opened = await cairn?.catch(() => undefined);
+  if (opened) openers.host?.release(opened);
 }
 
 /** `--help` after a command or one of its subcommands. */
@@ -98,45 +113,36 @@ export async function runCommand(
     checkNumbers(command, values);
     const location = locate(command, io.cwd, values.root);
     const { root } = location;
-    // A command that checks --root itself (a hook) finds its project, and loads its packages, alone.
-    // The settings read here are handed to the first project opened (one read per process).
-    let resolvedSettings = command.checksRoot
-      ? undefined
-      : await loadConfiguredPackages(root, { env: io.env }).catch(() => undefined);
-    const handOver = () => {
-      const given = resolvedSettings;
-      resolvedSettings = undefined;
-      return given;
-    };
-    let cairn: Cairn | undefined;
-    let search: MemorySearch | undefined;
+    let cairn: Promise<Cairn> | undefined;
+    let search: Promise<MemorySearch> | undefined;
     // A link under .cairn/ (a cloned repository can ship one) fails the command with INVALID_PATH.
     // Outside a project, a command that opens it says so and creates nothing (init creates it).
-    const needProject = () => {
+    const checkProject = () => {
       if (!location.initialized && !command.opensUninitialized) throw notInitializedError(location);
+      assertProjectLayout(root);
     };
     const open = () => {
-      if (!cairn) needProject();
-      if (!cairn) assertProjectLayout(root);
-      cairn ??= openers.open(root, { env: io.env, resolvedSettings: handOver() });
+      if (!cairn) checkProject();
+      cairn ??= hostOf(openers).open(root, io.env);
       return cairn;
     };
     const openSearch = () => {
-      if (!search) needProject();
-      if (!search) assertProjectLayout(root);
-      search ??= openers.openSearch(root, { env: io.env, resolvedSettings: handOver() });
+      if (!search) checkProject();
+      search ??= openers.openSearch(root, { env: io.env });
       return search;
     };
-    const context = { io, json, root, location, values, positionals, open, openSearch };
-    const output = await command.run(context);
+    const { host } = openers;
+    const context = { io, json, root, location, values, positionals, open, openSearch, host };
+    const output = await command.run(context).finally(() => release(openers, cairn));
     if (output.printed) return output.exitCode ?? EXIT.OK;
     if (json) printJson(io, output.json);
     else if (output.text) io.stdout(`${output.text}\n`);
     if (!json && output.errorLine) io.stderr(`cairn: ${oneLine(output.errorLine)}\n`);
     // JSON output carries warnings where relevant.
     if (!json && !command.listsWarnings) {
-      const warnings = cairn?.warnings ?? search?.warnings ?? [];
-      for (const warning of warnings) io.stderr(`cairn: warning: ${warning}\n`);
+      const pending: Promise<{ readonly warnings: string[] }> | undefined = cairn ?? search;
+      const opened = await pending?.catch(() => undefined);
+      for (const warning of opened?.warnings ?? []) io.stderr(`cairn: warning: ${warning}\n`);
     }
     return output.exitCode ?? EXIT.OK;
   } catch (thrown) {

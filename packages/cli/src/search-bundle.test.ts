@@ -28,7 +28,10 @@ describe('cairn search (its own bundle, search-main.cjs)', () => {
     const printed = cli.run(['search', 'kestrel', 'pipeline', '--limit', '5', '--json']);
     expect(printed.code).toBe(0);
     const { ok, results } = JSON.parse(printed.stdout);
-    const expected = await openCairn(project.root).search({ query: 'kestrel pipeline', limit: 5 });
+    const expected = await (await openCairn(project.root)).search({
+      query: 'kestrel pipeline',
+      limit: 5,
+    });
     expect(ok).toBe(true);
     expect(results).toEqual(JSON.parse(JSON.stringify(expected)));
     // The third hit matches through its neighbour's text (see docs/SEARCH.md).

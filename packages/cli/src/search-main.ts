@@ -1,4 +1,3 @@
-import { CairnError } from '@cairn/core';
 import { openMemorySearch } from '@cairn/engine';
 import { carryBetterSqlite3 } from './bundled-sqlite';
 import { searchCommand } from './commands/read-commands';
@@ -16,12 +15,8 @@ import { startProcess } from './start-process';
 export function main(importModule?: (specifier: string) => Promise<unknown>): void {
   carryBetterSqlite3();
   startProcess(importModule, () =>
+    // No host: this bundle never opens the whole engine.
     runCommand(process.argv.slice(2), processIO(), [searchCommand], {
-      open: () => {
-        throw new CairnError('INTERNAL', 'cairn search opened the whole engine', {
-          hint: 'report this as a bug in @cairn/cli',
-        });
-      },
       openSearch: openMemorySearch,
     }),
   );

@@ -81,7 +81,7 @@ async function seedTranscripts(cairn: Cairn): Promise<void> {
 async function seed(): Promise<void> {
   expect((await runInProcess(project.root, ['init'])).code).toBe(0);
   const home = join(project.root, 'home');
-  const cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  const cairn = await openCairn(project.root, { env: { HOME: home }, homeDir: home });
   try {
     for (const [i, chunk] of chunks().entries()) {
       const added = await cairn.add({
@@ -277,7 +277,7 @@ describe('no secret of the corpus leaves through any surface', () => {
 
   it('every MCP tool the server lists', async () => {
     const home = join(project.root, 'home');
-    const cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+    const cairn = await openCairn(project.root, { env: { HOME: home }, homeDir: home });
     const client = new LineClient();
     const server: McpServerHandle = await serveStdio(cairn, {
       stdin: client.stdin,

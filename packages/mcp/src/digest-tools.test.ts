@@ -12,7 +12,7 @@ let client: Client;
 beforeEach(async () => {
   project = await makeTempProject();
   const home = join(project.root, 'home');
-  cairn = openCairn(project.root, {
+  cairn = await openCairn(project.root, {
     env: { HOME: home },
     homeDir: home,
     overrides: { timezone: 'UTC' },

@@ -21,7 +21,7 @@ let client: Client;
 beforeEach(async () => {
   project = await makeTempProject();
   const home = join(project.root, 'home');
-  cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  cairn = await openCairn(project.root, { env: { HOME: home }, homeDir: home });
   await cairn.init();
   lineage = openLineageStore(project.root);
   client = await connectInMemory(cairn);

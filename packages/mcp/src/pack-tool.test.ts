@@ -17,7 +17,7 @@ type Pack = z.output<typeof contextPackOutput>;
 beforeEach(async () => {
   project = await makeTempProject();
   const home = join(project.root, 'home');
-  cairn = openCairn(project.root, {
+  cairn = await openCairn(project.root, {
     env: { HOME: home },
     homeDir: home,
     overrides: { timezone: 'UTC' },

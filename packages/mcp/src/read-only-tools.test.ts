@@ -10,7 +10,7 @@ let cairn: Cairn;
 let client: Client;
 let unitId: string;
 
-const open = (memoryBackendType: 'file' | 'readonly') => {
+const open = async (memoryBackendType: 'file' | 'readonly') => {
   const home = join(project.root, 'home');
   return openCairn(project.root, {
     env: { HOME: home },
@@ -21,12 +21,12 @@ const open = (memoryBackendType: 'file' | 'readonly') => {
 
 beforeEach(async () => {
   project = await makeTempProject();
-  const writable = open('file');
+  const writable = await open('file');
   await writable.init();
   const added = await writable.add({ text: 'Releases are cut on Tuesdays.', category: 'fact' });
   if (added.action !== 'created') throw new Error(`seed failed: ${added.action}`);
   unitId = added.memoryId;
-  cairn = open('readonly');
+  cairn = await open('readonly');
   client = await connectInMemory(cairn);
 });
 

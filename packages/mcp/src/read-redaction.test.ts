@@ -26,7 +26,7 @@ const kinds = () => [...new Set(fakeSecrets().map((s) => s.kind))].sort();
 beforeEach(async () => {
   project = await makeTempProject();
   const home = join(project.root, 'home');
-  cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  cairn = await openCairn(project.root, { env: { HOME: home }, homeDir: home });
   await cairn.init();
   for (const secret of fakeSecrets()) {
     const added = await cairn.add({

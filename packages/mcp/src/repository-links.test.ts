@@ -27,14 +27,14 @@ const SECRET = 'hunter2-from-the-environment';
 let victim: TempProject;
 let victimTree: Record<string, string>;
 
-const open = (root: string): Cairn => {
+const open = async (root: string): Promise<Cairn> => {
   const home = join(root, 'home');
   return openCairn(root, { env: { HOME: home, CAIRN_TIMEZONE: 'UTC' }, homeDir: home });
 };
 
 beforeAll(async () => {
   victim = await makeTempProject('cairn-victim-');
-  const cairn = open(victim.root);
+  const cairn = await open(victim.root);
   await cairn.init();
   expect((await cairn.add({ text: VICTIM_UNIT })).action).toBe('created');
   await cairn.write(
@@ -59,7 +59,7 @@ afterEach(() => {
 
 async function evilProject(linkCase: RepositoryLinkCase): Promise<TempProject> {
   const evil = await makeTempProject('cairn-evil-');
-  const cairn = open(evil.root);
+  const cairn = await open(evil.root);
   await cairn.init();
   await cairn.add({ text: 'Evil project note: kestrel builds run nightly.' });
   cairn.closeWorking();
@@ -77,10 +77,12 @@ describe('links a repository ships under .cairn/ are never followed (MCP)', () =
       const evil = await evilProject(linkCase);
       try {
         if (OPEN_REFUSED.has(linkCase.path)) {
-          expect(() => open(evil.root)).toThrow(expect.objectContaining({ code: 'INVALID_PATH' }));
+          await expect(open(evil.root)).rejects.toThrow(
+            expect.objectContaining({ code: 'INVALID_PATH' }),
+          );
           return;
         }
-        const cairn = open(evil.root);
+        const cairn = await open(evil.root);
         const client = await connectInMemory(cairn);
         try {
           const calls = [

@@ -17,7 +17,7 @@ let handle: HttpServerHandle | undefined;
 beforeEach(async () => {
   project = await makeTempProject();
   const home = join(project.root, 'home');
-  cairn = openCairn(project.root, { env: {}, homeDir: home });
+  cairn = await openCairn(project.root, { env: {}, homeDir: home });
 });
 
 afterEach(async () => {

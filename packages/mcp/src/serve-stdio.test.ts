@@ -18,7 +18,7 @@ function frame(message: object): string {
 
 it('answers every request received before stdin ends, then stops by itself', async () => {
   const home = join(project.root, 'home');
-  const cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  const cairn = await openCairn(project.root, { env: { HOME: home }, homeDir: home });
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const lines: string[] = [];
@@ -66,7 +66,7 @@ it('answers every request received before stdin ends, then stops by itself', asy
 it('close() stops the server, settles `closed` and closes working memory', async () => {
   const home = join(project.root, 'home');
   const stdin = new PassThrough();
-  const cairn = openCairn(project.root, { env: {}, homeDir: home });
+  const cairn = await openCairn(project.root, { env: {}, homeDir: home });
   const closeWorking = vi.spyOn(cairn, 'closeWorking');
   const handle = await serveStdio(cairn, { stdin, stdout: new PassThrough() });
   await handle.close();
@@ -77,7 +77,7 @@ it('close() stops the server, settles `closed` and closes working memory', async
 
 it('answers an oversized, a non-JSON and a non-JSON-RPC line with errors and keeps serving', async () => {
   const home = join(project.root, 'home');
-  const cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  const cairn = await openCairn(project.root, { env: { HOME: home }, homeDir: home });
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const lines: string[] = [];
@@ -120,7 +120,7 @@ it('answers an oversized, a non-JSON and a non-JSON-RPC line with errors and kee
 
 it('answers a tools/call whose arguments are not an object with -32602, and keeps serving', async () => {
   const home = join(project.root, 'home');
-  const cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  const cairn = await openCairn(project.root, { env: { HOME: home }, homeDir: home });
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let text = '';

@@ -81,7 +81,7 @@ export function connectedProjectPerTest(): ConnectedProject {
   beforeEach(async () => {
     current.project = await makeTempProject();
     const home = join(current.project.root, 'home');
-    current.cairn = openCairn(current.project.root, { env: { HOME: home }, homeDir: home });
+    current.cairn = await openCairn(current.project.root, { env: { HOME: home }, homeDir: home });
     await current.cairn.init();
     current.client = await connectInMemory(current.cairn);
   });

@@ -14,7 +14,7 @@ const call = (name: string, args?: Record<string, unknown>) => callTool(client, 
 beforeEach(async () => {
   project = await makeTempProject();
   const home = join(project.root, 'home');
-  cairn = openCairn(project.root, { env: { HOME: home }, homeDir: home });
+  cairn = await openCairn(project.root, { env: { HOME: home }, homeDir: home });
   await cairn.init();
   client = await connectInMemory(cairn);
 });

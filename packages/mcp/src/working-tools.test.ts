@@ -18,7 +18,7 @@ beforeEach(async () => {
   project = await makeTempProject();
   clock = Date.parse('2026-05-01T09:00:00.000Z');
   const home = join(project.root, 'home');
-  cairn = openCairn(project.root, {
+  cairn = await openCairn(project.root, {
     env: { HOME: home },
     homeDir: home,
     overrides: { timezone: 'UTC' },

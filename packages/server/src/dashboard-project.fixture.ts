@@ -15,7 +15,11 @@ export interface SeededProject {
 }
 
 /** The project's memory with this test's home (no user config of the machine's user). */
-export function openProject(root: string, backend?: 'readonly', now?: () => Date): Cairn {
+export async function openProject(
+  root: string,
+  backend?: 'readonly',
+  now?: () => Date,
+): Promise<Cairn> {
   return openCairn(root, {
     env: {},
     homeDir: join(root, 'home'),
@@ -98,7 +102,7 @@ export async function seedProject(root: string): Promise<SeededProject> {
     clock += 1000;
     return new Date(clock);
   };
-  const cairn = openProject(root, undefined, tick);
+  const cairn = await openProject(root, undefined, tick);
   try {
     await cairn.init();
     for (const text of UNITS.slice(1)) {

@@ -57,7 +57,7 @@ beforeAll(async () => {
   if (skip) return;
   project = await makeTempProject();
   seeded = await seedProject(project.root);
-  cairn = openProject(project.root);
+  cairn = await openProject(project.root);
   for (const text of [
     'Install dependencies with pnpm in this repository; npm is not used here.',
     'In this repository dependencies are installed with pnpm, never with npm.',
@@ -68,7 +68,7 @@ beforeAll(async () => {
   const proposal = run.action === 'ran' ? run.proposals.find((p) => p.kind === 'merge') : undefined;
   if (!proposal) throw new Error('fixture: the maintenance run proposed no merge');
   merge = { id: proposal.id, dropped: proposal.patch.ops[0]!.memoryId };
-  readonly = openProject(project.root, 'readonly');
+  readonly = await openProject(project.root, 'readonly');
   dashboard = await serveDashboard(cairn, { onRefused: (refusal) => refusals.push(refusal) });
   readonlyDashboard = await serveDashboard(readonly);
   evilPort = await evilSite();

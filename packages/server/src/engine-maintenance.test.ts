@@ -13,7 +13,7 @@ afterEach(async () => {
 describe("the review inbox over the engine's maintenance", () => {
   it('shows a real proposal, approves and undoes it; a stale one is a 409 that writes nothing', async () => {
     project = await makeTempProject();
-    const cairn = openProject(project.root);
+    const cairn = await openProject(project.root);
     await cairn.init();
     const texts = [
       'Install dependencies with pnpm in this repository; npm is not used here.',

@@ -18,7 +18,7 @@ let session: { cookie: string; csrf: string };
 beforeAll(async () => {
   project = await makeTempProject();
   seeded = await seedProject(project.root);
-  cairn = openProject(project.root);
+  cairn = await openProject(project.root);
   dashboard = await serveDashboard(cairn);
 }, 60_000);
 afterAll(async () => {
@@ -245,7 +245,7 @@ describe('the dashboard API over a real project', () => {
 
 describe('the dashboard on a read-only backend', () => {
   it('refuses every write with READ_ONLY and writes nothing', async () => {
-    const readonly = openProject(project.root, 'readonly');
+    const readonly = await openProject(project.root, 'readonly');
     const server = await serveDashboard(readonly);
     try {
       const own = await signIn(server.port, server.url);

@@ -49,7 +49,7 @@ export interface DescribeHarnessOptions {
   /** Folder of `*.json` fixtures, replayed in file-name order as one session. */
   fixturesDir: string;
   /** The engine's `openCairn`, passed in by the harness package's test. */
-  openCairn: (root: string, options: { env: Record<string, string> }) => CairnLike;
+  openCairn: (root: string, options: { env: Record<string, string> }) => Promise<CairnLike>;
 }
 
 const SEED = 'Cairn harness check: the staging cluster is called kestrel-stage.';
@@ -126,7 +126,7 @@ export function describeHarness(options: DescribeHarnessOptions): void {
     beforeAll(async () => {
       fixtures = await loadHarnessFixtures(fixturesDir);
       project = await makeTempProject('cairn-harness-');
-      cairn = options.openCairn(project.root, { env: {} });
+      cairn = await options.openCairn(project.root, { env: {} });
       await cairn.init();
       await cairn.add({ text: SEED });
       // Session start shows what the thread's state asks for and the heads, not the newest

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { HarnessInstallReport } from '@cairn/core';
 import { openCairn } from '@cairn/engine';
 import { formatJson } from '@cairn/harness-kit';
-import { createOpencodeHarness } from './create-opencode-harness';
+import { createOpencodeHarness } from '../opencode-harness';
 
 /**
  * Test support (not exported): a real OpenCode CLI in a throwaway HOME,
@@ -17,7 +17,7 @@ import { createOpencodeHarness } from './create-opencode-harness';
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const PACKAGE_DIR = resolve(here, '..');
+export const PACKAGE_DIR = resolve(here, '../..');
 /** The version pinned in devDependencies (and declared as checkedVersion). */
 export const OPENCODE_VERSION = '1.18.33';
 
@@ -134,7 +134,7 @@ export async function installInProject(
   modelUrl: string,
   seeds: string[],
 ): Promise<HarnessInstallReport> {
-  const memory = openCairn(sandbox.project, { env: {} });
+  const memory = await openCairn(sandbox.project, { env: {} });
   try {
     await memory.init();
     for (const text of seeds) await memory.add({ text });

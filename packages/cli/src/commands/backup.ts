@@ -53,7 +53,7 @@ export const importCommand: CommandSpec = {
   // Restoring into a fresh clone or an empty folder is what the archive is for.
   opensUninitialized: true,
   async run({ open, positionals }) {
-    const cairn = open();
+    const cairn = await open();
     const archive = resolve(positionals[0]!);
     const result = await importProject(cairn.rootDir, archive, cairn.writer);
     const inserted = Object.values(result.rows).reduce((a, s) => a + s.inserted, 0);

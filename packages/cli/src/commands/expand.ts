@@ -76,7 +76,7 @@ export const expandCommand: CommandSpec = {
   },
   positionals: { min: 1, max: 1 },
   async run({ open, values, positionals }) {
-    const cairn = open();
+    const cairn = await open();
     try {
       const agent = agentOf(cairn, stringFlag(values.agent));
       const full = values.full === true;

@@ -57,7 +57,7 @@ export async function runDigestSubcommand(context: CommandContext): Promise<Comm
   const { open, positionals, values, root } = context;
   const sub = positionals[0];
   const agent = stringFlag(values.agent);
-  const cairn = open();
+  const cairn = await open();
   try {
     if (sub === 'show') {
       const run = positionals[1];

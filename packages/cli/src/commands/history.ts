@@ -56,11 +56,12 @@ function patternLine(pattern: FixPattern): string {
 }
 
 /** The namespace the project's settings name (`memory.namespace`): patterns of others are not seen. */
-const namespaceOf = (context: CommandContext) => context.open().settings.memory.namespace;
+const namespaceOf = async (context: CommandContext) =>
+  (await context.open()).settings.memory.namespace;
 
 /** The other clones' shared fix patterns, imported before a read (docs/TEAMS.md). */
 async function importShared(context: CommandContext): Promise<void> {
-  await context.open().syncSharedFixes({ write: false });
+  await (await context.open()).syncSharedFixes({ write: false });
 }
 
 function shareLines(sync: SharedFixesSync): string[] {
@@ -75,7 +76,7 @@ function shareLines(sync: SharedFixesSync): string[] {
 
 /** `cairn history share`: imports the other clones' fix patterns and writes this clone's. */
 async function share(context: CommandContext): Promise<CommandOutput> {
-  const sync = await context.open().syncSharedFixes();
+  const sync = await (await context.open()).syncSharedFixes();
   const lines = shareLines(sync);
   return {
     json: { ...sync },
@@ -90,7 +91,7 @@ async function patterns(context: CommandContext): Promise<CommandOutput> {
   await importShared(context);
   const state = stringFlag(context.values.state);
   const list = listFixPatterns(context.root, {
-    namespace: namespaceOf(context),
+    namespace: await namespaceOf(context),
     ...(state ? { state: checkFixPatternState(state) } : {}),
   });
   const text = list.length
@@ -132,7 +133,7 @@ function promotionLine(promotion: ApprovalPromotion): string {
 }
 
 async function approve(context: CommandContext, id: string): Promise<CommandOutput> {
-  const cairn = context.open();
+  const cairn = await context.open();
   const reason = stringFlag(context.values.reason);
   const { pattern, promotion } = await approveAndPromoteFixPattern(cairn.rootDir, cairn, id, {
     namespace: cairn.settings.memory.namespace,
@@ -154,11 +155,11 @@ async function withId(context: CommandContext, sub: Subcommand): Promise<Command
   }
   if (sub === 'approve') return approve(context, id);
   const reason = stringFlag(context.values.reason);
-  const options = { namespace: namespaceOf(context), ...(reason ? { reason } : {}) };
+  const options = { namespace: await namespaceOf(context), ...(reason ? { reason } : {}) };
   if (sub === 'deprecate') {
     const detail = deprecateFixPattern(context.root, id, options);
     // A pattern this clone shared leaves its file.
-    const sync = await context.open().syncSharedFixes();
+    const sync = await (await context.open()).syncSharedFixes();
     return {
       json: { pattern: detail, shared: sync },
       text: [detailText(detail), ...shareLines(sync)].join('\n'),

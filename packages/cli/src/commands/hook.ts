@@ -1,19 +1,9 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { CAIRN_DIR, CairnError, formatError, formatErrorLine } from '@cairn/core';
-import {
-  type Cairn,
-  findProjectRoot,
-  type HarnessAdapter,
-  loadConfiguredPackages,
-  logLifecycleFailure,
-  type OpenCairnOptions,
-  openCairn,
-  sqliteDriverProblem,
-} from '@cairn/engine';
-import type { CommandSpec } from '../command';
+import { realpathSync } from 'node:fs';
+import { CairnError, formatError, formatErrorLine, type HarnessDeliveryResult } from '@cairn/core';
+import { type Cairn, type HarnessAdapter, sqliteDriverProblem } from '@cairn/engine';
+import type { CommandContext, CommandOutput, CommandSpec } from '../command';
 import { MAX_PAYLOAD_BYTES, stdinTimeoutMs } from '../hook-limits';
-import { oneLine } from '../io';
+import { type CliIO, oneLine } from '../io';
 
 export { DEFAULT_STDIN_TIMEOUT_MS, MAX_PAYLOAD_BYTES } from '../hook-limits';
 
@@ -48,47 +38,80 @@ function parsePayload(text: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** A hook event the lifecycle refused, in the project's lifecycle log (best effort). */
-function logRefusal(root: string, event: string, payload: Record<string, unknown>, error: unknown) {
-  const sessionKey = typeof payload.session_id === 'string' ? payload.session_id.slice(0, 256) : '';
-  logLifecycleFailure(root, {
-    at: new Date().toISOString(),
-    event,
-    ...(sessionKey ? { sessionKey } : {}),
-    code: CairnError.isInstance(error) ? error.code : 'INTERNAL',
-    message: formatError(error).slice(0, 2000),
-  });
-}
-
-/** `--root`, else the nearest folder with .cairn/ above the payload's cwd; undefined when none. */
-function projectRootFor(rootFlag: unknown, payload: Record<string, unknown>, cwd: string) {
-  if (typeof rootFlag === 'string') {
-    // A root that is gone (a deleted checkout) is no project: never create it.
-    const root = resolve(cwd, rootFlag);
-    return statSync(root, { throwIfNoEntry: false })?.isDirectory() ? root : undefined;
-  }
-  const start = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : cwd;
-  const root = findProjectRoot(start);
-  return existsSync(join(root, CAIRN_DIR)) ? root : undefined;
-}
+/** Why an event was skipped (in the JSON reply): no project, and none is created. */
+const NO_PROJECT = 'no project: no .cairn/ above the session cwd, or --root is not a folder';
 
 export interface HookCommandOptions {
   /** The delivery of a harness id (INVALID_INPUT for an unknown one). */
   loadDelivery: (harnessId: string) => Promise<HarnessAdapter['deliver']>;
-  /** Opens the project the payload names (default openCairn). */
-  open?: (root: string, options: OpenCairnOptions) => Cairn;
+}
+
+/**
+ * What the user should know before the event runs: settings ignored from
+ * an untrusted project config (the hook still runs), and a missing SQLite
+ * driver (the lifecycle cannot run: say once what fixes it rather than
+ * inject nothing quietly).
+ */
+function warnBeforeEvent(io: CliIO, label: string, cairn: Cairn): void {
+  for (const item of cairn.resolved.trust.ignored) {
+    io.stderr(
+      `${label}: warning: ignored "${item.key}" from the untrusted project config (${item.reason}); run \`cairn trust\` to allow it\n`,
+    );
+  }
+  const driver = sqliteDriverProblem();
+  if (driver) io.stderr(`${oneLine(`${label}: warning: ${formatErrorLine(driver)}`)}\n`);
+}
+
+/**
+ * Some hooks reply with plain text (Claude Code's PreCompact appends stdout
+ * to the compaction instructions); everything else is a JSON object.
+ */
+function hookReply(result: HarnessDeliveryResult): CommandOutput {
+  const { output } = result;
+  const text =
+    output === undefined ? '' : typeof output === 'string' ? output : JSON.stringify(output);
+  return { json: { ok: true, ...result }, text };
+}
+
+/** One event: the payload read, its project found and opened, the delivery run through the host. */
+async function runHookEvent(
+  { loadDelivery }: HookCommandOptions,
+  { io, values, positionals, host }: CommandContext,
+): Promise<CommandOutput> {
+  const [harnessId, hookEvent] = positionals as [string, string];
+  if (!host) throw new CairnError('INTERNAL', 'No lifecycle host in this bundle');
+  const label = `cairn hook ${harnessId} ${hookEvent}`;
+  const deliver = await loadDelivery(harnessId);
+  const stdin = await io.readStdin({
+    maxBytes: MAX_PAYLOAD_BYTES,
+    timeoutMs: stdinTimeoutMs(io.env),
+  });
+  const payload = parsePayload(stdin);
+  const start = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : io.cwd;
+  const rootFlag = typeof values.root === 'string' ? values.root : undefined;
+  const root = host.projectRoot(start, rootFlag, io.cwd);
+  if (!root) return { json: { ok: true, skipped: NO_PROJECT }, text: '' };
+  const cairn = await host.open(root, io.env);
+  warnBeforeEvent(io, label, cairn);
+  const sessionKey = typeof payload.session_id === 'string' ? payload.session_id : undefined;
+  // A refused payload (INVALID_INPUT) dropped the event: the host logs it, and `cairn doctor` says so.
+  const outcome = await host.deliver(
+    cairn,
+    { name: `${harnessId} ${hookEvent}`, ...(sessionKey ? { sessionKey } : {}) },
+    (project) => deliver({ hookEvent, payload }, { lifecycle: project.lifecycle, env: io.env }),
+  );
+  if (!outcome.ok) throw outcome.error;
+  return hookReply(outcome.value);
 }
 
 /**
  * `cairn hook`: the whole CLI loads the harness adapters (harnesses.ts),
  * the hook bundle only the deliveries of the harnesses that start a process
- * per hook (hook-deliveries.ts), and opens projects for a process that
- * exits right after (hook-main.ts).
+ * per hook (hook-deliveries.ts). Either way the project is found, opened,
+ * and closed or kept by the lifecycle host the bundle runs commands with
+ * (cli.ts, hook-main.ts).
  */
-export const createHookCommand = ({
-  loadDelivery,
-  open = openCairn,
-}: HookCommandOptions): CommandSpec => ({
+export const createHookCommand = (options: HookCommandOptions): CommandSpec => ({
   name: 'hook',
   summary:
     'Run a harness hook: payload JSON on stdin, the harness reply on stdout (never fails the agent)',
@@ -96,63 +119,16 @@ export const createHookCommand = ({
   options: {},
   positionals: { min: 2, max: 2 },
   checksRoot: true,
-  async run({ io, values, positionals }) {
-    const [harnessId, hookEvent] = positionals as [string, string];
+  async run(context) {
     // Fail-open: whatever happens, the agent gets exit 0; problems go to
     // stderr (shown by harnesses in verbose modes) and, once a project is
     // known, to .cairn/state/lifecycle-errors.jsonl through the engine.
     try {
-      const deliver = await loadDelivery(harnessId);
-      const stdin = await io.readStdin({
-        maxBytes: MAX_PAYLOAD_BYTES,
-        timeoutMs: stdinTimeoutMs(io.env),
-      });
-      const payload = parsePayload(stdin);
-      const root = projectRootFor(values.root, payload, io.cwd);
-      if (!root)
-        return {
-          json: {
-            ok: true,
-            skipped: 'no project: no .cairn/ above the session cwd, or --root is not a folder',
-          },
-          text: '',
-        };
-      const resolvedSettings = await loadConfiguredPackages(root, { env: io.env });
-      const cairn = open(root, { env: io.env, resolvedSettings });
-      // Settings ignored from an untrusted project config: said on stderr, the hook still runs.
-      for (const item of cairn.resolved.trust.ignored) {
-        io.stderr(
-          `cairn hook ${harnessId} ${hookEvent}: warning: ignored "${item.key}" from the untrusted project config (${item.reason}); run \`cairn trust\` to allow it\n`,
-        );
-      }
-      // No SQLite driver (no better-sqlite3 build, Node < 24): the lifecycle
-      // cannot run, so say once what fixes it rather than inject nothing quietly.
-      const driver = sqliteDriverProblem();
-      if (driver) {
-        io.stderr(
-          `${oneLine(`cairn hook ${harnessId} ${hookEvent}: warning: ${formatErrorLine(driver)}`)}\n`,
-        );
-      }
-      try {
-        const result = await deliver(
-          { hookEvent, payload },
-          { lifecycle: cairn.lifecycle, env: io.env },
-        ).catch((error: unknown) => {
-          // A refused payload (INVALID_INPUT) dropped the event: `cairn doctor` says so.
-          logRefusal(root, `${harnessId} ${hookEvent}`, payload, error);
-          throw error;
-        });
-        // Some hooks reply with plain text (Claude Code's PreCompact appends stdout to the
-        // compaction instructions); everything else is a JSON object.
-        const { output } = result;
-        const text =
-          output === undefined ? '' : typeof output === 'string' ? output : JSON.stringify(output);
-        return { json: { ok: true, ...result }, text };
-      } finally {
-        cairn.closeWorking();
-      }
+      return await runHookEvent(options, context);
     } catch (error) {
-      io.stderr(`${oneLine(`cairn hook ${harnessId} ${hookEvent}: ${formatErrorLine(error)}`)}\n`);
+      const [harnessId, hookEvent] = context.positionals;
+      const line = `cairn hook ${harnessId} ${hookEvent}: ${formatErrorLine(error)}`;
+      context.io.stderr(`${oneLine(line)}\n`);
       const code = CairnError.isInstance(error) ? error.code : 'INTERNAL';
       return { json: { ok: false, error: { code, message: formatError(error) } }, text: '' };
     }

@@ -31,7 +31,7 @@ export const initCommand: CommandSpec = {
   positionals: { min: 0, max: 0 },
   opensUninitialized: true,
   async run({ open, location }) {
-    const cairn = open();
+    const cairn = await open();
     const result = await cairn.init();
     const lines = result.created.length
       ? result.created.map((path) => `  created ${path}`)

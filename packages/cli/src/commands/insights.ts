@@ -34,7 +34,7 @@ export const insightsCommand: CommandSpec = {
   ],
   async run({ open, positionals, values }) {
     const [action] = positionals;
-    const cairn = open();
+    const cairn = await open();
     const maintenance = openMaintenance(cairn);
     if (action === 'status') {
       const status = await maintenance.status();

@@ -82,7 +82,7 @@ export const installCommand: CommandSpec = {
     const { commandNote, ...options } = installOptions(context);
     refuseWithoutSqlite(adapter.declaration.id);
     // A project install gives the project its memory folder too.
-    if (options.scope === 'project' && !options.dryRun) await context.open().init();
+    if (options.scope === 'project' && !options.dryRun) await (await context.open()).init();
     const report = await adapter.install(options);
     if (commandNote) report.notes.push(commandNote);
     return { json: { ok: true, ...report }, text: describe(report, 'install') };

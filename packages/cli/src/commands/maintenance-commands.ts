@@ -20,7 +20,7 @@ export const reindexCommand: CommandSpec = {
   options: {},
   positionals: { min: 0, max: 0 },
   async run({ open, io, json }) {
-    const cairn = open();
+    const cairn = await open();
     const progress = (message: string) => {
       if (!json) io.stderr(`cairn reindex: ${message}\n`);
     };
@@ -47,7 +47,7 @@ export const doctorCommand: CommandSpec = {
   async run(context) {
     let cairn: Cairn;
     try {
-      cairn = context.open();
+      cairn = await context.open();
     } catch (error) {
       // Settings are read through .cairn/ too: a linked .cairn or config.json stops the open, not the report.
       if (!isUnsafePathError(error)) throw error;

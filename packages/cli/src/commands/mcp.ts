@@ -86,7 +86,7 @@ async function serve(context: CommandContext): Promise<void> {
     throw usageError('--port, --host, --allow-remote and --no-auth need --http');
   }
   if (values.rotate === true) throw usageError('--rotate goes with `cairn mcp token`');
-  const cairn = context.open();
+  const cairn = await context.open();
   const { serveHttp, serveStdio, loadOrCreateMcpToken, mcpTokenPath } = await loadMcp();
   const onToolError = (error: unknown, tool: string) => {
     if (!CairnError.isInstance(error)) io.stderr(`cairn mcp: ${tool}: ${formatError(error)}\n`);

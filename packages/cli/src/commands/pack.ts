@@ -205,7 +205,7 @@ export const packCommand: CommandSpec = {
       return lastOutput(root, stringFlag(values.session));
     }
     const profile = profileFlag(values.profile);
-    if (profile) return profileOutput(open(), profile, values, positionals.join(' '));
+    if (profile) return profileOutput(await open(), profile, values, positionals.join(' '));
     if (positionals.length === 0) {
       throw new CairnError('INVALID_INPUT', 'cairn pack needs a query, or --last', {
         hint: 'cairn pack "what am I working on" or cairn pack --last',
@@ -215,7 +215,7 @@ export const packCommand: CommandSpec = {
     const planes = planesFlag(values.plane);
     const thread = stringFlag(values.thread);
     const related = relatedFlag(values['related-thread'], thread);
-    const cairn = open();
+    const cairn = await open();
     const pack = await retrieveContextPack(
       {
         query: positionals.join(' '),

@@ -16,7 +16,7 @@ export const getCommand: CommandSpec = {
   options: {},
   positionals: { min: 1, max: 1 },
   async run(context) {
-    const record = await context.open().get(context.positionals[0]!);
+    const record = await (await context.open()).get(context.positionals[0]!);
     return { json: { ok: true, memory: record }, text: `${recordLine(record)}` };
   },
 };
@@ -42,7 +42,7 @@ export const listCommand: CommandSpec = {
         .map((key) => [key, stringFlag(values[key])])
         .filter(([, value]) => value !== undefined),
     );
-    const units = await open().list(filter);
+    const units = await (await open()).list(filter);
     return {
       json: { ok: true, units },
       text: units.length ? units.map(recordLine).join('\n') : '(no units)',
@@ -81,7 +81,7 @@ export const searchCommand: CommandSpec = {
     };
     const defined = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined));
     const limit = stringFlag(values.limit);
-    const results = await openSearch().search({
+    const results = await (await openSearch()).search({
       query: positionals.join(' '),
       ...(limit !== undefined ? { limit: Number(limit) } : {}),
       ...(Object.keys(defined).length ? { filters: defined as MemorySearchFilters } : {}),

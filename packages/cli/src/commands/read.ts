@@ -7,7 +7,7 @@ export const readCommand: CommandSpec = {
   options: {},
   positionals: { min: 0, max: 0 },
   async run({ open }) {
-    const result = await open().read();
+    const result = await (await open()).read();
     return { json: { ok: true, ...result }, text: result.content.replace(/\n$/, '') };
   },
 };

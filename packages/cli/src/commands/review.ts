@@ -98,7 +98,7 @@ async function onProposal(
   action: Action,
   id: string,
 ): Promise<CommandOutput> {
-  const maintenance = openMaintenance(context.open());
+  const maintenance = openMaintenance(await context.open());
   const note = typeof context.values.note === 'string' ? context.values.note : undefined;
   const options = { by: 'cli', ...(note ? { note } : {}) };
   if (action === 'show') {
@@ -127,7 +127,7 @@ async function onOther(
   action: Action,
   id: string,
 ): Promise<CommandOutput> {
-  const cairn = context.open();
+  const cairn = await context.open();
   if (kindOf(id) === 'pattern') {
     const namespace = cairn.settings.memory.namespace;
     if (action === 'approve') {
@@ -201,7 +201,7 @@ export const reviewCommand: CommandSpec = {
   ],
   async run(context) {
     const [action, id] = context.positionals;
-    if (action === undefined) return inbox(context.open());
+    if (action === undefined) return inbox(await context.open());
     // The runner refused an unknown action (`checkSubcommand`); a known one needs its id.
     if (!id) {
       throw new CairnError('INVALID_INPUT', `\`cairn review ${action}\` needs an id`, {

@@ -125,7 +125,7 @@ export const statusCommand: CommandSpec = {
   listsWarnings: true,
   opensUninitialized: true,
   async run({ open, io, values }) {
-    const opened = await open().status();
+    const opened = await (await open()).status();
     const status = { ...opened, warnings: allWarnings(opened, io.env) };
     const { settings, sources, userConfigPath, projectConfigPath } = status.settings;
     return {

@@ -39,7 +39,7 @@ function openBrowser(url: string, env: NodeJS.ProcessEnv): boolean {
 async function serve(context: CommandContext): Promise<void> {
   const { io, values } = context;
   const port = parsePort(values.port, USAGE) ?? 0;
-  const cairn = context.open();
+  const cairn = await context.open();
   // Loaded here: no other command, and no hook, pays for the server and its UI.
   const { serveDashboard } = (await importOptionalModule('@cairn/server')) as ServerModule;
   const handle = await serveDashboard(cairn, {

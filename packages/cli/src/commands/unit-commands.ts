@@ -13,7 +13,7 @@ export const addCommand: CommandSpec = {
   async run(context) {
     const text = (await textArgument(context)) ?? '';
     const { category, review, source } = context.values;
-    const result = await context.open().add({
+    const result = await (await context.open()).add({
       text,
       ...(stringFlag(category) ? { category: stringFlag(category) as never } : {}),
       ...(stringFlag(review) ? { review: stringFlag(review) as never } : {}),
@@ -32,7 +32,7 @@ export const replaceCommand: CommandSpec = {
   async run(context) {
     const text = (await textArgument(context, 1)) ?? '';
     const [memoryId] = context.positionals as [string];
-    const cairn = context.open();
+    const cairn = await context.open();
     // `cairn get --json` shows a secret as [REDACTED:…]: that placeholder never overwrites it.
     if (text.includes('[REDACTED:')) {
       const stored = await cairn.get(memoryId).catch(() => undefined);
@@ -51,6 +51,6 @@ export const removeCommand: CommandSpec = {
   positionals: { min: 1, max: 1 },
   async run(context) {
     const at = stringFlag(context.values.at);
-    return unitOutcome(await context.open().remove(context.positionals[0]!, at));
+    return unitOutcome(await (await context.open()).remove(context.positionals[0]!, at));
   },
 };

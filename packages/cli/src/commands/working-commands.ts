@@ -14,7 +14,7 @@ export const threadsCommand: CommandSpec = {
   options: { agent: { type: 'string' } },
   positionals: { min: 0, max: 0 },
   async run({ open, values }) {
-    const threads = open().threads(stringFlag(values.agent));
+    const threads = (await open()).threads(stringFlag(values.agent));
     const text = threads
       .map(
         (t) =>
@@ -38,10 +38,10 @@ export const headCommand: CommandSpec = {
     if (agent || thread) {
       if (!agent || !thread)
         throw new CairnError('INVALID_INPUT', 'a thread head needs both --agent and --thread');
-      const head = open().threadHead(agent, thread);
+      const head = (await open()).threadHead(agent, thread);
       return { json: { ok: true, ...head }, text: head.markdown };
     }
-    const cairn = open();
+    const cairn = await open();
     const view = await cairn.readHead();
     const local = values.team === true ? undefined : cairn.localHead();
     return {
@@ -101,16 +101,13 @@ export const lifecycleCommand: CommandSpec = {
     // The runner refused an unknown event name (`checkSubcommand`).
     const event = lifecycleEventByCliName(positionals[0]!)!;
     const payload = await readPayload(await io.readStdin());
-    const cairn = open();
-    try {
-      // The event's schema parses the payload inside the call (INVALID_INPUT, nothing written).
-      const call = cairn.lifecycle[event] as (input: unknown) => Promise<object>;
-      const result = await call(payload);
-      // Scripts and hooks read this: the output is JSON with or without --json.
-      const json = { ok: true, ...result };
-      return { json, text: JSON.stringify(json) };
-    } finally {
-      cairn.closeWorking();
-    }
+    // The runner lets the project go afterwards (its host closes it, or keeps it in a server).
+    const cairn = await open();
+    // The event's schema parses the payload inside the call (INVALID_INPUT, nothing written).
+    const call = cairn.lifecycle[event] as (input: unknown) => Promise<object>;
+    const result = await call(payload);
+    // Scripts and hooks read this: the output is JSON with or without --json.
+    const json = { ok: true, ...result };
+    return { json, text: JSON.stringify(json) };
   },
 };

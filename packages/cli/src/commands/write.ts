@@ -33,9 +33,10 @@ export const writeCommand: CommandSpec = {
   async run(context) {
     const content = await contentFrom(context);
     // Empty or binary content is refused by the engine (INVALID_INPUT, exit 2).
-    const result = await context
-      .open()
-      .write(content, { allowEmpty: context.values['allow-empty'] === true });
+    const cairn = await context.open();
+    const result = await cairn.write(content, {
+      allowEmpty: context.values['allow-empty'] === true,
+    });
     return {
       json: { ok: true, ...result },
       text: `wrote ${result.bytes} bytes to .cairn/memory/${result.path}`,

@@ -1,3 +1,4 @@
+import { runsProcessPerHook } from '../process-hook-harnesses';
 import type { PrereadStdin } from '../stdin-read';
 import { hmacSha256 } from './hmac-sha256';
 
@@ -79,7 +80,7 @@ export type HookReply =
 export function servedCommand(argv: readonly string[]): boolean {
   if (argv.includes('--help') || argv.includes('-h')) return false;
   if (argv[0] === 'lifecycle') return true;
-  return argv[0] === 'hook' && (argv[1] === 'claude-code' || argv[1] === 'codex');
+  return argv[0] === 'hook' && runsProcessPerHook(argv[1]);
 }
 
 /** A request or reply is at most this long (32 MB of stdin, escaped, and the environment). */

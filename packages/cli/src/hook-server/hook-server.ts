@@ -39,8 +39,8 @@ export interface HookServerOptions {
   projectOf(request: HookRequest): string;
   /** The projects kept open between events (for `status`). */
   openProjects(): string[];
-  /** Closes what the events opened (the kept projects). */
-  close(): void;
+  /** Closes what the events opened (the kept projects), before the server exits. */
+  close(): void | Promise<void>;
 }
 
 interface ServerState {
@@ -189,10 +189,10 @@ function stop(state: ServerState): void {
   } catch {
     // Gone already.
   }
-  void quiet(state, millis(env, 'CAIRN_HOOK_SERVER_EVENT_MS', DEFAULT_EVENT_MS)).then(() => {
-    state.options.close();
-    process.exit(0);
-  });
+  void quiet(state, millis(env, 'CAIRN_HOOK_SERVER_EVENT_MS', DEFAULT_EVENT_MS))
+    .then(() => state.options.close())
+    .catch(() => undefined)
+    .then(() => process.exit(0));
 }
 
 /** True when a server on `socket` proves it holds `key` (then this one is not needed). */
