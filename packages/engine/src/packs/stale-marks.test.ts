@@ -25,7 +25,7 @@ describe('stale units in a pack', () => {
     const home = join(project.root, 'home');
     const repo = makeStalenessRepo(join(project.root, 'repo'), home);
     const env = { PATH: process.env.PATH ?? '', HOME: home };
-    cairn = openCairn(repo.dir, { env, homeDir: home, overrides: { timezone: 'UTC' } });
+    cairn = await openCairn(repo.dir, { env, homeDir: home, overrides: { timezone: 'UTC' } });
     await cairn.init();
     const text = (name: string) => repo.cases.find((c) => c.name === name)!.text;
     const ids = {
