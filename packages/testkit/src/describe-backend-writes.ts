@@ -15,8 +15,13 @@ const UNICODE = [
 
 /** Tests for backends that declare `writable`. */
 export function describeBackendWrites(fixture: BackendFixture): void {
-  const { capabilities } = fixture;
+  describeRoundTrips(fixture);
+  describeBoundedReads(fixture);
+  describeConcurrentWrites(fixture);
+}
 
+/** What is written reads back exactly; what is not a string is refused. */
+function describeRoundTrips(fixture: BackendFixture): void {
   it('round-trips plain, unicode and empty content exactly', async () => {
     const backend = fixture.backend();
     const { root } = fixture.project();
@@ -47,7 +52,10 @@ export function describeBackendWrites(fixture: BackendFixture): void {
     }
     expect(await snapshotTree(root)).toEqual(before);
   });
+}
 
+/** `get` and `search` answer with bounded parts of the document. */
+function describeBoundedReads(fixture: BackendFixture): void {
   it('get returns a bounded line range', async (ctx) => {
     const backend = fixture.backend();
     if (!backend.get) return ctx.skip('the backend has no get()');
@@ -78,7 +86,11 @@ export function describeBackendWrites(fixture: BackendFixture): void {
     for (const hit of hits) expect(hit.snippet.length).toBeLessThanOrEqual(122);
     await expectCode(backend.search(root, { query: '   ' }), 'INVALID_INPUT');
   });
+}
 
+/** Two writers at once, and a later instance reading an earlier one's write. */
+function describeConcurrentWrites(fixture: BackendFixture): void {
+  const { capabilities } = fixture;
   it('two concurrent writers leave one complete version, never a torn file', async () => {
     const backend = fixture.backend();
     const { root } = fixture.project();

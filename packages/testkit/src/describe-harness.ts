@@ -107,108 +107,136 @@ function recording(lifecycle: LifecycleApi, log: Recorded[]): LifecycleApi {
   ) as unknown as LifecycleApi;
 }
 
+/** What one suite run holds: the project, the engine, the fixtures and every recorded call. */
+interface HarnessRun {
+  options: DescribeHarnessOptions;
+  /** Events the declaration marks full or degraded. */
+  declared: HarnessEvent[];
+  project: TempProject;
+  cairn: CairnLike;
+  fixtures: HarnessFixture[];
+  log: Recorded[];
+  byFixture: Map<string, Recorded[]>;
+}
+
+/** Opens a seeded project and replays the fixtures through `adapter.deliver`, recording every call. */
+async function replaySession(run: HarnessRun): Promise<void> {
+  const { adapter, fixturesDir } = run.options;
+  run.fixtures = await loadHarnessFixtures(fixturesDir);
+  run.project = await makeTempProject('cairn-harness-');
+  run.cairn = await run.options.openCairn(run.project.root, { env: {} });
+  await run.cairn.init();
+  await run.cairn.add({ text: SEED });
+  // Session start shows what the thread's state asks for and the heads, not the newest
+  // units: an earlier session that asked about the cluster left heads that name it.
+  await earlierSession(run.cairn.lifecycle, {
+    cwd: run.project.root,
+    prompt: 'Deploy the release to kestrel-stage.',
+    finalAnswer: 'The release is built; it goes to kestrel-stage tomorrow.',
+  });
+  const lifecycle = recording(run.cairn.lifecycle, run.log);
+  for (const fixture of run.fixtures) {
+    const before = run.log.length;
+    await adapter.deliver(
+      { hookEvent: fixture.hookEvent, payload: fixture.payload },
+      { lifecycle, env: {} },
+    );
+    run.byFixture.set(fixture.file, run.log.slice(before));
+  }
+}
+
+/** Every declared event has a payload, and every payload reaches its lifecycle event. */
+function describeMapping(run: HarnessRun): void {
+  it('has a recorded payload for every event the declaration marks full or degraded', () => {
+    const events = new Set(run.fixtures.map((f) => f.event));
+    expect(run.declared.filter((e) => !events.has(e))).toEqual([]);
+    for (const fixture of run.fixtures) expect(run.declared).toContain(fixture.event);
+  });
+
+  it('maps every payload onto its lifecycle event, with nothing failing open', () => {
+    for (const fixture of run.fixtures) {
+      const calls = run.byFixture.get(fixture.file) ?? [];
+      expect(
+        calls.map((c) => c.name),
+        fixture.file,
+      ).toContain(fixture.event);
+      for (const call of calls) expect(call.result.failed, fixture.file).toBeUndefined();
+    }
+  });
+}
+
+/** What the engine holds after the session: the pack at start, compaction and summary nodes. */
+function describeEngineState(run: HarnessRun): void {
+  it('injects memory at session start', () => {
+    const starts = run.log.filter((c) => c.name === 'sessionStart');
+    if (!run.declared.includes('sessionStart')) return;
+    // The context pack, carrying the seeded unit the earlier session's heads name.
+    const packs = starts.filter((c) => c.result.inject.includes('<!-- cairn:pack:start -->'));
+    expect(packs.some((c) => c.result.inject.includes('kestrel-stage'))).toBe(true);
+  });
+
+  it('writes the compaction node with the harness summary and the session summary node', () => {
+    const { cairn, declared } = run;
+    const agentOf = (call: Recorded) => String(call.input.agentId);
+    for (const fixture of run.fixtures.filter((f) => f.event === 'compactionComplete')) {
+      const call = run.byFixture.get(fixture.file)!.find((c) => c.name === 'compactionComplete')!;
+      const view = cairn.expand(call.result.nodeId!, agentOf(call));
+      expect(view.node.kind).toBe('compaction');
+      if (fixture.expectSummary) expect(view.node.text).toContain(fixture.expectSummary);
+    }
+    const end = run.log.find((c) => c.name === 'sessionEnd');
+    if (!declared.includes('sessionEnd')) return;
+    const view = cairn.expand(end!.result.nodeId!, agentOf(end!));
+    expect(view.node.kind).toBe('session_summary');
+    const roles = view.transcript?.entries.map((e) => e.role) ?? [];
+    if (declared.includes('userPromptSubmit')) expect(roles).toContain('user');
+    if (declared.includes('toolUse')) expect(roles).toContain('tool');
+  });
+}
+
+/** A payload of the wrong shape, for every hook event the fixtures use. */
+function describeDamagedPayloads(run: HarnessRun): void {
+  it('refuses a damaged payload with INVALID_INPUT and writes nothing', async () => {
+    const lifecycle = recording(run.cairn.lifecycle, []);
+    for (const hookEvent of new Set(run.fixtures.map((f) => f.hookEvent))) {
+      const before = await snapshotTree(run.project.root);
+      const error = await run.options.adapter
+        .deliver(
+          { hookEvent, payload: { session_id: 42, sessionID: 42, cwd: [] } },
+          { lifecycle, env: {} },
+        )
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+      expect(CairnError.isInstance(error) && error.code, hookEvent).toBe('INVALID_INPUT');
+      expect(await snapshotTree(run.project.root)).toEqual(before);
+    }
+  });
+}
+
 /**
  * The harness conformance suite: recorded payloads of one real session go
  * through `adapter.deliver` against a real engine, and the engine state is
  * checked for every event the declaration claims.
  */
 export function describeHarness(options: DescribeHarnessOptions): void {
-  const { adapter, fixturesDir } = options;
-  const declared = HARNESS_EVENTS.filter((e) => adapter.declaration.events[e].level !== 'none');
-
+  const events = options.adapter.declaration.events;
   describe(`harness conformance: ${options.name}`, () => {
-    let project: TempProject;
-    let cairn: CairnLike;
-    let fixtures: HarnessFixture[];
-    const log: Recorded[] = [];
-    const byFixture = new Map<string, Recorded[]>();
-
-    beforeAll(async () => {
-      fixtures = await loadHarnessFixtures(fixturesDir);
-      project = await makeTempProject('cairn-harness-');
-      cairn = await options.openCairn(project.root, { env: {} });
-      await cairn.init();
-      await cairn.add({ text: SEED });
-      // Session start shows what the thread's state asks for and the heads, not the newest
-      // units: an earlier session that asked about the cluster left heads that name it.
-      await earlierSession(cairn.lifecycle, {
-        cwd: project.root,
-        prompt: 'Deploy the release to kestrel-stage.',
-        finalAnswer: 'The release is built; it goes to kestrel-stage tomorrow.',
-      });
-      const lifecycle = recording(cairn.lifecycle, log);
-      for (const fixture of fixtures) {
-        const before = log.length;
-        await adapter.deliver(
-          { hookEvent: fixture.hookEvent, payload: fixture.payload },
-          { lifecycle, env: {} },
-        );
-        byFixture.set(fixture.file, log.slice(before));
-      }
-    });
+    // Filled in by beforeAll: the tests read it once the session has been replayed.
+    const run = {
+      options,
+      declared: HARNESS_EVENTS.filter((e) => events[e].level !== 'none'),
+      log: [],
+      byFixture: new Map(),
+    } as unknown as HarnessRun;
+    beforeAll(() => replaySession(run));
     afterAll(async () => {
-      cairn?.closeWorking();
-      await project?.cleanup();
+      run.cairn?.closeWorking();
+      await run.project?.cleanup();
     });
-
-    it('has a recorded payload for every event the declaration marks full or degraded', () => {
-      const events = new Set(fixtures.map((f) => f.event));
-      expect(declared.filter((e) => !events.has(e))).toEqual([]);
-      for (const fixture of fixtures) expect(declared).toContain(fixture.event);
-    });
-
-    it('maps every payload onto its lifecycle event, with nothing failing open', () => {
-      for (const fixture of fixtures) {
-        const calls = byFixture.get(fixture.file) ?? [];
-        expect(
-          calls.map((c) => c.name),
-          fixture.file,
-        ).toContain(fixture.event);
-        for (const call of calls) expect(call.result.failed, fixture.file).toBeUndefined();
-      }
-    });
-
-    it('injects memory at session start', () => {
-      const starts = log.filter((c) => c.name === 'sessionStart');
-      if (!declared.includes('sessionStart')) return;
-      // The context pack, carrying the seeded unit the earlier session's heads name.
-      const packs = starts.filter((c) => c.result.inject.includes('<!-- cairn:pack:start -->'));
-      expect(packs.some((c) => c.result.inject.includes('kestrel-stage'))).toBe(true);
-    });
-
-    it('writes the compaction node with the harness summary and the session summary node', () => {
-      const agentOf = (call: Recorded) => String(call.input.agentId);
-      for (const fixture of fixtures.filter((f) => f.event === 'compactionComplete')) {
-        const call = byFixture.get(fixture.file)!.find((c) => c.name === 'compactionComplete')!;
-        const view = cairn.expand(call.result.nodeId!, agentOf(call));
-        expect(view.node.kind).toBe('compaction');
-        if (fixture.expectSummary) expect(view.node.text).toContain(fixture.expectSummary);
-      }
-      const end = log.find((c) => c.name === 'sessionEnd');
-      if (!declared.includes('sessionEnd')) return;
-      const view = cairn.expand(end!.result.nodeId!, agentOf(end!));
-      expect(view.node.kind).toBe('session_summary');
-      const roles = view.transcript?.entries.map((e) => e.role) ?? [];
-      if (declared.includes('userPromptSubmit')) expect(roles).toContain('user');
-      if (declared.includes('toolUse')) expect(roles).toContain('tool');
-    });
-
-    it('refuses a damaged payload with INVALID_INPUT and writes nothing', async () => {
-      const lifecycle = recording(cairn.lifecycle, []);
-      for (const hookEvent of new Set(fixtures.map((f) => f.hookEvent))) {
-        const before = await snapshotTree(project.root);
-        const error = await adapter
-          .deliver(
-            { hookEvent, payload: { session_id: 42, sessionID: 42, cwd: [] } },
-            { lifecycle, env: {} },
-          )
-          .then(
-            () => undefined,
-            (caught: unknown) => caught,
-          );
-        expect(CairnError.isInstance(error) && error.code, hookEvent).toBe('INVALID_INPUT');
-        expect(await snapshotTree(project.root)).toEqual(before);
-      }
-    });
+    describeMapping(run);
+    describeEngineState(run);
+    describeDamagedPayloads(run);
   });
 }

@@ -28,6 +28,12 @@ const DEFAULT_SEMANTIC_PROBE = {
 
 /** Recall: tiers, agents, roles, pool ids, limits, filters, ranking, empty answers. */
 export function describeRecall(f: AdapterSuite): void {
+  describeRecallScope(f);
+  describeRecallEdges(f);
+}
+
+/** Which pools a recall reaches (tiers, agents, roles, pool ids) and how much it returns. */
+function describeRecallScope(f: AdapterSuite): void {
   it('recalls hot and warm pools by default and cold only when asked', async () => {
     expect(poolsOf(await f.adapter().recall({ agentId: 'bob', query: 'quokkaflare' }))).toEqual([
       'warm',
@@ -72,7 +78,10 @@ export function describeRecall(f: AdapterSuite): void {
       expect((result.snippet ?? '').length).toBeLessThanOrEqual(4000);
     }
   });
+}
 
+/** Empty answers, never errors; metadata filters; best first. */
+function describeRecallEdges(f: AdapterSuite): void {
   it('returns an empty list, never an error, when nothing matches or no pool is eligible', async () => {
     expect(await f.adapter().recall({ agentId: 'bob', query: 'zzqqxx nothing' })).toEqual([]);
     expect(
@@ -105,6 +114,12 @@ export function describeRecall(f: AdapterSuite): void {
 
 /** Pools and indexing: reconcile, reject without change, re-point, status, new/edited/deleted files. */
 export function describePools(f: AdapterSuite): void {
+  describePoolRegistration(f);
+  describeIndexing(f);
+}
+
+/** registerPools reconciles, refuses bad pools without change, and re-points a pool. */
+function describePoolRegistration(f: AdapterSuite): void {
   it('reconciles to the registered pools (a dropped pool is no longer recalled)', async () => {
     await f.adapter().registerPools(POOLS.filter((p) => p.id !== 'warm'));
     expect(poolsOf(await f.adapter().recall({ agentId: 'bob', query: 'quokkaflare' }))).toEqual([
@@ -138,7 +153,10 @@ export function describePools(f: AdapterSuite): void {
     expect(warm.length).toBeGreaterThan(0);
     expect(warm.every((r) => (r.snippet ?? '').includes('rotate'))).toBe(true);
   });
+}
 
+/** Status, and indexPaths over new, edited and deleted files. */
+function describeIndexing(f: AdapterSuite): void {
   it('reports a healthy status when it has one', async (ctx) => {
     const adapter = f.adapter();
     if (!adapter.status) return ctx.skip('the adapter has no status()');

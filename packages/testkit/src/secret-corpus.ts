@@ -47,76 +47,76 @@ function privateKeys(): CorpusSecret[] {
   ];
 }
 
+/** A generated value (seed, and length when not 24), or literal pieces joined. */
+type NamedValue = string | readonly [seed: string, length: number] | readonly string[];
+
+/** Named values: what the entry is, its value, and a line carrying it (`{}` marks the value). */
+const NAMED_VALUE_ROWS: readonly (readonly [note: string, value: NamedValue, line: string])[] = [
+  ['smtp pass', 'smtp', 'SMTP_PASS={}'],
+  ['admin pw', 'admin', 'export ADMIN_PW={}'],
+  ['a password starting with $', ['$uper', 'Secret', '#42'], 'DB_PASSWORD={}'],
+  ['a password holding , ; & )', ['ab,cd;', 'ef&gh)', 'ij'], 'DB_PASSWORD={}'],
+  ['a plain-word password', ['correct', 'horse', 'battery'], 'MYSQL_ROOT_PASSWORD={}'],
+  ['pgpassword before a command', 'pgpw', 'PGPASSWORD={} psql -h db app'],
+  ['yaml', 'yaml', 'database:\n  password: {}\n  port: 5432'],
+  ['json', 'json', '{"client_secret": "{}", "name": "cairn"}'],
+  ['escaped json', 'esc', '{\\"api_token\\":\\"{}\\",\\"n\\":1}'],
+  ['php array', 'php', "'db_password' => '{}',"],
+  ['makefile', 'make', 'DEPLOY_TOKEN := {}'],
+  ['dockerfile env', 'docker', 'ENV REGISTRY_PASSWORD {}'],
+  ['windows set', 'setx', 'setx API_SECRET {}'],
+  ['space-separated aws', ['aws-sec', 40], 'aws configure set aws_secret_access_key {}'],
+  ['aws credentials file', ['aws-file', 40], '[default]\naws_secret_access_key = {}'],
+  ['npmrc auth', 'npmrc', '//npm.example.com/:_auth={}'],
+  ['pypirc', 'pypirc', '[pypi]\nusername = __token__\npassword = {}'],
+  ['docker config auth', 'dcfg', '{"auths": {"ghcr.io": {"auth": "{}"}}}'],
+  [
+    'azure account key',
+    ['azure', 44],
+    'AccountName=acct;AccountKey={}==;EndpointSuffix=core.windows.net',
+  ],
+  ['ado connection string', 'ado', 'Server=db;User Id=sa;Pwd={};Database=app'],
+  ['xml element', 'xml', '<server><id>repo</id><password>{}</password></server>'],
+  ['plist', 'plist', '<key>API_KEY</key>\n<string>{}</string>'],
+  ['nuget config', 'nuget', '<add key="ClearTextPassword" value="{}" />'],
+  ['setter call', 'call', 'client.setApiKey("{}");'],
+  ['x-api-key header', 'xapi', '-H "X-Api-Key: {}"'],
+  ['gitlab private-token header', 'ptok', 'PRIVATE-TOKEN: {}'],
+  ['query token', 'query', 'https://api.example.com/v1/items?page=2&access_token={}&limit=5'],
+  [
+    'azure sas signature',
+    ['sas', 43],
+    'https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig={}%3D&se=2030',
+  ],
+  [
+    'presigned s3 url',
+    ['s3sig', 64],
+    'https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature={}',
+  ],
+  ['k8s secret data', ['k8s', 32], 'kind: Secret\ndata:\n  db-password: {}'],
+  ['session secret', 'sess', 'SESSION_SECRET="{}"'],
+  ['signing key', 'sign', 'JWT_SIGNING_KEY={}'],
+];
+
+function namedValue(value: NamedValue): string {
+  if (typeof value === 'string') return generated(value, 24, 'b62');
+  const [seed, length] = value;
+  return typeof length === 'number'
+    ? generated(seed!, length, 'b62')
+    : join(...(value as readonly string[]));
+}
+
 function namedValues(): CorpusSecret[] {
-  const g = (seed: string, n = 24) => generated(seed, n, 'b62');
-  const plain = join('correct', 'horse', 'battery');
-  const dollar = join('$uper', 'Secret', '#42');
-  const tricky = join('ab,cd;', 'ef&gh)', 'ij');
-  const rows: [string, string, string][] = [
-    ['smtp pass', g('smtp'), `SMTP_PASS=${g('smtp')}`],
-    ['admin pw', g('admin'), `export ADMIN_PW=${g('admin')}`],
-    ['a password starting with $', dollar, `DB_PASSWORD=${dollar}`],
-    ['a password holding , ; & )', tricky, `DB_PASSWORD=${tricky}`],
-    ['a plain-word password', plain, `MYSQL_ROOT_PASSWORD=${plain}`],
-    ['pgpassword before a command', g('pgpw'), `PGPASSWORD=${g('pgpw')} psql -h db app`],
-    ['yaml', g('yaml'), `database:\n  password: ${g('yaml')}\n  port: 5432`],
-    ['json', g('json'), `{"client_secret": "${g('json')}", "name": "cairn"}`],
-    ['escaped json', g('esc'), `{\\"api_token\\":\\"${g('esc')}\\",\\"n\\":1}`],
-    ['php array', g('php'), `'db_password' => '${g('php')}',`],
-    ['makefile', g('make'), `DEPLOY_TOKEN := ${g('make')}`],
-    ['dockerfile env', g('docker'), `ENV REGISTRY_PASSWORD ${g('docker')}`],
-    ['windows set', g('setx'), `setx API_SECRET ${g('setx')}`],
-    [
-      'space-separated aws',
-      g('aws-sec', 40),
-      `aws configure set aws_secret_access_key ${g('aws-sec', 40)}`,
-    ],
-    [
-      'aws credentials file',
-      g('aws-file', 40),
-      `[default]\naws_secret_access_key = ${g('aws-file', 40)}`,
-    ],
-    ['npmrc auth', g('npmrc'), `//npm.example.com/:_auth=${g('npmrc')}`],
-    ['pypirc', g('pypirc'), `[pypi]\nusername = __token__\npassword = ${g('pypirc')}`],
-    ['docker config auth', g('dcfg'), `{"auths": {"ghcr.io": {"auth": "${g('dcfg')}"}}}`],
-    [
-      'azure account key',
-      g('azure', 44),
-      `AccountName=acct;AccountKey=${g('azure', 44)}==;EndpointSuffix=core.windows.net`,
-    ],
-    ['ado connection string', g('ado'), `Server=db;User Id=sa;Pwd=${g('ado')};Database=app`],
-    ['xml element', g('xml'), `<server><id>repo</id><password>${g('xml')}</password></server>`],
-    ['plist', g('plist'), `<key>API_KEY</key>\n<string>${g('plist')}</string>`],
-    ['nuget config', g('nuget'), `<add key="ClearTextPassword" value="${g('nuget')}" />`],
-    ['setter call', g('call'), `client.setApiKey("${g('call')}");`],
-    ['x-api-key header', g('xapi'), `-H "X-Api-Key: ${g('xapi')}"`],
-    ['gitlab private-token header', g('ptok'), `PRIVATE-TOKEN: ${g('ptok')}`],
-    [
-      'query token',
-      g('query'),
-      `https://api.example.com/v1/items?page=2&access_token=${g('query')}&limit=5`,
-    ],
-    [
-      'azure sas signature',
-      g('sas', 43),
-      `https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig=${g('sas', 43)}%3D&se=2030`,
-    ],
-    [
-      'presigned s3 url',
-      g('s3sig', 64),
-      `https://b.s3.amazonaws.com/k?X-Amz-Expires=60&X-Amz-Signature=${g('s3sig', 64)}`,
-    ],
-    ['k8s secret data', g('k8s', 32), `kind: Secret\ndata:\n  db-password: ${g('k8s', 32)}`],
-    ['session secret', g('sess'), `SESSION_SECRET="${g('sess')}"`],
-    ['signing key', g('sign'), `JWT_SIGNING_KEY=${g('sign')}`],
-  ];
-  return rows.map(([note, value, line]) => ({
-    class: 'named-value',
-    kind: 'assignment',
-    value,
-    line,
-    note,
-  }));
+  return NAMED_VALUE_ROWS.map(([note, spec, line]): CorpusSecret => {
+    const value = namedValue(spec);
+    return {
+      class: 'named-value',
+      kind: 'assignment',
+      value,
+      line: line.replace('{}', () => value),
+      note,
+    };
+  });
 }
 
 function flags(): CorpusSecret[] {

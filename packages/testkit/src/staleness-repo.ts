@@ -91,8 +91,40 @@ export const STALENESS_CASES: StalenessCase[] = [
   },
 ];
 
-export function makeStalenessRepo(dir: string, home: string): StalenessRepo {
-  mkdirSync(dir, { recursive: true });
+/** The commits `advance()` applies: files written, a folder removed, and the message. */
+const LATER_COMMITS: { write?: Record<string, string>; remove?: string; message: string }[] = [
+  {
+    // Move signToken to its own file; verifyToken stays, with a new body.
+    write: {
+      'src/auth/sign.ts': fn('signToken', "return 'signed:' + input;"),
+      'src/auth/tokens.ts': fn(
+        'verifyToken',
+        "return input.startsWith('signed:') && input.length > 7 ? 'ok' : 'bad';",
+      ),
+    },
+    message: 'move signToken, harden verifyToken',
+  },
+  {
+    write: {
+      'src/billing/invoice.ts': fn(
+        'renderInvoiceHtml',
+        "return '<invoice>' + input + '</invoice>';",
+      ),
+    },
+    message: 'rename renderInvoice',
+  },
+  { remove: 'src/legacy', message: 'drop the legacy importer' },
+  {
+    write: {
+      'src/util/format.ts': `export function formatMoney(input: string): string {\n\n    return '$' + input;\n}\n`,
+      'src/config/load-config.ts': `${fn('loadConfig', "return input.trim() + '.json';")}\n${fn('configPath', "return 'config/' + input;")}\n${fn('configDir', "return 'config';")}`,
+    },
+    message: 'reformat, add configDir',
+  },
+];
+
+/** Git in `dir` with a fixed identity and no system config or hooks. */
+function gitIn(dir: string, home: string): (...args: string[]) => string {
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: home,
@@ -102,53 +134,41 @@ export function makeStalenessRepo(dir: string, home: string): StalenessRepo {
     GIT_COMMITTER_NAME: 'Test',
     GIT_COMMITTER_EMAIL: 'test@example.com',
   };
-  const git = (...args: string[]) =>
+  return (...args: string[]) =>
     execFileSync('git', ['-c', 'core.hooksPath=/dev/null', ...args], {
       cwd: dir,
       env,
       encoding: 'utf8',
     }).trim();
-  const write = (files: Record<string, string>) => {
-    for (const [path, content] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), content);
-    }
-  };
+}
+
+function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+export function makeStalenessRepo(dir: string, home: string): StalenessRepo {
+  mkdirSync(dir, { recursive: true });
+  const git = gitIn(dir, home);
   const commit = (message: string) => {
     git('add', '-A');
     git('commit', '-q', '-m', message);
   };
   git('init', '-q', '-b', 'main');
-  write(FIRST);
+  writeFiles(dir, FIRST);
   commit('first');
   return {
     dir,
     cases: STALENESS_CASES,
     git,
     advance() {
-      // Move signToken to its own file; verifyToken stays, with a new body.
-      write({
-        'src/auth/sign.ts': fn('signToken', "return 'signed:' + input;"),
-        'src/auth/tokens.ts': fn(
-          'verifyToken',
-          "return input.startsWith('signed:') && input.length > 7 ? 'ok' : 'bad';",
-        ),
-      });
-      commit('move signToken, harden verifyToken');
-      write({
-        'src/billing/invoice.ts': fn(
-          'renderInvoiceHtml',
-          "return '<invoice>' + input + '</invoice>';",
-        ),
-      });
-      commit('rename renderInvoice');
-      rmSync(join(dir, 'src/legacy'), { recursive: true });
-      commit('drop the legacy importer');
-      write({
-        'src/util/format.ts': `export function formatMoney(input: string): string {\n\n    return '$' + input;\n}\n`,
-        'src/config/load-config.ts': `${fn('loadConfig', "return input.trim() + '.json';")}\n${fn('configPath', "return 'config/' + input;")}\n${fn('configDir', "return 'config';")}`,
-      });
-      commit('reformat, add configDir');
+      for (const later of LATER_COMMITS) {
+        if (later.write) writeFiles(dir, later.write);
+        if (later.remove) rmSync(join(dir, later.remove), { recursive: true });
+        commit(later.message);
+      }
     },
   };
 }
