@@ -9,7 +9,7 @@ import type {
   ProjectLocation,
 } from '@cairn/engine';
 import { assertProjectLayout, locateProject, notInitializedError } from '@cairn/engine';
-import type { CommandSpec } from './command';
+import type { CommandContext, CommandOutput, CommandSpec } from './command';
 import { commandHelp, subcommandHelp } from './command-help';
 import { EXIT, exitCodeFor } from './exit-codes';
 import { type CliIO, oneLine, printError, printJson } from './io';
@@ -74,6 +74,92 @@ function help(command: CommandSpec, positionals: string[]): string {
   return sub ? subcommandHelp(command, sub) : commandHelp(command);
 }
 
+/** The named command; an unknown name is a usage error with a suggestion. */
+function findCommand(commands: readonly CommandSpec[], name: string | undefined): CommandSpec {
+  const command = commands.find((c) => c.name === name);
+  if (command) return command;
+  const names = commands.map((c) => c.name);
+  throw usageError(
+    `Unknown command "${String(name).slice(0, 60)}"${didYouMean(String(name), names)}`,
+  );
+}
+
+/** Subcommand, argument count and numeric flags, checked before anything is opened. */
+function checkArguments(
+  command: CommandSpec,
+  values: Record<string, unknown>,
+  positionals: string[],
+): void {
+  checkSubcommand(command, positionals);
+  if (
+    positionals.length < command.positionals.min ||
+    positionals.length > command.positionals.max
+  ) {
+    throw usageError(`Wrong number of arguments for "${command.name}"`, command);
+  }
+  checkNumbers(command, values);
+}
+
+/** What a command opened, so the runner can print its warnings. */
+interface Opened {
+  cairn?: Promise<Cairn>;
+  search?: Promise<MemorySearch>;
+}
+
+/**
+ * The command's `open` and `openSearch`: each opens once, and only an
+ * initialized project (unless the command opens uninitialized ones); the
+ * whole engine through the runner's lifecycle host.
+ */
+function projectOpeners(
+  command: CommandSpec,
+  location: ProjectLocation,
+  io: CliIO,
+  openers: ProjectOpeners,
+): Pick<CommandContext, 'open' | 'openSearch'> & { opened: Opened } {
+  const { root } = location;
+  const opened: Opened = {};
+  // A link under .cairn/ (a cloned repository can ship one) fails the command with INVALID_PATH.
+  // Outside a project, a command that opens it says so and creates nothing (init creates it).
+  const checkProject = () => {
+    if (!location.initialized && !command.opensUninitialized) throw notInitializedError(location);
+    assertProjectLayout(root);
+  };
+  const open = () => {
+    if (!opened.cairn) checkProject();
+    opened.cairn ??= hostOf(openers).open(root, io.env);
+    return opened.cairn;
+  };
+  const openSearch = () => {
+    if (!opened.search) checkProject();
+    opened.search ??= openers.openSearch(root, { env: io.env });
+    return opened.search;
+  };
+  return { open, openSearch, opened };
+}
+
+/** Prints what the command handed back, and on stderr the warnings of what it opened. */
+async function printOutput(
+  io: CliIO,
+  command: CommandSpec,
+  output: CommandOutput,
+  json: boolean,
+  opened: Opened,
+): Promise<number> {
+  if (output.printed) return output.exitCode ?? EXIT.OK;
+  if (json) printJson(io, output.json);
+  else if (output.text) io.stdout(`${output.text}\n`);
+  if (!json && output.errorLine) io.stderr(`cairn: ${oneLine(output.errorLine)}\n`);
+  // JSON output carries warnings where relevant.
+  if (!json && !command.listsWarnings) {
+    const pending: Promise<{ readonly warnings: string[] }> | undefined =
+      opened.cairn ?? opened.search;
+    const done = await pending?.catch(() => undefined);
+    for (const warning of done?.warnings ?? []) io.stderr(`cairn: warning: ${warning}\n`);
+  }
+  return output.exitCode ?? EXIT.OK;
+}
+
 /**
  * Runs one command (`argv[0]` names it) and returns its exit code: parses
  * its flags, finds the project, loads the optional packages its settings
@@ -90,61 +176,21 @@ export async function runCommand(
   let json = argv.includes('--json');
   const [name, ...rest] = argv;
   try {
-    const command = commands.find((c) => c.name === name);
-    if (!command) {
-      const names = commands.map((c) => c.name);
-      throw usageError(
-        `Unknown command "${String(name).slice(0, 60)}"${didYouMean(String(name), names)}`,
-      );
-    }
+    const command = findCommand(commands, name);
     const { values, positionals } = parseCommandLine(command, rest);
     json = values.json === true;
     if (values.help) {
       io.stdout(`${help(command, positionals)}\n`);
       return EXIT.OK;
     }
-    checkSubcommand(command, positionals);
-    if (
-      positionals.length < command.positionals.min ||
-      positionals.length > command.positionals.max
-    ) {
-      throw usageError(`Wrong number of arguments for "${name}"`, command);
-    }
-    checkNumbers(command, values);
+    checkArguments(command, values, positionals);
     const location = locate(command, io.cwd, values.root);
+    const { open, openSearch, opened } = projectOpeners(command, location, io, openers);
     const { root } = location;
-    let cairn: Promise<Cairn> | undefined;
-    let search: Promise<MemorySearch> | undefined;
-    // A link under .cairn/ (a cloned repository can ship one) fails the command with INVALID_PATH.
-    // Outside a project, a command that opens it says so and creates nothing (init creates it).
-    const checkProject = () => {
-      if (!location.initialized && !command.opensUninitialized) throw notInitializedError(location);
-      assertProjectLayout(root);
-    };
-    const open = () => {
-      if (!cairn) checkProject();
-      cairn ??= hostOf(openers).open(root, io.env);
-      return cairn;
-    };
-    const openSearch = () => {
-      if (!search) checkProject();
-      search ??= openers.openSearch(root, { env: io.env });
-      return search;
-    };
     const { host } = openers;
     const context = { io, json, root, location, values, positionals, open, openSearch, host };
-    const output = await command.run(context).finally(() => release(openers, cairn));
-    if (output.printed) return output.exitCode ?? EXIT.OK;
-    if (json) printJson(io, output.json);
-    else if (output.text) io.stdout(`${output.text}\n`);
-    if (!json && output.errorLine) io.stderr(`cairn: ${oneLine(output.errorLine)}\n`);
-    // JSON output carries warnings where relevant.
-    if (!json && !command.listsWarnings) {
-      const pending: Promise<{ readonly warnings: string[] }> | undefined = cairn ?? search;
-      const opened = await pending?.catch(() => undefined);
-      for (const warning of opened?.warnings ?? []) io.stderr(`cairn: warning: ${warning}\n`);
-    }
-    return output.exitCode ?? EXIT.OK;
+    const output = await command.run(context).finally(() => release(openers, opened.cairn));
+    return await printOutput(io, command, output, json, opened);
   } catch (thrown) {
     // EACCES, EPERM, EROFS, ENOSPC that escaped untyped: exit 1, not "a bug" (70).
     const error = typedFileSystemError(thrown);
