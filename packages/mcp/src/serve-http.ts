@@ -107,18 +107,12 @@ function requestHandler(
   };
 }
 
-/**
- * Serves the memory tools over MCP streamable HTTP on node:http. Every
- * request needs the bearer `token` and, from a browser, the server's own
- * origin (see createLocalHttpGuard). Loopback
- * only unless `allowRemote` is set (INVALID_INPUT otherwise); resolves once
- * listening. Once stopped, the working memory of `cairn` is closed
- * (`closeWorking`): the per-request MCP servers share it, so they leave it open.
- */
-export async function serveHttp(
-  cairn: Cairn,
-  options: ServeHttpOptions = {},
-): Promise<HttpServerHandle> {
+/** The host, port and path to serve on; a remote host, a missing token or a bad port is refused. */
+function checkServeOptions(options: ServeHttpOptions): {
+  port: number;
+  host: string;
+  path: string;
+} {
   const { port = DEFAULT_HTTP_PORT, host = '127.0.0.1', path = '/mcp' } = options;
   if (!isLoopbackHost(host) && !options.allowRemote) {
     throw new CairnError(
@@ -140,6 +134,39 @@ export async function serveHttp(
       hint: 'use 0-65535 (0 picks a free port)',
     });
   }
+  return { port, host, path };
+}
+
+/** Listens, or says why not: CONFLICT when another process has the port. */
+function listenOrRefuse(http: Server, port: number, host: string): Promise<AddressInfo> {
+  return listen(http, port, host).catch((error: NodeJS.ErrnoException) => {
+    const inUse = error.code === 'EADDRINUSE';
+    throw new CairnError(
+      inUse ? 'CONFLICT' : 'INVALID_INPUT',
+      `Cannot listen on ${host}:${port}: ${error.code ?? error.message}`,
+      {
+        cause: error,
+        hint: inUse
+          ? 'another process has the port: pick another with --port, or 0 for a free one'
+          : 'check the host and port',
+      },
+    );
+  });
+}
+
+/**
+ * Serves the memory tools over MCP streamable HTTP on node:http. Every
+ * request needs the bearer `token` and, from a browser, the server's own
+ * origin (see createLocalHttpGuard). Loopback
+ * only unless `allowRemote` is set (INVALID_INPUT otherwise); resolves once
+ * listening. Once stopped, the working memory of `cairn` is closed
+ * (`closeWorking`): the per-request MCP servers share it, so they leave it open.
+ */
+export async function serveHttp(
+  cairn: Cairn,
+  options: ServeHttpOptions = {},
+): Promise<HttpServerHandle> {
+  const { port, host, path } = checkServeOptions(options);
   // Loaded here, not with the package: the transport brings an HTTP framework
   // (and Node's fetch classes) that `cairn mcp` over stdio never needs.
   const { StreamableHTTPServerTransport: Transport } = await import(
@@ -155,19 +182,7 @@ export async function serveHttp(
       resolve();
     }),
   );
-  const address = await listen(http, port, host).catch((error: NodeJS.ErrnoException) => {
-    const inUse = error.code === 'EADDRINUSE';
-    throw new CairnError(
-      inUse ? 'CONFLICT' : 'INVALID_INPUT',
-      `Cannot listen on ${host}:${port}: ${error.code ?? error.message}`,
-      {
-        cause: error,
-        hint: inUse
-          ? 'another process has the port: pick another with --port, or 0 for a free one'
-          : 'check the host and port',
-      },
-    );
-  });
+  const address = await listenOrRefuse(http, port, host);
   guard = createLocalHttpGuard({
     token: options.noAuth ? undefined : options.token,
     port: address.port,
