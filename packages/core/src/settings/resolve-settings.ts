@@ -253,6 +253,68 @@ function migrateInjectTokens(
   return `limits.injectTokens (${where}) is deprecated: its ${settings.limits.injectTokens} tokens are used as memory.contextBudgetTokens; rename it`;
 }
 
+/** The layers in order (user file, project file, env, options), with the project file's trust. */
+function settingLayers(
+  options: ResolveSettingsOptions,
+  env: NodeJS.ProcessEnv,
+  files: { user: string; project: string },
+  warnings: string[],
+): { layers: Layer[]; trust: SettingsTrust } {
+  const layers: Layer[] = [];
+  const user = userLayer(files.user, warnings);
+  if (user) layers.push(user);
+  const projectContent = readProjectConfigWithHash(
+    options.projectRoot,
+    `${CAIRN_DIR}/${PROJECT_CONFIG_FILE}`,
+    files.project,
+  );
+  const trust = projectTrustState(
+    files.project,
+    projectContent?.sha256,
+    env,
+    options.homeDir,
+    warnings,
+  );
+  const project = fileLayer('project', files.project, projectContent?.config, warnings);
+  if (project) layers.push({ ...project, untrusted: trust.projectConfig === 'untrusted' });
+  layers.push(envLayer(env));
+  const overrides = (options.overrides ?? {}) as Record<string, unknown>;
+  layers.push({ source: { kind: 'option' }, lookup: (d) => getPath(overrides, d.key) });
+  return { layers, trust };
+}
+
+/**
+ * One setting through the layers: the last layer that sets it wins, each
+ * value validated where it comes from; a setting an untrusted project file
+ * may not set is gated (ignored, recorded in `trust.ignored`).
+ */
+function resolveOne(
+  definition: SettingDefinition,
+  layers: Layer[],
+  settings: Record<string, unknown>,
+  trust: SettingsTrust,
+): { value: unknown; source: SettingSource } {
+  const fallback = definition.defaultValue;
+  let value = typeof fallback === 'function' ? fallback() : structuredClone(fallback);
+  let source: SettingSource = { kind: 'default' };
+  for (const layer of layers) {
+    const raw = layer.lookup(definition);
+    if (raw === undefined) continue;
+    const layerSource: SettingSource =
+      layer.source.kind === 'env' ? { kind: 'env', variable: definition.env } : layer.source;
+    let parsed = validate(definition, raw, layerSource);
+    if (layer.untrusted) {
+      const gate = gateUntrusted(definition, parsed, settings);
+      trust.ignored.push(...gate.ignored);
+      if (!gate.use) continue;
+      parsed = gate.value;
+    }
+    source = layerSource;
+    value = parsed;
+  }
+  return { value, source };
+}
+
 /**
  * Resolves every setting. Order: defaults < user config < project
  * `.cairn/config.json` < `CAIRN_*` env < explicit overrides. Every value
@@ -266,51 +328,15 @@ export function resolveSettings(options: ResolveSettingsOptions): ResolvedSettin
   const userFile = userConfigPath(env, options.homeDir);
   const projectFile = projectConfigPath(options.projectRoot);
   const warnings: string[] = [];
-  const layers: Layer[] = [];
-  const user = userLayer(userFile, warnings);
-  if (user) layers.push(user);
-  const projectContent = readProjectConfigWithHash(
-    options.projectRoot,
-    `${CAIRN_DIR}/${PROJECT_CONFIG_FILE}`,
-    projectFile,
-  );
-  const trust = projectTrustState(
-    projectFile,
-    projectContent?.sha256,
-    env,
-    options.homeDir,
-    warnings,
-  );
-  const project = fileLayer('project', projectFile, projectContent?.config, warnings);
-  if (project) layers.push({ ...project, untrusted: trust.projectConfig === 'untrusted' });
-  layers.push(envLayer(env));
-  const overrides = (options.overrides ?? {}) as Record<string, unknown>;
-  layers.push({ source: { kind: 'option' }, lookup: (d) => getPath(overrides, d.key) });
+  const files = { user: userFile, project: projectFile };
+  const { layers, trust } = settingLayers(options, env, files, warnings);
   for (const variable of unknownEnvVariables(env)) {
     warnings.push(`unknown environment variable ${variable} is ignored (see docs/CONFIG.md)`);
   }
-
   const settings: Record<string, unknown> = {};
   const sources: Record<string, SettingSource> = {};
   for (const definition of SETTING_DEFINITIONS) {
-    const fallback = definition.defaultValue;
-    let value = typeof fallback === 'function' ? fallback() : structuredClone(fallback);
-    let source: SettingSource = { kind: 'default' };
-    for (const layer of layers) {
-      const raw = layer.lookup(definition);
-      if (raw === undefined) continue;
-      const layerSource: SettingSource =
-        layer.source.kind === 'env' ? { kind: 'env', variable: definition.env } : layer.source;
-      let parsed = validate(definition, raw, layerSource);
-      if (layer.untrusted) {
-        const gate = gateUntrusted(definition, parsed, settings);
-        trust.ignored.push(...gate.ignored);
-        if (!gate.use) continue;
-        parsed = gate.value;
-      }
-      source = layerSource;
-      value = parsed;
-    }
+    const { value, source } = resolveOne(definition, layers, settings, trust);
     setPath(settings, definition.key, value);
     sources[definition.key] = source;
   }

@@ -96,6 +96,82 @@ interface OpenUnit {
   startLine: number;
 }
 
+/** One parse of one file: what has been found so far, and the unit being read. */
+interface DocumentParse {
+  path: string;
+  lines: string[];
+  units: LocatedUnit[];
+  issues: DocumentIssue[];
+  rawLines: Set<number>;
+  seen: Set<string>;
+  open: OpenUnit | undefined;
+}
+
+function addIssue(
+  parse: DocumentParse,
+  line: number,
+  kind: DocumentIssue['kind'],
+  message: string,
+): void {
+  parse.issues.push({ path: parse.path, line, kind, message });
+}
+
+/** Lines `from` to `to` (1-based, inclusive) become RAW text. */
+function demote(parse: DocumentParse, from: number, to: number): void {
+  for (let n = from; n <= to; n += 1) parse.rawLines.add(n);
+}
+
+/** A start marker: a unit still open before it is damaged and demoted. */
+function startUnit(parse: DocumentParse, line: string, lineNo: number): void {
+  if (parse.open) {
+    const message = 'unit start marker without an end before the next start';
+    addIssue(parse, parse.open.startLine, 'nested_start', message);
+    demote(parse, parse.open.startLine, lineNo - 1);
+  }
+  parse.open = { attributes: parseUnitAttributes(line), startLine: lineNo };
+}
+
+/** An end marker: the open unit is kept, or demoted when its attributes or id are bad. */
+function endUnit(parse: DocumentParse, index: number): void {
+  const lineNo = index + 1;
+  const open = parse.open;
+  if (!open) {
+    addIssue(parse, lineNo, 'stray_end', 'unit end marker without a start');
+    parse.rawLines.add(lineNo);
+    return;
+  }
+  // A file saved with CRLF line ends: the `\r` is the line end, not unit text.
+  const body = parse.lines
+    .slice(open.startLine, index)
+    .map((bodyLine) => (bodyLine.endsWith('\r') ? bodyLine.slice(0, -1) : bodyLine))
+    .join('\n');
+  const attributes = open.attributes;
+  if (!attributes) {
+    const message = 'unit start marker with missing or invalid attributes';
+    addIssue(parse, open.startLine, 'invalid_attributes', message);
+    demote(parse, open.startLine, lineNo);
+  } else if (parse.seen.has(attributes.memoryId)) {
+    addIssue(
+      parse,
+      open.startLine,
+      'duplicate_id',
+      `${attributes.memoryId} appears more than once`,
+    );
+    demote(parse, open.startLine, lineNo);
+  } else {
+    parse.seen.add(attributes.memoryId);
+    const { path } = parse;
+    parse.units.push({
+      ...attributes,
+      text: body,
+      path,
+      startLine: open.startLine,
+      endLine: lineNo,
+    });
+  }
+  parse.open = undefined;
+}
+
 /**
  * Parses a workspace file into managed units and RAW segments. Damage never
  * loses text: an unterminated or nested unit, a stray end marker or a start
@@ -104,66 +180,26 @@ interface OpenUnit {
  */
 export function parseMemoryDocument(text: string, path: string): ParsedDocument {
   const lines = text.split('\n');
-  const units: LocatedUnit[] = [];
-  const issues: DocumentIssue[] = [];
-  const rawLines = new Set<number>();
-  const seen = new Set<string>();
-  let open: OpenUnit | undefined;
-  const issue = (line: number, kind: DocumentIssue['kind'], message: string) =>
-    issues.push({ path, line, kind, message });
-  const demote = (from: number, to: number) => {
-    for (let n = from; n <= to; n += 1) rawLines.add(n);
+  const parse: DocumentParse = {
+    path,
+    lines,
+    units: [],
+    issues: [],
+    rawLines: new Set(),
+    seen: new Set(),
+    open: undefined,
   };
-
   lines.forEach((line, index) => {
-    const lineNo = index + 1;
-    if (isStart(line)) {
-      if (open) {
-        issue(
-          open.startLine,
-          'nested_start',
-          'unit start marker without an end before the next start',
-        );
-        demote(open.startLine, lineNo - 1);
-      }
-      open = { attributes: parseUnitAttributes(line), startLine: lineNo };
-      return;
-    }
-    if (isEnd(line)) {
-      if (!open) {
-        issue(lineNo, 'stray_end', 'unit end marker without a start');
-        rawLines.add(lineNo);
-        return;
-      }
-      // A file saved with CRLF line ends: the `\r` is the line end, not unit text.
-      const body = lines
-        .slice(open.startLine, index)
-        .map((bodyLine) => (bodyLine.endsWith('\r') ? bodyLine.slice(0, -1) : bodyLine))
-        .join('\n');
-      const attributes = open.attributes;
-      if (!attributes) {
-        issue(
-          open.startLine,
-          'invalid_attributes',
-          'unit start marker with missing or invalid attributes',
-        );
-        demote(open.startLine, lineNo);
-      } else if (seen.has(attributes.memoryId)) {
-        issue(open.startLine, 'duplicate_id', `${attributes.memoryId} appears more than once`);
-        demote(open.startLine, lineNo);
-      } else {
-        seen.add(attributes.memoryId);
-        units.push({ ...attributes, text: body, path, startLine: open.startLine, endLine: lineNo });
-      }
-      open = undefined;
-      return;
-    }
-    if (!open) rawLines.add(lineNo);
+    if (isStart(line)) startUnit(parse, line, index + 1);
+    else if (isEnd(line)) endUnit(parse, index);
+    else if (!parse.open) parse.rawLines.add(index + 1);
   });
-  if (open) {
-    issue(open.startLine, 'unterminated_unit', 'unit start marker never closed');
-    demote(open.startLine, lines.length);
+  if (parse.open) {
+    const { startLine } = parse.open;
+    addIssue(parse, startLine, 'unterminated_unit', 'unit start marker never closed');
+    demote(parse, startLine, lines.length);
   }
+  const { units, issues, rawLines } = parse;
   return { path, units, raw: rawSegments(lines, rawLines, path), issues };
 }
 
