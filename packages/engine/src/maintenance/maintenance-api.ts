@@ -66,111 +66,139 @@ export interface MaintenanceOptions {
   now?: () => Date;
 }
 
+/** What every maintenance call works from: the project's memory, its clock and its environment. */
+interface MaintenanceState {
+  memory: MaintenanceMemory;
+  rootDir: string;
+  clock: () => Date;
+  env: Record<string, string | undefined> | undefined;
+}
+
 function withStore<T>(rootDir: string, use: (store: MaintenanceStore) => Promise<T>): Promise<T> {
   const store = MaintenanceStore.open(rootDir);
   return use(store).finally(() => store.close());
+}
+
+function gitObjects(state: MaintenanceState) {
+  return openGitObjects(state.rootDir, state.env ?? process.env);
+}
+
+async function checks(state: MaintenanceState, store: MaintenanceStore): Promise<AnchorCheck[]> {
+  const objects = await gitObjects(state);
+  if (!objects) return [];
+  return checkAllAnchors(objects, store, await state.memory.list(), state.clock());
+}
+
+async function decision(
+  state: MaintenanceState,
+  decide: (ctx: DecisionContext, id: string) => Promise<ProposalDecisionResult>,
+  id: string,
+  opts: DecisionOptions = {},
+): Promise<ProposalDecisionResult> {
+  const { memory } = state;
+  memory.writer.assertWritable('decide a proposal');
+  return withStore(state.rootDir, async (store) => {
+    const objects = await gitObjects(state);
+    const head = objects ? await objects.head() : undefined;
+    return decide(
+      {
+        memory,
+        store,
+        now: opts.now ?? state.clock(),
+        by: opts.by ?? 'cli',
+        ...(opts.note ? { note: opts.note } : {}),
+        ...(objects && head
+          ? {
+              anchor: (memoryId: string, text: string) => anchorText(objects, head, memoryId, text),
+            }
+          : {}),
+        stale: async () => staleUnits(await checks(state, store), await memory.list()),
+      },
+      id,
+    );
+  });
+}
+
+function readProposal(state: MaintenanceState, id: string): Promise<Proposal> {
+  return withStore(state.rootDir, async (store) => {
+    const found = store.get(resolveProposalId(store, id));
+    if (found) {
+      const { undo: _undo, ...proposal } = found;
+      return proposal;
+    }
+    // The same typed error as a decision on an unknown id.
+    const context = { memory: state.memory, store, now: state.clock(), by: 'read' };
+    return rejectProposal(context, id).then((r) => r.proposal);
+  });
+}
+
+async function staleUnitsNow(state: MaintenanceState): Promise<StaleUnit[]> {
+  // No repository (or no commit yet): nothing is checked, and no state is created.
+  const objects = await gitObjects(state);
+  if (!objects || !(await objects.head())) return [];
+  return withStore(state.rootDir, async (store) =>
+    staleUnits(await checks(state, store), await state.memory.list()),
+  );
+}
+
+function runOnce(
+  state: MaintenanceState,
+  opts: Parameters<Maintenance['run']>[0] = {},
+): Promise<RunOutcome> {
+  const { memory } = state;
+  return runMaintenance(memory, {
+    ...opts,
+    ...(state.env ? { env: state.env } : {}),
+    now: opts.now ?? state.clock(),
+    staleness: async (store, now) => {
+      const objects = await gitObjects(state);
+      if (!objects) return { stale: [], proposals: [] };
+      const units = await memory.list();
+      const found = await checkAllAnchors(objects, store, units, now);
+      const stale = staleUnits(found, units);
+      return { stale, proposals: stalenessProposals(stale, units, found, now) };
+    },
+  });
+}
+
+async function maintenanceStatus(state: MaintenanceState): Promise<MaintenanceStatus> {
+  const { settings } = state.memory;
+  const store = MaintenanceStore.openIfAny(state.rootDir);
+  try {
+    const plan = readScheduleState(state.rootDir);
+    const lastRun = store?.runs(1)[0];
+    return {
+      enabled: settings.insightExtractionEnabled,
+      schedule: settings.insightExtractionSchedule,
+      minIntervalMs: settings.insightExtractionMinIntervalMs,
+      ...(plan ? { plan } : {}),
+      ...(lastRun ? { lastRun } : {}),
+      open: store?.list(['open']).length ?? 0,
+    };
+  } finally {
+    store?.close();
+  }
 }
 
 export function openMaintenance(
   memory: MaintenanceMemory,
   options: MaintenanceOptions = {},
 ): Maintenance {
-  const { rootDir } = memory;
-  const clock = options.now ?? (() => new Date());
-  const git = () => openGitObjects(rootDir, options.env ?? process.env);
-
-  async function checks(store: MaintenanceStore): Promise<AnchorCheck[]> {
-    const objects = await git();
-    if (!objects) return [];
-    return checkAllAnchors(objects, store, await memory.list(), clock());
-  }
-
-  async function decision(
-    decide: (ctx: DecisionContext, id: string) => Promise<ProposalDecisionResult>,
-    id: string,
-    opts: DecisionOptions = {},
-  ) {
-    memory.writer.assertWritable('decide a proposal');
-    return withStore(rootDir, async (store) => {
-      const objects = await git();
-      const head = objects ? await objects.head() : undefined;
-      return decide(
-        {
-          memory,
-          store,
-          now: opts.now ?? clock(),
-          by: opts.by ?? 'cli',
-          ...(opts.note ? { note: opts.note } : {}),
-          ...(objects && head
-            ? {
-                anchor: (memoryId: string, text: string) =>
-                  anchorText(objects, head, memoryId, text),
-              }
-            : {}),
-          stale: async () => staleUnits(await checks(store), await memory.list()),
-        },
-        id,
-      );
-    });
-  }
-
+  const state: MaintenanceState = {
+    memory,
+    rootDir: memory.rootDir,
+    clock: options.now ?? (() => new Date()),
+    env: options.env,
+  };
   return {
-    proposals: (states = ['open']) => withStore(rootDir, async (store) => store.list(states)),
-    proposal: (id) =>
-      withStore(rootDir, async (store) => {
-        const found = store.get(resolveProposalId(store, id));
-        if (found) {
-          const { undo: _undo, ...proposal } = found;
-          return proposal;
-        }
-        // The same typed error as a decision on an unknown id.
-        return rejectProposal({ memory, store, now: clock(), by: 'read' }, id).then(
-          (r) => r.proposal,
-        );
-      }),
-    approve: (id, opts) => decision(approveProposal, id, opts),
-    reject: (id, opts) => decision(rejectProposal, id, opts),
-    undo: (id, opts) => decision(undoProposal, id, opts),
-    anchorChecks: () => withStore(rootDir, checks),
-    async staleUnits() {
-      // No repository (or no commit yet): nothing is checked, and no state is created.
-      const objects = await git();
-      if (!objects || !(await objects.head())) return [];
-      return withStore(rootDir, async (store) =>
-        staleUnits(await checks(store), await memory.list()),
-      );
-    },
-    run: (opts = {}) =>
-      runMaintenance(memory, {
-        ...opts,
-        ...(options.env ? { env: options.env } : {}),
-        now: opts.now ?? clock(),
-        staleness: async (store, now) => {
-          const objects = await git();
-          if (!objects) return { stale: [], proposals: [] };
-          const units = await memory.list();
-          const found = await checkAllAnchors(objects, store, units, now);
-          const stale = staleUnits(found, units);
-          return { stale, proposals: stalenessProposals(stale, units, found, now) };
-        },
-      }),
-    async status() {
-      const { settings } = memory;
-      const store = MaintenanceStore.openIfAny(rootDir);
-      try {
-        const plan = readScheduleState(rootDir);
-        const lastRun = store?.runs(1)[0];
-        return {
-          enabled: settings.insightExtractionEnabled,
-          schedule: settings.insightExtractionSchedule,
-          minIntervalMs: settings.insightExtractionMinIntervalMs,
-          ...(plan ? { plan } : {}),
-          ...(lastRun ? { lastRun } : {}),
-          open: store?.list(['open']).length ?? 0,
-        };
-      } finally {
-        store?.close();
-      }
-    },
+    proposals: (states = ['open']) => withStore(state.rootDir, async (store) => store.list(states)),
+    proposal: (id) => readProposal(state, id),
+    approve: (id, opts) => decision(state, approveProposal, id, opts),
+    reject: (id, opts) => decision(state, rejectProposal, id, opts),
+    undo: (id, opts) => decision(state, undoProposal, id, opts),
+    anchorChecks: () => withStore(state.rootDir, (store) => checks(state, store)),
+    staleUnits: () => staleUnitsNow(state),
+    run: (opts) => runOnce(state, opts),
+    status: () => maintenanceStatus(state),
   };
 }
