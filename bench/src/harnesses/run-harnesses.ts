@@ -76,6 +76,52 @@ function inProcessTable(results: InProcessFigures[]): Table {
   };
 }
 
+/** What both kinds of harness bench run over: the Scale workspace, its home and its prompts. */
+interface HarnessBench {
+  rootDir: string;
+  homeDir: string;
+  prompts: string[];
+  runs: number;
+  quick: boolean;
+}
+
+/** Claude Code and Codex: `cairn hook` as a process per event, beside bare node. */
+function benchProcessHarnesses(bench: HarnessBench): ProcessResult[] {
+  const bin = resolveCairnBin();
+  const results: ProcessResult[] = [];
+  for (const harness of ['claude-code', 'codex']) {
+    const fixture = promptFixture(join(HARNESSES_DIR, harness));
+    if (!fixture) {
+      results.push({ harness, reason: 'no recorded userPromptSubmit fixture' });
+      continue;
+    }
+    const { rootDir, homeDir, prompts, runs } = bench;
+    results.push(benchHookProcess({ bin, harness, fixture, rootDir, homeDir, prompts, runs }));
+  }
+  return results;
+}
+
+/** OpenCode and OpenClaw: recorded sessions replayed through the adapter in this process. */
+async function benchInProcessHarnesses(bench: HarnessBench): Promise<InProcessFigures[]> {
+  const adapters: [string, HarnessAdapter][] = [
+    ['opencode', createOpencodeHarness()],
+    ['openclaw', createOpenclawHarness()],
+  ];
+  const results: InProcessFigures[] = [];
+  for (const [harness, adapter] of adapters) {
+    results.push(
+      await benchInProcess({
+        harness,
+        adapter,
+        harnessDir: join(HARNESSES_DIR, harness),
+        rootDir: bench.rootDir,
+        rounds: bench.quick ? 3 : 11,
+      }),
+    );
+  }
+  return results;
+}
+
 /** Each harness's hooks at the 10k-unit scale: as a process where they are one, in process otherwise. */
 export async function runHarnesses(options: { quick: boolean }): Promise<Section> {
   const base = await mkdtemp(join(tmpdir(), 'cairn-bench-harnesses-'));
@@ -86,42 +132,9 @@ export async function runHarnesses(options: { quick: boolean }): Promise<Section
     const workspace = await generateWorkspace(join(base, 'scale'), scaleSpec(options.quick), text);
     const runs = options.quick ? 5 : 20;
     const prompts = Array.from({ length: runs + 4 }, text.query);
-    const bin = resolveCairnBin();
-    const processResults: ProcessResult[] = [];
-    for (const harness of ['claude-code', 'codex']) {
-      const fixture = promptFixture(join(HARNESSES_DIR, harness));
-      if (!fixture) {
-        processResults.push({ harness, reason: 'no recorded userPromptSubmit fixture' });
-        continue;
-      }
-      processResults.push(
-        benchHookProcess({
-          bin,
-          harness,
-          fixture,
-          rootDir: workspace.rootDir,
-          homeDir,
-          prompts,
-          runs,
-        }),
-      );
-    }
-    const adapters: [string, HarnessAdapter][] = [
-      ['opencode', createOpencodeHarness()],
-      ['openclaw', createOpenclawHarness()],
-    ];
-    const inProcess: InProcessFigures[] = [];
-    for (const [harness, adapter] of adapters) {
-      inProcess.push(
-        await benchInProcess({
-          harness,
-          adapter,
-          harnessDir: join(HARNESSES_DIR, harness),
-          rootDir: workspace.rootDir,
-          rounds: options.quick ? 3 : 11,
-        }),
-      );
-    }
+    const bench = { rootDir: workspace.rootDir, homeDir, prompts, runs, quick: options.quick };
+    const processResults = benchProcessHarnesses(bench);
+    const inProcess = await benchInProcessHarnesses(bench);
     return {
       name: 'harnesses',
       title: 'Harness hooks',

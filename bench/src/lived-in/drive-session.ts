@@ -1,5 +1,5 @@
 import type { Cairn } from '@cairn/engine';
-import type { PlannedSession } from './lived-in-generator';
+import type { PlannedEvent, PlannedSession } from './lived-in-generator';
 
 /** The kinds of call a session makes, as the event tables name them. */
 export type EventType =
@@ -44,6 +44,43 @@ function noteFailure(failures: FailureTally, type: EventType, message: string | 
 const lifecycleFailure = (result: { failed?: { code: string; message: string } }) =>
   result.failed ? `${result.failed.code} ${result.failed.message}` : undefined;
 
+/** One planned event: a prompt or a tool call through the lifecycle, or a unit filed as `memory_add`. */
+async function driveEvent(
+  cairn: Cairn,
+  session: PlannedSession,
+  event: PlannedEvent,
+  failures: FailureTally,
+  onEvent?: Timing,
+): Promise<void> {
+  const ids = { agentId: session.agentId, sessionKey: session.sessionKey };
+  if (event.kind === 'prompt') {
+    const result = await timedCall(
+      'user-prompt-submit',
+      () => cairn.lifecycle.userPromptSubmit({ ...ids, prompt: event.prompt }),
+      onEvent,
+    );
+    noteFailure(failures, 'user-prompt-submit', lifecycleFailure(result));
+  } else if (event.kind === 'tool') {
+    const { toolName, input, output } = event;
+    const result = await timedCall(
+      'tool-use',
+      () => cairn.lifecycle.toolUse({ ...ids, toolName, input, output }),
+      onEvent,
+    );
+    noteFailure(failures, 'tool-use', lifecycleFailure(result));
+  } else {
+    const { text, category, review } = event;
+    const source = `${session.agentId}:${session.sessionKey}`;
+    const result = await timedCall(
+      'memory-add',
+      () => cairn.add({ text, category, review, source }),
+      onEvent,
+    );
+    const refused = result.action === 'created' ? undefined : JSON.stringify(result).slice(0, 200);
+    noteFailure(failures, 'memory-add', refused);
+  }
+}
+
 /**
  * Plays one planned session through the in-process path OpenCode and
  * OpenClaw use (`cairn.lifecycle.*`), with units filed through the memory
@@ -71,40 +108,7 @@ export async function driveSession(
   noteFailure(failures, 'session-start', lifecycleFailure(start));
   for (const event of session.events) {
     clock.at = event.at;
-    if (event.kind === 'prompt') {
-      const result = await timedCall(
-        'user-prompt-submit',
-        () => cairn.lifecycle.userPromptSubmit({ ...ids, prompt: event.prompt }),
-        onEvent,
-      );
-      noteFailure(failures, 'user-prompt-submit', lifecycleFailure(result));
-    } else if (event.kind === 'tool') {
-      const result = await timedCall(
-        'tool-use',
-        () =>
-          cairn.lifecycle.toolUse({
-            ...ids,
-            toolName: event.toolName,
-            input: event.input,
-            output: event.output,
-          }),
-        onEvent,
-      );
-      noteFailure(failures, 'tool-use', lifecycleFailure(result));
-    } else {
-      const { text, category, review } = event;
-      const result = await timedCall(
-        'memory-add',
-        () =>
-          cairn.add({ text, category, review, source: `${session.agentId}:${session.sessionKey}` }),
-        onEvent,
-      );
-      noteFailure(
-        failures,
-        'memory-add',
-        result.action === 'created' ? undefined : JSON.stringify(result).slice(0, 200),
-      );
-    }
+    await driveEvent(cairn, session, event, failures, onEvent);
   }
   clock.at = session.endAt;
   const end = await timedCall('session-end', () => cairn.lifecycle.sessionEnd(ids), onEvent);

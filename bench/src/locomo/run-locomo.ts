@@ -127,15 +127,8 @@ function partFigures(
   return { parts, byPart };
 }
 
-/**
- * LoCoMo retrieval quality: every adapter through the engine, and qmd's
- * BM25 search, beside plain BM25 over the same turns.
- */
-export async function runLocomo(options: { dataPath: string; quick: boolean }): Promise<Section> {
-  const all = await loadLocomo(options.dataPath);
-  const conversations = options.quick ? all.slice(0, 1) : all;
+async function createRunState(model: ReturnType<typeof localModelSpec>): Promise<RunState> {
   const node24 = await findNode24Tools();
-  const model = localModelSpec();
   const state: RunState = {
     tallies: new Map(),
     specs: [...ENGINE_ADAPTERS, ...('spec' in model ? [model.spec] : [])],
@@ -145,6 +138,14 @@ export async function runLocomo(options: { dataPath: string; quick: boolean }): 
     node24,
   };
   if (!node24.ok) state.qmdTally.reason = node24.reason;
+  return state;
+}
+
+/** Each conversation in a workspace of its own, removed after it. */
+async function runConversations(
+  conversations: readonly LocomoConversation[],
+  state: RunState,
+): Promise<ConversationRun[]> {
   const runs: ConversationRun[] = [];
   for (const conversation of conversations) {
     const rootDir = await mkdtemp(join(tmpdir(), 'cairn-bench-locomo-'));
@@ -155,14 +156,19 @@ export async function runLocomo(options: { dataPath: string; quick: boolean }): 
       await rm(rootDir, { recursive: true, force: true });
     }
   }
-  if ('reason' in model) {
-    const tally = createTally({ id: 'file-model', label: 'file hybrid (local model)' });
-    tally.reason = model.reason;
-    state.tallies.set(tally.id, tally);
-  }
+  return runs;
+}
+
+function locomoFigures(
+  options: { dataPath: string; quick: boolean },
+  conversations: readonly LocomoConversation[],
+  runs: ConversationRun[],
+  state: RunState,
+): LocomoFigures {
   const questions = conversations.flatMap((c) => c.questions);
   const firstQuestions = runs[0]?.bm25.length ?? 0;
-  const figures: LocomoFigures = {
+  const { node24 } = state;
+  return {
     quick: options.quick,
     data: options.dataPath,
     conversations: runs.map((run) => run.figures),
@@ -187,6 +193,24 @@ export async function runLocomo(options: { dataPath: string; quick: boolean }): 
       runs.flatMap((run) => run.bm25),
     ),
   };
+}
+
+/**
+ * LoCoMo retrieval quality: every adapter through the engine, and qmd's
+ * BM25 search, beside plain BM25 over the same turns.
+ */
+export async function runLocomo(options: { dataPath: string; quick: boolean }): Promise<Section> {
+  const all = await loadLocomo(options.dataPath);
+  const conversations = options.quick ? all.slice(0, 1) : all;
+  const model = localModelSpec();
+  const state = await createRunState(model);
+  const runs = await runConversations(conversations, state);
+  if ('reason' in model) {
+    const tally = createTally({ id: 'file-model', label: 'file hybrid (local model)' });
+    tally.reason = model.reason;
+    state.tallies.set(tally.id, tally);
+  }
+  const figures = locomoFigures(options, conversations, runs, state);
   return {
     name: 'locomo',
     title: 'LoCoMo retrieval quality',

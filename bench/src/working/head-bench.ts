@@ -89,6 +89,98 @@ interface EventResult {
   failed?: { code: string; message: string };
 }
 
+/** One head bench: the engine, the prompt generator, and the events that failed open. */
+interface HeadRun {
+  cairn: Cairn;
+  text: TextGenerator;
+  options: HeadBenchOptions;
+  log: (message: string) => void;
+  failedEvents: number;
+  firstFailure: string | undefined;
+}
+
+/** The timed events of the measured sessions, in milliseconds. */
+interface EventTimes {
+  starts: number[];
+  prompts: number[];
+  ends: number[];
+}
+
+function check(run: HeadRun, event: string, result: EventResult): void {
+  if (!result.failed) return;
+  run.failedEvents += 1;
+  run.firstFailure ??= `${event}: ${result.failed.code} ${result.failed.message}`;
+}
+
+function session(run: HeadRun, i: number) {
+  return {
+    agentId: AGENT,
+    sessionKey: `session-${i}`,
+    threadKey: `topic-${(i % run.options.threads) + 1}`,
+  };
+}
+
+/** The first `sessions` sessions (start, one prompt, end each), untimed one by one. */
+async function buildLineage(run: HeadRun): Promise<void> {
+  const { lifecycle } = run.cairn;
+  for (let i = 0; i < run.options.sessions; i += 1) {
+    const { agentId, sessionKey, threadKey } = session(run, i);
+    check(run, 'session-start', await lifecycle.sessionStart({ agentId, sessionKey, threadKey }));
+    const prompt = sessionPrompt(run.text);
+    check(
+      run,
+      'user-prompt-submit',
+      await lifecycle.userPromptSubmit({ agentId, sessionKey, prompt }),
+    );
+    check(run, 'session-end', await lifecycle.sessionEnd({ agentId, sessionKey }));
+    if ((i + 1) % 250 === 0) run.log(`working: ${i + 1}/${run.options.sessions} sessions`);
+  }
+}
+
+/** The further `measured` sessions, each event timed on its own. */
+async function timeSessions(run: HeadRun): Promise<EventTimes> {
+  const { lifecycle } = run.cairn;
+  const times: EventTimes = { starts: [], prompts: [], ends: [] };
+  const { sessions, measured } = run.options;
+  for (let i = sessions; i < sessions + measured; i += 1) {
+    const { agentId, sessionKey, threadKey } = session(run, i);
+    const start = await timed(() => lifecycle.sessionStart({ agentId, sessionKey, threadKey }));
+    check(run, 'session-start', start.value);
+    times.starts.push(start.ms);
+    const prompt = sessionPrompt(run.text);
+    const submit = await timed(() => lifecycle.userPromptSubmit({ agentId, sessionKey, prompt }));
+    check(run, 'user-prompt-submit', submit.value);
+    times.prompts.push(submit.ms);
+    const end = await timed(() => lifecycle.sessionEnd({ agentId, sessionKey }));
+    check(run, 'session-end', end.value);
+    times.ends.push(end.ms);
+  }
+  return times;
+}
+
+function headFigures(run: HeadRun, buildMs: number, times: EventTimes): HeadFigures {
+  const { cairn } = run;
+  // This clone's head: MEMORY.md's region is the team head (docs/TEAMS.md).
+  const region = cairn.localHead() ?? '';
+  const heads = cairn.threads(AGENT);
+  const health = cairn.workingHealth();
+  return {
+    agentId: AGENT,
+    sessions: run.options.sessions,
+    threads: run.options.threads,
+    buildMs,
+    sessionEnd: distribution(times.ends),
+    userPromptSubmit: distribution(times.prompts),
+    sessionStart: distribution(times.starts),
+    head: measureHeadRegion(region, cairn.settings.limits.headTokens),
+    threadHeads: heads.length,
+    sessionsInHeads: heads.reduce((sum, head) => sum + head.sessions, 0),
+    failedEvents: run.failedEvents,
+    firstFailure: run.firstFailure,
+    pendingWrites: health.pending.length,
+  };
+}
+
 /**
  * Drives sessions through the public lifecycle API of `openCairn`, spread
  * over topic threads, then times the events of a few more: each session end
@@ -108,75 +200,12 @@ export async function benchHead(
     homeDir,
     overrides: { timezone: 'UTC' },
   });
-  let failedEvents = 0;
-  let firstFailure: string | undefined;
-  const check = (event: string, result: EventResult) => {
-    if (!result.failed) return;
-    failedEvents += 1;
-    firstFailure ??= `${event}: ${result.failed.code} ${result.failed.message}`;
-  };
-  const session = (i: number) => ({
-    agentId: AGENT,
-    sessionKey: `session-${i}`,
-    threadKey: `topic-${(i % options.threads) + 1}`,
-  });
+  const run: HeadRun = { cairn, text, options, log, failedEvents: 0, firstFailure: undefined };
   try {
     await cairn.init();
-    const build = await timed(async () => {
-      for (let i = 0; i < options.sessions; i += 1) {
-        const { agentId, sessionKey, threadKey } = session(i);
-        check(
-          'session-start',
-          await cairn.lifecycle.sessionStart({ agentId, sessionKey, threadKey }),
-        );
-        const prompt = sessionPrompt(text);
-        check(
-          'user-prompt-submit',
-          await cairn.lifecycle.userPromptSubmit({ agentId, sessionKey, prompt }),
-        );
-        check('session-end', await cairn.lifecycle.sessionEnd({ agentId, sessionKey }));
-        if ((i + 1) % 250 === 0) log(`working: ${i + 1}/${options.sessions} sessions`);
-      }
-    });
-    const starts: number[] = [];
-    const prompts: number[] = [];
-    const ends: number[] = [];
-    for (let i = options.sessions; i < options.sessions + options.measured; i += 1) {
-      const { agentId, sessionKey, threadKey } = session(i);
-      const start = await timed(() =>
-        cairn.lifecycle.sessionStart({ agentId, sessionKey, threadKey }),
-      );
-      check('session-start', start.value);
-      starts.push(start.ms);
-      const prompt = sessionPrompt(text);
-      const submit = await timed(() =>
-        cairn.lifecycle.userPromptSubmit({ agentId, sessionKey, prompt }),
-      );
-      check('user-prompt-submit', submit.value);
-      prompts.push(submit.ms);
-      const end = await timed(() => cairn.lifecycle.sessionEnd({ agentId, sessionKey }));
-      check('session-end', end.value);
-      ends.push(end.ms);
-    }
-    // This clone's head: MEMORY.md's region is the team head (docs/TEAMS.md).
-    const region = cairn.localHead() ?? '';
-    const heads = cairn.threads(AGENT);
-    const health = cairn.workingHealth();
-    return {
-      agentId: AGENT,
-      sessions: options.sessions,
-      threads: options.threads,
-      buildMs: build.ms,
-      sessionEnd: distribution(ends),
-      userPromptSubmit: distribution(prompts),
-      sessionStart: distribution(starts),
-      head: measureHeadRegion(region, cairn.settings.limits.headTokens),
-      threadHeads: heads.length,
-      sessionsInHeads: heads.reduce((sum, head) => sum + head.sessions, 0),
-      failedEvents,
-      firstFailure,
-      pendingWrites: health.pending.length,
-    };
+    const build = await timed(() => buildLineage(run));
+    const times = await timeSessions(run);
+    return headFigures(run, build.ms, times);
   } finally {
     cairn.closeWorking();
   }

@@ -7,54 +7,47 @@ export const WORKING_TARGETS = { promptCliMedianRatio: 2, promptCliP95Ratio: 3 }
 
 const pair = (d: Distribution) => `${f(d.p50, 2)} / ${f(d.p95, 2)} ms`;
 
-function headTable(figures: WorkingFigures): Table {
+/** A row with a figure and no target. */
+const plain = (measure: string, figure: string) => [measure, figure, '', ''];
+
+function headRows(figures: WorkingFigures): string[][] {
   const { head, project } = figures;
   const measured = head.sessionEnd.n;
   const region = head.head;
-  const rows = [
-    [
+  const failure = head.firstFailure ? `; first: ${head.firstFailure}` : '';
+  return [
+    plain(
       'Project',
       `${f(project.units, 0)} units, ${f(project.rawKb, 0)} KB notes; ${f(head.sessions, 0)} sessions over ${head.threads} topic threads`,
-      '',
-      '',
-    ],
-    [
+    ),
+    plain(
       `Session end with ${f(head.sessions, 0)} sessions in the lineage (p50 / p95, ${measured} sessions)`,
       pair(head.sessionEnd),
-      '',
-      '',
-    ],
-    [
+    ),
+    plain(
       `User prompt submit, in process (p50 / p95, ${measured} sessions)`,
       pair(head.userPromptSubmit),
-      '',
-      '',
-    ],
-    [
-      `Session start, in process (p50 / p95, ${measured} sessions)`,
-      pair(head.sessionStart),
-      '',
-      '',
-    ],
+    ),
+    plain(`Session start, in process (p50 / p95, ${measured} sessions)`, pair(head.sessionStart)),
     [
       "This clone's head (the memory head the hooks inject)",
       `${f(region.tokens, 0)} tokens (${f(region.chars, 0)} chars / 4), ${region.lines} lines; ${region.threadsListed} of ${head.threadHeads} threads listed`,
       `<= ${f(region.budgetTokens, 0)} tokens (\`limits.headTokens\`)`,
       verdict(region.tokens <= region.budgetTokens),
     ],
-    [
+    plain(
       'Thread heads',
       `${head.threadHeads} threads counting ${f(head.sessionsInHeads, 0)} sessions`,
-      '',
-      '',
-    ],
-    [
+    ),
+    plain(
       'Events failed open / head writes deferred',
-      `${head.failedEvents} / ${head.pendingWrites}${head.firstFailure ? `; first: ${head.firstFailure}` : ''}`,
-      '',
-      '',
-    ],
+      `${head.failedEvents} / ${head.pendingWrites}${failure}`,
+    ),
   ];
+}
+
+function headTable(figures: WorkingFigures): Table {
+  const { head } = figures;
   const perSession = head.buildMs / head.sessions;
   const notes = [
     `Building the ${f(head.sessions, 0)} sessions (not part of any target) took ${f(head.buildMs / 1000, 1)} s, ${f(perSession, 1)} ms a session (start, one prompt, end).`,
@@ -64,7 +57,7 @@ function headTable(figures: WorkingFigures): Table {
   return {
     title: 'Head render with a long lineage (in process)',
     columns: ['Measure', 'Figure', 'Target', 'Result'],
-    rows,
+    rows: headRows(figures),
     notes,
   };
 }
