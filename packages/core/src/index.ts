@@ -174,6 +174,7 @@ export {
 } from './errors';
 export { type FileLockOptions, withFileLock } from './file-lock';
 export { fsError, isFileSystemRefusal, typedFileSystemError } from './fs-errors';
+export { assertTcpPort, listenOn } from './http/listen-on';
 export {
   checkLocalOrigin,
   createLocalHttpGuard,

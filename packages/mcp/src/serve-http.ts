@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CairnError } from '@cairn/core';
+import { assertTcpPort, CairnError, listenOn } from '@cairn/core';
 import type { Cairn } from '@cairn/engine';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type CairnMcpServerOptions, createCairnMcpServer } from './create-cairn-mcp-server';
@@ -51,16 +51,6 @@ function sendJsonRpcError(
 ): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
 }
 
 /**
@@ -129,17 +119,13 @@ function checkServeOptions(options: ServeHttpOptions): {
       hint: 'pass token (e.g. loadOrCreateMcpToken()), or noAuth: true to accept anyone who can reach the port',
     });
   }
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CairnError('INVALID_INPUT', `Not a TCP port: ${port}`, {
-      hint: 'use 0-65535 (0 picks a free port)',
-    });
-  }
+  assertTcpPort(port);
   return { port, host, path };
 }
 
 /** Listens, or says why not: CONFLICT when another process has the port. */
 function listenOrRefuse(http: Server, port: number, host: string): Promise<AddressInfo> {
-  return listen(http, port, host).catch((error: NodeJS.ErrnoException) => {
+  return listenOn(http, port, host).catch((error: NodeJS.ErrnoException) => {
     const inUse = error.code === 'EADDRINUSE';
     throw new CairnError(
       inUse ? 'CONFLICT' : 'INVALID_INPUT',

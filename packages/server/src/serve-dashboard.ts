@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { CairnError, isLoopbackHost } from '@cairn/core';
+import { createServer } from 'node:http';
+import { assertTcpPort, CairnError, isLoopbackHost, listenOn } from '@cairn/core';
 import type { Cairn } from '@cairn/engine';
 import { createDashboardAuth, SESSION_COOKIE } from './dashboard-auth';
 import { type DashboardState, dashboardHandler } from './dashboard-handler';
@@ -35,16 +34,6 @@ export interface DashboardHandle {
   readonly closed: Promise<void>;
 }
 
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
-}
-
 function checkOptions(host: string, port: number): void {
   if (!isLoopbackHost(host)) {
     throw new CairnError(
@@ -56,11 +45,7 @@ function checkOptions(host: string, port: number): void {
       },
     );
   }
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CairnError('INVALID_INPUT', `Not a TCP port: ${port}`, {
-      hint: 'use 0-65535 (0 picks a free port)',
-    });
-  }
+  assertTcpPort(port);
 }
 
 /**
@@ -87,7 +72,7 @@ export async function serveDashboard(
   const server = createServer(dashboardHandler(state));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
-  const address = await listen(server, port, host);
+  const address = await listenOn(server, port, host);
   state.port = address.port;
   state.auth.cookieName = `${SESSION_COOKIE}_${address.port}`;
   const name = address.family === 'IPv6' ? `[${address.address}]` : address.address;
