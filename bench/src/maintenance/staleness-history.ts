@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AnchorCheck, openCairn, openMaintenance } from '@cairn/engine';
+import { openCairn, openMaintenance, worstAnchorStates } from '@cairn/engine';
 import { makeStalenessRepo } from '@cairn/testkit';
 
 /**
@@ -16,22 +16,6 @@ export interface StalenessFigures {
   /** First check at the new HEAD (git reads), and a second one (the cache). */
   firstCheckMs: number;
   cachedCheckMs: number;
-}
-
-function worst(checks: readonly AnchorCheck[], memoryId: string): string {
-  const rank: Record<string, number> = {
-    fresh: 0,
-    unverifiable: 0,
-    moved: 1,
-    changed: 2,
-    deleted: 3,
-  };
-  let state = 'none';
-  for (const check of checks) {
-    if (check.anchor.memoryId !== memoryId) continue;
-    if (state === 'none' || rank[check.state]! > rank[state]!) state = check.state;
-  }
-  return state;
 }
 
 export async function measureStaleness(): Promise<StalenessFigures> {
@@ -58,11 +42,12 @@ export async function measureStaleness(): Promise<StalenessFigures> {
       started = performance.now();
       await maintenance.anchorChecks();
       const cachedCheckMs = performance.now() - started;
+      const states = worstAnchorStates(checks);
       return {
         cases: repo.cases.map((c, i) => ({
           name: c.name,
           expected: c.expected,
-          got: worst(checks, ids[i]!),
+          got: states.get(ids[i]!) ?? 'none',
         })),
         firstCheckMs,
         cachedCheckMs,

@@ -2,14 +2,7 @@ import { existsSync } from 'node:fs';
 import { readHeadCommit } from './git-objects';
 import { MaintenanceStore, maintenanceDatabasePath } from './maintenance-store';
 import type { AnchorCheck, AnchorState } from './maintenance-types';
-
-const RANK: Record<AnchorState, number> = {
-  fresh: 0,
-  unverifiable: 0,
-  moved: 1,
-  changed: 2,
-  deleted: 3,
-};
+import { worstAnchorChecks } from './worst-anchor-states';
 
 /**
  * Each anchored unit's worst check at the current HEAD (the anchor it
@@ -26,12 +19,7 @@ export function cachedAnchorChecks(rootDir: string): Map<string, AnchorCheck> | 
   try {
     const checks = store.cachedChecks(`${head} ${store.anchorsVersion()}`);
     if (!checks) return undefined;
-    const worst = new Map<string, AnchorCheck>();
-    for (const check of checks) {
-      const seen = worst.get(check.anchor.memoryId);
-      if (!seen || RANK[check.state] > RANK[seen.state]) worst.set(check.anchor.memoryId, check);
-    }
-    return worst;
+    return worstAnchorChecks(checks);
   } finally {
     store.close();
   }

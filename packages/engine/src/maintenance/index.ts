@@ -34,3 +34,4 @@ export type {
 export { ANCHOR_STATES, PROPOSAL_KINDS, PROPOSAL_STATES } from './maintenance-types';
 export type { MaintenanceMemory, RunOutcome as MaintenanceRunOutcome } from './run-maintenance';
 export { isDueCheap, nextDueAt, type ScheduleState } from './schedule';
+export { worstAnchorStates } from './worst-anchor-states';
