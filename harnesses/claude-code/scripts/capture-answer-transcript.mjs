@@ -6,12 +6,11 @@
 // long strings Cairn never reads are cut and temp paths replaced.
 // deliver.test.ts reads the final answer back from it.
 // Usage: node scripts/capture-answer-transcript.mjs   (after building @cairn/testkit)
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startModelServer } from '@cairn/testkit';
+import { filesUnder, runToExit, startModelServer, trimCaptured } from '@cairn/testkit';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const claude = join(pkg, 'node_modules/.bin/claude');
@@ -38,39 +37,23 @@ const env = {
   DISABLE_TELEMETRY: '1',
   ENABLE_TOOL_SEARCH: 'false',
 };
-const files = (dir) =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
-  );
-const cut = (value) =>
-  JSON.parse(
-    JSON.stringify(value, (_key, v) =>
-      typeof v === 'string' && v.length > 300 ? '(trimmed)' : v,
-    ).replaceAll(temp, '/tmp/claude-capture'),
-  );
 try {
-  await new Promise((resolve, reject) => {
-    const args = [
-      '-p',
-      'Why is the parser slow?',
-      '--output-format',
-      'json',
-      '--allowedTools',
-      'Bash',
-    ];
-    const child = spawn(claude, args, { env, cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(stderr))));
-  });
-  const [transcript] = files(join(home, '.claude', 'projects')).filter((f) => f.endsWith('.jsonl'));
+  const args = [
+    '-p',
+    'Why is the parser slow?',
+    '--output-format',
+    'json',
+    '--allowedTools',
+    'Bash',
+  ];
+  await runToExit(claude, args, { env, cwd: project });
+  const [transcript] = filesUnder(join(home, '.claude', 'projects')).filter((f) =>
+    f.endsWith('.jsonl'),
+  );
   const lines = readFileSync(transcript, 'utf8')
     .trim()
     .split('\n')
-    .map((line) => cut(JSON.parse(line)));
+    .map((line) => trimCaptured(JSON.parse(line), { temp, placeholder: '/tmp/claude-capture' }));
   mkdirSync(join(pkg, 'fixtures', 'transcript'), { recursive: true });
   const out = join(pkg, 'fixtures', 'transcript', 'answered.jsonl');
   writeFileSync(out, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);

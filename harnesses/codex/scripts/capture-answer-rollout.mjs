@@ -6,12 +6,11 @@
 // (instructions, environment context, world state) are cut, temp paths
 // replaced. deliver.test.ts reads the final answer back from it.
 // Usage: node scripts/capture-answer-rollout.mjs   (after building @cairn/testkit)
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startModelServer } from '@cairn/testkit';
+import { filesUnder, runToExit, startModelServer, trimCaptured } from '@cairn/testkit';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const codex = join(pkg, 'node_modules/.bin/codex');
@@ -38,36 +37,17 @@ writeFileSync(
   `model = "test-model"\nmodel_provider = "x"\napproval_policy = "never"\nsandbox_mode = "read-only"\n\n[model_providers.x]\nname = "x"\nbase_url = "${server.url}/v1"\nenv_key = "X_KEY"\nwire_api = "responses"\n`,
 );
 const env = { ...process.env, HOME: join(temp, 'home'), CODEX_HOME: codexHome, X_KEY: 'dummy' };
-const files = (dir) =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
-  );
-/** Long strings are instructions and context Cairn never reads: cut them. */
-const cut = (value) =>
-  JSON.parse(
-    JSON.stringify(value, (_key, v) =>
-      typeof v === 'string' && v.length > 300 ? '(trimmed)' : v,
-    ).replaceAll(temp, '/tmp/codex-capture'),
-  );
 try {
-  await new Promise((resolve, reject) => {
-    const args = [
-      'exec',
-      '--skip-git-repo-check',
-      '--json',
-      '-C',
-      project,
-      'Why is the parser slow?',
-    ];
-    const child = spawn(codex, args, { env, cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(stderr))));
-  });
-  const [rollout] = files(join(codexHome, 'sessions'));
+  const args = [
+    'exec',
+    '--skip-git-repo-check',
+    '--json',
+    '-C',
+    project,
+    'Why is the parser slow?',
+  ];
+  await runToExit(codex, args, { env, cwd: project });
+  const [rollout] = filesUnder(join(codexHome, 'sessions'));
   const lines = readFileSync(rollout, 'utf8')
     .trim()
     .split('\n')
@@ -78,7 +58,8 @@ try {
         line.type === 'response_item' ||
         (line.type === 'event_msg' && KEEP_EVENTS.has(line.payload?.type)),
     )
-    .map(cut);
+    // Long strings are instructions and context Cairn never reads: cut them.
+    .map((line) => trimCaptured(line, { temp, placeholder: '/tmp/codex-capture' }));
   const out = join(pkg, 'fixtures', 'rollout', 'answered.jsonl');
   writeFileSync(out, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
   console.log(`wrote ${lines.length} lines to ${out}`);

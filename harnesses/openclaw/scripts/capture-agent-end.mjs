@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startModelServer } from '@cairn/testkit';
+import { startModelServer, trimCaptured } from '@cairn/testkit';
 import { driveSession, packageDir, writeOpenclawConfig } from './openclaw-session.mjs';
 
 const ANSWER = 'Noted: the deploy target is kestrel-prod.';
@@ -28,15 +28,11 @@ const server = await startModelServer({
   toolCalls: [{ tool: /memory_add/, input: { text: 'The deploy target is kestrel-prod.' } }],
 });
 const cut = (value) =>
-  JSON.parse(
-    JSON.stringify(value, (key, v) =>
-      key === 'trace' || key === 'hookInvocation'
-        ? undefined
-        : typeof v === 'string' && v.length > 300
-          ? '(trimmed)'
-          : v,
-    ).replaceAll(temp, '/tmp/openclaw-capture'),
-  );
+  trimCaptured(value, {
+    temp,
+    placeholder: '/tmp/openclaw-capture',
+    drop: ['trace', 'hookInvocation'],
+  });
 try {
   const home = join(temp, 'home');
   const project = join(temp, 'project');

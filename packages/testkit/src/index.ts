@@ -69,6 +69,7 @@ export {
   twoCheckoutsPerTest,
 } from './temp-project-per-test';
 export { makeTempProject, snapshotTree, type TempProject } from './tree-snapshot';
+export { filesUnder, runToExit, trimCaptured } from './trim-captured';
 export {
   GATED_CONFIG_CASES,
   type GatedConfigCase,
