@@ -143,7 +143,8 @@ function finish(out: Collector, status: string | undefined): ExtractedSummary {
   for (const key of SUMMARY_LIST_KEYS) {
     lists[key] = boundList(out[key], key === 'files' ? pathKey : undefined);
   }
-  return status ? { status: clip(status), ...lists } : lists;
+  const bare = status && withoutListLabel('status', status);
+  return bare ? { status: clip(bare), ...lists } : lists;
 }
 
 /**

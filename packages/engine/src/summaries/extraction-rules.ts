@@ -110,12 +110,16 @@ const OWN_LABELS: Partial<Record<SectionCategory, RegExp>> = {
   decisions: /^(?:decision|decided)s?\s*:\s*/i,
   nextSteps: /^(?:next(?: (?:steps?|actions?))?|todo|follow[- ]?ups?)\s*:\s*/i,
   commitments: /^(?:commitment|promise)s?\s*:\s*/i,
+  // A status is rendered `Status: …`: its own label, or the next step's label an answer
+  // opening with `Next: …` gives it (the status is the answer's first sentence), comes off.
+  status: /^(?:(?:current )?status|summary|next(?: (?:steps?|actions?))?|todo)\s*:\s*/i,
 };
 
 /**
  * An item of a list without the label its list renders for it
- * (`Decision: keep SQLite` in decisions is `keep SQLite`); the item as
- * it is when nothing would be left.
+ * (`Decision: keep SQLite` in decisions is `keep SQLite`, `Status: Next:
+ * wire the hook` as a status is `wire the hook`), letter case ignored; the
+ * item as it is when nothing would be left.
  */
 export function withoutListLabel(category: SectionCategory, item: string): string {
   const label = OWN_LABELS[category];

@@ -69,6 +69,18 @@ describe('extraction rules', () => {
     expect(summary.text).not.toMatch(/^- (Decision|Next):/m);
   });
 
+  it('takes a leading label off the status: an answer opening with `Next:` gives no `Status: Next:`', async () => {
+    for (const [answer, status] of [
+      ['Next: add jitter to the retries.', 'add jitter to the retries.'],
+      ['NEXT STEPS: run the migration.', 'run the migration.'],
+      ['status: the parser is done.', 'the parser is done.'],
+    ]) {
+      const summary = await summarize([say(answer!)]);
+      expect(summary.status).toBe(status);
+      expect(summary.text).not.toMatch(/^(?:status|next)/im);
+    }
+  });
+
   it.each([
     ['a question', 'Should we go with zod or valibot?'],
     ['plain prose', 'The retry loop now lives in postJson.'],

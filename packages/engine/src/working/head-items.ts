@@ -28,12 +28,13 @@ const list = (title: string, items: readonly string[]) =>
 /**
  * A thread's head as item text: status, next action, decisions, open
  * loops, lineage. An item stored with its list's own label (a head folded
- * before labels were taken off) is shown without it: no `Next action: Next: …`.
+ * before labels were taken off) is shown without it: no `Next action: Next: …`,
+ * no `Status: Next: …`.
  */
 export function threadHeadText(state: ThreadHeadState): string {
   const next = withoutListLabel('nextSteps', state.nextAction);
   return [
-    `Status: ${state.status || '(no summary yet)'}`,
+    `Status: ${withoutListLabel('status', state.status) || '(no summary yet)'}`,
     `Next action: ${next || '(none recorded)'}`,
     ...list(
       'Decisions',

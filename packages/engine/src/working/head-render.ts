@@ -64,7 +64,7 @@ function threadCandidates(threads: ThreadHeadState[]): Candidate[] {
     const out: Candidate[] = [
       {
         section: 'threads',
-        line: `- ${label}: ${clip(thread.status || 'no summary yet')}`,
+        line: `- ${label}: ${clip(withoutListLabel('status', thread.status) || 'no summary yet')}`,
         priority: base,
       },
     ];

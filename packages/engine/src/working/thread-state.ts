@@ -73,7 +73,7 @@ export function foldSummary(
 ): ThreadHeadState {
   // A summarizer's items may keep the label their list renders (`Decision: …`): taken off here.
   const facts = {
-    status: raw.status === undefined ? undefined : clean(raw.status),
+    status: raw.status === undefined ? undefined : clean(withoutListLabel('status', raw.status)),
     decisions: raw.decisions.map((item) => clean(withoutListLabel('decisions', item))),
     blockers: raw.blockers.map(clean),
     commitments: raw.commitments.map((item) => clean(withoutListLabel('commitments', item))),
@@ -108,7 +108,7 @@ export function renderThreadHead(state: ThreadHeadState): string {
     '',
     `<!-- cairn:thread agent=${encodeURIComponent(state.agentId)} updated_at=${state.updatedAt} -->`,
     '',
-    `**Status:** ${escapeMarkers(state.status) || '(no summary yet)'}`,
+    `**Status:** ${escapeMarkers(withoutListLabel('status', state.status)) || '(no summary yet)'}`,
     '',
     `**Next action:** ${escapeMarkers(withoutListLabel('nextSteps', state.nextAction)) || '(none recorded)'}`,
     '',
