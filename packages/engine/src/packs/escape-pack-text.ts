@@ -43,8 +43,18 @@ const FENCE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
 const QUOTE_START = /^([ \t]*)>/;
 /** A list item opening with `[`: how Cairn labels its own items (`- [approved · …]`). */
 const LIST_LABEL = /^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[/;
-/** Inside a quotation, a line opening with `[` (after any `>`): the label Cairn's quotations carry. */
-const QUOTED_LABEL = /^([ \t]*(?:>[ \t]*)*)\[/;
+/**
+ * Inside a quotation, a line opening (after any `>`) with a bracket shaped
+ * like Cairn's labels, `[what · where]`. A link, a checkbox or `[1/3]`
+ * opening a line of a document or a log is text, quoted as it is.
+ */
+const QUOTED_LABEL = /^([ \t]*(?:>[ \t]*)*)\[(?=[^\]\n]*\u00B7[^\]\n]*\])/;
+/**
+ * What a label-shaped bracket opening a quoted line becomes: the
+ * fullwidth bracket (U+FF3B) reads the same to a model and is no label, and
+ * a quotation carries no backslash escape (no `\[` debris in quoted documents).
+ */
+export const QUOTED_LABEL_REPLACEMENT = '\uFF3B';
 
 /** Hidden characters out, every break one `\n`, no `<` opening a tag. */
 const neutralise = (text: string) =>
@@ -122,9 +132,10 @@ export function escapePackText(text: string): string {
 
 /**
  * Text for a quotation, every line of which will start with `> `: its
- * Markdown is kept, since nothing inside a quotation can leave it, except
- * that a fence left open is closed and no line opens with `[` (the label
- * Cairn's quotations carry). Tags, markers and hidden characters are
+ * Markdown is kept verbatim, since nothing inside a quotation can leave it,
+ * and no backslash escape is added; only a fence left open is closed, and
+ * a line opening with a label of Cairn's shape (`[approved · …]`) gets a
+ * bracket that is no label. Tags, markers and hidden characters are
  * neutralised as everywhere.
  */
 export function escapeQuotedText(text: string): string {
@@ -137,7 +148,7 @@ export function escapeQuotedText(text: string): string {
     }
     const opening = FENCE.exec(line);
     if (opening) fence = opening[1]!;
-    else lines[index] = line.replace(QUOTED_LABEL, '$1\\[');
+    else lines[index] = line.replace(QUOTED_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`);
   }
   if (fence !== undefined) lines.push(fence);
   return lines.join('\n');
