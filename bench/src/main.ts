@@ -72,13 +72,18 @@ const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|loc
   --data <file>   LoCoMo JSON (default: ${DEFAULT_DATA})
   CAIRN_BENCH_MODEL_DIR=<dir>  also measure a local semantic model (locomo, coding-memory)
   --json <file>   also write every figure as JSON
-  --quick         small sizes for a smoke test; does not write docs/BENCHMARKS.md`;
+  --quick         small sizes for a smoke test; does not write docs/BENCHMARKS.md
+  --explain <file>  injection only: write why each labelled item of the tuned requests was
+            left out and each other item injected (held-out: totals only); skips the
+            latency and fix-pattern parts, does not write docs/BENCHMARKS.md
+            (CAIRN_BENCH_PROJECT=<dir>: a lived-in project to copy instead of the cache)`;
 
 interface Options {
   target: Target;
   dataPath: string;
   jsonPath: string | undefined;
   quick: boolean;
+  explain: string | undefined;
 }
 
 /** A bad command line: printed with the usage, without a stack. */
@@ -92,6 +97,7 @@ function parseCommandLine(argv: string[]) {
       options: {
         data: { type: 'string' },
         json: { type: 'string' },
+        explain: { type: 'string' },
         quick: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -118,6 +124,7 @@ function parseOptions(argv: string[]): Options | undefined {
     dataPath: values.data ? resolve(cwd, values.data) : DEFAULT_DATA,
     jsonPath: values.json ? resolve(cwd, values.json) : undefined,
     quick: values.quick ?? false,
+    explain: values.explain ? resolve(cwd, values.explain) : undefined,
   };
 }
 
@@ -150,14 +157,23 @@ async function main(): Promise<void> {
   if (wanted('signatures')) await run(() => runSignatures({ quick: options.quick }));
   if (wanted('packs')) await run(() => runPacks({ quick: options.quick }));
   if (wanted('maintenance')) await run(() => runMaintenanceBench({ quick: options.quick }));
-  if (wanted('injection')) await run(() => runInjection({ quick: options.quick }));
+  if (wanted('injection')) {
+    await run(() =>
+      runInjection({
+        quick: options.quick,
+        ...(options.explain ? { explain: options.explain } : {}),
+      }),
+    );
+  }
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(`\nBench time: ${seconds.toFixed(1)} s\n`);
   if (options.jsonPath) {
     await writeJsonReport(options.jsonPath, meta, sections);
     process.stdout.write(`Figures written to ${options.jsonPath}\n`);
   }
-  if (!options.quick) {
+  if (options.explain) {
+    process.stdout.write(`Explained packs written to ${options.explain}; docs left as they were.\n`);
+  } else if (!options.quick) {
     await writeBenchmarksDoc(DOC_PATH, meta, sections);
     process.stdout.write(`Rewrote ${DOC_PATH}\n`);
   } else {

@@ -59,10 +59,10 @@ function hookRow(hook: HookResult): string[] {
   ];
 }
 
-export function injectionTables(f: InjectionFigures): Table[] {
-  const firstArtifact = f.profiles.find((p) => p.figures.firstArtifact)?.figures.firstArtifact;
-  return [
-    {
+/** The per-profile table alone (`--explain` prints it without the latency and fix-pattern parts). */
+export function profileTable(profiles: InjectionFigures['profiles']): Table {
+  const firstArtifact = profiles.find((p) => p.figures.firstArtifact)?.figures.firstArtifact;
+  return {
       title: 'Per profile, at the default budget',
       columns: [
         'Profile, part',
@@ -76,7 +76,7 @@ export function injectionTables(f: InjectionFigures): Table[] {
         'Unused budget while a labelled item was left out (0)',
         'Result',
       ],
-      rows: f.profiles.map((p) => profileRow(p.profile, p.part, p.figures)),
+      rows: profiles.map((p) => profileRow(p.profile, p.part, p.figures)),
       notes: [
         'Precision: tokens of injected items that are labelled for the request over the tokens of all injected items, pinned heads not counted (they are the thread state the request came from, shown once per epoch, and reported in their own column). Recall: labelled items injected over labelled items. Both over the requests something answers.',
         'Unanswered: tokens of items (heads not counted) injected for the requests nothing answers; the target is the head only, so 0.',
@@ -87,7 +87,12 @@ export function injectionTables(f: InjectionFigures): Table[] {
         'post-tool: the known fix after a failing tool; its figures (fixes offered for a different failure, and for the same failure in another place) are the fix-pattern quality figures over the failing-test corpus (`bench/fixtures/failures/`), as in the Signatures section, in the table below.',
         ...(firstArtifact ? [`First artifact seen: ${firstArtifact}`] : []),
       ],
-    },
+  };
+}
+
+export function injectionTables(f: InjectionFigures): Table[] {
+  return [
+    profileTable(f.profiles),
     {
       ...fixPatternQualityTable(f.fixPatterns),
       title: `Fix patterns (post-tool): ${fixPatternQualityTable(f.fixPatterns).title}`,

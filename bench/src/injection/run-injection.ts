@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Cairn, estimateTokenCount, openCairn, type PackProfileName } from '@cairn/engine';
+import {
+  type Cairn,
+  type ContextPack,
+  estimateTokenCount,
+  openCairn,
+  type PackProfileName,
+} from '@cairn/engine';
 import { PROJECT_NAME } from '../lived-in/lived-in-generator';
 import { benchHook, type HookResult, hookCases } from '../lived-in/lived-in-hooks';
 import { livedInProject } from '../lived-in/lived-in-project';
@@ -19,19 +25,38 @@ import {
   type Topic,
 } from './injection-dataset';
 import {
+  type ExplainState,
+  explainPack,
+  explainState,
+  explainTotals,
+  labelledIds,
+} from './injection-explain';
+import {
   type ProfileFigures,
   type RequestScore,
   scoreInjection,
   summarize,
   type TopicItems,
 } from './injection-measure';
-import { type InjectionFigures, injectionTables } from './injection-tables';
+import { type InjectionFigures, injectionTables, profileTable } from './injection-tables';
 
 const HARNESSES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../harnesses');
 const AGENT = 'claude-code';
 
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
+}
+
+/** Each section's heading line (1-based), by `path#heading`: how an exclusion names it. */
+function sectionLines(files: readonly { path: string; text: string }[]): Map<string, number> {
+  const lines = new Map<string, number>();
+  for (const file of files) {
+    file.text.split('\n').forEach((line, index) => {
+      const heading = /^##\s+(.+)$/.exec(line);
+      if (heading) lines.set(`${file.path}#${heading[1]!.trim()}`, index + 1);
+    });
+  }
+  return lines;
 }
 
 /** The dataset's units and documents added to a copy of the shortened lived-in project. */
@@ -65,6 +90,8 @@ async function seedProject(cairn: Cairn, rootDir: string, topics: readonly Topic
 interface Scored {
   scores: Map<PackProfileName, RequestScore[]>;
   packMs: number[];
+  /** Set with `--explain`: each pack is explained against its labels. */
+  observe?: (profile: PackProfileName, request: LabelledRequest, pack: ContextPack) => void;
 }
 
 /** Each request as a prompt of one session whose start already showed the heads. */
@@ -89,13 +116,7 @@ async function promptSubmit(
     });
     out.packMs.push(performance.now() - started);
     scores.push(scoreInjection(pack.text, request, items, budget));
-    if (process.env.CAIRN_BENCH_DUMP) {
-      await writeFile(
-        process.env.CAIRN_BENCH_DUMP,
-        `=== ${request.id} ${request.text}\n${pack.text}\n${pack.excluded.map((e) => `EXCL ${e.plane} ${e.id} ${e.reason}`).join('\n')}\n`,
-        { flag: 'a' },
-      );
-    }
+    out.observe?.('prompt-submit', request, pack);
   }
   out.scores.set('prompt-submit', scores);
 }
@@ -128,6 +149,7 @@ async function threadProfiles(
         threadKey,
       });
       out.scores.get(profile)!.push(scoreInjection(pack.text, request, items, budget));
+      out.observe?.(profile, request, pack);
     }
   }
 }
@@ -167,17 +189,47 @@ function byPart(scores: ReadonlyMap<PackProfileName, RequestScore[]>) {
  * history plus the labelled dataset, every request through each profile
  * of the one pack pipeline, at the default budget.
  */
-export async function runInjection(options: { quick: boolean }): Promise<Section> {
+/** Every pack explained against its labels (`--explain`), for the file the option names. */
+function explaining(
+  topics: readonly Topic[],
+  items: ReadonlyMap<string, TopicItems>,
+  state: ExplainState,
+): Scored['observe'] {
+  const lines = sectionLines(documentFiles(topics));
+  return (profile, request, pack) => {
+    // after-compaction is session start in a new epoch: the same packs.
+    if (profile === 'after-compaction' || profile === 'pre-compaction') return;
+    explainPack(state, profile, request, pack, labelledIds(request, items, lines));
+  };
+}
+
+/** The lived-in project to copy: the cached quick project, or `CAIRN_BENCH_PROJECT` (an explain run's shortcut). */
+async function livedInRoot(): Promise<string> {
+  const given = process.env.CAIRN_BENCH_PROJECT;
+  if (given) return given;
+  const lived = await livedInProject(true, log);
+  return join(lived.entry.full, PROJECT_NAME);
+}
+
+export async function runInjection(options: {
+  quick: boolean;
+  /** A file to write why each labelled item was missed and each other item injected. */
+  explain?: string;
+}): Promise<Section> {
   const topics = loadTopics();
   const requests = labelledRequests(topics);
   // The lived-in history, shortened: the quick project's 60 sessions (cached).
-  const lived = await livedInProject(true, log);
-  const copy = await scratchCopy(join(lived.entry.full, PROJECT_NAME));
+  const copy = await scratchCopy(await livedInRoot());
   try {
     const cairn = await openCairn(copy.rootDir, { env: {} });
     const items = await seedProject(cairn, copy.rootDir, topics);
     const budget = cairn.settings.memory.contextBudgetTokens;
-    const out: Scored = { scores: new Map(), packMs: [] };
+    const state = explainState();
+    const out: Scored = {
+      scores: new Map(),
+      packMs: [],
+      ...(options.explain ? { observe: explaining(topics, items, state) } : {}),
+    };
     log(`injection: ${requests.length} requests through prompt-submit`);
     await promptSubmit(cairn, copy.rootDir, requests, items, budget, out);
     log(
@@ -185,6 +237,20 @@ export async function runInjection(options: { quick: boolean }): Promise<Section
     );
     await threadProfiles(cairn, copy.rootDir, requests, items, budget, out);
     cairn.closeWorking();
+    if (options.explain) {
+      const totals = explainTotals(state);
+      await writeFile(options.explain, `${[...state.lines, ...totals].join('\n')}\n`);
+      log(totals.join('\n'));
+      const packMs = distribution(out.packMs.slice(5));
+      log(`prompt-submit pack p50 ${packMs.p50.toFixed(1)} ms, p95 ${packMs.p95.toFixed(1)} ms`);
+      return {
+        name: 'injection',
+        title: 'Injection quality (explain run)',
+        intro: [],
+        tables: [profileTable(byPart(out.scores))],
+        figures: {},
+      };
+    }
     log('injection: the prompt hook on the labelled project, beside bare node');
     const hook = await hookLatency(copy.rootDir, requests, options.quick ? 5 : 20);
     const figures: InjectionFigures = {
