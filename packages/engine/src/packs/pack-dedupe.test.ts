@@ -97,4 +97,40 @@ describe('nothing twice', () => {
       section,
     ]);
   });
+
+  it('keeps a unit whose subject a head only mentions: near-duplicate content, not a shared subject', () => {
+    // The reproduction of the brief: a unit dropped as a "duplicate" of heads that name its words.
+    const unit = item(
+      'UNIT:1',
+      'Retries cap the Retry-After header at backoffLimit so a slow server cannot stall the client.',
+      { plane: 'long-term', trustClass: 'approved' },
+    );
+    const result = dedupeItems([
+      item(
+        'head:thread:t',
+        'Status: why does the client not wait the full Retry-After time? is the header capped at backoffLimit for slow servers, so it cannot stall?\nNext action: read the retry options',
+      ),
+      item(
+        'head:memory',
+        'Active threads:\n- `t1`: is the Retry-After delay capped for slow servers?\n- `t2`: the client stalls when a header is missing\n- `t3`: backoffLimit moved to the retry options',
+      ),
+      unit,
+    ]);
+    expect(result.kept.map((i) => i.id)).toEqual(['head:thread:t', 'head:memory', 'UNIT:1']);
+    expect(result.kept[2]!.text).toBe(unit.text);
+  });
+
+  it("still leaves out a line that one earlier item's two facts say together", () => {
+    const result = dedupeItems([
+      item('head:thread:t', 'Status: receipts keep the pack without its text\nNext action: add the last command'),
+      item('run:1', 'Run s-1 (2026-05-01): receipts keep the pack without its text; add the last command\nOutcome: succeeded'),
+      item('head:memory', 'Active threads:\n- `t`: which hook writes the receipts?'),
+      item('run:2', 'Run s-2 (2026-05-02): which hook writes the receipts?'),
+    ]);
+    expect(result.kept.map((i) => i.id)).toEqual(['head:thread:t', 'head:memory']);
+    expect(result.excluded.map((e) => [e.id, e.duplicateOf])).toEqual([
+      ['run:1', 'head:thread:t'],
+      ['run:2', 'head:memory'],
+    ]);
+  });
 });

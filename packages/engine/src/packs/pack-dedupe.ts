@@ -7,10 +7,19 @@ import { meaningfulTerms } from './relevance-terms';
  * of an item's text, or one quotation under it, read as its meaningful
  * terms once list markers, labels (`Status:`, `Decision:`, `` `cairn.main`: ``)
  * and ids are set aside. A later fact is a near-duplicate of an earlier
- * one when at least `NEAR_DUPLICATE` of its terms are among that one's
- * and it has `MIN_FACT_TERMS` terms or more; a two-term fact only when an
- * earlier one has exactly its terms ("add jitter"); a one-term line is
- * never judged ("Outcome: succeeded" of two runs are two facts). Items are read
+ * one when at least `NEAR_DUPLICATE` of its terms are among that one's,
+ * it has `MIN_FACT_TERMS` terms or more, and the earlier one is not much
+ * broader (at least `NEAR_DUPLICATE_BACK` of its terms are the later's: a
+ * long line that mentions a unit's subject does not say the unit); a
+ * two-term fact only when an earlier one has exactly its terms ("add
+ * jitter"); a one-term line is never judged ("Outcome: succeeded" of two
+ * runs are two facts). A question (a thread status that asks "where is the
+ * deploy key kept?") says no fact: only the same question repeats it.
+ * A line is also said when one earlier item's facts say it together: one
+ * of them at least half of its terms, and with one more fact at least
+ * `COVERED_BY_ITEM` (a digest's intent saying the thread head's status
+ * and next action in one sentence); a memory head whose many lines each
+ * mention a word of it does not. Items are read
  * in the caller's order (the pinned heads, then the planes' best first):
  * the earlier says it. An item loses its repeated lines and quotations (a
  * title left with nothing under it goes too; a line inside a code block
@@ -23,6 +32,8 @@ import { meaningfulTerms } from './relevance-terms';
  */
 
 export const NEAR_DUPLICATE = 0.8;
+/** Of the earlier fact's terms, the share the later one must hold: else the earlier only mentions it. */
+export const NEAR_DUPLICATE_BACK = 0.5;
 export const MIN_FACT_TERMS = 3;
 /** Facts this short are judged only against facts of exactly their terms. */
 const SHORT_FACT_TERMS = 2;
@@ -33,6 +44,8 @@ const SHORT_FACT_TERMS = 2;
  */
 const COVERED_BY_ITEM = 0.85;
 const COVER_MIN_TERMS = 4;
+/** The share of a line's terms the first of the (at most two) facts that cover it must hold. */
+const COVER_FIRST_FACT = 0.5;
 /** A lineage node id (`node:<uuid>`): a line that only names nodes already named says nothing new. */
 const NODE_ID = /\bnode:[0-9a-f-]{36}\b/gi;
 
@@ -47,7 +60,18 @@ export interface DedupableItem {
 interface Fact {
   terms: ReadonlySet<string>;
   owner: string;
+  /** A question says no fact: only the same question repeats it. */
+  question: boolean;
 }
+
+/** A line that asks rather than says (`where is the deploy key kept?`). */
+export const isQuestion = (line: string) => /\?\s*$/.test(line);
+
+const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>) => {
+  let shared = 0;
+  for (const term of a) if (b.has(term)) shared += 1;
+  return shared;
+};
 
 /** Unit ids and uuids (lineage nodes): references, not words of a fact. A signature's hex tells two errors apart: it stays. */
 const IDS =
@@ -69,8 +93,9 @@ export class FactLedger {
   private readonly facts: Fact[] = [];
   private readonly byTerm = new Map<string, number[]>();
   private readonly shortFacts = new Map<string, string>();
-  /** Each item's facts' terms together, in the order the items came. */
-  private readonly items: { owner: string; terms: Set<string> }[] = [];
+  /** Each item's facts (statements of two terms or more) and their terms together, in the order the items came. */
+  private readonly items: { owner: string; terms: Set<string>; facts: ReadonlySet<string>[] }[] =
+    [];
   private readonly nodes = new Map<string, string>();
   private readonly cited = new Map<string, string>();
 
@@ -85,19 +110,34 @@ export class FactLedger {
     }
     let first: number | undefined;
     for (const [index, count] of shared) {
-      if (count / terms.size >= NEAR_DUPLICATE && (first === undefined || index < first))
-        first = index;
+      const fact = this.facts[index]!;
+      const back = count / fact.terms.size;
+      if (count / terms.size < NEAR_DUPLICATE) continue;
+      if (back < (fact.question ? NEAR_DUPLICATE : NEAR_DUPLICATE_BACK)) continue;
+      if (first === undefined || index < first) first = index;
     }
     if (first !== undefined) return this.facts[first]!.owner;
     return terms.size >= COVER_MIN_TERMS ? this.coveredBy(terms) : undefined;
   }
 
-  /** The earlier item whose facts together hold `COVERED_BY_ITEM` of these terms. */
+  /**
+   * The earlier item two of whose facts say these terms together: the
+   * first at least `COVER_FIRST_FACT` of them, both `COVERED_BY_ITEM`.
+   */
   private coveredBy(terms: ReadonlySet<string>): string | undefined {
     for (const item of this.items) {
-      let shared = 0;
-      for (const term of terms) if (item.terms.has(term)) shared += 1;
-      if (shared / terms.size >= COVERED_BY_ITEM) return item.owner;
+      if (overlap(terms, item.terms) / terms.size < COVERED_BY_ITEM) continue;
+      let best: ReadonlySet<string> | undefined;
+      let most = 0;
+      for (const fact of item.facts) {
+        const held = overlap(terms, fact);
+        if (held > most) [best, most] = [fact, held];
+      }
+      if (!best || most / terms.size < COVER_FIRST_FACT) continue;
+      const rest = new Set([...terms].filter((term) => !best.has(term)));
+      let more = 0;
+      for (const fact of item.facts) if (fact !== best) more = Math.max(more, overlap(rest, fact));
+      if ((most + more) / terms.size >= COVERED_BY_ITEM) return item.owner;
     }
     return undefined;
   }
@@ -117,20 +157,23 @@ export class FactLedger {
     }
   }
 
-  add(terms: ReadonlySet<string>, owner: string): void {
+  add(terms: ReadonlySet<string>, owner: string, question = false): void {
     let item = this.items.at(-1);
     if (item?.owner !== owner) {
-      item = { owner, terms: new Set() };
+      item = { owner, terms: new Set(), facts: [] };
       this.items.push(item);
     }
-    for (const term of terms) item.terms.add(term);
+    if (!question) {
+      for (const term of terms) item.terms.add(term);
+      if (terms.size >= SHORT_FACT_TERMS) item.facts.push(terms);
+    }
     if (terms.size === SHORT_FACT_TERMS) {
       const key = [...terms].sort().join(' ');
       if (!this.shortFacts.has(key)) this.shortFacts.set(key, owner);
       return;
     }
     if (terms.size < MIN_FACT_TERMS) return;
-    const index = this.facts.push({ terms, owner }) - 1;
+    const index = this.facts.push({ terms, owner, question }) - 1;
     for (const term of terms) {
       const list = this.byTerm.get(term);
       if (list) list.push(index);
@@ -190,7 +233,7 @@ export function dedupeItem<T extends DedupableItem>(ledger: FactLedger, item: T)
   const keep = (terms: ReadonlySet<string>, line = '') => {
     const owner = ledger.saidBy(terms) ?? ledger.namedNodes(line, terms);
     if (owner === undefined) {
-      ledger.add(terms, item.id);
+      ledger.add(terms, item.id, isQuestion(line));
       ledger.nameNodes(line, item.id);
     } else firstOwner ??= owner;
     return owner === undefined;
