@@ -144,6 +144,53 @@ function renderWithin(
   return { text, kept, dropped };
 }
 
+/** The candidates relevant to the request's query (all of them when the caller chose them itself). */
+function relevantOf(redacted: Redacted, options: ComposeOptions) {
+  const { relevance } = options;
+  if (!relevance) return { kept: redacted.items, excluded: [] as PackExclusion[] };
+  return relevantCandidates(
+    relevance.query,
+    redacted.items,
+    relevance.floors,
+    relevance.byMeaning,
+  );
+}
+
+/** Each item costed as it is rendered; the renderings kept, so the pack renders each once. */
+function costed(items: readonly PackInput[], counter: TokenCounter, rendered: Map<string, string>) {
+  return items.map((item): PackCandidate => {
+    const text = renderPackItem(item);
+    rendered.set(item.id, text);
+    return { ...item, tokenCost: counter.count(text) };
+  });
+}
+
+/** The planes' shares of what the frame, the heads and the reserve leave. */
+function allocate(
+  settings: CairnSettings['memory'],
+  budgetTokens: number,
+  reserved: number,
+  candidates: PackCandidate[],
+) {
+  return allocateBudget({
+    budgetTokens,
+    reservedTokens: reserved,
+    shares: {
+      planning: settings.planningShare,
+      history: settings.historyShare,
+      'long-term': settings.longTermShare,
+      documents: settings.documentsShare,
+    },
+    off: planesOff(settings),
+    candidates,
+  });
+}
+
+const frameOptionsOf = (options: ComposeOptions): PackFrameOptions => ({
+  ...(options.frame?.purpose ? { purpose: options.frame.purpose } : {}),
+  ...(options.frame?.receipt ? { receiptId: RECEIPT_ID_PLACEHOLDER } : {}),
+});
+
 /**
  * Turns gathered candidates into the injected pack: secrets are redacted,
  * items not relevant to the query are left out, the heads are pinned
@@ -160,59 +207,26 @@ export function composePack(
   const { counter, settings } = options;
   const budgetTokens = options.budgetTokens ?? settings.contextBudgetTokens;
   const redacted = redactAll(candidates);
-  const relevant = options.relevance
-    ? relevantCandidates(
-        options.relevance.query,
-        redacted.items,
-        options.relevance.floors,
-        options.relevance.byMeaning,
-      )
-    : { kept: redacted.items, excluded: [] };
+  const relevant = relevantOf(redacted, options);
   const heads = pinnedHeads(options, budgetTokens);
   const unique = dedupeItems([...relevant.kept].sort(saysFirst), heads.ledger);
   const rendered = new Map(heads.fit.rendered);
-  const costed: PackCandidate[] = unique.kept.map((item) => {
-    const text = renderPackItem(item);
-    rendered.set(item.id, text);
-    return { ...item, tokenCost: counter.count(text) };
-  });
-  const trusted = applyTrustPolicy(costed, options.trust);
-  const frameOptions: PackFrameOptions = {
-    ...(options.frame?.purpose ? { purpose: options.frame.purpose } : {}),
-    ...(options.frame?.receipt ? { receiptId: RECEIPT_ID_PLACEHOLDER } : {}),
-  };
+  const trusted = applyTrustPolicy(costed(unique.kept, counter, rendered), options.trust);
+  const frameOptions = frameOptionsOf(options);
   const frame = packFrameTokens(counter, frameOptions);
-  const allocation = allocateBudget({
-    budgetTokens,
-    reservedTokens: frame + heads.fit.tokens + (options.reservedTokens ?? 0),
-    shares: {
-      planning: settings.planningShare,
-      history: settings.historyShare,
-      'long-term': settings.longTermShare,
-      documents: settings.documentsShare,
-    },
-    off: planesOff(settings),
-    candidates: trusted.kept,
-  });
+  const reserved = frame + heads.fit.tokens + (options.reservedTokens ?? 0);
+  const allocation = allocate(settings, budgetTokens, reserved, trusted.kept);
   const withKinds = (item: PackCandidate): PackItem => ({
     ...item,
     redacted: redacted.kinds.get(item.id) ?? [],
   });
-  let receiptId: string | undefined;
-  const frameFor = (): PackFrameOptions => ({
-    ...frameOptions,
-    ...(receiptId ? { receiptId } : {}),
-  });
   const body = () => renderPack([...heads.fit.items, ...allocation.items], {}, rendered);
-  if (options.frame?.receipt) receiptId = receiptIdOf(options.frame.receipt.seed, body());
-  const fitted = renderWithin(
-    heads.fit.items,
-    allocation.items.map(withKinds),
-    budgetTokens,
-    frameFor,
-    rendered,
-    counter,
-  );
+  const receiptId = options.frame?.receipt
+    ? receiptIdOf(options.frame.receipt.seed, body())
+    : undefined;
+  const frameFor = (): PackFrameOptions => ({ ...frameOptions, ...(receiptId ? { receiptId } : {}) });
+  const items = allocation.items.map(withKinds);
+  const fitted = renderWithin(heads.fit.items, items, budgetTokens, frameFor, rendered, counter);
   return {
     text: fitted.text,
     items: fitted.kept,
