@@ -36,6 +36,8 @@ export interface ComposeOptions {
     floors: Partial<Record<PackPlane, number>>;
     /** Recall ranks by meaning (an embedder is configured): the ranked planes need no shared word. */
     byMeaning?: boolean;
+    /** The query is made of parts, one a line (session start's thread state): judged part by part. */
+    parts?: boolean;
   };
   /** Pinned items (the heads), in the order they say things first; each fitted to its share. */
   heads?: readonly HeadCandidate[];
@@ -144,16 +146,20 @@ function renderWithin(
   return { text, kept, dropped };
 }
 
-/** The candidates relevant to the request's query (all of them when the caller chose them itself). */
+/**
+ * The candidates relevant to the request's query (all of them when the
+ * caller chose them itself), without the words only relevance reads.
+ */
 function relevantOf(redacted: Redacted, options: ComposeOptions) {
   const { relevance } = options;
-  if (!relevance) return { kept: redacted.items, excluded: [] as PackExclusion[] };
-  return relevantCandidates(
-    relevance.query,
-    redacted.items,
-    relevance.floors,
-    relevance.byMeaning,
-  );
+  const relevant = relevance
+    ? relevantCandidates(relevance.query, redacted.items, relevance.floors, {
+        ...(relevance.byMeaning ? { byMeaning: true } : {}),
+        ...(relevance.parts ? { parts: true } : {}),
+      })
+    : { kept: redacted.items, excluded: [] as PackExclusion[] };
+  const kept = relevant.kept.map(({ matchText: _, ...item }) => item);
+  return { kept, excluded: relevant.excluded };
 }
 
 /** Each item costed as it is rendered; the renderings kept, so the pack renders each once. */

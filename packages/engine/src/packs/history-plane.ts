@@ -95,6 +95,8 @@ function toCandidate(node: TemporalNode, rank: number, query: Set<string>): Pack
     id: node.id,
     plane: 'history',
     text: node.text,
+    // Relevance reads its sentences, not its section titles (`## Decisions`, `## Next steps`).
+    matchText: node.text.replace(/^#{1,6}[ \t].*$/gm, ''),
     source: `lineage ${label} (${node.source})`,
     trustClass: 'raw',
     provenance: { kind: 'lineage', id: node.id },

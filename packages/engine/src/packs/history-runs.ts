@@ -62,16 +62,23 @@ function digestTerms(stored: StoredRunDigest): Set<string> {
 }
 
 function digestTermsOf({ digest }: StoredRunDigest): Set<string> {
-  return terms(
-    [
-      digest.intent,
-      ...digest.gotchas.map((g) => g.normalized),
-      ...digest.changes.commits.map((c) => c.subject),
-      ...(digest.changes.diffstat?.paths ?? digest.changes.editedFiles),
-      ...digest.decisions,
-      ...digest.nextSteps,
-    ].join('\n'),
-  );
+  return terms(`${digestWords(digest)}\n${digest.gotchas.map((g) => g.normalized).join('\n')}`);
+}
+
+/**
+ * A digest's own words, as relevance reads them: its intent, commits,
+ * files, decisions and next steps, without the labels its brief adds
+ * (`Run …:`, `Outcome: failed (2 error(s) still failing)`, `Gotcha 1: …`),
+ * which would match any request about runs, errors or fixes.
+ */
+function digestWords(digest: StoredRunDigest['digest']): string {
+  return [
+    digest.intent,
+    ...digest.changes.commits.map((c) => c.subject),
+    ...(digest.changes.diffstat?.paths ?? digest.changes.editedFiles),
+    ...digest.decisions,
+    ...digest.nextSteps,
+  ].join('\n');
 }
 
 /** BM25-like weight of the query terms each digest shares: rarer terms count more. */
@@ -136,6 +143,7 @@ export function digestCandidates(
         id: stored.nodeId,
         plane: 'history' as const,
         text: renderRunDigestBrief(digest),
+        matchText: digestWords(digest),
         ...(digest.gotchas.length ? { quotes: digestGotchaQuotes(digest) } : {}),
         source: `run digest (${digest.narrativeSource})`,
         trustClass: 'derived' as const,
@@ -188,6 +196,8 @@ export function patternCandidates(
         plane: 'history' as const,
         // The error text is tool output: quoted under the item, never in its words.
         text: `${label} for the error quoted below: ${pattern.text}`,
+        // Its steps are its words; the label is Cairn's (a request about fixing errors is not about this fix).
+        matchText: pattern.text,
         quotes: [{ from: `error signature ${pattern.signature}`, text: pattern.normalized }],
         source: `fix pattern (${pattern.state})`,
         trustClass: pattern.state === 'verified' ? ('approved' as const) : ('derived' as const),

@@ -110,8 +110,9 @@ async function checkCases(
     if (asked.budgetTokens === 0) expect(pack.text).toBe('');
     if (pack.items.length > 0) filled += 1;
   }
-  // Many packs hold items (tiny budgets hold none): the property is not met by leaving packs empty.
-  expect(filled).toBeGreaterThan(cases / 3);
+  // Many packs hold items (tiny budgets hold none, and a generated query often matches nothing
+  // relevant): the property is not met by leaving packs empty.
+  expect(filled).toBeGreaterThan(cases / 4);
 }
 
 // Two hundred whole packs each: on a loaded 2-core runner they take longer than the default 5 s.

@@ -108,7 +108,7 @@ describe('nothing twice', () => {
     const result = dedupeItems([
       item(
         'head:thread:t',
-        'Status: why does the client not wait the full Retry-After time? is the header capped at backoffLimit for slow servers, so it cannot stall?\nNext action: read the retry options',
+        'Status: why does the client not wait the full Retry-After time?\nNext action: read the retry options',
       ),
       item(
         'head:memory',

@@ -95,6 +95,12 @@ export const packCandidateSchema = lazySchema(() =>
     /** ISO date of the evidence, when known. */
     recency: z.optional(z.string()),
     tokenCost: z.number().check(z.int(), z.gte(0)),
+    /**
+     * The words relevance reads instead of `text`, when the text holds
+     * words of Cairn's own (a digest's `Run …:`, `Outcome:` labels, a
+     * summary's headings); read before the pack and dropped from its items.
+     */
+    matchText: z.optional(z.string()),
     /** Relevance within its plane, higher first; plane scores are not compared with each other. */
     score: z.number(),
     why: z.string(),

@@ -1,4 +1,4 @@
-import { queryTerms } from '@cairn/index-kit';
+import { baseForm, queryTerms } from '@cairn/index-kit';
 
 /**
  * The meaningful terms of a text, as the pack's relevance floor and its
@@ -27,19 +27,20 @@ const REQUEST_WORDS = new Set(
   use uses used using work works worked working`.split(/\s+/),
 );
 
-/** `retries` -> `retry`, `failing` -> `fail`, `cached` -> `cache`: plural, -ing and -ed off. */
+/**
+ * A term's matching key: the search's base form (`baseForm` of
+ * `@cairn/index-kit`: plural, -ing and -ed off), then folded so every form
+ * of a word meets on one key, the same on both sides: a final `e` off
+ * (`release`, `released`, `releasing` and `releases` are `releas`; `cache`
+ * and `caches` are `cach`), `-ied` read as `-y` (`retried` is `retry`, as
+ * `retries` is), and the doubled `l` of British spelling once (`cancelled`
+ * is `cancel`). A key, not a word: it is only ever compared.
+ */
 export function baseTerm(word: string): string {
-  const w = word;
-  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
-  if (w.length > 4 && /(?:ss|x|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
-  if (w.length > 5 && w.endsWith('ing')) return undouble(w.slice(0, -3));
-  if (w.length > 4 && w.endsWith('ed')) return undouble(w.slice(0, -2));
-  return w;
-}
-
-function undouble(stem: string): string {
-  return /([b-df-hj-np-tv-z])\1$/.test(stem) && !/(?:ll|ss)$/.test(stem) ? stem.slice(0, -1) : stem;
+  if (word.length > 4 && word.endsWith('ied')) return `${word.slice(0, -3)}y`;
+  const base = baseForm(word);
+  if (base.length > 5 && base.endsWith('ell')) return base.slice(0, -1);
+  return base.length > 3 && base.endsWith('e') ? base.slice(0, -1) : base;
 }
 
 const keep = (term: string) => term.length > 1 && !REQUEST_WORDS.has(term);

@@ -89,7 +89,7 @@ describe('relevance before budget', () => {
       plane: 'history',
       trustClass: 'derived',
     });
-    const kept = relevantCandidates('deploy steps', [digest, short], {}).kept.map((c) => c.id);
+    const kept = relevantCandidates('deploy script', [digest, short], {}).kept.map((c) => c.id);
     expect(kept).toEqual(['short']);
   });
 
@@ -116,4 +116,56 @@ describe('relevance before budget', () => {
     const kept = relevantCandidates('which service sends email?', candidates, RELEVANCE_FLOORS);
     expect(kept.kept.map((c) => c.id)).toEqual(['answer']);
   });
+
+  it('finds nothing for a request whose rare words no candidate holds, though one shares a common word', () => {
+    // A term no candidate holds weighs the most: the request asks for what memory does not hold.
+    const candidates = [
+      unit('capital', 'Capital expenses are approved by the finance team.', 5),
+      unit('cache', 'CI caches node_modules keyed by the lockfile hash.', 4),
+    ];
+    expect(relevantCandidates('what is the capital of Mongolia?', candidates, RELEVANCE_FLOORS).kept).toEqual([]);
+    expect(
+      relevantCandidates('how does CI cache dependencies?', candidates, RELEVANCE_FLOORS).kept.map(
+        (c) => c.id,
+      ),
+    ).toEqual(['cache']);
+  });
+
+  it('keeps one weakly related item at most, and what holds the query well', () => {
+    const candidates = [
+      unit('answer', 'The default request timeout is 10 seconds; timeout: false turns it off.', 9),
+      unit('retry', 'Only GET and PUT requests are retried by default.', 8),
+      unit('debug', 'Debug logging is off by default; set DEBUG to see requests.', 7),
+      unit('digest', 'Run r-1: raise the request timeout for slow uploads', 3, {
+        plane: 'history',
+        trustClass: 'derived',
+      }),
+    ];
+    const kept = relevantCandidates(
+      'what is the default request timeout?',
+      candidates,
+      RELEVANCE_FLOORS,
+    ).kept.map((c) => c.id);
+    expect(kept).toEqual(['answer']);
+  });
+
+  it('reads an item by its own words, not the labels Cairn renders on it', () => {
+    const digest = unit('digest', 'Run r-7 (2026-05-01): rename the parser\nOutcome: failed (2 error(s) still failing)', 3, {
+      plane: 'history',
+      trustClass: 'derived',
+      matchText: 'rename the parser',
+    });
+    expect(relevantCandidates('how do I fix lint errors?', [digest], {}).kept).toEqual([]);
+    expect(relevantCandidates('why did we rename the parser?', [digest], {}).kept).toHaveLength(1);
+  });
+
+  it('judges a query of parts (a thread status and next action) part by part', () => {
+    const candidates = [
+      unit('jitter', 'Backoff adds full jitter to every retry delay.', 5),
+      unit('other', 'Releases are cut with np from main.', 4),
+    ];
+    const query = 'the retry tests pass again after the Retry-After cap landed\nadd jitter to the backoff';
+    expect(relevantCandidates(query, candidates, RELEVANCE_FLOORS, { parts: true }).kept.map((c) => c.id)).toEqual(['jitter']);
+  });
 });
+

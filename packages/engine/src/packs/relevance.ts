@@ -1,62 +1,94 @@
 import type { PackExclusion, PackInput, PackPlane } from './pack-types';
 import { meaningfulTerms, sharedTerms } from './relevance-terms';
 
+/**
+ * Relevance before budget (docs/PACKS.md): an item enters a pack because
+ * it answers the request's query, never because budget is left. The
+ * evidence an item holds is the share of the query's weight its words
+ * carry (its coverage), each query term weighed by its rarity among the
+ * pack's candidates, `log(1 + N / df)`; a term no candidate holds weighs
+ * as much as the rarest (the request asks for something memory may not
+ * hold, and no item gets its share). An item is relevant when:
+ *
+ * - **shared terms**: it holds at least `minSharedTerms` of the query's
+ *   meaningful terms (`meaningfulTerms`: stop words and request words out,
+ *   identifier parts and base forms in), one more when it is long; and
+ *   its coverage is at least `MIN_COVERAGE`;
+ * - **relative to the best**: its coverage is at least a share of the
+ *   best coverage (`relativeFloor`), a share that grows with the best:
+ *   when one candidate holds the query's rare words, one holding only its
+ *   common ones answers something else. Units and document sections are
+ *   measured against the best of their plane (a unit and a section answer
+ *   in different words); history items (digests, summaries, fix patterns)
+ *   against the best unit or section, with a higher share
+ *   (`HISTORY_RELATIVE`), and at least `HISTORY_MIN_COVERAGE`: a run's
+ *   story holds the query's words by chance more often than a unit does.
+ *   An item is read by its own words (`matchText`): a digest's `Run …:`
+ *   and `Outcome: failed` labels and a fix's `Candidate fix for the
+ *   error` are Cairn's, and would match any request about runs or errors;
+ * - **the ranker's floor**: where a plane's scores come from a ranker
+ *   (units, documents), it scores at least `floor` times the best
+ *   candidate of its plane that passes the tests above;
+ * - **few weak items**: of the items whose coverage is below
+ *   `STRONG_COVERAGE`, at most `MAX_WEAK` are kept, the best first.
+ *
+ * A query made of parts (session start's thread status, next action and
+ * open loops, one a line) is judged part by part: an item answering one
+ * part is relevant. An item the request names (`match: 'named'`: the run
+ * the pack is for, the Beads issue the query names, the fix of the
+ * failure it follows) is relevant whatever its words. With recall by
+ * meaning (an embedder that ranks by meaning is configured), a paraphrase
+ * shares no word with what it finds: the ranker's floor alone decides, in
+ * the planes it ranks. A query with no meaningful term finds nothing.
+ */
+
+/** The least share of the query's weight a relevant item holds. */
+export const MIN_COVERAGE = 0.3;
+/**
+ * The share of the best coverage an item of a ranked plane needs:
+ * `RELATIVE_BASE + RELATIVE_SLOPE * best`, so 0.6 of a weak best and 0.85
+ * of a best that holds the whole query.
+ */
+export const RELATIVE_BASE = 0.5;
+export const RELATIVE_SLOPE = 0.35;
+/** The share of the pack's best coverage a history item needs. */
+export const HISTORY_RELATIVE = 0.9;
+/** The least coverage of a history item: a run's story or a session's summary holds words by chance. */
+export const HISTORY_MIN_COVERAGE = 0.6;
+/** Past this many distinct terms a text is long: it needs one shared term more. */
+export const LONG_TEXT_TERMS = 25;
+/** Items whose coverage is below this are weakly related ... */
+export const STRONG_COVERAGE = 0.5;
+/** ... and at most this many of them are kept. */
+export const MAX_WEAK = 2;
+
+/** The share of `best` a candidate's coverage must reach, in a plane measured against its own best. */
+export const relativeFloor = (best: number) => (RELATIVE_BASE + RELATIVE_SLOPE * best) * best;
+
+/** Shared terms an item needs, by the number of meaningful words in the query. */
+export function minSharedTerms(queryTerms: number): number {
+  return queryTerms >= 4 ? 2 : 1;
+}
+
 /** The words of a request that hold a meaningful term. */
 function meaningfulWords(query: string): number {
   return query.split(/\s+/).filter((word) => meaningfulTerms(word).size > 0).length;
 }
 
 /**
- * Relevance before budget (docs/PACKS.md): an item enters a pack because
- * it answers the request's query, never because budget is left. Two
- * tests, both needed:
- *
- * - **shared terms**: the item holds at least `minSharedTerms` of the
- *   query's meaningful terms (`meaningfulTerms`: stop words and request
- *   words out, identifier parts and base forms in): one for a query of up
- *   to three terms, two for a longer one; and those it holds carry at
- *   least `MIN_COVERAGE` of the query's weight, each term weighed by its
- *   rarity among the pack's candidates;
- * - **the ranker's floor**: where a plane's scores come from a ranker
- *   (units, documents), the item scores at least `floor` times the best
- *   candidate of its plane that passes the shared-terms test. Planes whose scores are Cairn's own tallies
- *   (history, planning) have no floor: the shared terms decide.
- *
- * An item the request names (`match: 'named'`: the run the pack is for,
- * the Beads issue the query names, the fix of the failure it follows) is
- * relevant whatever its words. With recall by meaning (an embedder that
- * ranks by meaning is configured), a paraphrase shares no word with what
- * it finds: the ranker's floor alone decides, in the planes it ranks. A
- * query with no meaningful term finds nothing relevant.
+ * Each query term's weight: rarer among the candidates counts more,
+ * `log(1 + N / df)`; a term none of them holds weighs `log(1 + 2N)`.
  */
-
-/**
- * The share of the query's weight an item must hold, each query term
- * weighed by how rare it is among the pack's candidates (a word most of
- * them hold, `deploy` in a deploy-heavy project, tells little), over the
- * terms some candidate holds.
- */
-export const MIN_COVERAGE = 0.3;
-/**
- * And, in a plane a ranker scores (units, document sections), at least
- * this share of the best coverage among its plane's candidates: when one
- * of them holds the query's rare words, one that holds only its common
- * ones answers something else.
- */
-export const RELATIVE_COVERAGE = 0.6;
-/** Past this many distinct terms a text is long: it needs one shared term more. */
-export const LONG_TEXT_TERMS = 25;
-
-/** Each query term's weight: rarer among the candidates counts more; absent from all, nothing. */
 function termWeights(
   query: ReadonlySet<string>,
   texts: readonly ReadonlySet<string>[],
 ): Map<string, number> {
   const weights = new Map<string, number>();
+  const n = Math.max(1, texts.length);
   for (const term of query) {
     let df = 0;
     for (const text of texts) if (text.has(term)) df += 1;
-    if (df > 0) weights.set(term, Math.log(1 + texts.length / df));
+    weights.set(term, Math.log(1 + n / Math.max(1, df)));
   }
   return weights;
 }
@@ -71,15 +103,11 @@ function coverage(weights: ReadonlyMap<string, number>, text: ReadonlySet<string
   return total > 0 ? held / total : 0;
 }
 
-/** Shared terms an item needs, by the number of meaningful terms in the query. */
-export function minSharedTerms(queryTerms: number): number {
-  return queryTerms >= 4 ? 2 : 1;
-}
-
 /**
- * What the floor reads of a candidate: its words, a document's path and
- * heading, and for a raw item its quotes; a derived or approved item
- * stands on Cairn's words, not on the tool output quoted under it.
+ * What the floor reads of a candidate: its own words (`matchText` where
+ * its plane set one: a digest without Cairn's labels), a document's path
+ * and heading, and for a raw item its quotes; a derived or approved item
+ * stands on its words, not on the tool output quoted under it.
  */
 function candidateText(candidate: PackInput): string {
   const quotes =
@@ -88,7 +116,7 @@ function candidateText(candidate: PackInput): string {
     candidate.provenance.kind === 'document'
       ? [candidate.provenance.id, candidate.provenance.heading ?? '']
       : [candidate.provenance.heading ?? ''];
-  return [candidate.text, ...quotes, ...place].join('\n');
+  return [candidate.matchText ?? candidate.text, ...quotes, ...place].join('\n');
 }
 
 export interface RelevanceResult {
@@ -103,11 +131,85 @@ const notRelevant = (candidate: PackInput): PackExclusion => ({
   tokenCost: 0,
 });
 
+/** One part of the query: its terms, their weights and the shared terms an item needs. */
+interface QueryPart {
+  terms: ReadonlySet<string>;
+  weights: Map<string, number>;
+  needed: number;
+}
+
+function queryParts(
+  query: string,
+  split: boolean,
+  texts: readonly ReadonlySet<string>[],
+  named: ReadonlySet<string>,
+  answering: readonly ReadonlySet<string>[],
+): QueryPart[] {
+  const parts = split ? query.split('\n') : [query];
+  return parts
+    .map((part) => ({ part, terms: withoutNamed(meaningfulTerms(part), named, texts) }))
+    .filter(({ terms }) => terms.size > 0)
+    .map(({ part, terms }) => {
+      // Counted in words: an identifier's parts (`bd-7`: bd, 7) are one word of the request.
+      const needed = minSharedTerms(meaningfulWords(part));
+      const absent = [...terms].some((term) => !answering.some((text) => text.has(term)));
+      // Part of the request no unit or section holds: an item holding one word of the rest answers nothing.
+      return { terms, weights: termWeights(terms, texts), needed: absent ? Math.max(2, needed) : needed };
+    });
+}
+
 /**
- * The best score of each plane among the candidates that hold the query's
- * words, for the relative floor: a hit ranked high for a word most
- * candidates hold (and so relevant to nothing) does not set the bar.
+ * The query's terms less those only an item the request names holds
+ * (`bd-7` of a query naming that issue): that item answers them.
  */
+function withoutNamed(
+  terms: ReadonlySet<string>,
+  named: ReadonlySet<string>,
+  pool: readonly ReadonlySet<string>[],
+): ReadonlySet<string> {
+  if (named.size === 0) return terms;
+  return new Set(
+    [...terms].filter((term) => !named.has(term) || pool.some((text) => text.has(term))),
+  );
+}
+
+/** The best coverage of `text` over the parts whose shared-terms test it passes; 0 when none. */
+function evidence(parts: readonly QueryPart[], text: ReadonlySet<string>): number {
+  // A long text (a run's whole story) holds a common word or two by chance: one more is needed.
+  const extra = text.size > LONG_TEXT_TERMS ? 1 : 0;
+  let best = 0;
+  for (const part of parts) {
+    if (sharedTerms(part.terms, text) < part.needed + extra) continue;
+    best = Math.max(best, coverage(part.weights, text));
+  }
+  return best;
+}
+
+/** Planes measured against their own best (the ranked ones); the others against the pack's best. */
+function passesFloors(
+  candidates: readonly PackInput[],
+  covered: readonly number[],
+  ranked: (plane: PackPlane) => boolean,
+): boolean[] {
+  // The pack's best is that of the planes that answer (units, sections): a thread's own
+  // summary says its status again, word for word, and would set the bar for everything.
+  const bestOf = new Map<PackPlane | 'all' | 'any', number>();
+  for (const [index, candidate] of candidates.entries()) {
+    if (candidate.match === 'named') continue;
+    const keys = ranked(candidate.plane) ? [candidate.plane, 'all', 'any'] : [candidate.plane, 'any'];
+    for (const key of keys as (PackPlane | 'all' | 'any')[])
+      bestOf.set(key, Math.max(bestOf.get(key) ?? 0, covered[index]!));
+  }
+  if (!bestOf.get('all')) bestOf.set('all', bestOf.get('any') ?? 0);
+  return candidates.map((candidate, index) => {
+    const mine = covered[index]!;
+    if (mine < MIN_COVERAGE) return false;
+    if (ranked(candidate.plane)) return mine >= relativeFloor(bestOf.get(candidate.plane) ?? 0);
+    return mine >= Math.max(HISTORY_MIN_COVERAGE, HISTORY_RELATIVE * (bestOf.get('all') ?? 0));
+  });
+}
+
+/** The best score of each plane among the candidates that passed the word tests, for the ranker's floor. */
 function bestScores(
   candidates: readonly PackInput[],
   wordsPass: readonly boolean[],
@@ -121,58 +223,72 @@ function bestScores(
   return best;
 }
 
+/** Of the weakly related items (coverage below `STRONG_COVERAGE`), the best `MAX_WEAK`. */
+function weakKept(indices: readonly number[], covered: readonly number[]): Set<number> {
+  const weak = indices
+    .filter((index) => covered[index]! < STRONG_COVERAGE)
+    .sort((a, b) => covered[b]! - covered[a]! || a - b);
+  return new Set(weak.slice(0, MAX_WEAK));
+}
+
+export interface RelevanceOptions {
+  /** Recall ranks by meaning: the ranked planes need no shared word. */
+  byMeaning?: boolean;
+  /** The query is made of parts, one a line (session start's thread state): judged part by part. */
+  parts?: boolean;
+}
+
 /**
  * Keeps the candidates relevant to `query` (see the file's comment);
  * the others are excluded as `not-relevant`. `floors` gives the relative
- * score floor of the planes that have one (0 or absent: no floor).
+ * score floor of the planes a ranker scores (0 or absent: not ranked).
  */
 export function relevantCandidates(
   query: string,
   candidates: readonly PackInput[],
   floors: Partial<Record<PackPlane, number>>,
-  byMeaning = false,
+  options: RelevanceOptions = {},
 ): RelevanceResult {
-  const terms = meaningfulTerms(query);
-  // Counted in words: an identifier's parts (`bd-7`: bd, 7) are one word of the request.
-  const needed = minSharedTerms(meaningfulWords(query));
+  const ranked = (plane: PackPlane) => (floors[plane] ?? 0) > 0;
   const texts = candidates.map((candidate) => meaningfulTerms(candidateText(candidate)));
   // What the request names is kept whatever its words: its words weigh nothing for the others.
-  const weights = termWeights(
-    terms,
-    texts.filter((_, index) => candidates[index]!.match !== 'named'),
+  const pool = texts.filter((_, index) => candidates[index]!.match !== 'named');
+  const named = new Set(texts.filter((_, i) => candidates[i]!.match === 'named').flatMap((t) => [...t]));
+  // The planes that answer (units, sections); a thread's own summary says the query again.
+  const answering = texts.filter(
+    (_, i) => candidates[i]!.match !== 'named' && ranked(candidates[i]!.plane),
   );
-  const covered = texts.map((text) => coverage(weights, text));
-  const bestCoverage = new Map<PackPlane, number>();
-  for (const [index, candidate] of candidates.entries()) {
-    const top = bestCoverage.get(candidate.plane) ?? 0;
-    bestCoverage.set(candidate.plane, Math.max(top, covered[index]!));
-  }
-  const wordsPass = candidates.map((candidate, index) => {
-    const ranked = (floors[candidate.plane] ?? 0) > 0 || candidate.trustClass === 'raw';
-    const wordsNeeded = byMeaning && ranked ? 0 : needed;
-    if (wordsNeeded === 0) return true;
-    const text = texts[index]!;
-    // Only among a ranker's hits of one kind: a digest and a fix pattern answer in different words.
-    const relative = (floors[candidate.plane] ?? 0) > 0 ? RELATIVE_COVERAGE : 0;
-    // A long text (a run's whole story) holds a common word or two by chance: one more is needed.
-    const extra = text.size > LONG_TEXT_TERMS ? 1 : 0;
-    return (
-      sharedTerms(terms, text) >= wordsNeeded + extra &&
-      covered[index]! >= Math.max(MIN_COVERAGE, relative * (bestCoverage.get(candidate.plane) ?? 0))
-    );
-  });
+  const parts = queryParts(
+    query,
+    options.parts === true,
+    pool,
+    named,
+    answering.length > 0 ? answering : pool,
+  );
+  const covered = texts.map((text) => evidence(parts, text));
+  const floorsPass = passesFloors(candidates, covered, ranked);
+  const wordsPass = candidates.map(
+    (candidate, index) =>
+      parts.length > 0 &&
+      ((options.byMeaning === true && (ranked(candidate.plane) || candidate.trustClass === 'raw')) ||
+        floorsPass[index]!),
+  );
   const best = bestScores(candidates, wordsPass);
-  const result: RelevanceResult = { kept: [], excluded: [] };
+  const passing: number[] = [];
   for (const [index, candidate] of candidates.entries()) {
-    if (candidate.match === 'named') {
-      result.kept.push(candidate);
-      continue;
-    }
+    if (candidate.match === 'named' || !wordsPass[index]) continue;
     // Scores that are not positive (ranks of a fallback) give no floor.
     const top = best.get(candidate.plane) ?? 0;
     const floor = top > 0 ? (floors[candidate.plane] ?? 0) * top : Number.NEGATIVE_INFINITY;
-    const relevant = terms.size > 0 && wordsPass[index] && candidate.score >= floor;
-    if (relevant) result.kept.push(candidate);
+    if (candidate.score >= floor) passing.push(index);
+  }
+  const weak = options.byMeaning ? undefined : weakKept(passing, covered);
+  const kept = new Set(
+    passing.filter((index) => !weak || covered[index]! >= STRONG_COVERAGE || weak.has(index)),
+  );
+  const result: RelevanceResult = { kept: [], excluded: [] };
+  for (const [index, candidate] of candidates.entries()) {
+    if (candidate.match === 'named' || kept.has(index)) result.kept.push(candidate);
     else result.excluded.push(notRelevant(candidate));
   }
   return result;

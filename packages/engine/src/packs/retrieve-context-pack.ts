@@ -162,7 +162,13 @@ export async function retrieveContextPack(
     settings: effectiveSettings(sources.settings.memory, definitions),
     ...(request.budgetTokens === undefined ? {} : { budgetTokens: request.budgetTokens }),
     ...(sources.reservedTokens ? { reservedTokens: sources.reservedTokens } : {}),
-    relevance: { query: request.query, floors, byMeaning: recallsByMeaning(sources.settings) },
+    relevance: {
+      query: request.query,
+      floors,
+      byMeaning: recallsByMeaning(sources.settings),
+      // Session start asks with the thread's state, a part a line: an item answering one part is relevant.
+      parts: request.profile !== undefined && PACK_PROFILES[request.profile].query === 'thread',
+    },
     ...(sources.heads ? { heads: sources.heads } : {}),
     frame: {
       ...(request.profile && PACK_PROFILES[request.profile].purpose

@@ -81,7 +81,8 @@ function queryOf(p: LifecycleParts, profile: PackProfile, request: ProfilePackRe
     ...(thread?.openLoops ?? []),
   ]
     .filter(Boolean)
-    .join(' ')
+    // One part a line: relevance judges each (an item answering the next action is relevant).
+    .join('\n')
     .slice(0, MAX_QUERY_CHARS);
 }
 
@@ -194,7 +195,7 @@ function longTermGatherer(
     const approved = units.filter((unit) => unit.reviewState === 'approved');
     const byMeaning = recallsByMeaning(p.ctx.settings);
     const floors = { 'long-term': RELEVANCE_FLOORS['long-term'] };
-    if (relevantCandidates(query, approved, floors, byMeaning).kept.length > 0) {
+    if (relevantCandidates(query, approved, floors, { byMeaning }).kept.length > 0) {
       return { candidates: units };
     }
     const excerpts = await p.parts().recall.transcriptExcerpts(request.session, query);
