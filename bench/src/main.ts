@@ -172,7 +172,9 @@ async function main(): Promise<void> {
     process.stdout.write(`Figures written to ${options.jsonPath}\n`);
   }
   if (options.explain) {
-    process.stdout.write(`Explained packs written to ${options.explain}; docs left as they were.\n`);
+    process.stdout.write(
+      `Explained packs written to ${options.explain}; docs left as they were.\n`,
+    );
   } else if (!options.quick) {
     await writeBenchmarksDoc(DOC_PATH, meta, sections);
     process.stdout.write(`Rewrote ${DOC_PATH}\n`);

@@ -63,30 +63,30 @@ function hookRow(hook: HookResult): string[] {
 export function profileTable(profiles: InjectionFigures['profiles']): Table {
   const firstArtifact = profiles.find((p) => p.figures.firstArtifact)?.figures.firstArtifact;
   return {
-      title: 'Per profile, at the default budget',
-      columns: [
-        'Profile, part',
-        'Requests',
-        'Precision (>= 0.6)',
-        'Recall (>= 0.9)',
-        'Unanswered: item tokens mean / max (head only: 0)',
-        'Head tokens (mean)',
-        'Repeated tokens (0)',
-        'Artifacts (0)',
-        'Unused budget while a labelled item was left out (0)',
-        'Result',
-      ],
-      rows: profiles.map((p) => profileRow(p.profile, p.part, p.figures)),
-      notes: [
-        'Precision: tokens of injected items that are labelled for the request over the tokens of all injected items, pinned heads not counted (they are the thread state the request came from, shown once per epoch, and reported in their own column). Recall: labelled items injected over labelled items. Both over the requests something answers.',
-        'Unanswered: tokens of items (heads not counted) injected for the requests nothing answers; the target is the head only, so 0.',
-        'Repeated tokens: tokens of lines (five words or more) that say again, word for word once list marks, labels, code marks and ids are set aside, what an earlier line of the same injection said.',
-        'Artifacts: a label said twice (`Decision: Decision:`), a backslash escape of Markdown at a line start (`\\#`, `\\>`, `\\-`, `\\=`, `` \\` ``, `\\[`), an HTML entity (`&lt;`), a line with unpaired `**`, an item whose code fences do not close.',
-        'Unused budget while a labelled item was left out: requests where a labelled item is missing although the budget left could hold it.',
-        'pre-compaction has no query (the heads only, for the compaction prompt): judged on repeats and artifacts. after-compaction is session start in the new epoch, with the same thread states.',
-        'post-tool: the known fix after a failing tool; its figures (fixes offered for a different failure, and for the same failure in another place) are the fix-pattern quality figures over the failing-test corpus (`bench/fixtures/failures/`), as in the Signatures section, in the table below.',
-        ...(firstArtifact ? [`First artifact seen: ${firstArtifact}`] : []),
-      ],
+    title: 'Per profile, at the default budget',
+    columns: [
+      'Profile, part',
+      'Requests',
+      'Precision (>= 0.6)',
+      'Recall (>= 0.9)',
+      'Unanswered: item tokens mean / max (head only: 0)',
+      'Head tokens (mean)',
+      'Repeated tokens (0)',
+      'Artifacts (0)',
+      'Unused budget while a labelled item was left out (0)',
+      'Result',
+    ],
+    rows: profiles.map((p) => profileRow(p.profile, p.part, p.figures)),
+    notes: [
+      'Precision: tokens of injected items that are labelled for the request over the tokens of all injected items, pinned heads not counted (they are the thread state the request came from, shown once per epoch, and reported in their own column). Recall: labelled items injected over labelled items. Both over the requests something answers.',
+      'Unanswered: tokens of items (heads not counted) injected for the requests nothing answers; the target is the head only, so 0.',
+      'Repeated tokens: tokens of lines (five words or more) that say again, word for word once list marks, labels, code marks and ids are set aside, what an earlier line of the same injection said.',
+      'Artifacts: a label said twice (`Decision: Decision:`), a backslash escape of Markdown at a line start (`\\#`, `\\>`, `\\-`, `\\=`, `` \\` ``, `\\[`), an HTML entity (`&lt;`), a line with unpaired `**`, an item whose code fences do not close.',
+      'Unused budget while a labelled item was left out: requests where a labelled item is missing although the budget left could hold it.',
+      'pre-compaction has no query (the heads only, for the compaction prompt): judged on repeats and artifacts. after-compaction is session start in the new epoch, with the same thread states.',
+      'post-tool: the known fix after a failing tool; its figures (fixes offered for a different failure, and for the same failure in another place) are the fix-pattern quality figures over the failing-test corpus (`bench/fixtures/failures/`), as in the Signatures section, in the table below.',
+      ...(firstArtifact ? [`First artifact seen: ${firstArtifact}`] : []),
+    ],
   };
 }
 

@@ -230,7 +230,10 @@ export function composePack(
   const receiptId = options.frame?.receipt
     ? receiptIdOf(options.frame.receipt.seed, body())
     : undefined;
-  const frameFor = (): PackFrameOptions => ({ ...frameOptions, ...(receiptId ? { receiptId } : {}) });
+  const frameFor = (): PackFrameOptions => ({
+    ...frameOptions,
+    ...(receiptId ? { receiptId } : {}),
+  });
   const items = allocation.items.map(withKinds);
   const fitted = renderWithin(heads.fit.items, items, budgetTokens, frameFor, rendered, counter);
   return {

@@ -122,8 +122,14 @@ describe('nothing twice', () => {
 
   it("still leaves out a line that one earlier item's two facts say together", () => {
     const result = dedupeItems([
-      item('head:thread:t', 'Status: receipts keep the pack without its text\nNext action: add the last command'),
-      item('run:1', 'Run s-1 (2026-05-01): receipts keep the pack without its text; add the last command\nOutcome: succeeded'),
+      item(
+        'head:thread:t',
+        'Status: receipts keep the pack without its text\nNext action: add the last command',
+      ),
+      item(
+        'run:1',
+        'Run s-1 (2026-05-01): receipts keep the pack without its text; add the last command\nOutcome: succeeded',
+      ),
       item('head:memory', 'Active threads:\n- `t`: which hook writes the receipts?'),
       item('run:2', 'Run s-2 (2026-05-02): which hook writes the receipts?'),
     ]);

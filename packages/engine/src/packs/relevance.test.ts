@@ -123,7 +123,9 @@ describe('relevance before budget', () => {
       unit('capital', 'Capital expenses are approved by the finance team.', 5),
       unit('cache', 'CI caches node_modules keyed by the lockfile hash.', 4),
     ];
-    expect(relevantCandidates('what is the capital of Mongolia?', candidates, RELEVANCE_FLOORS).kept).toEqual([]);
+    expect(
+      relevantCandidates('what is the capital of Mongolia?', candidates, RELEVANCE_FLOORS).kept,
+    ).toEqual([]);
     expect(
       relevantCandidates('how does CI cache dependencies?', candidates, RELEVANCE_FLOORS).kept.map(
         (c) => c.id,
@@ -150,11 +152,16 @@ describe('relevance before budget', () => {
   });
 
   it('reads an item by its own words, not the labels Cairn renders on it', () => {
-    const digest = unit('digest', 'Run r-7 (2026-05-01): rename the parser\nOutcome: failed (2 error(s) still failing)', 3, {
-      plane: 'history',
-      trustClass: 'derived',
-      matchText: 'rename the parser',
-    });
+    const digest = unit(
+      'digest',
+      'Run r-7 (2026-05-01): rename the parser\nOutcome: failed (2 error(s) still failing)',
+      3,
+      {
+        plane: 'history',
+        trustClass: 'derived',
+        matchText: 'rename the parser',
+      },
+    );
     expect(relevantCandidates('how do I fix lint errors?', [digest], {}).kept).toEqual([]);
     expect(relevantCandidates('why did we rename the parser?', [digest], {}).kept).toHaveLength(1);
   });
@@ -164,8 +171,12 @@ describe('relevance before budget', () => {
       unit('jitter', 'Backoff adds full jitter to every retry delay.', 5),
       unit('other', 'Releases are cut with np from main.', 4),
     ];
-    const query = 'the retry tests pass again after the Retry-After cap landed\nadd jitter to the backoff';
-    expect(relevantCandidates(query, candidates, RELEVANCE_FLOORS, { parts: true }).kept.map((c) => c.id)).toEqual(['jitter']);
+    const query =
+      'the retry tests pass again after the Retry-After cap landed\nadd jitter to the backoff';
+    expect(
+      relevantCandidates(query, candidates, RELEVANCE_FLOORS, { parts: true }).kept.map(
+        (c) => c.id,
+      ),
+    ).toEqual(['jitter']);
   });
 });
-

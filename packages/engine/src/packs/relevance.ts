@@ -154,7 +154,11 @@ function queryParts(
       const needed = minSharedTerms(meaningfulWords(part));
       const absent = [...terms].some((term) => !answering.some((text) => text.has(term)));
       // Part of the request no unit or section holds: an item holding one word of the rest answers nothing.
-      return { terms, weights: termWeights(terms, texts), needed: absent ? Math.max(2, needed) : needed };
+      return {
+        terms,
+        weights: termWeights(terms, texts),
+        needed: absent ? Math.max(2, needed) : needed,
+      };
     });
 }
 
@@ -196,7 +200,9 @@ function passesFloors(
   const bestOf = new Map<PackPlane | 'all' | 'any', number>();
   for (const [index, candidate] of candidates.entries()) {
     if (candidate.match === 'named') continue;
-    const keys = ranked(candidate.plane) ? [candidate.plane, 'all', 'any'] : [candidate.plane, 'any'];
+    const keys = ranked(candidate.plane)
+      ? [candidate.plane, 'all', 'any']
+      : [candidate.plane, 'any'];
     for (const key of keys as (PackPlane | 'all' | 'any')[])
       bestOf.set(key, Math.max(bestOf.get(key) ?? 0, covered[index]!));
   }
@@ -253,7 +259,9 @@ export function relevantCandidates(
   const texts = candidates.map((candidate) => meaningfulTerms(candidateText(candidate)));
   // What the request names is kept whatever its words: its words weigh nothing for the others.
   const pool = texts.filter((_, index) => candidates[index]!.match !== 'named');
-  const named = new Set(texts.filter((_, i) => candidates[i]!.match === 'named').flatMap((t) => [...t]));
+  const named = new Set(
+    texts.filter((_, i) => candidates[i]!.match === 'named').flatMap((t) => [...t]),
+  );
   // The planes that answer (units, sections); a thread's own summary says the query again.
   const answering = texts.filter(
     (_, i) => candidates[i]!.match !== 'named' && ranked(candidates[i]!.plane),
@@ -270,7 +278,8 @@ export function relevantCandidates(
   const wordsPass = candidates.map(
     (candidate, index) =>
       parts.length > 0 &&
-      ((options.byMeaning === true && (ranked(candidate.plane) || candidate.trustClass === 'raw')) ||
+      ((options.byMeaning === true &&
+        (ranked(candidate.plane) || candidate.trustClass === 'raw')) ||
         floorsPass[index]!),
   );
   const best = bestScores(candidates, wordsPass);

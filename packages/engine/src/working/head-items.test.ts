@@ -29,7 +29,9 @@ describe('thread head text', () => {
     const file = renderThreadHead(head);
     expect(file).toContain('**Status:** wire the hook into the CLI');
     for (const rendered of [text, file]) {
-      expect(rendered).not.toMatch(/(?:Status|Next action|Decision)s?:\**\s+(?:Next|Status|Decision)/i);
+      expect(rendered).not.toMatch(
+        /(?:Status|Next action|Decision)s?:\**\s+(?:Next|Status|Decision)/i,
+      );
     }
   });
 });

@@ -74,16 +74,18 @@ function queryOf(p: LifecycleParts, profile: PackProfile, request: ProfilePackRe
   if (profile.query === 'input') return (request.input ?? '').slice(0, MAX_QUERY_CHARS);
   const { session } = request;
   const thread = p.heads().threads.getThread(session.agentId, session.threadKey);
-  return [
-    branchTopic(session.cwd || p.ctx.rootDir),
-    thread?.status,
-    thread?.nextAction,
-    ...(thread?.openLoops ?? []),
-  ]
-    .filter(Boolean)
-    // One part a line: relevance judges each (an item answering the next action is relevant).
-    .join('\n')
-    .slice(0, MAX_QUERY_CHARS);
+  return (
+    [
+      branchTopic(session.cwd || p.ctx.rootDir),
+      thread?.status,
+      thread?.nextAction,
+      ...(thread?.openLoops ?? []),
+    ]
+      .filter(Boolean)
+      // One part a line: relevance judges each (an item answering the next action is relevant).
+      .join('\n')
+      .slice(0, MAX_QUERY_CHARS)
+  );
 }
 
 /**
