@@ -179,4 +179,16 @@ describe('relevance before budget', () => {
       ),
     ).toEqual(['jitter']);
   });
+
+  it('judges a prompt of several sentences sentence by sentence: each question finds its answer', () => {
+    const candidates = [
+      unit('staging', 'The staging cluster of this project is called heron-stage.', 9),
+      unit('pager', 'The on-call pager alias of this project is osprey-oncall.', 8),
+      unit('lint', 'Code is formatted with Biome before each commit.', 7),
+    ];
+    const prompt =
+      'Please remember that releases are cut on Thursdays. Which pager alias does on-call use? And which staging cluster?';
+    const kept = relevantCandidates(prompt, candidates, RELEVANCE_FLOORS).kept.map((c) => c.id);
+    expect(kept.sort()).toEqual(['pager', 'staging']);
+  });
 });

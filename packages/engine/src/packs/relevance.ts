@@ -32,9 +32,9 @@ import { meaningfulTerms, sharedTerms } from './relevance-terms';
  * - **few weak items**: of the items whose coverage is below
  *   `STRONG_COVERAGE`, at most `MAX_WEAK` are kept, the best first.
  *
- * A query made of parts (session start's thread status, next action and
- * open loops, one a line) is judged part by part: an item answering one
- * part is relevant. An item the request names (`match: 'named'`: the run
+ * A query made of parts (a prompt's sentences; session start's thread
+ * status, next action and open loops, one a line) is judged part by part:
+ * an item answering one part is relevant. An item the request names (`match: 'named'`: the run
  * the pack is for, the Beads issue the query names, the fix of the
  * failure it follows) is relevant whatever its words. With recall by
  * meaning (an embedder that ranks by meaning is configured), a paraphrase
@@ -145,7 +145,8 @@ function queryParts(
   named: ReadonlySet<string>,
   answering: readonly ReadonlySet<string>[],
 ): QueryPart[] {
-  const parts = split ? query.split('\n') : [query];
+  // A prompt of several sentences asks several things: an item answering one of them is relevant.
+  const parts = query.split(split ? /\n|(?<=[.?!])\s+/ : /(?<=[.?!])\s+/);
   return parts
     .map((part) => ({ part, terms: withoutNamed(meaningfulTerms(part), named, texts) }))
     .filter(({ terms }) => terms.size > 0)
