@@ -196,8 +196,9 @@ export function patternCandidates(
         plane: 'history' as const,
         // The error text is tool output: quoted under the item, never in its words.
         text: `${label} for the error quoted below: ${pattern.text}`,
-        // Its steps are its words; the label is Cairn's (a request about fixing errors is not about this fix).
-        matchText: pattern.text,
+        // Its steps and the failure it fixes are its words; the label is Cairn's (a request about
+        // fixing errors is not about this fix).
+        matchText: `${pattern.text}\n${pattern.normalized}`,
         quotes: [{ from: `error signature ${pattern.signature}`, text: pattern.normalized }],
         source: `fix pattern (${pattern.state})`,
         trustClass: pattern.state === 'verified' ? ('approved' as const) : ('derived' as const),
