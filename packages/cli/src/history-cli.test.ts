@@ -160,13 +160,16 @@ describe('cairn history patterns, pattern, approve, deprecate', () => {
 
   it("`cairn pack` and the hooks' receipt show a pattern's evidence runs", async () => {
     const id = await learn();
-    const pack = cli.run(['pack', 'python manage.py migrate django', '--agent', 'claude-code']);
+    // Queries about the failure the pattern fixes (relevance reads its steps and its error).
+    const pack = cli.run(['pack', 'python ModuleNotFoundError django', '--agent', 'claude-code']);
     expect(pack.code, pack.stderr).toBe(0);
     expect(pack.stdout).toContain(`pattern ${id}`);
     expect(pack.stdout).toMatch(/evidence: run s-1 \(claude-code, origin: T:\d+:\d+ → T:\d+:\d+\)/);
     // s-1 ends (its summary and digest give the thread something to show), s-2 asks.
     expect(hook('SessionEnd', 's-1', { reason: 'exit' }).code).toBe(0);
-    const prompt = hook('UserPromptSubmit', 's-2', { prompt: 'Run the django migrations again' });
+    const prompt = hook('UserPromptSubmit', 's-2', {
+      prompt: 'Why does python say ModuleNotFoundError for django?',
+    });
     expect(prompt.code, prompt.stderr).toBe(0);
     const { receipt } = JSON.parse(
       cli.run(['pack', '--last', '--session', 's-2', '--json']).stdout,
