@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HarnessAdapter, openCairn } from '@cairn/engine';
+import type { HarnessAdapter } from '@cairn/core';
+import { openCairn } from '@cairn/engine';
 import { type Distribution, distribution } from '../stats';
 
 interface Fixture {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HarnessAdapter } from '@cairn/engine';
+import type { HarnessAdapter } from '@cairn/core';
 import { createOpenclawHarness } from '@cairn/harness-openclaw';
 import { createOpencodeHarness } from '@cairn/harness-opencode';
 import { formatNumber as f, type Section, type Table, verdict } from '../report';

@@ -1,4 +1,4 @@
-import { estimateTokenCount } from '@cairn/engine';
+import { estimateTokenCount } from '@cairn/engine/internals';
 import type { LabelledRequest, Part } from './injection-dataset';
 import { injectedItems, markupArtifacts, repeatedTokenShare } from './injection-metrics';
 

@@ -1,4 +1,4 @@
-import { estimateTokenCount } from '@cairn/engine';
+import { estimateTokenCount } from '@cairn/engine/internals';
 
 /**
  * How an injection is judged (docs/BENCHMARKS.md "Injection quality"): its

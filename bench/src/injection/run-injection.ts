@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import {
   type Cairn,
   type ContextPack,
-  estimateTokenCount,
   openCairn,
   type PackProfileName,
 } from '@cairn/engine';
+import { estimateTokenCount } from '@cairn/engine/internals';
 import { PROJECT_NAME } from '../lived-in/lived-in-generator';
 import { benchHook, type HookResult, hookCases } from '../lived-in/lived-in-hooks';
 import { livedInProject } from '../lived-in/lived-in-project';

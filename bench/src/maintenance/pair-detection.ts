@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { idfWeights, judgePair, profileText } from '@cairn/engine';
+import { idfWeights, judgePair, profileText } from '@cairn/engine/internals';
 
 /**
  * Duplicate and contradiction detection on a hand-labelled set of unit

@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDueCheap, openCairn } from '@cairn/engine';
+import { openCairn } from '@cairn/engine';
+import { isDueCheap } from '@cairn/engine/internals';
 import { PROJECT_NAME } from '../lived-in/lived-in-generator';
 import { livedInProject } from '../lived-in/lived-in-project';
 import { scratchCopy } from '../lived-in/project-copy';

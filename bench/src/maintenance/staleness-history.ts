@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openCairn, openMaintenance, worstAnchorStates } from '@cairn/engine';
+import { openCairn, openMaintenance } from '@cairn/engine';
+import { worstAnchorStates } from '@cairn/engine/internals';
 import { makeStalenessRepo } from '@cairn/testkit';
 
 /**

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openCairn, openMaintenance } from '@cairn/engine';
 import {
   AUDIT_MAX_BYTES,
   DREAMS_MAX_BYTES,
   INSIGHTS_MAX_BYTES,
-  openCairn,
-  openMaintenance,
   type ProposalKind,
-} from '@cairn/engine';
+} from '@cairn/engine/internals';
 
 /**
  * One extraction run on the lived-in project (time, memory, proposals by

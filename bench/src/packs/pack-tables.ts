@@ -1,4 +1,4 @@
-import { ESTIMATE_SAFETY_FACTOR } from '@cairn/engine';
+import { ESTIMATE_SAFETY_FACTOR } from '@cairn/engine/internals';
 import { formatNumber, markQuick, type Table, verdict } from '../report';
 import { PACK_P95_TARGET_MS, type PackFigures } from './pack-figures';
 

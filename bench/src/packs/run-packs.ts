@@ -1,13 +1,10 @@
 import { join } from 'node:path';
+import { loadTokenizer, openCairn, PACK_PLANES, retrieveContextPack } from '@cairn/engine';
 import {
   type ContextPackSources,
   estimateTokenCount,
-  loadTokenizer,
-  openCairn,
-  PACK_PLANES,
-  retrieveContextPack,
   type TokenCounter,
-} from '@cairn/engine';
+} from '@cairn/engine/internals';
 import { MAIN_THREAD, PROJECT_NAME } from '../lived-in/lived-in-generator';
 import { livedInProject } from '../lived-in/lived-in-project';
 import { transcriptPrompts, unitPrompts } from '../lived-in/lived-in-prompts';

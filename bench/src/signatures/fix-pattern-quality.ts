@@ -1,4 +1,5 @@
-import { errorSignature, isLowInformation } from '@cairn/engine';
+import { errorSignature } from '@cairn/engine';
+import { isLowInformation } from '@cairn/engine/internals';
 import { formatNumber, type Table, verdict } from '../report';
 import { type FailureFixture, loadFailureCorpus } from './failure-corpus';
 

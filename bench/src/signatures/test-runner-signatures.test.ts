@@ -1,4 +1,5 @@
-import { detectToolFailure, errorSignature, isLowInformation } from '@cairn/engine';
+import { errorSignature } from '@cairn/engine';
+import { detectToolFailure, isLowInformation } from '@cairn/engine/internals';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type FailureFixture, loadFailureCorpus } from './failure-corpus';
 import { pairCounts, runFixPatternQuality } from './fix-pattern-quality';

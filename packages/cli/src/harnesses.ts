@@ -1,5 +1,5 @@
+import type { HarnessAdapter } from '@cairn/core';
 import { CairnError } from '@cairn/core';
-import type { HarnessAdapter } from '@cairn/engine';
 
 /**
  * The harness adapters `cairn install | uninstall | hook` know, loaded on

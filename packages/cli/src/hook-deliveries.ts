@@ -1,5 +1,5 @@
+import type { HarnessAdapter } from '@cairn/core';
 import { CairnError } from '@cairn/core';
-import type { HarnessAdapter } from '@cairn/engine';
 import { deliverClaudeCode } from '@cairn/harness-claude-code';
 import { deliverCodex } from '@cairn/harness-codex';
 import {

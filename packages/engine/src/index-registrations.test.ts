@@ -2,11 +2,8 @@ import { lancedbIndex } from '@cairn/backend-lancedb';
 import { getMemoryBackend, getRetrievalAdapter } from '@cairn/core';
 import { makeTempProject, type TempProject, writeWorkspaceFile } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  loadOptionalPackage,
-  optionalPackageFailure,
-  setModuleImporter,
-} from './optional-packages';
+import { loadOptionalPackage, optionalPackageFailure } from './optional-packages';
+import { setModuleImporter } from './runtime';
 
 /** LanceDB's loader failing as it does when `@lancedb/lancedb` is not installed. */
 const missingEngine = {

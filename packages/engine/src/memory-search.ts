@@ -1,12 +1,12 @@
 import type { CairnSettings, MemoryBackend } from '@cairn/core';
-import type { RecallContext } from './recall/engine-pool';
-import type { ProjectRecall } from './recall/project-recall';
+import type { ProjectRecall } from './project-recall';
 import {
+  type RecallContext,
   recallQueryOfSearch,
   type SearchHit,
   type SearchRequest,
   searchHitsOfRecall,
-} from './recall/recall-search';
+} from './recall';
 import { type OpenCairnOptions, resolveProject } from './resolve-project';
 
 export type { SearchHit, SearchRequest };

@@ -4,8 +4,7 @@ import { cairnStatePath, memoryWorkspacePath } from '@cairn/core';
 import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from './index';
-import { HeadStore } from './working/head-store';
-import { GLOBAL_HEAD } from './working/head-writer';
+import { GLOBAL_HEAD, HeadStore } from './working';
 
 let project: TempProject;
 let clock = 0;

@@ -1,8 +1,7 @@
-import { type FixStep, stepsIdentity } from '../history/fix-steps';
-import { HISTORY_MIGRATIONS } from '../history/history-database';
-import { LINEAGE_MIGRATIONS, migrateLineageDatabase } from '../lineage/lineage-migrations';
-import { HEADS_MIGRATIONS } from '../working/head-store';
-import { type Database, migrate } from '../working/sqlite';
+import { type FixStep, HISTORY_MIGRATIONS, stepsIdentity } from '../history';
+import { LINEAGE_MIGRATIONS, migrateLineageDatabase } from '../lineage';
+import { type Database, migrate } from '../store';
+import { HEADS_MIGRATIONS } from '../working';
 import type { ArchiveDatabase } from './archive-records';
 
 /**

@@ -12,7 +12,7 @@ import {
   MEMORY_WORKSPACE_PATH,
   memoryWorkspacePath,
 } from '@cairn/core';
-import { type Database, openDatabase } from '../working/sqlite';
+import { type Database, openDatabase } from '../store';
 import {
   ARCHIVE_DATABASES,
   ARCHIVE_FORMAT,

@@ -9,8 +9,7 @@ import {
   resolveWorkspaceFile,
   writeFileAtomic,
 } from '@cairn/core';
-import { openDatabase } from '../working/sqlite';
-import type { WorkspaceWriter } from '../workspace-writer';
+import { openDatabase, type WorkspaceWriter } from '../store';
 import { ARCHIVE_DATABASES } from './archive-records';
 import { DATABASE_FILES, migrateTo } from './archive-tables';
 import { type IdMaps, mergeDatabase, type TableMerge } from './merge-database';

@@ -1,11 +1,3 @@
-export {
-  ARCHIVE_DATABASES,
-  ARCHIVE_FORMAT,
-  ARCHIVE_VERSION,
-  type ArchiveDatabase,
-  type ArchiveHeader,
-} from './archive-records';
-export { ARCHIVE_TABLES, SCHEMA_VERSIONS, type TableSpec } from './archive-tables';
-export { type ExportResult, exportProject } from './export-project';
-export { type ImportResult, importProject } from './import-project';
-export type { TableMerge } from './merge-database';
+/** Backup and restore of a project's memory and state (`cairn export`, `cairn import`). */
+export { exportProject } from './export-project';
+export { importProject } from './import-project';

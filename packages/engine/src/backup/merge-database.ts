@@ -1,5 +1,5 @@
-import { readEntryText } from '../lineage/entry-body';
-import type { Database } from '../working/sqlite';
+import { readEntryText } from '../lineage';
+import type { Database } from '../store';
 import type { ArchiveDatabase } from './archive-records';
 import { ARCHIVE_TABLES, rowOrder, type TableSpec } from './archive-tables';
 

@@ -11,7 +11,7 @@ import {
   safeParse,
   validateWorkspacePath,
 } from '@cairn/core';
-import { type Database, openDatabase } from '../working/sqlite';
+import { type Database, openDatabase } from '../store';
 import {
   type ArchiveDatabase,
   type ArchiveHeader,

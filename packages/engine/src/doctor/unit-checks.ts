@@ -1,5 +1,5 @@
 import { type LocatedUnit, MEMORY_WORKSPACE_PATH, type ParsedDocument } from '@cairn/core';
-import { placeOf, removeCopyCommand } from '../units/unit-copies';
+import { placeOf, removeCopyCommand } from '../units';
 import type { DoctorFinding } from './doctor-finding';
 
 /** Ids reported at most; each finding names every place of its id. */

@@ -14,7 +14,7 @@ import {
   THREAD_HEAD_END_MARKER,
   THREAD_HEAD_START_MARKER,
 } from '@cairn/core';
-import { parseSharedFixes } from '../history/shared-fixes-file';
+import { parseSharedFixes } from '../history';
 import type { DoctorFinding } from './doctor-finding';
 
 /**

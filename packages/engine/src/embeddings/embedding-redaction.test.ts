@@ -3,7 +3,7 @@ import { type Embedder, sha256Hex } from '@cairn/core';
 import { openSqlite } from '@cairn/sqlite';
 import { fakeSecrets, leakedFakeSecrets, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startChatServer } from '../summaries/chat-test-server';
+import { startChatServer } from '../summaries/chat-server.fixture';
 import { createCachedEmbedder } from './embedding-cache';
 import { createOpenAiEmbedder } from './openai-embedder';
 

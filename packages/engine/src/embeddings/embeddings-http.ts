@@ -1,4 +1,4 @@
-import { type EndpointWording, type JsonEndpoint, postJson } from '../openai-compatible/post-json';
+import { type EndpointWording, type JsonEndpoint, postJson } from '../openai-compatible';
 
 /** Where and how the `openai` embedder posts (`url` is `<baseUrl>/embeddings`). */
 export type EmbeddingsEndpoint = JsonEndpoint;

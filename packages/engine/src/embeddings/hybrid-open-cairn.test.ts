@@ -4,7 +4,7 @@ import { closeSearchIndexes } from '@cairn/backend-file';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn } from '../index';
-import { closedBaseUrl, startChatServer } from '../summaries/chat-test-server';
+import { closedBaseUrl, startChatServer } from '../summaries/chat-server.fixture';
 
 let project: TempProject;
 beforeEach(async () => {

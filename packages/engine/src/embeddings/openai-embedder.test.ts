@@ -5,7 +5,7 @@ import {
   closedBaseUrl,
   type RecordedRequest,
   startChatServer,
-} from '../summaries/chat-test-server';
+} from '../summaries/chat-server.fixture';
 import { createOpenAiEmbedder } from './openai-embedder';
 
 let server: ChatTestServer | undefined;

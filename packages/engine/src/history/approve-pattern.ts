@@ -1,6 +1,5 @@
 import { CairnError, type ReviewState, redactSecrets } from '@cairn/core';
-import type { AddUnitResult, MemoryRecord } from '../units/unit-results';
-import type { ReviewUnitResult } from '../units/unit-store';
+import type { AddUnitResult, MemoryRecord, ReviewUnitResult } from '../units';
 import type { FixPatternDetail } from './fix-pattern-types';
 import { approveFixPattern, type NamespaceOption } from './fix-patterns-api';
 import { projectRelative } from './project-relative';

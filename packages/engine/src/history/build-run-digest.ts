@@ -1,5 +1,5 @@
-import type { TranscriptEntry } from '../lineage/lineage-types';
-import { clip } from '../summaries/text-bounds';
+import type { TranscriptEntry } from '../lineage';
+import { clip } from '../summaries';
 import { commandFamily, toolFamily } from './command-family';
 import { failureSignature } from './failure-signature';
 import { type Gotcha, NO_FINAL_ANSWER, type RunDigest, type RunOutcome } from './run-digest-types';

@@ -1,4 +1,4 @@
-import type { Database } from '../working/sqlite';
+import type { Database } from '../store';
 
 /**
  * Applications: a pattern shown after a failure in a session, and how that

@@ -1,6 +1,6 @@
 // node:crypto is loaded on first use: a hook process that hashes nothing never loads it.
 import { sha256Hex } from '@cairn/core';
-import type { Database } from '../working/sqlite';
+import type { Database } from '../store';
 import {
   addRun,
   getPatternRow,

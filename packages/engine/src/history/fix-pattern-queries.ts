@@ -1,4 +1,4 @@
-import type { Database } from '../working/sqlite';
+import type { Database } from '../store';
 import { PATTERN_COLUMNS, type PatternRow, toPattern } from './fix-pattern-store';
 import type { FixPattern, FixPatternRun } from './fix-pattern-types';
 

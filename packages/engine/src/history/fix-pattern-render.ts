@@ -1,4 +1,4 @@
-import { fencedCode, normalizeBreaks } from '../packs/escape-pack-text';
+import { fencedCode, normalizeBreaks } from '../text';
 import type { FixPattern } from './fix-pattern-types';
 import type { FixStep } from './fix-steps';
 

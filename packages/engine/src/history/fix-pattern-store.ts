@@ -1,4 +1,4 @@
-import type { Database } from '../working/sqlite';
+import type { Database } from '../store';
 import type {
   FixPattern,
   FixPatternDetail,

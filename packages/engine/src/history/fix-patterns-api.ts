@@ -7,7 +7,7 @@ import {
   isWholeId,
   resolveIdPrefix,
 } from '@cairn/core';
-import type { Database } from '../working/sqlite';
+import type { Database } from '../store';
 import { rankPatterns } from './fix-pattern-learning';
 import { livePatternsOf, patternRunsOf, recentSignatures } from './fix-pattern-queries';
 import {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
-import { type Database, migrate, openDatabase } from '../working/sqlite';
+import { type Database, migrate, openDatabase } from '../store';
 
 export const HISTORY_DB_FILENAME = 'history.db';
 

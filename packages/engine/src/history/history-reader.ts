@@ -1,5 +1,4 @@
-import { keptReaders } from '../kept-readers';
-import type { Database } from '../working/sqlite';
+import { type Database, keptReaders } from '../store';
 import { historyDatabasePath, openHistoryDatabase } from './history-database';
 
 const historyReaders = keptReaders<Database>({
@@ -8,7 +7,7 @@ const historyReaders = keptReaders<Database>({
   close: (db) => db.close(),
 });
 
-/** Reads history.db through a connection kept a few seconds (kept-readers.ts); `empty` without one. */
+/** Reads history.db through a connection kept a few seconds (store/kept-readers.ts); `empty` without one. */
 export function withDatabase<T>(rootDir: string, empty: T, read: (db: Database) => T): T {
   return historyReaders.read(rootDir, empty, read);
 }

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { slugify } from '../working/thread-key';
+import { slugify } from '../store';
 
 /**
  * Where task history is recorded and read (seed 004 §1: isolated by

@@ -1,35 +1,19 @@
-// Task history: error signatures, failures of tool events, run digests, fix patterns and their promotion.
+/** Task history: error signatures, failures of tool events, run digests, fix patterns and their promotion. */
+export { type ApprovalPromotion, approveAndPromoteFixPattern } from './approve-pattern';
+export { findRunDigest, recentRunDigests } from './digest-queries';
+export { errorSignature } from './error-signature';
 export {
-  type ApprovalMemory,
-  type ApprovalPromotion,
-  type ApprovedPattern,
-  approveAndPromoteFixPattern,
-  promoteApprovedPattern,
-} from './approve-pattern';
-export { buildRunDigest, type RunDigestInput } from './build-run-digest';
-export { commandFamily, toolFamily } from './command-family';
-export {
-  type DigestQuery,
-  findRunDigest,
-  type ReadRunDigest,
-  recentRunDigests,
-  redactRunDigest,
-} from './digest-queries';
-export {
-  type ErrorSignature,
-  errorSignature,
-  SIGNATURE_RULES,
-  type SignatureContext,
-} from './error-signature';
-export { type FailureSignature, failureSignature } from './failure-signature';
-export { patternStateLabel, renderFixPattern } from './fix-pattern-render';
+  fixPatternSteps,
+  patternStateLabel,
+  renderFixPattern,
+  sharedByLine,
+} from './fix-pattern-render';
+export { patternDetail } from './fix-pattern-store';
 export {
   FIX_PATTERN_STATES,
   type FixPattern,
   type FixPatternDetail,
   type FixPatternRun,
-  type FixPatternState,
-  type RecordedFailure,
 } from './fix-pattern-types';
 export {
   approveFixPattern,
@@ -37,83 +21,68 @@ export {
   deprecateFixPattern,
   getFixPattern,
   listFixPatterns,
-  type NamespaceOption,
   patternsForPack,
-  patternsForSession,
-  patternsForSignatures,
-  recentPatterns,
   reopenFixPattern,
 } from './fix-patterns-api';
-export { type FixStep, type FixStepKind, followsPattern } from './fix-steps';
-export { HISTORY_DB_FILENAME, HISTORY_MIGRATIONS, historyDatabasePath } from './history-database';
+export { type FixStep, stepsIdentity } from './fix-steps';
+export {
+  HISTORY_DB_FILENAME,
+  HISTORY_MIGRATIONS,
+  historyDatabasePath,
+  openHistoryDatabase,
+} from './history-database';
+export {
+  DIGEST_RECORDS,
+  digestRecordPath,
+  HISTORY_POOL_ID,
+  PATTERN_RECORDS,
+  patternRecordPath,
+  renderDigestRecord,
+  renderPatternRecord,
+} from './history-records';
 export {
   DEFAULT_HISTORY_NAMESPACE,
   type HistoryScope,
-  historyRepo,
   historyScope,
+  namespaceOf,
 } from './history-scope';
+export { hasOpenFailureFlag } from './open-failure-flag';
 export {
-  PROMOTION_SOURCE,
-  type PromotionMemory,
-  type PromotionResult,
-  promoteFixPattern,
-  promoteRecurringFromRun,
-  promoteRecurringGotcha,
+  fixPatternUnitText,
+  promoteVerifiedPattern,
   type RecurringGotcha,
   recurringGotchas,
+  sourceFor,
 } from './promote';
 export { digestGotchaQuotes, renderRunDigest, renderRunDigestBrief } from './render-run-digest';
-export {
-  decodeRunDigest,
-  encodeRunDigest,
-  getRunDigest,
-  type ListRunDigestsOptions,
-  listRunDigests,
-  recordRunDigest,
-} from './run-digest-store';
+export { decodeRunDigest, latestRunDigest, listRunDigests } from './run-digest-store';
 export {
   digestNamespace,
-  type Gotcha,
+  NO_FINAL_ANSWER,
   RUN_OUTCOMES,
-  type RunDigest,
-  type RunOutcome,
   type StoredRunDigest,
 } from './run-digest-types';
-export { createGitReader, findGit, GIT_TIMEOUT_MS, type GitReader } from './safe-git';
-export { scrubVolatile } from './scrub-volatile';
-export { type DigestSession, digestSession, type SessionDigestContext } from './session-digest';
-export { readSharedFixes, type SharedFixesFile, type SharedImport } from './shared-fixes';
+export { createGitRunner, findGit } from './safe-git';
+export { createSessionDigests } from './session-digest';
 export {
+  applySharedFixes,
+  readSharedFixes,
+  type SharedFixesFile,
+  type SharedImport,
+  sharedAuthorsOf,
+} from './shared-fixes';
+export {
+  ownSharedPatterns,
   type SharedFixesSync,
   syncSharedFixes,
   writeSharedFixes,
 } from './shared-fixes-export';
-export {
-  MAX_SHARED_FIXES_BYTES,
-  parseSharedFixes,
-  renderSharedFixes,
-  SHARED_FIXES_FORMAT,
-  type SharedPattern,
-} from './shared-fixes-file';
-export {
-  isLowInformation,
-  MIN_DISTINCTIVE_TOKENS,
-  type SignatureInformation,
-  type SignatureText,
-  signatureInformation,
-} from './signature-information';
-export type { RuleInput, SignatureRule } from './signature-rule';
-export {
-  detectToolFailure,
-  type FailureReason,
-  type ToolEvent,
-  type ToolFailure,
-  toolEventFromRecorded,
-} from './tool-failure';
+export { parseSharedFixes, type SharedPattern } from './shared-fixes-file';
+export { isLowInformation } from './signature-information';
+export { detectToolFailure, toolEventFromRecorded } from './tool-failure';
 export {
   endSessionFailures,
   type HistoryAccess,
   recordToolOutcome,
-  type ToolOutcome,
   type ToolOutcomeInput,
 } from './tool-outcome-recorder';

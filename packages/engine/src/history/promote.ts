@@ -1,6 +1,5 @@
 import { redactSecrets } from '@cairn/core';
-import type { AddUnitInput } from '../units/unit-input';
-import type { AddUnitResult, MemoryRecord } from '../units/unit-results';
+import type { AddUnitInput, AddUnitResult, MemoryRecord } from '../units';
 import { projectRelative } from './project-relative';
 import type { Gotcha, StoredRunDigest } from './run-digest-types';
 import { isLowInformation, signatureInformation } from './signature-information';

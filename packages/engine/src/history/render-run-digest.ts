@@ -1,4 +1,4 @@
-import { withoutListLabel } from '../summaries/extraction-rules';
+import { withoutListLabel } from '../summaries';
 import type { RunDigest } from './run-digest-types';
 
 const bullets = (items: readonly string[]) => items.map((item) => `- ${item}`).join('\n');

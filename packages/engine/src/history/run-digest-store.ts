@@ -1,6 +1,5 @@
 import { CairnError, idPrefixOf, NODE_ID_KIND } from '@cairn/core';
-import type { LineageStore } from '../lineage';
-import type { TemporalNode } from '../lineage/lineage-types';
+import type { LineageStore, TemporalNode } from '../lineage';
 import { renderRunDigest } from './render-run-digest';
 import { type RunDigest, runDigestSchema, type StoredRunDigest } from './run-digest-types';
 

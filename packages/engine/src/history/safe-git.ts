@@ -1,6 +1,6 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
-import { childProcess } from '../node-builtins';
+import { childProcess } from '../runtime';
 
 /**
  * git, read as untrusted input. The repository's own config can name

@@ -4,7 +4,7 @@ import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
 import { openLineageStore } from '../lineage';
-import { type ChatTestServer, completion, startChatServer } from '../summaries/chat-test-server';
+import { type ChatTestServer, completion, startChatServer } from '../summaries/chat-server.fixture';
 import { makeTestRepo, poisonRepo, type TestRepo } from './git-test-repo.fixture';
 import { getRunDigest, listRunDigests } from './run-digest-store';
 

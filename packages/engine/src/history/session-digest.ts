@@ -1,6 +1,5 @@
 import { CairnError } from '@cairn/core';
-import type { LineageStore } from '../lineage';
-import type { TranscriptEntry } from '../lineage/lineage-types';
+import type { LineageStore, TranscriptEntry } from '../lineage';
 import { createExtractiveSummarizer, harnessSummaryToStructured } from '../summaries';
 import { buildRunDigest, type RunDigestInput } from './build-run-digest';
 import { namespaceOf } from './history-scope';

@@ -5,8 +5,7 @@ import {
   readMemoryFile,
   sharedFixesFileName,
 } from '@cairn/core';
-import type { Database } from '../working/sqlite';
-import type { WorkspaceWriter } from '../workspace-writer';
+import type { Database, WorkspaceWriter } from '../store';
 import { PATTERN_COLUMNS, type PatternRow, toPattern } from './fix-pattern-store';
 import type { FixPattern } from './fix-pattern-types';
 import { historyDatabasePath, openHistoryDatabase } from './history-database';

@@ -7,7 +7,7 @@ import {
   sha256Hex,
   sharedFixesFileName,
 } from '@cairn/core';
-import type { Database } from '../working/sqlite';
+import type { Database } from '../store';
 import { fixPatternId } from './fix-pattern-learning';
 import {
   insertPattern,

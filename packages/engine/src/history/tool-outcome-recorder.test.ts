@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../working/sqlite';
+import type { Database } from '../store';
 import { getFixPattern, listFixPatterns, recentPatterns } from './fix-patterns-api';
 import { historyDatabasePath, openHistoryDatabase } from './history-database';
 import { hasOpenFailureFlag } from './open-failure-flag';

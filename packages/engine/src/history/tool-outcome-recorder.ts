@@ -1,4 +1,4 @@
-import type { Database } from '../working/sqlite';
+import type { Database } from '../store';
 import { commandFamily, toolFamily } from './command-family';
 import { errorSignature } from './error-signature';
 import {

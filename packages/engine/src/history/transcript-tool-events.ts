@@ -1,10 +1,10 @@
-import type { TranscriptEntry } from '../lineage/lineage-types';
+import type { TranscriptEntry } from '../lineage';
 import { type ToolEvent, toolEventFromRecorded } from './tool-failure';
 
 /**
  * Tool events read back from a session's transcript. The lifecycle records
  * a tool event as its input, `\n→ `, then its output, each a string as is
- * or JSON (working/tool-event-text.ts); JSON never holds a raw newline, so
+ * or JSON (lineage/tool-event-text.ts); JSON never holds a raw newline, so
  * the first separator splits them.
  */
 export interface TranscriptToolEvent {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { condenseThread } from './condense-thread';
+import { addLeaf, type LineageFixture, makeLineageFixture } from './lineage.fixture';
 import { loadSqlite, type SqliteDatabase } from './lineage-database';
 import type { LineageStore } from './lineage-store';
-import { addLeaf, type LineageFixture, makeLineageFixture } from './test-fixtures';
 
 let fixture: LineageFixture;
 let store: LineageStore;

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { condenseThread, pickBatch } from './condense-thread';
 import { EXTRACTIVE_SOURCE, extractiveSummary } from './extractive-summary';
-import type { LineageStore } from './lineage-store';
-import type { TemporalNode } from './lineage-types';
 import {
   addLeaf,
   expectThrowsCode,
@@ -10,7 +8,9 @@ import {
   makeLineageFixture,
   minute,
   reachable,
-} from './test-fixtures';
+} from './lineage.fixture';
+import type { LineageStore } from './lineage-store';
+import type { TemporalNode } from './lineage-types';
 
 let fixture: LineageFixture;
 let store: LineageStore;

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { condenseThread } from './condense-thread';
 import { EXPAND_MAX_ENTRIES, EXPAND_MAX_ENTRY_CHARS, expandNode } from './expand-node';
-import type { LineageStore } from './lineage-store';
 import {
   addLeaf,
   expectThrowsCode,
   type LineageFixture,
   makeLineageFixture,
   minute,
-} from './test-fixtures';
+} from './lineage.fixture';
+import type { LineageStore } from './lineage-store';
 
 let fixture: LineageFixture;
 let store: LineageStore;

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectThrowsCode, type LineageFixture, makeLineageFixture } from './lineage.fixture';
 import { loadSqlite, type SqliteDatabase } from './lineage-database';
 import {
   LINEAGE_MIGRATIONS,
@@ -9,7 +10,6 @@ import {
   migrateLineageDatabase,
 } from './lineage-migrations';
 import { lineageDatabasePath } from './lineage-store';
-import { expectThrowsCode, type LineageFixture, makeLineageFixture } from './test-fixtures';
 
 let fixture: LineageFixture;
 let raw: SqliteDatabase[] = [];

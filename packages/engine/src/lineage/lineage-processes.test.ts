@@ -2,15 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type LineageFixture, makeLineageFixture, reachable } from './lineage.fixture';
 import { loadSqlite } from './lineage-database';
 import { LINEAGE_SCHEMA_VERSION } from './lineage-migrations';
 import { lineageDatabasePath } from './lineage-store';
-import type { WriterArgs } from './lineage-writer-child';
-import { type LineageFixture, makeLineageFixture, reachable } from './test-fixtures';
+import type { WriterArgs } from './lineage-writer-child.fixture';
 
 const WRITERS = 16;
 const WRITES = 20;
-const childScript = fileURLToPath(new URL('./lineage-writer-child.ts', import.meta.url));
+const childScript = fileURLToPath(new URL('./lineage-writer-child.fixture.ts', import.meta.url));
 /** tsx's ESM loader, resolved from here so the child does not depend on its cwd. */
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addLeaf, type LineageFixture, makeLineageFixture } from './lineage.fixture';
 import { loadSqlite, type SqliteDatabase } from './lineage-database';
 import { migrateLineageDatabase } from './lineage-migrations';
 import { type LineageStore, lineageDatabasePath } from './lineage-store';
 import type { ListNodesFilter, TemporalNode } from './lineage-types';
-import { addLeaf, type LineageFixture, makeLineageFixture } from './test-fixtures';
 
 let fixture: LineageFixture;
 let raw: SqliteDatabase[] = [];

@@ -3,10 +3,10 @@ import { dirname } from 'node:path';
 import { fakeSecretDump, fakeSecrets, leakedFakeSecrets } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXPAND_MAX_ENTRY_CHARS, expandNode } from './expand-node';
+import { addLeaf, type LineageFixture, makeLineageFixture, minute } from './lineage.fixture';
 import { loadSqlite, type SqliteDatabase } from './lineage-database';
 import { LINEAGE_SCHEMA_VERSION, migrateLineageDatabase } from './lineage-migrations';
 import { lineageDatabasePath } from './lineage-store';
-import { addLeaf, type LineageFixture, makeLineageFixture, minute } from './test-fixtures';
 
 let fixture: LineageFixture;
 let raw: SqliteDatabase[] = [];

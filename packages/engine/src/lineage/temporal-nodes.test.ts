@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LineageStore } from './lineage-store';
 import {
   addLeaf,
   expectThrowsCode,
   type LineageFixture,
   makeLineageFixture,
   minute,
-} from './test-fixtures';
+} from './lineage.fixture';
+import type { LineageStore } from './lineage-store';
 
 let fixture: LineageFixture;
 let store: LineageStore;

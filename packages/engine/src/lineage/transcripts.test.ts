@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  expectThrowsCode,
+  type LineageFixture,
+  makeLineageFixture,
+  minute,
+} from './lineage.fixture';
 import type { LineageStore } from './lineage-store';
-import { expectThrowsCode, type LineageFixture, makeLineageFixture, minute } from './test-fixtures';
 
 let fixture: LineageFixture;
 let store: LineageStore;

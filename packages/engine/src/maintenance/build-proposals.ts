@@ -1,13 +1,12 @@
 import { sha256Hex } from '@cairn/core';
-import type { FixPattern } from '../history/fix-pattern-types';
 import {
+  type FixPattern,
   fixPatternUnitText,
   type RecurringGotcha,
   recurringGotchas,
   sourceFor,
-} from '../history/promote';
-import { ABSENT_UNIT, unitContentHash } from '../units/unit-patch';
-import type { MemoryRecord } from '../units/unit-results';
+} from '../history';
+import { ABSENT_UNIT, type MemoryRecord, unitContentHash } from '../units';
 import { idfWeights, judgePair, profileText, type TextProfile } from './detect-pairs';
 import { clipLine } from './maintenance-files';
 import { proposalId } from './maintenance-store';

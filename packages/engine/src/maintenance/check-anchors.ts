@@ -1,5 +1,4 @@
-import { unitContentHash } from '../units/unit-patch';
-import type { MemoryRecord } from '../units/unit-results';
+import { type MemoryRecord, unitContentHash } from '../units';
 import { extractCitations, findDefinition, spanAt, spanHash } from './code-citations';
 import type { GitObjects } from './git-objects';
 import { clipLine } from './maintenance-files';

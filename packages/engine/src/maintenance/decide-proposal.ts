@@ -5,12 +5,7 @@ import {
   PROPOSAL_ID_KIND,
   resolveIdPrefix,
 } from '@cairn/core';
-import {
-  ABSENT_UNIT,
-  type UnitPatch,
-  type UnitPatchOp,
-  unitContentHash,
-} from '../units/unit-patch';
+import { ABSENT_UNIT, type UnitPatch, type UnitPatchOp, unitContentHash } from '../units';
 import { appendAudit, decidedRecently, decisionEntry, writeDreams } from './maintenance-diary';
 import type { MaintenanceStore } from './maintenance-store';
 import type {

@@ -1,4 +1,4 @@
-import { recurringGotchas } from '../history/promote';
+import { recurringGotchas } from '../history';
 import { clipLine, INSIGHTS_MAX_BYTES, withinBudget } from './maintenance-files';
 import type { WorkingSources } from './working-sources';
 

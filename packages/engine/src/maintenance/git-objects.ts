@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createGitRunner, findGit } from '../history/safe-git';
-import { gitDir } from '../working/thread-key';
+import { createGitRunner, findGit } from '../history';
+import { gitDir } from '../store';
 
 /**
  * Reads of the repository's objects at a commit, through the hardened git

@@ -1,5 +1,5 @@
 import { MEMORY_AUDIT_FILENAME, MEMORY_DREAMS_FILENAME } from '@cairn/core';
-import type { WorkspaceWriter } from '../workspace-writer';
+import type { WorkspaceWriter } from '../store';
 import {
   AUDIT_MAX_BYTES,
   clipLine,

@@ -6,7 +6,7 @@ import {
   missingAsUndefined,
   readMemoryFileExact,
 } from '@cairn/core';
-import type { WorkspaceWriter } from '../workspace-writer';
+import type { WorkspaceWriter } from '../store';
 
 /**
  * The three files maintenance writes, each through a Cairn-managed region

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairnStatePath, idPrefixRange, sha256Hex } from '@cairn/core';
-import { type Database, migrate, openDatabase } from '../working/sqlite';
+import { type Database, migrate, openDatabase } from '../store';
 import type {
   AnchorCheck,
   CodeAnchor,

@@ -1,4 +1,4 @@
-import type { UnitPatch } from '../units/unit-patch';
+import type { UnitPatch } from '../units';
 
 /**
  * The maintenance subsystem's contract (docs/MAINTENANCE.md): proposals a

@@ -1,7 +1,6 @@
 import type { CairnSettings } from '@cairn/core';
-import { estimateTokenCount } from '../packs/token-estimate';
-import { postChatCompletion } from '../summaries/openai-http';
-import { chatCompletionsUrl } from '../summaries/openai-summarizer';
+import { estimateTokenCount } from '../packs';
+import { chatCompletionsUrl, postChatCompletion } from '../summaries';
 import type { Insight } from './extract-insights';
 import { clipLine } from './maintenance-files';
 

@@ -10,11 +10,9 @@ import {
   randomUuid,
   withFileLock,
 } from '@cairn/core';
-import type { UnitPatch, UnitPatchResult } from '../units/unit-patch';
-import { unitContentHash } from '../units/unit-patch';
-import type { MemoryRecord } from '../units/unit-results';
-import type { ThreadHeadState } from '../working/thread-state';
-import type { WorkspaceWriter } from '../workspace-writer';
+import type { WorkspaceWriter } from '../store';
+import { type MemoryRecord, type UnitPatch, type UnitPatchResult, unitContentHash } from '../units';
+import type { ThreadHeadState } from '../working';
 import { buildProposals, MAX_NEW_PER_KIND } from './build-proposals';
 import { extractInsights, renderInsights } from './extract-insights';
 import { appendAudit, decidedRecently, runEntry, writeDreams } from './maintenance-diary';

@@ -8,15 +8,17 @@ import {
   MEMORY_THREADS_DIR,
   type ParsedDocument,
 } from '@cairn/core';
-import { recentRunDigests } from '../history/digest-queries';
-import type { FixPattern } from '../history/fix-pattern-types';
-import { listFixPatterns } from '../history/fix-patterns-api';
-import type { StoredRunDigest } from '../history/run-digest-types';
+import {
+  type FixPattern,
+  listFixPatterns,
+  recentRunDigests,
+  type StoredRunDigest,
+} from '../history';
+import type { TemporalNode } from '../lineage';
 import { openLineageStore } from '../lineage';
-import type { TemporalNode } from '../lineage/lineage-types';
-import type { MemoryRecord } from '../units/unit-results';
-import { openDatabase } from '../working/sqlite';
-import type { ThreadHeadState } from '../working/thread-state';
+import { openDatabase } from '../store';
+import type { MemoryRecord } from '../units';
+import type { ThreadHeadState } from '../working';
 
 /**
  * What an extraction run reads (seed 000 §3.8.5): the units and

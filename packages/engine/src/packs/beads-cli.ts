@@ -4,7 +4,7 @@ import { constants, promises as fs } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, sep } from 'node:path';
 import { lazySchema } from '@cairn/core';
 import * as z from 'zod/mini';
-import { childProcess } from '../node-builtins';
+import { childProcess } from '../runtime';
 import { BEADS_ID, type BeadsIssue, beadsIssueSchema, toBeadsIssue } from './beads-issue';
 
 /** How long one `bd` call may take before the planning plane gives up on it. */

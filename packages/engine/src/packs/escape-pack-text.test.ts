@@ -1,8 +1,7 @@
 import { FORGING_TEXTS, injectionForgeries } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
-import type { FixPattern } from '../history/fix-pattern-types';
-import { memoryHeadText, threadHeadText } from '../working/head-items';
-import { emptyThreadState } from '../working/thread-state';
+import type { FixPattern } from '../history';
+import { emptyThreadState, memoryHeadText, threadHeadText } from '../working';
 import {
   escapePackItem,
   escapePackLabel,

@@ -7,6 +7,10 @@
  * through it at every boundary it crosses.
  */
 
+import { fencedCode, normalizeBreaks } from '../text';
+
+export { fencedCode, normalizeBreaks };
+
 /**
  * C0/C1 controls (tab and line feed kept), bidi overrides and isolates,
  * and invisible characters that can hide or reorder text.
@@ -14,9 +18,6 @@
 const HIDDEN =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
-
-/** Line breaks besides `\n` that a model or a renderer may take for one. */
-const OTHER_BREAKS = /\r\n?|[\u0085\u2028\u2029]/g;
 
 /**
  * `<` opening anything tag-like: `<system>`, `</system-reminder>`,
@@ -27,9 +28,6 @@ const OTHER_BREAKS = /\r\n?|[\u0085\u2028\u2029]/g;
  */
 const TAG_OPENING = /<(?=[/!?|\p{L}])/gu;
 export const TAG_OPENING_REPLACEMENT = '\u2039';
-
-/** The text with every kind of line break written `\n`, as the escape splits lines. */
-export const normalizeBreaks = (text: string) => text.replace(OTHER_BREAKS, '\n');
 
 /** An ATX heading: `## Title`, `#` alone; `#tag` and `#123` are not headings. */
 const HEADING = /^([ \t]*)#{1,6}(?:[ \t]+(.*?))?[ \t]*$/;
@@ -170,18 +168,6 @@ export function escapeRendered(text: string): string {
  */
 export function escapePackLabel(text: string): string {
   return escapePackText(text).replace(/\s+/g, ' ').trim();
-}
-
-/**
- * One line as a Markdown code span: the fence is one backtick longer than
- * the longest run inside, so no backtick in the text can close it early
- * and let the rest read as prose. Nothing else is escaped.
- */
-export function fencedCode(line: string): string {
-  const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${line}${pad}${fence}`;
 }
 
 /** A one-line field (a command, a file name) escaped, as a code span. */

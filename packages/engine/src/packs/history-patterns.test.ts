@@ -1,9 +1,13 @@
 import { existsSync } from 'node:fs';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { historyDatabasePath, openHistoryDatabase } from '../history/history-database';
-import { type HistoryAccess, recordToolOutcome } from '../history/tool-outcome-recorder';
-import type { Database } from '../working/sqlite';
+import {
+  type HistoryAccess,
+  historyDatabasePath,
+  openHistoryDatabase,
+  recordToolOutcome,
+} from '../history';
+import type { Database } from '../store';
 import { storeRecentPatterns } from './history-patterns';
 import { historyCandidates } from './history-plane';
 import { describeEvidence, renderPackItem } from './render-pack';

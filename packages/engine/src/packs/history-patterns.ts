@@ -1,6 +1,10 @@
-import { fixPatternSteps, sharedByLine } from '../history/fix-pattern-render';
-import type { FixPattern, FixPatternRun } from '../history/fix-pattern-types';
-import { patternsForPack } from '../history/fix-patterns-api';
+import {
+  type FixPattern,
+  type FixPatternRun,
+  fixPatternSteps,
+  patternsForPack,
+  sharedByLine,
+} from '../history';
 import type { PackInput } from './compose-pack';
 import { type HistoryPattern, patternCandidates, type RecentPatterns } from './history-runs';
 import type { EvidenceRun } from './pack-types';

@@ -1,12 +1,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
-import { namespaceOf } from '../history/history-scope';
-import { latestRunDigest, listRunDigests } from '../history/run-digest-store';
-import { digestNamespace, type StoredRunDigest } from '../history/run-digest-types';
-import { keptReaders } from '../kept-readers';
+import {
+  digestNamespace,
+  latestRunDigest,
+  listRunDigests,
+  namespaceOf,
+  type StoredRunDigest,
+} from '../history';
+import type { TemporalNode, TemporalNodeKind } from '../lineage';
 import { LINEAGE_DB_FILENAME, type LineageStore, openLineageStore } from '../lineage';
-import type { TemporalNode, TemporalNodeKind } from '../lineage/lineage-types';
+import { keptReaders } from '../store';
 import type { PackInput } from './compose-pack';
 import {
   digestCandidates,

@@ -1,5 +1,4 @@
-import { digestGotchaQuotes, renderRunDigestBrief } from '../history/render-run-digest';
-import type { StoredRunDigest } from '../history/run-digest-types';
+import { digestGotchaQuotes, renderRunDigestBrief, type StoredRunDigest } from '../history';
 import type { PackInput } from './compose-pack';
 import type { EvidenceRun } from './pack-types';
 

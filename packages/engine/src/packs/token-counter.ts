@@ -1,5 +1,5 @@
 import { CairnError, textMemo } from '@cairn/core';
-import { importEngineDependency } from '../optional-packages';
+import { importEngineDependency } from '../runtime';
 import { estimateTokenCount } from './token-estimate';
 
 /** Counts the tokens of a text; `name` goes into a pack's receipt. */

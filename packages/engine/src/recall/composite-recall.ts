@@ -57,6 +57,12 @@ function wantsIndex(query: NormalizedMemoryQuery, pools: readonly EnginePool[]):
   return query.poolIds.some((id) => !engine.has(id));
 }
 
+/** The parts, and the capabilities the index adapter reported once it was built. */
+interface CompositeState {
+  parts: CompositeParts;
+  capabilities: MemoryRetrievalAdapter['capabilities'];
+}
+
 /**
  * The recall every product path calls: the index adapter (workspace and
  * registered folders) and the engine pools (lineage summaries and
@@ -66,21 +72,14 @@ function wantsIndex(query: NormalizedMemoryQuery, pools: readonly EnginePool[]):
  * for a pool's sake (seed 001's fallback contract).
  */
 export function createCompositeRecall(parts: CompositeParts): CompositeRecall {
-  const ask = async (pool: EnginePool, query: NormalizedMemoryQuery, context: PoolContext) => {
-    try {
-      return (await pool.recall(query, context)).filter(poolFilter(query));
-    } catch (error) {
-      // A link under .cairn/ fails the recall: never answered around.
-      if (isUnsafePathError(error)) throw error;
-      parts.warn(`recall from pool "${pool.definition.id}" failed: ${formatError(error)}`);
-      return [];
-    }
+  const state: CompositeState = {
+    parts,
+    capabilities: { semantic: false, keyword: true, graph: false },
   };
-  let capabilities = { semantic: false, keyword: true, graph: false };
   return {
     id: 'cairn',
     get capabilities() {
-      return capabilities;
+      return state.capabilities;
     },
     async registerPools(pools) {
       await (await parts.index()).registerPools(pools);
@@ -88,50 +87,83 @@ export function createCompositeRecall(parts: CompositeParts): CompositeRecall {
     async indexPaths(paths) {
       await (await parts.index()).indexPaths(paths);
     },
-    async recall(input: MemoryQuery, context: RecallContext = {}) {
-      const query = parseInput(memoryQuerySchema, input, 'memory query');
-      const tiers = wantedTiers(query);
-      const all = parts.pools();
-      const pools = all.filter((pool) => eligible(pool.definition, { ...query, tiers }));
-      const poolContext: PoolContext = {
-        lineage: context.lineage ?? parts.lineage,
-        ...(context.transcripts ? { transcripts: context.transcripts } : {}),
-      };
-      // Pools the adapter holds itself are known once it is built: a query naming one goes to it.
-      const mayCarry = all.some(
-        (p) => p.carriedByIndex && query.poolIds?.includes(p.definition.id),
-      );
-      const fromIndex =
-        wantsIndex(query, all) || mayCarry
-          ? parts.index().then((index) => {
-              const own = all.filter((pool) => !pool.carriedByIndex?.());
-              if (!wantsIndex(query, own)) return [];
-              capabilities = { ...capabilities, ...index.capabilities };
-              return index.recall(query);
-            })
-          : Promise.resolve([]);
-      const found = await Promise.all([fromIndex, ...pools.map((p) => ask(p, query, poolContext))]);
-      const answered = found.filter((results) => results.length > 0);
-      // One answer keeps its own ranking; several are merged by score.
-      if (answered.length <= 1) return (answered[0] ?? []).slice(0, query.limit);
-      return answered.flat().sort(byScore).slice(0, query.limit);
-    },
-    async status() {
-      const index = await parts.index();
-      const status = (await index.status?.()) ?? { ok: true };
-      const engine = await Promise.all(
-        parts.pools().map(async (pool) => ({
-          ...poolSummaries([pool.definition])[0],
-          ...(await pool.describe?.()),
-        })),
-      );
-      return {
-        ...status,
-        details: { ...status.details, adapter: index.id, enginePools: engine },
-      };
-    },
+    recall: (input: MemoryQuery, context: RecallContext = {}) => recallAll(state, input, context),
+    status: () => compositeStatus(parts),
     async close() {
       await Promise.all(parts.pools().map((pool) => pool.close?.()));
     },
+  };
+}
+
+/** One engine pool's answer; a failing pool warns and answers nothing. */
+async function askPool(
+  parts: CompositeParts,
+  pool: EnginePool,
+  query: NormalizedMemoryQuery,
+  context: PoolContext,
+): Promise<MemoryResult[]> {
+  try {
+    return (await pool.recall(query, context)).filter(poolFilter(query));
+  } catch (error) {
+    // A link under .cairn/ fails the recall: never answered around.
+    if (isUnsafePathError(error)) throw error;
+    parts.warn(`recall from pool "${pool.definition.id}" failed: ${formatError(error)}`);
+    return [];
+  }
+}
+
+/** The index adapter's answer, when the query wants anything the engine pools do not hold. */
+function askIndex(
+  state: CompositeState,
+  query: NormalizedMemoryQuery,
+  all: readonly EnginePool[],
+): Promise<MemoryResult[]> {
+  // Pools the adapter holds itself are known once it is built: a query naming one goes to it.
+  const mayCarry = all.some((p) => p.carriedByIndex && query.poolIds?.includes(p.definition.id));
+  if (!wantsIndex(query, all) && !mayCarry) return Promise.resolve([]);
+  return state.parts.index().then((index) => {
+    const own = all.filter((pool) => !pool.carriedByIndex?.());
+    if (!wantsIndex(query, own)) return [];
+    state.capabilities = { ...state.capabilities, ...index.capabilities };
+    return index.recall(query);
+  });
+}
+
+async function recallAll(
+  state: CompositeState,
+  input: MemoryQuery,
+  context: RecallContext,
+): Promise<MemoryResult[]> {
+  const { parts } = state;
+  const query = parseInput(memoryQuerySchema, input, 'memory query');
+  const tiers = wantedTiers(query);
+  const all = parts.pools();
+  const pools = all.filter((pool) => eligible(pool.definition, { ...query, tiers }));
+  const poolContext: PoolContext = {
+    lineage: context.lineage ?? parts.lineage,
+    ...(context.transcripts ? { transcripts: context.transcripts } : {}),
+  };
+  const found = await Promise.all([
+    askIndex(state, query, all),
+    ...pools.map((p) => askPool(parts, p, query, poolContext)),
+  ]);
+  const answered = found.filter((results) => results.length > 0);
+  // One answer keeps its own ranking; several are merged by score.
+  if (answered.length <= 1) return (answered[0] ?? []).slice(0, query.limit);
+  return answered.flat().sort(byScore).slice(0, query.limit);
+}
+
+async function compositeStatus(parts: CompositeParts): Promise<MemoryAdapterStatus> {
+  const index = await parts.index();
+  const status = (await index.status?.()) ?? { ok: true };
+  const engine = await Promise.all(
+    parts.pools().map(async (pool) => ({
+      ...poolSummaries([pool.definition])[0],
+      ...(await pool.describe?.()),
+    })),
+  );
+  return {
+    ...status,
+    details: { ...status.details, adapter: index.id, enginePools: engine },
   };
 }

@@ -7,23 +7,25 @@ import {
   type PoolSource,
   type SourceFile,
 } from '@cairn/core';
-import { patternDetail } from '../history/fix-pattern-store';
-import { historyDatabasePath, openHistoryDatabase } from '../history/history-database';
 import {
   DIGEST_RECORDS,
+  decodeRunDigest,
+  digestNamespace,
   digestRecordPath,
   HISTORY_POOL_ID,
+  type HistoryScope,
+  historyDatabasePath,
+  historyScope,
+  openHistoryDatabase,
   PATTERN_RECORDS,
+  patternDetail,
   patternRecordPath,
   renderDigestRecord,
   renderPatternRecord,
-} from '../history/history-records';
-import { type HistoryScope, historyScope } from '../history/history-scope';
-import { decodeRunDigest } from '../history/run-digest-store';
-import { digestNamespace } from '../history/run-digest-types';
+} from '../history';
+import type { NodeHead } from '../lineage';
 import { type LineageStore, lineageDatabasePath, openLineageStore } from '../lineage';
-import type { NodeHead } from '../lineage/node-repository';
-import type { Database } from '../working/sqlite';
+import type { Database } from '../store';
 
 export { HISTORY_POOL_ID };
 

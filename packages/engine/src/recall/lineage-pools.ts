@@ -11,10 +11,11 @@ import {
   type LineageStore,
   lineageDatabasePath,
   openLineageStore,
+  queryTerms,
+  type TemporalNode,
+  type TemporalNodeKind,
   type TranscriptHit,
 } from '../lineage';
-import type { TemporalNode, TemporalNodeKind } from '../lineage/lineage-types';
-import { queryTerms } from '../lineage/transcript-repository';
 import {
   type EnginePool,
   type LineageAccess,

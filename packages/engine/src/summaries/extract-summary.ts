@@ -1,4 +1,4 @@
-import { toolInputPart } from '../working/tool-event-text';
+import { toolInputPart } from '../lineage';
 import {
   collectCommands,
   collectFencedCommand,

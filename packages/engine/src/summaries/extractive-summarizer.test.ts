@@ -1,12 +1,8 @@
 import { CairnError } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import {
-  createExtractiveSummarizer,
-  ITEM_MAX_CHARS,
-  LIST_LIMIT,
-  type TranscriptLine,
-} from './index';
-import { fixtureTranscript } from './transcript-fixture';
+import { createExtractiveSummarizer } from './extractive-summarizer';
+import { ITEM_MAX_CHARS, LIST_LIMIT, type TranscriptLine } from './summary-types';
+import { fixtureTranscript } from './transcript.fixture';
 
 const summarizer = createExtractiveSummarizer();
 const say = (text: string, role: TranscriptLine['role'] = 'assistant'): TranscriptLine => ({

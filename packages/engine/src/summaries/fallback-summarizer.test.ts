@@ -4,15 +4,13 @@ import {
   closedBaseUrl,
   completion,
   startChatServer,
-} from './chat-test-server';
-import {
-  createExtractiveSummarizer,
-  createFallbackSummarizer,
-  createOpenAiSummarizer,
-  type Summarizer,
-  summarizerFromSettings,
-} from './index';
-import { fixtureTranscript } from './transcript-fixture';
+} from './chat-server.fixture';
+import { createExtractiveSummarizer } from './extractive-summarizer';
+import { createFallbackSummarizer } from './fallback-summarizer';
+import { createOpenAiSummarizer } from './openai-summarizer';
+import { summarizerFromSettings } from './summarizer-from-settings';
+import type { Summarizer } from './summary-types';
+import { fixtureTranscript } from './transcript.fixture';
 
 const request = { transcript: fixtureTranscript };
 const extractive = createExtractiveSummarizer();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HARNESS_TEXT_MAX_CHARS, harnessSummaryToStructured } from './index';
+import { harnessSummaryToStructured } from './harness-summary';
+import { HARNESS_TEXT_MAX_CHARS } from './summary-types';
 
 /** Shaped like a Claude Code compaction summary (PostCompact `compact_summary`). */
 const compactSummary = `This session is being continued from a previous conversation.

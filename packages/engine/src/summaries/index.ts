@@ -1,20 +1,9 @@
+/** Session summaries: extractive, OpenAI-compatible, or the harness's own, as one structured shape. */
+export { withoutListLabel } from './extraction-rules';
 export { createExtractiveSummarizer, EXTRACTIVE_SUMMARIZER_ID } from './extractive-summarizer';
-export { createFallbackSummarizer } from './fallback-summarizer';
 export { harnessSummaryToStructured } from './harness-summary';
-export {
-  chatCompletionsUrl,
-  createOpenAiSummarizer,
-  type OpenAiSummarizerOptions,
-} from './openai-summarizer';
-export { renderSummaryMarkdown } from './render-summary';
-export { type SummarizerSettings, summarizerFromSettings } from './summarizer-from-settings';
-export {
-  DEFAULT_MAX_CHARS,
-  HARNESS_TEXT_MAX_CHARS,
-  ITEM_MAX_CHARS,
-  LIST_LIMIT,
-  type StructuredSummary,
-  type Summarizer,
-  type SummaryRequest,
-  type TranscriptLine,
-} from './summary-types';
+export { postChatCompletion } from './openai-http';
+export { chatCompletionsUrl } from './openai-summarizer';
+export { summarizerFromSettings } from './summarizer-from-settings';
+export type { StructuredSummary, Summarizer } from './summary-types';
+export { clip } from './text-bounds';

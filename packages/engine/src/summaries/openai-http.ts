@@ -1,4 +1,4 @@
-import { type EndpointWording, type JsonEndpoint, postJson } from '../openai-compatible/post-json';
+import { type EndpointWording, type JsonEndpoint, postJson } from '../openai-compatible';
 
 export type ChatEndpoint = JsonEndpoint;
 

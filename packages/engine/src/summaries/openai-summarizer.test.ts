@@ -6,9 +6,13 @@ import {
   type RecordedRequest,
   type Reply,
   startChatServer,
-} from './chat-test-server';
-import { chatCompletionsUrl, createOpenAiSummarizer, type OpenAiSummarizerOptions } from './index';
-import { fixtureTranscript } from './transcript-fixture';
+} from './chat-server.fixture';
+import {
+  chatCompletionsUrl,
+  createOpenAiSummarizer,
+  type OpenAiSummarizerOptions,
+} from './openai-summarizer';
+import { fixtureTranscript } from './transcript.fixture';
 
 const servers: ChatTestServer[] = [];
 afterEach(async () => {

@@ -22,7 +22,7 @@ import {
   UNIT_ID_KIND,
   wellFormedText,
 } from '@cairn/core';
-import type { WorkspaceWriter } from '../workspace-writer';
+import type { WorkspaceWriter } from '../store';
 import type { DedupIndex } from './dedup-index';
 import { copiesConflict, copyAt, findUnitCopies, resolveUnitId } from './unit-copies';
 import { type AddUnitInput, validateAddInput, validateText } from './unit-input';

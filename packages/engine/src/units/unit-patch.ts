@@ -14,7 +14,7 @@ import {
   UNIT_ID_PATTERN,
   wellFormedText,
 } from '@cairn/core';
-import type { WorkspaceWriter } from '../workspace-writer';
+import type { WorkspaceWriter } from '../store';
 import { appendBlock, removalEnd, spliceLines } from './unit-lines';
 import { type FailedResult, failed } from './unit-results';
 import { findUnit } from './workspace-scan';

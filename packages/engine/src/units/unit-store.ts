@@ -9,7 +9,7 @@ import {
   type ReviewState,
   withFileLock,
 } from '@cairn/core';
-import type { WorkspaceWriter } from '../workspace-writer';
+import type { WorkspaceWriter } from '../store';
 import { DedupIndex } from './dedup-index';
 import type { AddUnitInput } from './unit-input';
 import {

@@ -1,4 +1,4 @@
-import { withoutListLabel } from '../summaries/extraction-rules';
+import { withoutListLabel } from '../summaries';
 import { TEAM_HEAD_FOOTER } from './team-head';
 import type { ThreadHeadState } from './thread-state';
 

@@ -1,4 +1,4 @@
-import type { Database } from './sqlite';
+import type { Database } from '../store';
 
 export interface PendingWrite {
   id: number;

@@ -6,7 +6,7 @@ import {
   THREAD_HEAD_END_MARKER,
   THREAD_HEAD_START_MARKER,
 } from '@cairn/core';
-import { withoutListLabel } from '../summaries/extraction-rules';
+import { withoutListLabel } from '../summaries';
 import type { ThreadHeadState } from './thread-state';
 
 /** A durable constraint for the head: an approved decision or preference unit. */

@@ -1,5 +1,5 @@
 import type { SqliteStatement } from '@cairn/sqlite';
-import type { Database } from './sqlite';
+import type { Database } from '../store';
 
 export interface SessionRecord {
   agentId: string;

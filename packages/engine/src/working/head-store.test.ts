@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase } from '../store';
 import { HEADS_MIGRATIONS, HeadStore } from './head-store';
-import { migrate, openDatabase } from './sqlite';
 
 let project: TempProject;
 beforeEach(async () => {

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { cairnStatePath, randomUuid } from '@cairn/core';
+import { type Database, migrate, openDatabase } from '../store';
 import { HeadLeases } from './head-leases';
 import { HeadSessions } from './head-sessions';
 import { HeadThreads } from './head-threads';
 import { PackReceipts } from './pack-receipts';
-import { type Database, migrate, openDatabase } from './sqlite';
 
 /** Versioned schema of `.cairn/state/heads.db`; append new migrations, never edit old ones. */
 export const HEADS_MIGRATIONS = [

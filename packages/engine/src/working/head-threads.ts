@@ -1,4 +1,4 @@
-import type { Database } from './sqlite';
+import type { Database } from '../store';
 import type { SummaryFacts, ThreadHeadState } from './thread-state';
 
 /** Tier 2 state: each thread's head and the facts distilled into its nodes. */

@@ -4,7 +4,7 @@
  * Run with `node --import tsx head-writer.fixture.ts <root> <n>`.
  */
 import { createFileBackend } from '@cairn/backend-file';
-import { createWorkspaceWriter } from '../workspace-writer';
+import { createWorkspaceWriter } from '../store';
 import { HeadStore } from './head-store';
 import { refreshGlobalHead, refreshThreadHead } from './head-writer';
 

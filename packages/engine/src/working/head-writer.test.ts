@@ -6,7 +6,7 @@ import { createFileBackend } from '@cairn/backend-file';
 import { ensureMemoryWorkspace, memoryLongTermPath, memoryWorkspacePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createWorkspaceWriter } from '../workspace-writer';
+import { createWorkspaceWriter } from '../store';
 import { currentHeadRegion } from './head-render';
 import { HeadStore } from './head-store';
 import {

@@ -5,9 +5,12 @@ import {
   readMemoryFileExact,
   wellFormedText,
 } from '@cairn/core';
-import { ensureCairnGitignore } from '../cairn-gitignore';
-import { withMemoryFileLock } from '../memory-lock';
-import type { WorkspaceWriter } from '../workspace-writer';
+import {
+  ensureCairnGitignore,
+  threadHeadFile,
+  type WorkspaceWriter,
+  withMemoryFileLock,
+} from '../store';
 import {
   currentHeadRegion,
   type HeadUnit,
@@ -17,7 +20,6 @@ import {
 } from './head-render';
 import type { HeadStore } from './head-store';
 import { regionOwner, renderTeamHeadRegion, threadHeadOfOtherClone } from './team-head';
-import { threadHeadFile } from './thread-key';
 import {
   emptyThreadState,
   foldSummary,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
-import { escapePackItem } from '../packs/escape-pack-text';
+import { escapePackItem } from '../packs';
 import { HeadStore } from './head-store';
 import type { InjectionReceipt, ReceiptQuery } from './pack-receipts';
 

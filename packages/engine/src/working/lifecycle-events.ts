@@ -13,11 +13,11 @@ import {
   type UserPromptSubmitInput,
   userPromptSubmitSchema,
 } from '@cairn/core';
-import { knownFixCandidate } from '../packs/history-patterns';
+import { toolEventText } from '../lineage';
+import { knownFixCandidate } from '../packs';
 import { EMPTY_RESULT, type LifecycleResult } from './lifecycle-context';
 import type { LifecycleParts } from './lifecycle-parts';
 import { injectPack } from './pack-injection';
-import { toolEventText } from './tool-event-text';
 
 /**
  * The lifecycle events (docs/HOOKS.md), each over the shared parts. An

@@ -3,8 +3,12 @@ import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HISTORY_MIGRATIONS, historyDatabasePath, listFixPatterns } from '../history';
-import { openHistoryDatabase } from '../history/history-database';
+import {
+  HISTORY_MIGRATIONS,
+  historyDatabasePath,
+  listFixPatterns,
+  openHistoryDatabase,
+} from '../history';
 import { type Cairn, openCairn } from '../index';
 
 let project: TempProject;

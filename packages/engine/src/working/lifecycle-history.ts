@@ -1,18 +1,39 @@
 import { existsSync } from 'node:fs';
 import { CairnError } from '@cairn/core';
-import type { FixPatternDetail } from '../history/fix-pattern-types';
-import { historyDatabasePath } from '../history/history-database';
-import { historyScope } from '../history/history-scope';
-import { hasOpenFailureFlag } from '../history/open-failure-flag';
-import { promoteVerifiedPattern } from '../history/promote';
-import { detectToolFailure, toolEventFromRecorded } from '../history/tool-failure';
-import type { AppendedEntry } from '../lineage/lineage-types';
+import {
+  detectToolFailure,
+  type FixPatternDetail,
+  hasOpenFailureFlag,
+  historyDatabasePath,
+  historyScope,
+  promoteVerifiedPattern,
+  readSharedFixes,
+  toolEventFromRecorded,
+  writeSharedFixes,
+} from '../history';
+import type { AppendedEntry } from '../lineage';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 import { logLifecycleFailure } from './lifecycle-log';
 import type { HistoryRecorder, KnownFix } from './tool-history-recorder';
 
-export { DEFAULT_HISTORY_NAMESPACE } from '../history/history-scope';
+export { DEFAULT_HISTORY_NAMESPACE } from '../history';
+
+/** What one project's tool-event history holds between events: the recorder, loaded on first need. */
+interface ToolHistoryState {
+  ctx: LifecycleContext;
+  authorId: () => string;
+  /** Failures and patterns are recorded in the configured namespace (`memory.namespace`). */
+  scope: ReturnType<typeof historyScope>;
+  recorder?: HistoryRecorder;
+}
+
+/** A tool event as the lifecycle hands it over. */
+export interface ToolEvent {
+  toolName: string;
+  input?: unknown;
+  output?: unknown;
+}
 
 /**
  * The tool-event branch of task history. A successful event in a
@@ -24,113 +45,122 @@ export { DEFAULT_HISTORY_NAMESPACE } from '../history/history-scope';
  * (the post-tool profile).
  */
 export function createToolHistory(ctx: LifecycleContext, authorId: () => string) {
-  let recorder: HistoryRecorder | undefined;
-  const load = async (): Promise<HistoryRecorder> => {
-    if (recorder) return recorder;
-    const { createHistoryRecorder } = await import('./tool-history-recorder');
-    recorder ??= createHistoryRecorder(ctx.rootDir);
-    return recorder;
-  };
-  // Failures and patterns are recorded in the configured namespace (`memory.namespace`).
-  const scope = historyScope(ctx.rootDir, ctx.settings.memory.namespace);
-  /**
-   * A pattern this event turned verified becomes a draft `decision` unit
-   * (docs/HISTORY.md#promotion-and-review). Only such an event touches the
-   * memory store; its trouble is logged and costs the event's injection nothing.
-   */
-  const promote = async (session: SessionRecord, verified: FixPatternDetail[]) => {
-    for (const pattern of verified) {
-      try {
-        await promoteVerifiedPattern(ctx.memory, ctx.rootDir, pattern);
-      } catch (error) {
-        logLifecycleFailure(ctx.rootDir, {
-          at: ctx.now().toISOString(),
-          event: 'tool-use',
-          agentId: session.agentId,
-          sessionKey: session.sessionKey,
-          code: CairnError.isInstance(error) ? error.code : 'INTERNAL',
-          message: error instanceof Error ? error.message : String(error),
-        });
-      }
-    }
-  };
-  /** What shared files cannot be read is logged (doctor shows it); the event goes on. */
-  const logTrouble = (
-    session: SessionRecord,
-    event: string,
-    message: string,
-    code = 'INVALID_INPUT',
-  ) =>
-    logLifecycleFailure(ctx.rootDir, {
-      at: ctx.now().toISOString(),
-      event,
-      agentId: session.agentId,
-      sessionKey: session.sessionKey,
-      code,
-      message,
-    });
-  /** Imports the other clones' `fixes/<author>.md` (docs/TEAMS.md); an unchanged file costs a read. */
-  const importShared = async () => {
-    const { readSharedFixes } = await import('../history/shared-fixes');
-    const files = await readSharedFixes(ctx.rootDir, authorId());
-    if (files.length === 0) return;
-    // A file that does not parse imports nothing; `cairn doctor` names it and the fix.
-    (await load()).importShared(files, scope.repo, ctx.now().toISOString());
-  };
-  /** Imports the others' files, then writes this clone's own when what it shares changed. */
-  const shareFixes = async (session: SessionRecord) => {
-    try {
-      await importShared();
-      const { writeSharedFixes } = await import('../history/shared-fixes-export');
-      await writeSharedFixes(ctx.memory.writer, authorId(), (await load()).ownShared());
-    } catch (error) {
-      logTrouble(
-        session,
-        'session-end',
-        `sharing fix patterns: ${error instanceof Error ? error.message : String(error)}`,
-        CairnError.isInstance(error) ? error.code : 'INTERNAL',
-      );
-    }
+  const state: ToolHistoryState = {
+    ctx,
+    authorId,
+    scope: historyScope(ctx.rootDir, ctx.settings.memory.namespace),
   };
   return {
     /** Records the event; resolves to the fix to show (a failure whose signature has a pattern). */
-    async record(
-      session: SessionRecord,
-      entry: AppendedEntry,
-      event: { toolName: string; input?: unknown; output?: unknown },
-    ): Promise<KnownFix | undefined> {
-      const tool = toolEventFromRecorded(event.toolName, event.input, event.output);
-      const { agentId, sessionKey } = session;
-      const failed = detectToolFailure(tool).failed;
-      if (!failed && !hasOpenFailureFlag(ctx.rootDir, agentId, sessionKey)) return undefined;
-      // A failure may be one another clone shares a fix for: its file is read first.
-      if (failed) await importShared();
-      const { fix, verified } = (await load()).record({
-        agentId,
-        sessionKey,
-        threadKey: session.threadKey,
-        repo: scope.repo,
-        namespace: scope.namespace,
-        eventId: `T:${entry.transcriptId}:${entry.seq}`,
-        toolName: event.toolName,
-        input: event.input,
-        output: event.output,
-        at: ctx.now().toISOString(),
-      });
-      if (verified.length > 0) {
-        await promote(session, verified);
-        await shareFixes(session);
-      }
-      return fix;
-    },
+    record: (session: SessionRecord, entry: AppendedEntry, event: ToolEvent) =>
+      recordToolEvent(state, session, entry, event),
     /** A session that ends leaves its unresolved failures abandoned, and shares its clone's fixes. */
-    async endSession(session: SessionRecord): Promise<void> {
-      if (hasOpenFailureFlag(ctx.rootDir, session.agentId, session.sessionKey))
-        (await load()).endSession(session, ctx.now().toISOString());
-      if (existsSync(historyDatabasePath(ctx.rootDir))) await shareFixes(session);
-    },
-    close(): void {
-      recorder?.close();
-    },
+    endSession: (session: SessionRecord) => endToolHistorySession(state, session),
+    close: (): void => state.recorder?.close(),
   };
+}
+
+async function loadRecorder(state: ToolHistoryState): Promise<HistoryRecorder> {
+  if (state.recorder) return state.recorder;
+  const { createHistoryRecorder } = await import('./tool-history-recorder');
+  state.recorder ??= createHistoryRecorder(state.ctx.rootDir);
+  return state.recorder;
+}
+
+/** What could not be done is logged (doctor shows it); the event goes on. */
+function logTrouble(
+  state: ToolHistoryState,
+  session: SessionRecord,
+  event: string,
+  error: unknown,
+  prefix = '',
+): void {
+  logLifecycleFailure(state.ctx.rootDir, {
+    at: state.ctx.now().toISOString(),
+    event,
+    agentId: session.agentId,
+    sessionKey: session.sessionKey,
+    code: CairnError.isInstance(error) ? error.code : 'INTERNAL',
+    message: `${prefix}${error instanceof Error ? error.message : String(error)}`,
+  });
+}
+
+/**
+ * A pattern this event turned verified becomes a draft `decision` unit
+ * (docs/HISTORY.md#promotion-and-review). Only such an event touches the
+ * memory store; its trouble is logged and costs the event's injection nothing.
+ */
+async function promote(
+  state: ToolHistoryState,
+  session: SessionRecord,
+  verified: FixPatternDetail[],
+): Promise<void> {
+  for (const pattern of verified) {
+    try {
+      await promoteVerifiedPattern(state.ctx.memory, state.ctx.rootDir, pattern);
+    } catch (error) {
+      logTrouble(state, session, 'tool-use', error);
+    }
+  }
+}
+
+/** Imports the other clones' `fixes/<author>.md` (docs/TEAMS.md); an unchanged file costs a read. */
+async function importShared(state: ToolHistoryState): Promise<void> {
+  const files = await readSharedFixes(state.ctx.rootDir, state.authorId());
+  if (files.length === 0) return;
+  // A file that does not parse imports nothing; `cairn doctor` names it and the fix.
+  (await loadRecorder(state)).importShared(files, state.scope.repo, state.ctx.now().toISOString());
+}
+
+/** Imports the others' files, then writes this clone's own when what it shares changed. */
+async function shareFixes(state: ToolHistoryState, session: SessionRecord): Promise<void> {
+  try {
+    await importShared(state);
+    const own = (await loadRecorder(state)).ownShared();
+    await writeSharedFixes(state.ctx.memory.writer, state.authorId(), own);
+  } catch (error) {
+    logTrouble(state, session, 'session-end', error, 'sharing fix patterns: ');
+  }
+}
+
+async function recordToolEvent(
+  state: ToolHistoryState,
+  session: SessionRecord,
+  entry: AppendedEntry,
+  event: ToolEvent,
+): Promise<KnownFix | undefined> {
+  const { ctx, scope } = state;
+  const tool = toolEventFromRecorded(event.toolName, event.input, event.output);
+  const { agentId, sessionKey } = session;
+  const failed = detectToolFailure(tool).failed;
+  if (!failed && !hasOpenFailureFlag(ctx.rootDir, agentId, sessionKey)) return undefined;
+  // A failure may be one another clone shares a fix for: its file is read first.
+  if (failed) await importShared(state);
+  const { fix, verified } = (await loadRecorder(state)).record({
+    agentId,
+    sessionKey,
+    threadKey: session.threadKey,
+    repo: scope.repo,
+    namespace: scope.namespace,
+    eventId: `T:${entry.transcriptId}:${entry.seq}`,
+    toolName: event.toolName,
+    input: event.input,
+    output: event.output,
+    at: ctx.now().toISOString(),
+  });
+  if (verified.length > 0) {
+    await promote(state, session, verified);
+    await shareFixes(state, session);
+  }
+  return fix;
+}
+
+async function endToolHistorySession(
+  state: ToolHistoryState,
+  session: SessionRecord,
+): Promise<void> {
+  const { rootDir } = state.ctx;
+  if (hasOpenFailureFlag(rootDir, session.agentId, session.sessionKey))
+    (await loadRecorder(state)).endSession(session, state.ctx.now().toISOString());
+  if (existsSync(historyDatabasePath(rootDir))) await shareFixes(state, session);
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { makeTempProject, snapshotTree, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
-import { retrieveContextPack } from '../packs/retrieve-context-pack';
+import { retrieveContextPack } from '../packs';
 
 /** `memoryEnabled: false` (seed 004 §8 `MEMORY_ENABLED`): the master switch. */
 

@@ -4,8 +4,7 @@ import { HEAD_END_MARKER, HEAD_START_MARKER, memoryWorkspacePath } from '@cairn/
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
-import { PACK_START_MARKER } from '../packs/render-pack';
-import { estimateCounter } from '../packs/token-counter';
+import { estimateCounter, PACK_START_MARKER } from '../packs';
 import { HeadStore } from './head-store';
 import { lastPackReceipts } from './last-pack-receipts';
 import { PACK_RECEIPTS_KEPT } from './pack-receipts';

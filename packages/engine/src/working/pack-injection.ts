@@ -1,7 +1,4 @@
-import type { PackInput } from '../packs/compose-pack';
-import type { PackProfileName } from '../packs/pack-profiles';
-import type { ContextPack } from '../packs/retrieve-context-pack';
-import { estimateCounter } from '../packs/token-counter';
+import { type ContextPack, estimateCounter, type PackInput, type PackProfileName } from '../packs';
 import type { SessionRecord } from './head-store';
 import type { LifecycleParts } from './lifecycle-parts';
 import type { InjectionEvent, InjectionReceipt } from './pack-receipts';

@@ -1,8 +1,7 @@
 import { redactSecrets } from '@cairn/core';
 import type { SqliteStatement } from '@cairn/sqlite';
-import type { PackProfileName } from '../packs/pack-profiles';
-import type { ContextPack } from '../packs/retrieve-context-pack';
-import type { Database } from './sqlite';
+import type { ContextPack, PackProfileName } from '../packs';
+import type { Database } from '../store';
 
 /** Receipts kept per project (heads.db): the newest, older ones dropped as new ones come. */
 export const PACK_RECEIPTS_KEPT = 50;

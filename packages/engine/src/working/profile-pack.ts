@@ -1,24 +1,29 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MEMORY_WORKSPACE_PATH } from '@cairn/core';
-import type { PackInput } from '../packs/compose-pack';
-import { documentCandidates } from '../packs/documents-plane';
-import { storeRecentPatterns } from '../packs/history-patterns';
-import { historyCandidates } from '../packs/history-plane';
-import { longTermCandidates } from '../packs/long-term-plane';
-import { RELEVANCE_FLOORS } from '../packs/pack-planes';
-import { PACK_PROFILES, type PackProfile, type PackProfileName } from '../packs/pack-profiles';
-import type { PackExclusion, PackPlane } from '../packs/pack-types';
-import type { HeadCandidate } from '../packs/pinned-items';
-import type { PlaneGatherer, PlaneYield } from '../packs/plane-runner';
-import type { PlanningSource } from '../packs/planning-graph';
-import { relevantCandidates } from '../packs/relevance';
 import {
   type ContextPack,
+  documentCandidates,
+  estimateCounter,
+  type HeadCandidate,
+  historyCandidates,
+  longTermCandidates,
+  PACK_PROFILES,
+  type PackExclusion,
+  type PackInput,
+  type PackPlane,
+  type PackProfile,
+  type PackProfileName,
+  type PlaneGatherer,
+  type PlaneYield,
+  type PlanningSource,
+  RELEVANCE_FLOORS,
   recallsByMeaning,
+  relevantCandidates,
   retrieveContextPack,
-} from '../packs/retrieve-context-pack';
-import { estimateCounter } from '../packs/token-counter';
+  storeRecentPatterns,
+} from '../packs';
+import { gitBranch, threadHeadFile } from '../store';
 import {
   HEAD_SHARES,
   MEMORY_HEAD_FILE,
@@ -32,7 +37,6 @@ import type { SessionRecord } from './head-store';
 import { GLOBAL_HEAD, LOCAL_HEAD } from './head-writer';
 import type { LifecycleParts } from './lifecycle-parts';
 import { withoutUnknownLineage } from './team-head';
-import { gitBranch, threadHeadFile } from './thread-key';
 
 /**
  * One profile's pack for one session, as the hooks inject it and `cairn

@@ -1,7 +1,7 @@
 import type { MemoryResult } from '@cairn/core';
 import type { LineageStore } from '../lineage';
-import type { PackInput } from '../packs/compose-pack';
-import { TRANSCRIPTS_POOL_ID } from '../recall/engine-pool';
+import type { PackInput } from '../packs';
+import { TRANSCRIPTS_POOL_ID } from '../recall';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 import { createTranscriptRecall } from './transcript-recall';

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
 import { openLineageStore } from '../lineage';
 import { renderPack, retrieveContextPack } from '../packs';
-import { type ChatTestServer, completion, startChatServer } from '../summaries/chat-test-server';
+import { type ChatTestServer, completion, startChatServer } from '../summaries/chat-server.fixture';
 
 /**
  * Secrets in prompts, tool output, units and model output, through every

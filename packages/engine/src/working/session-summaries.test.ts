@@ -3,7 +3,7 @@ import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
 import { openLineageStore } from '../lineage';
-import { type ChatTestServer, completion, startChatServer } from '../summaries/chat-test-server';
+import { type ChatTestServer, completion, startChatServer } from '../summaries/chat-server.fixture';
 import { DEFERRED_REASON } from './session-summaries';
 
 const modelReply = {

@@ -23,6 +23,14 @@ export interface SummarizeOptions {
   deferModel?: boolean;
 }
 
+/** One project's summaries: where nodes go, and the summarizers, built on first use. */
+interface SummariesState {
+  ctx: LifecycleContext;
+  heads: HeadStore;
+  store: () => LineageStore;
+  choice: ReturnType<typeof summarizerChoice>;
+}
+
 /**
  * Summary and compaction nodes. With a model summarizer configured, a
  * summary that fell back to the extractive one (model down, or deferred to
@@ -35,86 +43,95 @@ export function createSessionSummaries(
   heads: HeadStore,
   store: () => LineageStore,
 ) {
-  const { configured, extractive, usesModel } = summarizerChoice(ctx);
-  const nodes = { ctx, heads, store };
+  const state: SummariesState = { ctx, heads, store, choice: summarizerChoice(ctx) };
+  return {
+    /** Writes a summary or compaction node and returns its id. */
+    summarize: (
+      session: SessionRecord,
+      kind: 'session_summary' | 'compaction',
+      options: SummarizeOptions = {},
+    ) => summarize(state, session, kind, options),
+    /**
+     * Runs at most `limit` due retries of this agent with the configured model
+     * summarizer; returns the ids of the nodes written.
+     */
+    retryDue: (agentId: string, limit = 1) => retryDue(state, agentId, limit),
+  };
+}
 
-  async function summarizeTranscript(
-    session: SessionRecord,
-    summarizer: Summarizer,
-  ): Promise<{ summary: StructuredSummary; startAt: string }> {
-    const transcript = store().getTranscript(session.agentId, session.sessionKey, { limit: 2000 });
-    const entries = transcript?.entries ?? [];
-    const summary = await summarizer.summarize({
-      transcript: entries.map((e) => ({
-        role: e.role,
-        text: e.text,
-        ...(e.toolName ? { toolName: e.toolName } : {}),
-        at: e.at,
-      })),
-      threadKey: session.threadKey,
+async function summarizeTranscript(
+  state: SummariesState,
+  session: SessionRecord,
+  summarizer: Summarizer,
+): Promise<{ summary: StructuredSummary; startAt: string }> {
+  const transcript = state
+    .store()
+    .getTranscript(session.agentId, session.sessionKey, { limit: 2000 });
+  const entries = transcript?.entries ?? [];
+  const summary = await summarizer.summarize({
+    transcript: entries.map((e) => ({
+      role: e.role,
+      text: e.text,
+      ...(e.toolName ? { toolName: e.toolName } : {}),
+      at: e.at,
+    })),
+    threadKey: session.threadKey,
+  });
+  return { summary, startAt: entries[0]?.at ?? session.startedAt };
+}
+
+async function summarize(
+  state: SummariesState,
+  session: SessionRecord,
+  kind: 'session_summary' | 'compaction',
+  options: SummarizeOptions,
+): Promise<string> {
+  const { store, choice } = state;
+  if (options.harnessText?.trim()) {
+    const startAt = store().getTranscript(session.agentId, session.sessionKey, { limit: 1 })
+      ?.entries[0]?.at;
+    const summary = harnessSummaryToStructured(options.harnessText);
+    return writeSummaryNode(state, session, kind, summary, startAt ?? session.startedAt);
+  }
+  const deferred = choice.usesModel() && options.deferModel === true;
+  const summarizer = deferred ? choice.extractive : choice.configured();
+  const { summary, startAt } = await summarizeTranscript(state, session, summarizer);
+  const nodeId = writeSummaryNode(state, session, kind, summary, startAt);
+  const failure = deferred ? DEFERRED_REASON : summary.warnings?.join('; ');
+  if (kind === 'session_summary' && choice.usesModel() && failure) {
+    store().recordSummaryFailure({
+      agentId: session.agentId,
+      sessionKey: session.sessionKey,
+      error: failure,
+      ...(deferred ? { nextAttemptAt: state.ctx.now() } : {}),
     });
-    return { summary, startAt: entries[0]?.at ?? session.startedAt };
   }
+  return nodeId;
+}
 
-  /** Writes a summary or compaction node and returns its id. */
-  async function summarize(
-    session: SessionRecord,
-    kind: 'session_summary' | 'compaction',
-    options: SummarizeOptions = {},
-  ): Promise<string> {
-    if (options.harnessText?.trim()) {
-      const startAt = store().getTranscript(session.agentId, session.sessionKey, { limit: 1 })
-        ?.entries[0]?.at;
-      const summary = harnessSummaryToStructured(options.harnessText);
-      return writeSummaryNode(nodes, session, kind, summary, startAt ?? session.startedAt);
-    }
-    const deferred = usesModel() && options.deferModel === true;
-    const { summary, startAt } = await summarizeTranscript(
-      session,
-      deferred ? extractive : configured(),
-    );
-    const nodeId = writeSummaryNode(nodes, session, kind, summary, startAt);
-    const failure = deferred ? DEFERRED_REASON : summary.warnings?.join('; ');
-    if (kind === 'session_summary' && usesModel() && failure) {
-      store().recordSummaryFailure({
-        agentId: session.agentId,
-        sessionKey: session.sessionKey,
-        error: failure,
-        ...(deferred ? { nextAttemptAt: ctx.now() } : {}),
-      });
-    }
-    return nodeId;
-  }
-
-  /**
-   * Runs at most `limit` due retries of this agent with the configured model
-   * summarizer; returns the ids of the nodes written.
-   */
-  async function retryDue(agentId: string, limit = 1): Promise<string[]> {
-    if (!usesModel()) return [];
-    const written: string[] = [];
-    for (const retry of store().dueSummaryRetries(agentId).slice(0, limit)) {
-      const session = heads.sessions.session(agentId, retry.sessionKey);
-      if (!session || retry.attempts >= MAX_SUMMARY_ATTEMPTS) {
-        store().clearSummaryRetry(agentId, retry.sessionKey);
-        continue;
-      }
-      const { summary, startAt } = await summarizeTranscript(session, configured());
-      if (summary.warnings?.length) {
-        store().recordSummaryFailure({
-          agentId,
-          sessionKey: retry.sessionKey,
-          error: summary.warnings.join('; '),
-        });
-        continue;
-      }
-      written.push(writeSummaryNode(nodes, session, 'session_summary', summary, startAt));
+async function retryDue(state: SummariesState, agentId: string, limit: number): Promise<string[]> {
+  const { store, choice } = state;
+  if (!choice.usesModel()) return [];
+  const written: string[] = [];
+  for (const retry of store().dueSummaryRetries(agentId).slice(0, limit)) {
+    const session = state.heads.sessions.session(agentId, retry.sessionKey);
+    if (!session || retry.attempts >= MAX_SUMMARY_ATTEMPTS) {
       store().clearSummaryRetry(agentId, retry.sessionKey);
+      continue;
     }
-    return written;
+    const { summary, startAt } = await summarizeTranscript(state, session, choice.configured());
+    if (summary.warnings?.length) {
+      store().recordSummaryFailure({
+        agentId,
+        sessionKey: retry.sessionKey,
+        error: summary.warnings.join('; '),
+      });
+      continue;
+    }
+    written.push(writeSummaryNode(state, session, 'session_summary', summary, startAt));
+    store().clearSummaryRetry(agentId, retry.sessionKey);
   }
-
-  return { summarize, retryDue };
+  return written;
 }
 
 export type SessionSummaries = ReturnType<typeof createSessionSummaries>;

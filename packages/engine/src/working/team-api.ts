@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
-import { type SharedFixesSync, syncSharedFixes } from '../history/shared-fixes-export';
-import type { WorkspaceWriter } from '../workspace-writer';
+import { type SharedFixesSync, syncSharedFixes } from '../history';
+import type { WorkspaceWriter } from '../store';
 import { HeadStore } from './head-store';
 import { LOCAL_HEAD } from './head-writer';
 

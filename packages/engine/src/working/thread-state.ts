@@ -1,5 +1,5 @@
 import { escapeMarkers, redactSecrets } from '@cairn/core';
-import { withoutListLabel } from '../summaries/extraction-rules';
+import { withoutListLabel } from '../summaries';
 
 /** Tier 2: the rolling head of one thread (seed 002: status, decisions, open loops, next action, lineage). */
 export interface ThreadHeadState {

@@ -1,22 +1,21 @@
 import { redactSecrets } from '@cairn/core';
-import { patternDetail } from '../history/fix-pattern-store';
-import type { FixPattern, FixPatternDetail } from '../history/fix-pattern-types';
-import { openHistoryDatabase } from '../history/history-database';
 import {
   applySharedFixes,
+  endSessionFailures,
+  type FixPattern,
+  type FixPatternDetail,
+  type HistoryAccess,
+  openHistoryDatabase,
+  ownSharedPatterns,
+  patternDetail,
+  recordToolOutcome,
   type SharedFixesFile,
   type SharedImport,
+  type SharedPattern,
   sharedAuthorsOf,
-} from '../history/shared-fixes';
-import { ownSharedPatterns } from '../history/shared-fixes-export';
-import type { SharedPattern } from '../history/shared-fixes-file';
-import {
-  endSessionFailures,
-  type HistoryAccess,
-  recordToolOutcome,
   type ToolOutcomeInput,
-} from '../history/tool-outcome-recorder';
-import type { Database } from './sqlite';
+} from '../history';
+import type { Database } from '../store';
 
 /**
  * The part of task history a tool event needs only when it failed or its

@@ -1,7 +1,6 @@
 import { FINAL_ANSWER_CHARS } from '@cairn/core';
-import { NO_FINAL_ANSWER } from '../history/run-digest-types';
-import type { LineageStore } from '../lineage';
-import type { AppendedEntry } from '../lineage/lineage-types';
+import { NO_FINAL_ANSWER } from '../history';
+import type { AppendedEntry, LineageStore } from '../lineage';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 

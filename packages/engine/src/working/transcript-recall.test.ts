@@ -3,7 +3,7 @@ import { closeSearchIndexes } from '@cairn/backend-file';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn } from '../index';
-import { closedBaseUrl, startChatServer } from '../summaries/chat-test-server';
+import { closedBaseUrl, startChatServer } from '../summaries/chat-server.fixture';
 import { recentLifecycleFailures } from './lifecycle-log';
 
 let project: TempProject;

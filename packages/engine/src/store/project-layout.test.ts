@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { SEARCH_INDEX_FILENAME } from '@cairn/backend-file';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HISTORY_DB_FILENAME } from './history/history-database';
-import { LINEAGE_DB_FILENAME } from './lineage/lineage-store';
-import { openCairn } from './open-cairn';
+import { HISTORY_DB_FILENAME } from '../history';
+import { LINEAGE_DB_FILENAME } from '../lineage';
+import { openCairn } from '../open-cairn';
 import { assertProjectLayout, LAYOUT_DATABASES } from './project-layout';
 
 let project: TempProject;

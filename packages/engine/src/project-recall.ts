@@ -13,13 +13,17 @@ import {
   type SourcePool,
   warningSink,
 } from '@cairn/index-kit';
-import { backendOptionsFor } from '../builtins';
-import { indexRegistration } from '../index-registrations';
-import { type CompositeRecall, createCompositeRecall } from './composite-recall';
-import { documentsPool } from './documents-pool';
-import type { EnginePool, LineageAccess } from './engine-pool';
-import { historyEnginePool } from './history-engine-pool';
-import type { HistoryRecords } from './history-pool';
+import { backendOptionsFor } from './builtins';
+import { indexRegistration } from './index-registrations';
+import {
+  type CompositeRecall,
+  createCompositeRecall,
+  documentsPool,
+  type EnginePool,
+  type HistoryRecords,
+  historyEnginePool,
+  type LineageAccess,
+} from './recall';
 
 /** What a project's recall is built from; read when first used (packages may still load). */
 export interface ProjectRecallParts {

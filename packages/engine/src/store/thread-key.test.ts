@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { memoryWorkspacePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openCairn } from '../index';
+import { openCairn } from '..';
 import { defaultThreadKey, folderProjectId, gitBranch, slugify } from './thread-key';
 
 let project: TempProject;

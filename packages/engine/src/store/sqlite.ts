@@ -1,7 +1,4 @@
-import {
-  openDatabase as openLineageDatabase,
-  type SqliteDatabase,
-} from '../lineage/lineage-database';
+import { openDatabase as openLineageDatabase, type SqliteDatabase } from '../lineage';
 
 export type Database = SqliteDatabase;
 

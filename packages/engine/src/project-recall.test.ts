@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Cairn, openCairn, openMemorySearch } from '../index';
-import { registerIndex } from '../index-registrations';
-import { openLineageStore } from '../lineage';
-import { retrieveContextPack } from '../packs';
-import { PROBE_WORD, probeRegistration } from './probe-index.fixture';
+import { type Cairn, openCairn, openMemorySearch } from './index';
+import { registerIndex } from './index-registrations';
+import { openLineageStore } from './lineage';
+import { retrieveContextPack } from './packs';
+import { PROBE_WORD, probeRegistration } from './recall/probe-index.fixture';
 
 const probe = probeRegistration();
 registerIndex(probe);

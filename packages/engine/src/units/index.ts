@@ -1,0 +1,19 @@
+/** Tier 2 memory units: markdown files under `.cairn/memory/`, their store, queries, patches and watch. */
+export { placeOf, removeCopyCommand } from './unit-copies';
+export type { AddUnitInput } from './unit-input';
+export {
+  ABSENT_UNIT,
+  type UnitPatch,
+  type UnitPatchOp,
+  type UnitPatchResult,
+  unitContentHash,
+} from './unit-patch';
+export { createUnitLister, getMemory } from './unit-queries';
+export {
+  type AddUnitResult,
+  type MemoryRecord,
+  UNIT_ERROR_CODES,
+  type UnitErrorCode,
+} from './unit-results';
+export { createUnitStore, type ListUnitsFilter, type ReviewUnitResult } from './unit-store';
+export { watchWorkspace } from './workspace-watch';

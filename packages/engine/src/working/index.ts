@@ -1,0 +1,15 @@
+/** Working memory: the lifecycle of hook events, sessions and heads, transcript capture, pack injection. */
+export { memoryHeadText, threadHeadText } from './head-items';
+export { HEADS_MIGRATIONS, HeadStore } from './head-store';
+export { GLOBAL_HEAD } from './head-writer';
+export { lastPackReceipts } from './last-pack-receipts';
+export { createLifecycle, type Lifecycle, type ProfilePackPreview } from './lifecycle';
+export {
+  clearLifecycleFailures,
+  lifecycleFailureFix,
+  logLifecycleFailure,
+  recentLifecycleFailures,
+} from './lifecycle-log';
+export type { InjectionReceipt } from './pack-receipts';
+export { createTeamApi } from './team-api';
+export { emptyThreadState, renderThreadHead, type ThreadHeadState } from './thread-state';
