@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_CASES } from './corpus/all-cases';
-import { RUN_A, type Volatile } from './corpus/corpus-types';
-import * as native from './corpus/native-corpus';
 import { errorSignature } from './error-signature';
+import { ALL_CASES, native, RUN_A, type Volatile } from './testing/signature-corpus';
 
 const CASES = ALL_CASES;
 
