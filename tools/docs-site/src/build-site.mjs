@@ -39,6 +39,7 @@ const ORDER = [
   'MCP.md',
   'CONFIG.md',
   'BACKENDS.md',
+  'ARCHITECTURE.md',
 ];
 
 const titleOf = (text, name) => /^# (.+)$/m.exec(text)?.[1].replaceAll('`', '') ?? name;
