@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { makeStalenessRepo, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
-import { openMaintenance } from '../maintenance/maintenance-api';
+import { openMaintenance } from '../maintenance';
 import { retrieveContextPack } from './retrieve-context-pack';
 import { staleMarks } from './stale-marks';
 
