@@ -1,4 +1,5 @@
-import { type ContextPack, meaningfulTerms, type PackProfileName } from '@cairn/engine';
+import type { ContextPack, PackProfileName } from '@cairn/engine';
+import { meaningfulTerms } from '@cairn/engine/internals';
 import type { LabelledRequest } from './injection-dataset';
 import type { TopicItems } from './injection-measure';
 

@@ -2,12 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type Cairn,
-  type ContextPack,
-  openCairn,
-  type PackProfileName,
-} from '@cairn/engine';
+import { type Cairn, type ContextPack, openCairn, type PackProfileName } from '@cairn/engine';
 import { estimateTokenCount } from '@cairn/engine/internals';
 import { PROJECT_NAME } from '../lived-in/lived-in-generator';
 import { benchHook, type HookResult, hookCases } from '../lived-in/lived-in-hooks';
@@ -211,6 +206,26 @@ async function livedInRoot(): Promise<string> {
   return join(lived.entry.full, PROJECT_NAME);
 }
 
+/** An explain run: why each labelled item was missed, written to `file`; no latency, no docs. */
+async function explainSection(
+  file: string,
+  state: ReturnType<typeof explainState>,
+  out: Scored,
+): Promise<Section> {
+  const totals = explainTotals(state);
+  await writeFile(file, `${[...state.lines, ...totals].join('\n')}\n`);
+  log(totals.join('\n'));
+  const packMs = distribution(out.packMs.slice(5));
+  log(`prompt-submit pack p50 ${packMs.p50.toFixed(1)} ms, p95 ${packMs.p95.toFixed(1)} ms`);
+  return {
+    name: 'injection',
+    title: 'Injection quality (explain run)',
+    intro: [],
+    tables: [profileTable(byPart(out.scores))],
+    figures: {},
+  };
+}
+
 export async function runInjection(options: {
   quick: boolean;
   /** A file to write why each labelled item was missed and each other item injected. */
@@ -237,20 +252,7 @@ export async function runInjection(options: {
     );
     await threadProfiles(cairn, copy.rootDir, requests, items, budget, out);
     cairn.closeWorking();
-    if (options.explain) {
-      const totals = explainTotals(state);
-      await writeFile(options.explain, `${[...state.lines, ...totals].join('\n')}\n`);
-      log(totals.join('\n'));
-      const packMs = distribution(out.packMs.slice(5));
-      log(`prompt-submit pack p50 ${packMs.p50.toFixed(1)} ms, p95 ${packMs.p95.toFixed(1)} ms`);
-      return {
-        name: 'injection',
-        title: 'Injection quality (explain run)',
-        intro: [],
-        tables: [profileTable(byPart(out.scores))],
-        figures: {},
-      };
-    }
+    if (options.explain) return await explainSection(options.explain, state, out);
     log('injection: the prompt hook on the labelled project, beside bare node');
     const hook = await hookLatency(copy.rootDir, requests, options.quick ? 5 : 20);
     const figures: InjectionFigures = {

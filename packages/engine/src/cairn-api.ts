@@ -14,27 +14,26 @@ import type {
   ReviewState,
   WorkspaceFileInfo,
 } from '@cairn/core';
-import type { DoctorFinding } from './doctor/doctor-finding';
-import type { StoreSize } from './doctor/store-sizes';
-import type { SharedFixesSync } from './history/shared-fixes-export';
+import type { DoctorFinding, StoreSize } from './doctor';
+import type { SharedFixesSync } from './history';
 import type { ExpandOptions, LineageAgent, NodeExpansion } from './lineage';
-import type { PackProfileName } from './packs/pack-profiles';
-import type { ContextPack } from './packs/retrieve-context-pack';
-import type { RecallContext } from './recall/engine-pool';
-import type { SearchHit, SearchRequest } from './recall/recall-search';
-import type { AddUnitInput } from './units/unit-input';
-import type { UnitPatch, UnitPatchResult } from './units/unit-patch';
+import type { ContextPack, PackProfileName } from './packs';
+import type { RecallContext, SearchHit, SearchRequest } from './recall';
+import type { WorkspaceWriter } from './store';
 import type {
+  AddUnitInput,
   AddUnitResult,
+  ListUnitsFilter,
   MemoryRecord,
   RemoveUnitResult,
   ReplaceUnitResult,
-} from './units/unit-results';
-import type { ListUnitsFilter, ReviewUnitResult } from './units/unit-store';
+  ReviewUnitResult,
+  UnitPatch,
+  UnitPatchResult,
+} from './units';
 import type { PendingWrite } from './working/head-leases';
 import type { LifecycleFailure } from './working/lifecycle-log';
 import type { ThreadHeadState } from './working/thread-state';
-import type { WorkspaceWriter } from './workspace-writer';
 
 /*
  * The engine's API, stated in one place: what `openCairn` hands a host (the

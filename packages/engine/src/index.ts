@@ -15,6 +15,7 @@ export {
   useBundledBetterSqlite3,
 } from '@cairn/sqlite';
 export { exportProject, importProject } from './backup';
+export type { Cairn, CairnStatus } from './cairn-api';
 export { type DoctorFinding, formatBytes, linkFindings } from './doctor';
 export {
   type ApprovalPromotion,
@@ -37,27 +38,8 @@ export {
   type SharedFixesSync,
   type StoredRunDigest,
 } from './history';
-export type {
-  Cairn,
-  CairnStatus,
-  DoctorReport,
-  HeadView,
-  InitResult,
-  MemoryApi,
-  ReindexStats,
-  WorkingApi,
-  WorkingHealth,
-} from './cairn-api';
 /** The one place harness events run: project discovery, kept projects, fail-open, close. */
-export {
-  eventProjectRoot,
-  type HostEvent,
-  type HostOutcome,
-  type LifecycleHost,
-  type LifecycleHostOptions,
-  openLifecycleHost,
-  type ProjectLifetime,
-} from './host';
+export { eventProjectRoot, type LifecycleHost, openLifecycleHost } from './lifecycle-host';
 export {
   type LineageAgent,
   type LineageStore,
@@ -101,4 +83,4 @@ export type { SearchHit } from './recall';
 export { importOptionalModule, setModuleImporter } from './runtime';
 export { assertProjectLayout } from './store';
 export { type MemoryRecord, UNIT_ERROR_CODES, type UnitErrorCode } from './units';
-export { type InjectionReceipt, lastPackReceipts, logLifecycleFailure } from './working';
+export { type InjectionReceipt, lastPackReceipts } from './working';

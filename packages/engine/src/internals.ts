@@ -7,7 +7,6 @@
 
 export { detectToolFailure, isLowInformation } from './history';
 export {
-  type AnchorCheck,
   AUDIT_MAX_BYTES,
   DREAMS_MAX_BYTES,
   INSIGHTS_MAX_BYTES,
@@ -22,5 +21,6 @@ export {
   type ContextPackSources,
   ESTIMATE_SAFETY_FACTOR,
   estimateTokenCount,
+  meaningfulTerms,
   type TokenCounter,
 } from './packs';

@@ -9,17 +9,25 @@ import {
   monotonicMs,
 } from '@cairn/core';
 import type { DoctorReport, HeadView, MemoryApi, ReindexStats } from './cairn-api';
-import { databaseFindings } from './doctor/database-checks';
-import { type DoctorFinding, needsUser } from './doctor/doctor-finding';
-import { linkFindings } from './doctor/link-findings';
-import { storeSizes } from './doctor/store-sizes';
-import { duplicateUnitFindings } from './doctor/unit-checks';
-import { workspaceFindings } from './doctor/workspace-checks';
+import {
+  type DoctorFinding,
+  databaseFindings,
+  duplicateUnitFindings,
+  linkFindings,
+  needsUser,
+  storeSizes,
+  workspaceFindings,
+} from './doctor';
 import { type RecallFn, searchMemory } from './memory-search';
-import { createUnitLister, getMemory } from './units/unit-queries';
-import { createUnitStore, type UnitStore } from './units/unit-store';
-import { type WorkspaceWatch, watchWorkspace } from './units/workspace-watch';
-import { createWorkspaceWriter, type WorkspaceWriter } from './workspace-writer';
+import { createWorkspaceWriter, type WorkspaceWriter } from './store';
+import {
+  createUnitLister,
+  createUnitStore,
+  getMemory,
+  type UnitStore,
+  type WorkspaceWatch,
+  watchWorkspace,
+} from './units';
 
 export type { DoctorReport, HeadView, MemoryApi, ReindexStats } from './cairn-api';
 

@@ -7,14 +7,12 @@ import {
   memoryWorkspacePath,
 } from '@cairn/core';
 import type { Cairn, CairnStatus, InitResult, MemoryApi } from './cairn-api';
-import { ensureCairnGitignore } from './cairn-gitignore';
-import { settingsFindings } from './doctor/settings-checks';
-import { closeKeptReaders } from './kept-readers';
+import { settingsFindings } from './doctor';
 import { closeMemory, memoryApi, openMemoryState } from './memory-api';
-import { createHistoryRecords } from './recall/history-pool';
-import { createLineageAccess } from './recall/lineage-pools';
+import { createHistoryRecords, createLineageAccess } from './recall';
 import { type OpenCairnOptions, type ResolvedProject, resolveProject } from './resolve-project';
-import { logLifecycleFailure } from './working/lifecycle-log';
+import { closeKeptReaders, ensureCairnGitignore } from './store';
+import { logLifecycleFailure } from './working';
 import { workingApi } from './working-api';
 
 export type { Cairn, CairnStatus, InitResult } from './cairn-api';
@@ -119,7 +117,7 @@ export async function openCairn(rootDir: string, options: OpenCairnOptions = {})
 /** A due run in this process, after the current event; its failure is logged, never thrown. */
 function runInBackground(cairn: Cairn, rootDir: string): void {
   setImmediate(() => {
-    import('./maintenance/maintenance-api')
+    import('./maintenance')
       .then(({ openMaintenance }) =>
         openMaintenance(cairn).run({ ifDue: true, trigger: 'schedule' }),
       )

@@ -13,7 +13,7 @@ import {
 import { backendOptionsFor, registerBuiltins } from './builtins';
 import type { OpenCairnOptions } from './open-options';
 import { loadConfiguredPackages, optionalPackageFailure } from './optional-packages';
-import { createProjectRecall, type ProjectRecall } from './recall/project-recall';
+import { createProjectRecall, type ProjectRecall } from './project-recall';
 
 /** A project's settings, and the backend and retrieval adapter they resolve to. */
 export interface ResolvedProject {

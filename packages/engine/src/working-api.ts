@@ -18,16 +18,18 @@ import {
   type NodeExpansion,
   openLineageStore,
 } from './lineage';
-import { isDueCheap } from './maintenance/schedule';
-import { HeadStore } from './working/head-store';
-import { createLifecycle, type Lifecycle } from './working/lifecycle';
+import { isDueCheap } from './maintenance';
 import {
   clearLifecycleFailures,
+  createLifecycle,
+  createTeamApi,
+  HeadStore,
+  type Lifecycle,
   lifecycleFailureFix,
   recentLifecycleFailures,
-} from './working/lifecycle-log';
-import { createTeamApi } from './working/team-api';
-import { renderThreadHead, type ThreadHeadState } from './working/thread-state';
+  renderThreadHead,
+  type ThreadHeadState,
+} from './working';
 
 export type { WorkingApi, WorkingHealth } from './cairn-api';
 

@@ -1,6 +1,12 @@
 import { realpathSync } from 'node:fs';
-import { CairnError, formatError, formatErrorLine, type HarnessDeliveryResult } from '@cairn/core';
-import { type Cairn, type HarnessAdapter, sqliteDriverProblem } from '@cairn/engine';
+import {
+  CairnError,
+  formatError,
+  formatErrorLine,
+  type HarnessAdapter,
+  type HarnessDeliveryResult,
+} from '@cairn/core';
+import { type Cairn, sqliteDriverProblem } from '@cairn/engine';
 import type { CommandContext, CommandOutput, CommandSpec } from '../command';
 import { MAX_PAYLOAD_BYTES, stdinTimeoutMs } from '../hook-limits';
 import { type CliIO, oneLine } from '../io';

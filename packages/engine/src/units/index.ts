@@ -12,8 +12,15 @@ export { createUnitLister, getMemory } from './unit-queries';
 export {
   type AddUnitResult,
   type MemoryRecord,
+  type RemoveUnitResult,
+  type ReplaceUnitResult,
   UNIT_ERROR_CODES,
   type UnitErrorCode,
 } from './unit-results';
-export { createUnitStore, type ListUnitsFilter, type ReviewUnitResult } from './unit-store';
-export { watchWorkspace } from './workspace-watch';
+export {
+  createUnitStore,
+  type ListUnitsFilter,
+  type ReviewUnitResult,
+  type UnitStore,
+} from './unit-store';
+export { type WorkspaceWatch, watchWorkspace } from './workspace-watch';

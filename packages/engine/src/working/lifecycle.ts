@@ -7,7 +7,7 @@ import type {
   UserPromptSubmitInput,
 } from '@cairn/core';
 import type { ProfilePackPreview } from '../cairn-api';
-import type { ContextPack } from '../packs/retrieve-context-pack';
+import type { ContextPack } from '../packs';
 import * as events from './lifecycle-events';
 import { createLifecycleParts } from './lifecycle-parts';
 import { previewPack } from './pack-injection';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResolvedSettings } from '@cairn/core';
-import type { Cairn } from '../cairn-api';
+import type { Cairn } from './cairn-api';
 
 /** Projects a host keeps open at once by default; the least recently used is closed past this. */
 export const MAX_OPEN_PROJECTS = 8;

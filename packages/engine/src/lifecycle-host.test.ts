@@ -3,9 +3,9 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openCairn } from '../open-cairn';
-import { lifecycleLogPath } from '../working/lifecycle-log';
 import { type LifecycleHost, openLifecycleHost } from './lifecycle-host';
+import { openCairn } from './open-cairn';
+import { lifecycleLogPath } from './working';
 
 let project: TempProject;
 let host: LifecycleHost;

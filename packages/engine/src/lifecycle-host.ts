@@ -1,11 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CAIRN_DIR, CairnError, formatError, resolveSettings } from '@cairn/core';
-import type { Cairn } from '../cairn-api';
-import { openCairn } from '../open-cairn';
-import type { OpenCairnOptions } from '../open-options';
-import { findProjectRoot } from '../project-root';
-import { logLifecycleFailure } from '../working/lifecycle-log';
+import type { Cairn } from './cairn-api';
+import { openCairn } from './open-cairn';
+import type { OpenCairnOptions } from './open-options';
 import {
   cachedProject,
   cachedRoots,
@@ -16,6 +14,8 @@ import {
   type ProjectCache,
   projectKey,
 } from './project-cache';
+import { findProjectRoot } from './project-root';
+import { logLifecycleFailure } from './working';
 
 /**
  * How long a host keeps the projects it opens:

@@ -1,9 +1,0 @@
-export {
-  eventProjectRoot,
-  type HostEvent,
-  type HostOutcome,
-  type LifecycleHost,
-  type LifecycleHostOptions,
-  openLifecycleHost,
-  type ProjectLifetime,
-} from './lifecycle-host';
