@@ -9,7 +9,7 @@ import {
 } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn } from './open-cairn';
-import { importEngineDependency, setModuleImporter } from './optional-packages';
+import { importEngineDependency, setModuleImporter } from './runtime';
 
 const LANCEDB_PACKAGE = '@cairn/backend-lancedb';
 

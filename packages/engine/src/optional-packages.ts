@@ -10,38 +10,7 @@ import {
 import type { BackendPackage } from './backend-package';
 import { BACKEND_PACKAGES } from './backends.generated';
 import { registerIndex } from './index-registrations';
-
-type ModuleImporter = (specifier: string) => Promise<unknown>;
-
-const ownImport: ModuleImporter = (specifier) => import(specifier);
-let importModule: ModuleImporter = ownImport;
-
-/**
- * Hosts that cannot run `import()` themselves (the CLI's code-cached
- * CommonJS bundle on Node 20) hand over an importer from an ES module.
- */
-export function setModuleImporter(importer: ModuleImporter): void {
-  importModule = importer;
-}
-
-/** `import()` through the host's importer (see setModuleImporter). */
-export function importOptionalModule(specifier: string): Promise<unknown> {
-  return importModule(specifier);
-}
-
-/**
- * One of the engine's own dependencies (the tokenizer): through the host's
- * importer, which a host that resolves from its own folder (the bench, a
- * plugin host) may not find it from, then from the engine itself.
- */
-export async function importEngineDependency(specifier: string): Promise<unknown> {
-  try {
-    return await importModule(specifier);
-  } catch (cause) {
-    if (importModule === ownImport) throw cause;
-    return ownImport(specifier).catch(() => Promise.reject(cause));
-  }
-}
+import { importOptionalModule } from './runtime';
 
 /** The backends Cairn ships as optional packages (the generated registry), by the id settings use. */
 const BACKENDS = new Map<string, BackendPackage>(
@@ -109,7 +78,7 @@ function registerPackage(entry: BackendPackage, mod: Record<string, unknown>): v
 async function importAndRegister(entry: BackendPackage): Promise<void> {
   const name = entry.package;
   try {
-    registerPackage(entry, (await importModule(name)) as Record<string, unknown>);
+    registerPackage(entry, (await importOptionalModule(name)) as Record<string, unknown>);
     failures.delete(name);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
