@@ -107,7 +107,7 @@ async function runOpencode(tag: string): Promise<void> {
   await hooks['chat.message']!(
     { sessionID } as never,
     {
-      parts: [{ type: 'text', text: 'We ship kestrel on Monday.' }],
+      parts: [{ type: 'text', text: 'Where does the kestrel pipeline live?' }],
     } as never,
   );
   const system = { system: [] as string[] };
