@@ -20,5 +20,5 @@ export type {
 export type { LineageAgent } from './node-ids';
 export type { NodeHead } from './node-repository';
 export { toolEventText, toolInputPart } from './tool-event-text';
-export { queryTerms } from './transcript-repository';
+export { queryTerms } from './transcript-query';
 export { rankTranscriptsByMeaning } from './transcript-semantic';

@@ -103,7 +103,9 @@ INSERT INTO transcript_entries_fts (transcript_entries_fts) VALUES ('rebuild');
  * from the entries written before this step (all stored whole). It keeps
  * no positions (`detail = none`): the transcript query is an OR of single
  * terms, and positions would double the index for phrase queries it never
- * runs; BM25 then counts each term once per entry.
+ * runs. Without term counts FTS5's own BM25 ranks every row 0, so the
+ * ranking is Cairn's: the summed rarity of the terms an entry holds
+ * (transcript-ranking.ts).
  */
 const ENTRY_BODIES = `
 ALTER TABLE transcript_entries ADD COLUMN body BLOB;

@@ -61,7 +61,7 @@ export interface TranscriptHit {
   at: string;
   /** A short window of the entry around the matched terms; page the entry with getTranscript. */
   snippet: string;
-  /** BM25 rank: lower is better. */
+  /** Rank: the negated summed rarity of the query terms the entry holds; lower is better. */
   score: number;
 }
 

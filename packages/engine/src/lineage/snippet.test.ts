@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSnippet, snippetTerms } from './snippet';
-import { buildFtsQuery, queryTerms } from './transcript-repository';
+import { buildFtsQuery, queryTerms } from './transcript-query';
 
 describe('transcript snippets', () => {
   const log = `${'ok '.repeat(100)}Error: the migration crashed while deploying payments ${'tail '.repeat(100)}`;

@@ -1,4 +1,4 @@
-import { parseInput, redactSecrets, secretKinds, wordRuns } from '@cairn/core';
+import { parseInput, redactSecrets, secretKinds } from '@cairn/core';
 import type { z } from 'zod';
 import { readEntryText, storeEntryText } from './entry-body';
 import { readTransaction, type SqliteDatabase, writeTransaction } from './lineage-database';
@@ -22,9 +22,9 @@ import type {
   TranscriptSearchOptions,
 } from './lineage-types';
 import { buildSnippet, snippetTerms } from './snippet';
+import { queryTerms, weightedTerms } from './transcript-query';
+import { rankedRows } from './transcript-ranking';
 
-/** More terms only slow the OR query down without changing the top hits. */
-const MAX_QUERY_TERMS = 32;
 const DEFAULT_READ_LIMIT = 500;
 
 interface TranscriptRow {
@@ -167,81 +167,6 @@ export function getTranscript(
   });
 }
 
-/** Words that match nearly every entry: they slow the OR query down and rank nothing. */
-const STOPWORDS = new Set(
-  (
-    'a an and are as at be been but by can could did do does for from had has have how i if in ' +
-    'into is it its me my no not of on or our please so that the their them then there these ' +
-    'this to us was we were what when where which who why will with would you your'
-  ).split(' '),
-);
-
-/** The query's distinct terms, lowercased, without stopwords (unless nothing else is left). */
-export function queryTerms(query: string): string[] {
-  const terms = [...new Set(wordRuns(query.toLowerCase()))];
-  const telling = terms.filter((term) => !STOPWORDS.has(term) && term.length > 1);
-  return (telling.length > 0 ? telling : terms).slice(0, MAX_QUERY_TERMS);
-}
-
-/** An FTS5 MATCH expression: every term quoted (never read as an operator) and OR-ed. */
-export function buildFtsQuery(query: string): string | undefined {
-  const terms = queryTerms(query);
-  if (terms.length === 0) return undefined;
-  return terms.map((term) => `"${term}"`).join(' OR ');
-}
-
-const HIT_COLUMNS = `e.id, t.id AS transcriptId, t.session_key AS sessionKey, e.seq, e.role,
-  e.tool_name AS toolName, e.at`;
-const HIT_FILTER = `t.agent_id = @agentId
-  AND (@threadKey IS NULL OR t.thread_key = @threadKey OR EXISTS (
-    SELECT 1 FROM temporal_nodes n
-    WHERE n.agent_id = t.agent_id AND n.session_key = t.session_key AND n.thread_key = @threadKey))`;
-
-type HitRow = Omit<TranscriptHit, 'snippet' | 'score'> & { id: number };
-
-/**
- * The best `limit` entries of this agent (and thread) for `match`, with
- * their BM25 rank. The index is asked alone first, for its best `window`
- * rows (cheap: no join per match), which are then looked up one by one in
- * rank order until `limit` belong to this agent and thread (one join of all
- * `window` rows cost about 5 ms a hook on a year-old project, for the few
- * kept); only when too few of them do does the full join run.
- */
-function rankedRows(
-  db: SqliteDatabase,
-  params: { match: string; agentId: string; threadKey: string | null; limit: number },
-): { row: HitRow; score: number }[] {
-  const window = Math.max(200, params.limit * 20);
-  const top = db
-    .prepare(
-      `SELECT rowid AS id, rank AS score FROM transcript_entries_fts
-       WHERE transcript_entries_fts MATCH @match ORDER BY rank, rowid LIMIT @window`,
-    )
-    .all({ match: params.match, window }) as { id: number; score: number }[];
-  const hit = db.prepare(
-    `SELECT ${HIT_COLUMNS} FROM transcript_entries e JOIN transcripts t ON t.id = e.transcript_id
-     WHERE e.id = @id AND ${HIT_FILTER}`,
-  );
-  const kept: { row: HitRow; score: number }[] = [];
-  for (const { id, score } of top) {
-    if (kept.length >= params.limit) return kept;
-    const row = hit.get({ id, agentId: params.agentId, threadKey: params.threadKey }) as
-      | HitRow
-      | undefined;
-    if (row) kept.push({ row, score });
-  }
-  if (kept.length >= params.limit || top.length < window) return kept;
-  const all = db
-    .prepare(
-      `SELECT ${HIT_COLUMNS}, f.rank AS score FROM transcript_entries_fts f
-       JOIN transcript_entries e ON e.id = f.rowid JOIN transcripts t ON t.id = e.transcript_id
-       WHERE f.transcript_entries_fts MATCH @match AND ${HIT_FILTER}
-       ORDER BY f.rank, e.id LIMIT @limit`,
-    )
-    .all(params) as (HitRow & { score: number })[];
-  return all.map(({ score, ...row }) => ({ row, score }));
-}
-
 /**
  * Full-text search over one agent's transcript entries. This is the fallback
  * surface (seed 002 §4): structured memory and summaries are read first.
@@ -256,12 +181,12 @@ export function searchTranscripts(
 ): TranscriptHit[] {
   const agentId = parseInput(agentIdSchema, agentIdRaw, 'agentId');
   const options = parseInput(transcriptSearchSchema, { ...optionsRaw, query }, 'search options');
-  const match = buildFtsQuery(options.query);
-  if (!match) return [];
+  const weighted = weightedTerms(db, options.query);
+  if (weighted.length === 0) return [];
   const terms = snippetTerms(queryTerms(options.query).join(' '));
   return readTransaction(db, 'search transcripts', () => {
     const ranked = rankedRows(db, {
-      match,
+      terms: weighted,
       agentId,
       threadKey: options.threadKey ?? null,
       limit: options.limit,

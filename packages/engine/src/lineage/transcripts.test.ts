@@ -124,22 +124,22 @@ describe('transcripts', () => {
   });
 
   it('keeps the best entries of the agent in rank order, past a window of other agents’ hits', () => {
-    // Ties in rank go by entry id. Agent b's first 210 entries fill the index's
-    // best 200 rows, so agent a's entries are found by the full join.
-    for (let i = 0; i < 210; i += 1) store.appendTranscriptEntry(entry('agent-b', 'b1', 'kiln'));
+    // Ties in rank go newest first. Agent b's 210 later entries fill the index's
+    // newest 200 rows, so agent a's entries are found by the scoped join.
     store.appendTranscriptEntry(entry('agent-a', 'a1', 'kiln once'));
     store.appendTranscriptEntry(entry('agent-a', 'a2', 'kiln twice'));
-    const late = store.searchTranscripts('agent-a', 'kiln', { limit: 5 });
-    expect(late.map((hit) => hit.sessionKey)).toEqual(['a1', 'a2']);
+    for (let i = 0; i < 210; i += 1) store.appendTranscriptEntry(entry('agent-b', 'b1', 'kiln'));
+    const early = store.searchTranscripts('agent-a', 'kiln', { limit: 5 });
+    expect(early.map((hit) => hit.sessionKey)).toEqual(['a2', 'a1']);
     // Interleaved: the first `limit` of the agent in rank order, the rest left unread.
     for (let i = 0; i < 6; i += 1) {
       store.appendTranscriptEntry(entry(i % 2 ? 'agent-a' : 'agent-b', `m${i}`, 'marl'));
     }
     const mixed = store.searchTranscripts('agent-a', 'marl', { limit: 2 });
-    expect(mixed.map((hit) => hit.sessionKey)).toEqual(['m1', 'm3']);
+    expect(mixed.map((hit) => hit.sessionKey)).toEqual(['m5', 'm3']);
     expect(
       store.searchTranscripts('agent-a', 'marl', { limit: 3 }).map((hit) => hit.sessionKey),
-    ).toEqual(['m1', 'm3', 'm5']);
+    ).toEqual(['m5', 'm3', 'm1']);
   });
 
   it('scopes search to a thread: by the transcript’s thread or a node of its session', () => {

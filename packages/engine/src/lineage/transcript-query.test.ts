@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LineageStore } from './lineage-store';
+import { type LineageFixture, makeLineageFixture, minute } from './test-fixtures';
+import { SELECTIVE_FROM_ENTRIES } from './transcript-query';
+
+let fixture: LineageFixture;
+let store: LineageStore;
+beforeEach(async () => {
+  fixture = await makeLineageFixture();
+  store = fixture.open();
+});
+afterEach(() => fixture.cleanup());
+
+/** `count` entries of one session that all say `project`, half of them `team`, one `kestrel`. */
+function fill(count: number): void {
+  for (let i = 0; i < count; i += 1) {
+    const words = ['project', i % 2 === 0 ? 'team' : 'build', `step${i}`];
+    if (i === 7) words.push('kestrel');
+    store.appendTranscriptEntry({
+      agentId: 'agent-a',
+      sessionKey: `s${Math.floor(i / 50)}`,
+      role: 'tool',
+      toolName: 'Bash',
+      text: words.join(' '),
+      at: minute(i),
+    });
+  }
+}
+
+describe('transcript queries on a large history', () => {
+  it('leave out a word most entries hold when a rarer one is asked for', () => {
+    fill(SELECTIVE_FROM_ENTRIES + 100);
+    const hits = store.searchTranscripts('agent-a', 'project kestrel', { limit: 5 });
+    expect(hits).toHaveLength(1);
+    expect(hits[0]!.snippet).toContain('kestrel');
+  });
+
+  it('ask for the rarest word when every word is common', () => {
+    fill(SELECTIVE_FROM_ENTRIES + 100);
+    const hits = store.searchTranscripts('agent-a', 'project team', { limit: 5 });
+    expect(hits).toHaveLength(5);
+    for (const hit of hits) expect(hit.snippet).toContain('team');
+  });
+
+  it('ask for every word on a small project, the entry holding the rare one first', () => {
+    fill(40);
+    const hits = store.searchTranscripts('agent-a', 'project kestrel', { limit: 5 });
+    expect(hits).toHaveLength(5);
+    expect(hits[0]!.snippet).toContain('kestrel');
+    expect(hits[1]!.snippet).not.toContain('kestrel');
+  });
+
+  it('rank by the rarity of the words an entry holds, newest first among equals', () => {
+    fill(40);
+    const hits = store.searchTranscripts('agent-a', 'team step3', { limit: 3 });
+    // step3 is in one entry, team in every other one: the rare word outranks, then the newest.
+    expect(hits.map((hit) => hit.snippet)).toEqual([
+      'project build step3',
+      'project team step38',
+      'project team step36',
+    ]);
+    expect(hits[0]!.score).toBeLessThan(hits[1]!.score);
+  });
+});
