@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type LineageFixture, makeLineageFixture, minute } from './lineage.fixture';
 import type { LineageStore } from './lineage-store';
-import { type LineageFixture, makeLineageFixture, minute } from './test-fixtures';
 import { SELECTIVE_FROM_ENTRIES } from './transcript-query';
 
 let fixture: LineageFixture;
