@@ -1,6 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { CAIRN_DIR, CairnError, formatError, resolveSettings } from '@cairn/core';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CairnError, formatError, resolveSettings } from '@cairn/core';
 import type { Cairn } from './cairn-api';
 import { openCairn } from './open-cairn';
 import type { OpenCairnOptions } from './open-options';
@@ -14,7 +14,7 @@ import {
   type ProjectCache,
   projectKey,
 } from './project-cache';
-import { findProjectRoot } from './project-root';
+import { locateProject } from './project-root';
 import { logLifecycleFailure } from './working';
 
 /**
@@ -118,8 +118,8 @@ export function eventProjectRoot(
     const root = resolve(cwd, rootFlag);
     return statSync(root, { throwIfNoEntry: false })?.isDirectory() ? root : undefined;
   }
-  const root = findProjectRoot(start);
-  return existsSync(join(root, CAIRN_DIR)) ? root : undefined;
+  const location = locateProject(start);
+  return location.initialized ? location.root : undefined;
 }
 
 async function openProject(state: HostState, root: string, env?: NodeJS.ProcessEnv) {

@@ -19,24 +19,47 @@ const isFolder = (path: string) =>
 // `.git` is a folder in a clone and a file in a linked worktree or a submodule.
 const isGitTop = (path: string) =>
   statSync(join(path, '.git'), { throwIfNoEntry: false }) !== undefined;
+/** Anyone may create entries in it (`/tmp`, `/var/tmp`: mode o+w). */
+const isWorldWritable = (path: string) =>
+  ((statSync(path, { throwIfNoEntry: false })?.mode ?? 0) & 0o002) !== 0;
+
+/**
+ * Whether the walk up from `origin` may take `folder`'s `.cairn/` or
+ * `.git` as the project's. A folder anyone may write to is not: another
+ * local user (or a stray process) can create `/tmp/.cairn` there, and every
+ * folder below `/tmp` without a `.cairn/` of its own would read and write
+ * that memory. In the folder a command ran in, its `.cairn/` counts when
+ * the user owns it.
+ */
+function mayHoldProject(folder: string, origin: string): boolean {
+  if (!isWorldWritable(folder)) return true;
+  if (folder !== origin) return false;
+  const uid = process.getuid?.();
+  const owner = statSync(join(folder, CAIRN_DIR), { throwIfNoEntry: false })?.uid;
+  return uid === undefined || owner === undefined || owner === uid;
+}
 
 /**
  * The project of a folder: the nearest folder at or above it that holds
  * `.cairn/`, looking no higher than the top of its git work tree (a
  * repository is one project; a `.cairn/` above it belongs to something
- * else). When there is none, the project would be the top of the git work
- * tree, or the folder itself outside git: that is where `cairn init` puts
- * `.cairn/`, never a subfolder a command happened to run in.
+ * else), and never in a folder anyone may write to above the start (see
+ * `mayHoldProject`). When there is none, the project would be the top of
+ * the git work tree, or the folder itself outside git: that is where
+ * `cairn init` puts `.cairn/`, never a subfolder a command happened to run
+ * in.
  */
 export function locateProject(start: string): ProjectLocation {
   const origin = resolve(start);
   let current = origin;
   for (;;) {
-    if (isFolder(join(current, CAIRN_DIR))) {
-      return { root: current, initialized: true, start: origin, ...gitTopAt(current) };
-    }
-    if (isGitTop(current)) {
-      return { root: current, initialized: false, start: origin, gitRoot: current };
+    if (mayHoldProject(current, origin)) {
+      if (isFolder(join(current, CAIRN_DIR))) {
+        return { root: current, initialized: true, start: origin, ...gitTopAt(current) };
+      }
+      if (isGitTop(current)) {
+        return { root: current, initialized: false, start: origin, gitRoot: current };
+      }
     }
     const parent = dirname(current);
     if (parent === current) return { root: origin, initialized: false, start: origin };
