@@ -61,4 +61,23 @@ describe('transcript queries on a large history', () => {
     ]);
     expect(hits[0]!.score).toBeLessThan(hits[1]!.score);
   });
+
+  it('give a prompt naming two things an entry for each when no entry holds both', () => {
+    const say = (text: string, i: number, agentId = 'agent-a') =>
+      store.appendTranscriptEntry({
+        agentId,
+        sessionKey: `s${i}`,
+        role: 'tool',
+        toolName: 'Bash',
+        text,
+        at: minute(i),
+      });
+    for (let i = 1; i <= 5; i += 1) say(`the zxakv migration ran ${i}`, i);
+    for (let i = 6; i <= 11; i += 1) say(`jhuvx step ${i}`, i);
+    // The newest zxakv entry is another agent's: not taken.
+    say('zxakv of agent b', 12, 'agent-b');
+    const hits = store.searchTranscripts('agent-a', 'jhuvx zxakv', { limit: 2 });
+    // As rare as each other: the newest hold jhuvx, then the newest of this agent's zxakv.
+    expect(hits.map((hit) => hit.snippet)).toEqual(['jhuvx step 11', 'the zxakv migration ran 5']);
+  });
 });

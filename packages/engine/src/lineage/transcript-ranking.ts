@@ -23,19 +23,50 @@ interface TermEntries {
   ids: number[];
 }
 
+interface Ranked {
+  id: number;
+  score: number;
+  /** The indices of the query terms the entry holds. */
+  terms: number[];
+}
+
 /**
  * Entries by the summed weight of the query terms they hold, best first
  * and, among equals, newest first; the score is that sum negated (a rank:
  * lower is better, as FTS5 ranks).
  */
-function rank(lists: readonly TermEntries[]): { id: number; score: number }[] {
-  const totals = new Map<number, number>();
-  for (const { weight, ids } of lists) {
-    for (const id of ids) totals.set(id, (totals.get(id) ?? 0) + weight);
+function rank(lists: readonly TermEntries[]): Ranked[] {
+  const entries = new Map<number, Ranked>();
+  for (const [index, { weight, ids }] of lists.entries()) {
+    for (const id of ids) {
+      const entry = entries.get(id) ?? { id, score: 0, terms: [] };
+      entry.score -= weight;
+      entry.terms.push(index);
+      entries.set(id, entry);
+    }
   }
-  return [...totals]
-    .map(([id, total]) => ({ id, score: -total }))
-    .sort((a, b) => a.score - b.score || b.id - a.id);
+  return [...entries.values()].sort((a, b) => a.score - b.score || b.id - a.id);
+}
+
+/**
+ * The ranked entries in the order they are taken: while a query term is
+ * held by no entry taken yet, the best entry that holds one comes next.
+ * When no entry holds every term, a prompt naming two things gets an entry
+ * for each, not the newest few of the first (equal weights tie on the
+ * newest). `accept` says whether an entry belongs to the agent and thread.
+ */
+function* diverse(ranked: readonly Ranked[], accept: (id: number) => boolean) {
+  const covered = new Set<number>();
+  const left = [...ranked];
+  for (;;) {
+    const at = left.findIndex((entry) => entry.terms.some((term) => !covered.has(term)));
+    if (at < 0) break;
+    const [entry] = left.splice(at, 1);
+    if (!accept(entry!.id)) continue;
+    for (const term of entry!.terms) covered.add(term);
+    yield entry!;
+  }
+  for (const entry of left) if (accept(entry.id)) yield entry;
 }
 
 /**
@@ -65,10 +96,15 @@ export function rankedRows(
   );
   const scope = { agentId: params.agentId, threadKey: params.threadKey };
   const kept: { row: HitRow; score: number }[] = [];
-  for (const { id, score } of rank(lists)) {
-    if (kept.length >= params.limit) return kept;
+  const rows = new Map<number, HitRow>();
+  const accept = (id: number) => {
     const row = hit.get({ id, ...scope }) as HitRow | undefined;
-    if (row) kept.push({ row, score });
+    if (row) rows.set(id, row);
+    return row !== undefined;
+  };
+  for (const { id, score } of diverse(rank(lists), accept)) {
+    kept.push({ row: rows.get(id)!, score });
+    if (kept.length >= params.limit) return kept;
   }
   if (kept.length >= params.limit || lists.every((list) => list.ids.length < window)) return kept;
   const scoped = db.prepare(
@@ -81,7 +117,10 @@ export function rankedRows(
     weight,
     ids: (scoped.all({ match, window, ...scope }) as { id: number }[]).map((row) => row.id),
   }));
-  return rank(scopedLists)
-    .slice(0, params.limit)
-    .map(({ id, score }) => ({ row: hit.get({ id, ...scope }) as HitRow, score }));
+  const scopedKept: { row: HitRow; score: number }[] = [];
+  for (const { id, score } of diverse(rank(scopedLists), () => true)) {
+    scopedKept.push({ row: hit.get({ id, ...scope }) as HitRow, score });
+    if (scopedKept.length >= params.limit) break;
+  }
+  return scopedKept;
 }

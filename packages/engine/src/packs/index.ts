@@ -18,7 +18,7 @@ export type { HeadCandidate } from './pinned-items';
 export type { PlaneGatherer, PlaneYield } from './plane-runner';
 export type { PlanningSource } from './planning-graph';
 export { relevantCandidates } from './relevance';
-export { meaningfulTerms } from './relevance-terms';
+export { meaningfulTerms, sharedTerms } from './relevance-terms';
 export { describeEvidence, describeProvenance, PACK_START_MARKER, renderPack } from './render-pack';
 export {
   type ContextPack,

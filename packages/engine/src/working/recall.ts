@@ -1,6 +1,6 @@
 import type { MemoryResult } from '@cairn/core';
 import type { LineageStore } from '../lineage';
-import type { PackInput } from '../packs';
+import { meaningfulTerms, type PackInput, sharedTerms } from '../packs';
 import { TRANSCRIPTS_POOL_ID } from '../recall';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
@@ -8,15 +8,36 @@ import { createTranscriptRecall } from './transcript-recall';
 
 const TRANSCRIPT_FALLBACK_LIMIT = 2;
 
+/**
+ * What relevance reads of an excerpt: the words of its window that hold a
+ * word of the prompt. The full-text search found the entry by those words,
+ * and Cairn cut the window around them; the window's other words (a tool
+ * output's paths, split into parts) are the entry's own, and would make the
+ * excerpt a "long text" that needs one more word of the prompt to count.
+ */
+function matchedWords(snippet: string, prompt: ReadonlySet<string>): string | undefined {
+  const words = snippet
+    .split(/\s+/)
+    .filter((word) => word && sharedTerms(prompt, meaningfulTerms(word)) > 0);
+  return words.length > 0 ? words.join(' ') : undefined;
+}
+
 /** Raw transcript text: only ever injected as a quoted, marked excerpt (the pack's trust policy). */
-const transcriptCandidate = (hit: MemoryResult, rank: number): PackInput => {
+const transcriptCandidate = (
+  hit: MemoryResult,
+  rank: number,
+  prompt: ReadonlySet<string>,
+): PackInput => {
   const m = hit.metadata ?? {};
   const at = String(m.at ?? '');
+  const snippet = hit.snippet ?? '';
+  const matched = matchedWords(snippet, prompt);
   return {
     // `T:<transcript>:<seq>`, the injection key.
     id: hit.id,
     plane: 'long-term',
-    text: hit.snippet ?? '',
+    text: snippet,
+    ...(matched === undefined ? {} : { matchText: matched }),
     source: `transcript of session ${String(m.sessionKey)} (${String(m.role)})`,
     trustClass: 'raw',
     provenance: { kind: 'lineage', id: `transcript ${String(m.transcriptId)}#${String(m.seq)}` },
@@ -49,7 +70,8 @@ export function createRecall(ctx: LifecycleContext, store: () => LineageStore) {
       },
       { lineage: store, transcripts: transcripts.lookup },
     );
-    return hits.map(transcriptCandidate);
+    const terms = meaningfulTerms(prompt);
+    return hits.map((hit, rank) => transcriptCandidate(hit, rank, terms));
   }
 
   return { transcriptExcerpts, close: () => transcripts.close() };

@@ -58,4 +58,21 @@ describe('retrieval order (seed 002 §4)', () => {
     const other = await prompt('s2', 'person-marty', 'how many gigawatts does it need?');
     expect(other.inject).not.toContain('1.21 gigawatts');
   });
+
+  it('quotes a long tool output for the word of the prompt it holds', async () => {
+    await prompt('s1', 'topic-flux', 'List the source files.');
+    const paths = Array.from({ length: 30 }, (_, i) => `src/lib/module${i}/part${i}-index.ts`);
+    paths.splice(17, 0, 'src/zorblax/settings.ts');
+    await cairn.lifecycle.toolUse({
+      agentId: 'claude',
+      sessionKey: 's1',
+      toolName: 'Glob',
+      input: { pattern: '**/*.ts' },
+      output: paths.join('\n'),
+    });
+    await cairn.lifecycle.sessionEnd({ agentId: 'claude', sessionKey: 's1' });
+    // The excerpt's window holds far more words than the prompt; it is judged by the ones it was found by.
+    const asked = await prompt('s2', 'topic-flux', 'what about zorblax?');
+    expect(asked.submit).toContain('src/zorblax/settings.ts');
+  });
 });
