@@ -68,6 +68,7 @@ export const transcriptSearchSchema = lazySchema(() =>
     query: z.string().check(z.maxLength(2000)),
     limit: z._default(int(1, 200), 20),
     threadKey: z.optional(threadKeySchema),
+    excludeSessionKey: z.optional(z.string().check(z.maxLength(512))),
   }),
 );
 

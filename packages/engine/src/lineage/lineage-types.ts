@@ -134,6 +134,8 @@ export interface TranscriptSearchOptions {
   /** Default 20. */
   limit?: number;
   threadKey?: string;
+  /** Entries of this session are left out (the session asking, whose prompt is already recorded). */
+  excludeSessionKey?: string;
 }
 
 export interface AddNodeInput {

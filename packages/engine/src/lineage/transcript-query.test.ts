@@ -80,4 +80,24 @@ describe('transcript queries on a large history', () => {
     // As rare as each other: the newest hold jhuvx, then the newest of this agent's zxakv.
     expect(hits.map((hit) => hit.snippet)).toEqual(['jhuvx step 11', 'the zxakv migration ran 5']);
   });
+
+  it('leave out the asking session before choosing, so its prompt does not stand for every word', () => {
+    const say = (text: string, i: number, sessionKey = `s${i}`) =>
+      store.appendTranscriptEntry({
+        agentId: 'agent-a',
+        sessionKey,
+        role: 'user',
+        text,
+        at: minute(i),
+      });
+    for (let i = 1; i <= 3; i += 1) say(`the zxakv migration ran ${i}`, i);
+    for (let i = 4; i <= 6; i += 1) say(`jhuvx step ${i}`, i);
+    // The prompt being answered is recorded first, in the session that asks.
+    say('jhuvx zxakv', 7, 'asking');
+    const hits = store.searchTranscripts('agent-a', 'jhuvx zxakv', {
+      limit: 2,
+      excludeSessionKey: 'asking',
+    });
+    expect(hits.map((hit) => hit.snippet)).toEqual(['jhuvx step 6', 'the zxakv migration ran 3']);
+  });
 });

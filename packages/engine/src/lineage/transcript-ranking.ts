@@ -7,7 +7,8 @@ const HIT_COLUMNS = `e.id, t.id AS transcriptId, t.session_key AS sessionKey, e.
 const HIT_FILTER = `t.agent_id = @agentId
   AND (@threadKey IS NULL OR t.thread_key = @threadKey OR EXISTS (
     SELECT 1 FROM temporal_nodes n
-    WHERE n.agent_id = t.agent_id AND n.session_key = t.session_key AND n.thread_key = @threadKey))`;
+    WHERE n.agent_id = t.agent_id AND n.session_key = t.session_key AND n.thread_key = @threadKey))
+  AND (@excludeSessionKey IS NULL OR t.session_key <> @excludeSessionKey)`;
 
 export type HitRow = Omit<TranscriptHit, 'snippet' | 'score'> & { id: number };
 
@@ -15,6 +16,7 @@ interface RankParams {
   terms: readonly WeightedTerm[];
   agentId: string;
   threadKey: string | null;
+  excludeSessionKey: string | null;
   limit: number;
 }
 
@@ -94,7 +96,11 @@ export function rankedRows(
     `SELECT ${HIT_COLUMNS} FROM transcript_entries e JOIN transcripts t ON t.id = e.transcript_id
      WHERE e.id = @id AND ${HIT_FILTER}`,
   );
-  const scope = { agentId: params.agentId, threadKey: params.threadKey };
+  const scope = {
+    agentId: params.agentId,
+    threadKey: params.threadKey,
+    excludeSessionKey: params.excludeSessionKey,
+  };
   const kept: { row: HitRow; score: number }[] = [];
   const rows = new Map<number, HitRow>();
   const accept = (id: number) => {

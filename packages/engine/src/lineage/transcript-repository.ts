@@ -189,6 +189,7 @@ export function searchTranscripts(
       terms: weighted,
       agentId,
       threadKey: options.threadKey ?? null,
+      excludeSessionKey: options.excludeSessionKey ?? null,
       limit: options.limit,
     });
     // Only the entries kept (by rank, then by `keep`) are read (and inflated) for their snippets.

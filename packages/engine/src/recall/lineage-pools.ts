@@ -99,6 +99,7 @@ function fullText(store: LineageStore) {
     const options = {
       limit: lookup.limit + 3,
       ...(lookup.threadKey ? { threadKey: lookup.threadKey } : {}),
+      ...(lookup.excludeSessionKey ? { excludeSessionKey: lookup.excludeSessionKey } : {}),
     };
     return store.searchTranscripts(lookup.agentId, lookup.query, options, (hits) =>
       hits.filter((hit) => hit.sessionKey !== lookup.excludeSessionKey).slice(0, lookup.limit),

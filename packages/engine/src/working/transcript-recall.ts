@@ -55,7 +55,11 @@ async function lookupTranscripts(
   request: TranscriptLookup,
 ): Promise<TranscriptHit[]> {
   const { agentId, query, limit, threadKey, excludeSessionKey } = request;
-  const options = { limit: limit + 3, ...(threadKey ? { threadKey } : {}) };
+  const options = {
+    limit: limit + 3,
+    ...(threadKey ? { threadKey } : {}),
+    ...(excludeSessionKey ? { excludeSessionKey } : {}),
+  };
   const other = (hit: { sessionKey: string }) => hit.sessionKey !== excludeSessionKey;
   const semantic = currentEmbedder(state);
   if (semantic) {
