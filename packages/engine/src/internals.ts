@@ -5,6 +5,7 @@
  * API: nothing outside this repository should import it.
  */
 
+export { worstAnchorStates } from './anchors';
 export { detectToolFailure, isLowInformation } from './history';
 export {
   AUDIT_MAX_BYTES,
@@ -15,7 +16,6 @@ export {
   judgePair,
   type ProposalKind,
   profileText,
-  worstAnchorStates,
 } from './maintenance';
 export {
   type ContextPackSources,

@@ -19,8 +19,9 @@ const ENGINE_LAYERS: readonly (readonly string[])[] = [
   // Project storage (SQLite state files on lineage's opener, the workspace writer, thread keys),
   // embedders and summarizers.
   ['store', 'embeddings', 'summaries'],
-  // Memory units (Tier 2, markdown in .cairn/memory/).
-  ['units'],
+  // Memory units (Tier 2, markdown in .cairn/memory/); code anchors of units and the cache of
+  // their checks, which packs read.
+  ['units', 'anchors'],
   // Task history: failures, fix patterns, run digests.
   ['history'],
   // Recall pools over every index, and the pack pipeline.
@@ -35,7 +36,7 @@ const ENGINE_LAYERS: readonly (readonly string[])[] = [
 const UPWARD_EXCEPTIONS: readonly { from: string; to: string; why: string }[] = [
   {
     from: 'working/lifecycle-context.ts',
-    to: 'memory-api.ts',
+    to: 'cairn-api.ts',
     why: 'type only: the lifecycle works against the declared memory API of the project it runs in',
   },
   // The declared API names three of working's types; through the working entry it would reach
@@ -50,14 +51,6 @@ const UPWARD_EXCEPTIONS: readonly { from: string; to: string; why: string }[] = 
     to: 'cairn-api.ts',
     why: 'type only: a pack preview takes the request type the declared API states',
   },
-  // A pack marks stale units from the maintenance cache of anchor checks. These files read
-  // only that cache (no git process), and reaching them through the maintenance entry would
-  // make a cycle (maintenance uses the pack's token estimate); the cache belongs below packs.
-  ...['cached-staleness', 'git-objects', 'maintenance-store', 'maintenance-types'].map((file) => ({
-    from: 'packs/stale-marks.ts',
-    to: `maintenance/${file}.ts`,
-    why: 'the pack reads the anchor-check cache, which still lives in maintenance/',
-  })),
 ];
 
 /** At most this many names in the public entry (`@cairn/engine`). */

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { makeStalenessRepo, makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AnchorCheck } from '../anchors';
+import { cachedStaleness } from '../anchors';
 import { type Cairn, openCairn } from '../index';
-import { cachedStaleness } from './cached-staleness';
 import { extractCitations, findDefinition, spanAt, spanHash } from './code-citations';
 import { openMaintenance } from './maintenance-api';
-import type { AnchorCheck } from './maintenance-types';
 
 function worstStates(checks: readonly AnchorCheck[]): Map<string, string> {
   const rank: Record<string, number> = {

@@ -1,9 +1,10 @@
+import type { AnchorCheck, CodeAnchor } from '../anchors';
 import { type MemoryRecord, unitContentHash } from '../units';
 import { extractCitations, findDefinition, spanAt, spanHash } from './code-citations';
 import type { GitObjects } from './git-objects';
 import { clipLine } from './maintenance-files';
 import { type MaintenanceStore, proposalId } from './maintenance-store';
-import type { AnchorCheck, CodeAnchor, Proposal, StaleUnit } from './maintenance-types';
+import type { Proposal, StaleUnit } from './maintenance-types';
 
 /**
  * Staleness anchored in code. A unit that cites code gets anchors (path,

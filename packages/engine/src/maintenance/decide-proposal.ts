@@ -5,11 +5,11 @@ import {
   PROPOSAL_ID_KIND,
   resolveIdPrefix,
 } from '@cairn/core';
+import type { CodeAnchor } from '../anchors';
 import { ABSENT_UNIT, type UnitPatch, type UnitPatchOp, unitContentHash } from '../units';
 import { appendAudit, decidedRecently, decisionEntry, writeDreams } from './maintenance-diary';
 import type { MaintenanceStore } from './maintenance-store';
 import type {
-  CodeAnchor,
   Proposal,
   ProposalDecisionResult,
   ProposalUndo,

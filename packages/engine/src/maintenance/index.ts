@@ -7,7 +7,6 @@ export { idfWeights, judgePair, profileText } from './detect-pairs';
 export { openMaintenance } from './maintenance-api';
 export { AUDIT_MAX_BYTES, DREAMS_MAX_BYTES, INSIGHTS_MAX_BYTES } from './maintenance-files';
 export {
-  type AnchorCheck,
   PROPOSAL_KINDS,
   PROPOSAL_STATES,
   type Proposal,
@@ -16,4 +15,3 @@ export {
   type StaleUnit,
 } from './maintenance-types';
 export { isDueCheap } from './schedule';
-export { worstAnchorStates } from './worst-anchor-states';

@@ -1,3 +1,4 @@
+import type { AnchorCheck } from '../anchors';
 import { anchorText, checkAllAnchors, stalenessProposals, staleUnits } from './check-anchors';
 import {
   approveProposal,
@@ -9,7 +10,6 @@ import {
 import { openGitObjects } from './git-objects';
 import { MaintenanceStore } from './maintenance-store';
 import type {
-  AnchorCheck,
   MaintenanceRun,
   Proposal,
   ProposalDecisionResult,

@@ -1,44 +1,22 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { cairnStatePath, idPrefixRange, sha256Hex } from '@cairn/core';
-import { type Database, migrate, openDatabase } from '../store';
+import { idPrefixRange, sha256Hex } from '@cairn/core';
+import {
+  type AnchorCheck,
+  anchorsVersion,
+  type CodeAnchor,
+  maintenanceDatabasePath,
+  openMaintenanceDatabase,
+  readCachedChecks,
+  writeCachedChecks,
+} from '../anchors';
+import type { Database } from '../store';
 import type {
-  AnchorCheck,
-  CodeAnchor,
   MaintenanceRun,
   Proposal,
   ProposalKind,
   ProposalState,
   ProposalUndo,
 } from './maintenance-types';
-
-export const MAINTENANCE_DB_FILENAME = 'maintenance.db';
-
-/**
- * `.cairn/state/maintenance.db`, per machine like the other stores:
- * - proposals: each with its patch, its undo once applied, and its state;
- *   the id is derived from kind and units, so a rejected proposal is found
- *   again by id and never proposed a second time.
- * - runs: what each extraction run examined, proposed and pruned.
- * - anchors: the code a unit cites, pinned at a commit.
- * - anchor_checks: the last check of every anchor, for one HEAD (a cache).
- */
-export const MAINTENANCE_MIGRATIONS = [
-  `CREATE TABLE proposals (
-     id TEXT PRIMARY KEY, kind TEXT NOT NULL, state TEXT NOT NULL, body TEXT NOT NULL,
-     undo TEXT, created_at TEXT NOT NULL, decided_at TEXT);
-   CREATE INDEX proposals_by_state ON proposals (state, created_at);
-   CREATE TABLE runs (run_id TEXT PRIMARY KEY, started_at TEXT NOT NULL, body TEXT NOT NULL);
-   CREATE TABLE anchors (
-     memory_id TEXT NOT NULL, path TEXT NOT NULL, symbol TEXT NOT NULL DEFAULT '',
-     line INTEGER, span_hash TEXT NOT NULL, commit_sha TEXT NOT NULL,
-     PRIMARY KEY (memory_id, path, symbol)) WITHOUT ROWID;
-   CREATE TABLE anchor_checks (cache_key TEXT PRIMARY KEY, checked_at TEXT NOT NULL, body TEXT NOT NULL);`,
-];
-
-export function maintenanceDatabasePath(rootDir: string): string {
-  return join(cairnStatePath(rootDir), MAINTENANCE_DB_FILENAME);
-}
 
 /** A proposal's id: the same kind over the same units (and target) is the same proposal. */
 export function proposalId(kind: ProposalKind, unitIds: readonly string[], target = ''): string {
@@ -54,14 +32,7 @@ export class MaintenanceStore {
   private constructor(private readonly db: Database) {}
 
   static open(rootDir: string): MaintenanceStore {
-    const db = openDatabase(maintenanceDatabasePath(rootDir));
-    try {
-      migrate(db, MAINTENANCE_MIGRATIONS);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return new MaintenanceStore(db);
+    return new MaintenanceStore(openMaintenanceDatabase(rootDir));
   }
 
   /** Opens the store only when it exists: readers never create it. */
@@ -222,29 +193,16 @@ export class MaintenanceStore {
 
   /** The cached checks for `cacheKey` (HEAD and the anchors' version), if this HEAD was checked. */
   cachedChecks(cacheKey: string): AnchorCheck[] | undefined {
-    const row = this.db
-      .prepare('SELECT body FROM anchor_checks WHERE cache_key = ?')
-      .get(cacheKey) as { body: string } | undefined;
-    return row ? (JSON.parse(row.body) as AnchorCheck[]) : undefined;
+    return readCachedChecks(this.db, cacheKey);
   }
 
   /** Keeps only the newest check: a cache for one HEAD. */
   cacheChecks(cacheKey: string, checks: readonly AnchorCheck[], at: string): void {
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM anchor_checks').run();
-      this.db
-        .prepare('INSERT INTO anchor_checks (cache_key, checked_at, body) VALUES (?, ?, ?)')
-        .run(cacheKey, at, JSON.stringify(checks));
-    })();
+    writeCachedChecks(this.db, cacheKey, checks, at);
   }
 
   /** A version of the anchor table: changes whenever an anchor is added, moved or dropped. */
   anchorsVersion(): string {
-    const rows = this.db
-      .prepare(
-        "SELECT memory_id, path, symbol, span_hash, commit_sha FROM anchors WHERE path <> '' ORDER BY memory_id, path, symbol",
-      )
-      .all() as Record<string, string>[];
-    return sha256Hex(JSON.stringify(rows)).slice(0, 16);
+    return anchorsVersion(this.db);
   }
 }

@@ -1,3 +1,4 @@
+import type { AnchorState, CodeAnchor } from '../anchors';
 import type { UnitPatch } from '../units';
 
 /**
@@ -61,35 +62,6 @@ export interface ProposalDecisionResult {
   /** applied, rejected, undone, or conflict (nothing written). */
   outcome: 'applied' | 'rejected' | 'undone' | 'conflict';
   message: string;
-}
-
-/** States of a unit's code anchor at the current git HEAD. */
-export const ANCHOR_STATES = ['fresh', 'moved', 'changed', 'deleted', 'unverifiable'] as const;
-export type AnchorState = (typeof ANCHOR_STATES)[number];
-
-/** A unit's citation of code, pinned when the unit was written or approved. */
-export interface CodeAnchor {
-  memoryId: string;
-  /** Repository-relative path. */
-  path: string;
-  /** The backticked symbol the unit names, when found in the file. */
-  symbol?: string;
-  /** 1-based first line of the span (the symbol's definition, or the cited line). */
-  line?: number;
-  /** The first 16 hex digits of the SHA-256 of the normalized span. */
-  spanHash: string;
-  /** The commit the anchor was taken at. */
-  commit: string;
-}
-
-export interface AnchorCheck {
-  anchor: CodeAnchor;
-  state: AnchorState;
-  /** moved: where the symbol is now. */
-  movedTo?: { path: string; line: number };
-  /** The commit checked against. */
-  head: string;
-  checkedAt: string;
 }
 
 export interface StaleUnit {

@@ -1,8 +1,10 @@
 import { statSync } from 'node:fs';
-import { cachedAnchorChecks } from '../maintenance/cached-staleness';
-import { readHeadCommit } from '../maintenance/git-objects';
-import { maintenanceDatabasePath } from '../maintenance/maintenance-store';
-import type { AnchorCheck } from '../maintenance/maintenance-types';
+import {
+  type AnchorCheck,
+  cachedAnchorChecks,
+  maintenanceDatabasePath,
+  readHeadCommit,
+} from '../anchors';
 import type { PackInput } from './pack-types';
 import type { PlaneGatherer } from './plane-runner';
 
@@ -14,7 +16,7 @@ import type { PlaneGatherer } from './plane-runner';
  * words end the item's reason, which the receipt keeps. Nothing is left
  * out for it (deprecated units already are): the agent weighs it.
  *
- * The states come from the maintenance cache of the current HEAD
+ * The states come from the anchor-check cache of the current HEAD (anchors/)
  * (`cachedAnchorChecks`: no git process). A pack reads it at most once,
  * and only when the plane has units and `.cairn/state/maintenance.db`
  * exists; a process keeps what it read per project until HEAD or the

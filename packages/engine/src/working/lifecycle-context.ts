@@ -1,6 +1,6 @@
 import type { CairnSettings, Embedder, LifecycleResult } from '@cairn/core';
+import type { MemoryApi } from '../cairn-api';
 import { type LineageStore, openLineageStore } from '../lineage';
-import type { MemoryApi } from '../memory-api';
 
 /** What the lifecycle and the parts behind it work with: one project, opened. */
 export interface LifecycleContext {

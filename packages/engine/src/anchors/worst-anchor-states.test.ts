@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnchorCheck, AnchorState } from './maintenance-types';
+import type { AnchorCheck, AnchorState } from './anchor-types';
 import { worstAnchorStates } from './worst-anchor-states';
 
 const check = (memoryId: string, state: AnchorState): AnchorCheck => ({

@@ -1,4 +1,4 @@
-import type { AnchorCheck, AnchorState } from './maintenance-types';
+import type { AnchorCheck, AnchorState } from './anchor-types';
 
 /** How bad a state is: fresh and unverifiable say nothing against a unit. */
 const SEVERITY: Record<AnchorState, number> = {
