@@ -4,20 +4,11 @@ import {
   type CairnSettings,
   HEAD_END_MARKER,
   HEAD_START_MARKER,
-  isUnsafePathError,
   type MemoryBackend,
   monotonicMs,
+  type ResolvedSettings,
 } from '@cairn/core';
-import type { DoctorReport, HeadView, MemoryApi, ReindexStats } from './cairn-api';
-import {
-  type DoctorFinding,
-  databaseFindings,
-  duplicateUnitFindings,
-  linkFindings,
-  needsUser,
-  storeSizes,
-  workspaceFindings,
-} from './doctor';
+import type { HeadView, MemoryApi, ReindexStats } from './cairn-api';
 import { type RecallFn, searchMemory } from './memory-search';
 import { createWorkspaceWriter, type WorkspaceWriter } from './store';
 import {
@@ -124,37 +115,6 @@ export async function reindex(
   }
 }
 
-/** See `MemoryApi.doctor`; `extra` are findings the caller made (settings). */
-export async function memoryDoctor(
-  state: MemoryState,
-  extra: DoctorFinding[] = [],
-): Promise<DoctorReport> {
-  const { rootDir, store, settings } = state;
-  const links = linkFindings(rootDir);
-  const refusedWhenLinked =
-    <T>(fallback: T) =>
-    (error: unknown) => {
-      if (links.length > 0 && isUnsafePathError(error)) return fallback;
-      throw error;
-    };
-  const documents = await store.scan().catch(refusedWhenLinked([]));
-  const issues = documents.flatMap((document) => document.issues);
-  const units = documents.reduce((sum, document) => sum + document.units.length, 0);
-  const workspace = await workspaceFindings(rootDir, settings.limits.headTokens).catch(
-    refusedWhenLinked([]),
-  );
-  const findings = [
-    ...links,
-    ...workspace,
-    ...duplicateUnitFindings(documents),
-    ...databaseFindings(rootDir),
-    ...extra,
-  ];
-  const ok = issues.length === 0 && !needsUser(findings);
-  const stores = await storeSizes(rootDir);
-  return { ok, issues, findings, stores, files: documents.length, units };
-}
-
 /** Stops the unit store's watch and the index's, and lets the shared index forget the latter. */
 export function closeMemory(state: MemoryState): void {
   state.store.close();
@@ -163,10 +123,11 @@ export function closeMemory(state: MemoryState): void {
 }
 
 /**
- * The memory part of `Cairn` over `state`; `doctorFindings` are the
- * findings doctor adds (the settings', which the project resolves).
+ * The memory part of `Cairn` over `state`; `resolved` are the settings the
+ * project resolved, whose ignored values doctor reports. The doctor's
+ * checks load when `doctor()` is called, not with every project opened.
  */
-export function memoryApi(state: MemoryState, doctorFindings: () => DoctorFinding[]): MemoryApi {
+export function memoryApi(state: MemoryState, resolved: () => ResolvedSettings): MemoryApi {
   const { store, rootDir, settings, recall } = state;
   return {
     writer: state.writer,
@@ -182,6 +143,6 @@ export function memoryApi(state: MemoryState, doctorFindings: () => DoctorFindin
     recall: (query, context) => recall(query, context),
     readHead: () => readHead(state),
     reindex: (onProgress) => reindex(state, onProgress),
-    doctor: () => memoryDoctor(state, doctorFindings()),
+    doctor: async () => (await import('./memory-doctor')).memoryDoctor(state, resolved()),
   };
 }

@@ -7,7 +7,6 @@ import {
   memoryWorkspacePath,
 } from '@cairn/core';
 import type { Cairn, CairnStatus, InitResult, MemoryApi } from './cairn-api';
-import { settingsFindings } from './doctor';
 import { closeMemory, memoryApi, openMemoryState } from './memory-api';
 import { createHistoryRecords, createLineageAccess } from './recall';
 import { type OpenCairnOptions, type ResolvedProject, resolveProject } from './resolve-project';
@@ -74,7 +73,7 @@ export async function openCairn(rootDir: string, options: OpenCairnOptions = {})
   recall.useLineage(createLineageAccess(rootDir));
   recall.useHistory((warn) => createHistoryRecords(rootDir, settings.memory.namespace, warn));
   const memoryState = openMemoryState(rootDir, settings, backend, recall.recall, now);
-  const memory = memoryApi(memoryState, () => settingsFindings(project.resolved));
+  const memory = memoryApi(memoryState, () => project.resolved);
   const working = workingApi({
     rootDir,
     settings,

@@ -18,7 +18,6 @@ import {
   type NodeExpansion,
   openLineageStore,
 } from './lineage';
-import { isDueCheap } from './maintenance';
 import {
   clearLifecycleFailures,
   createLifecycle,
@@ -77,6 +76,8 @@ function lifecycleApi(state: WorkingState): LifecycleApi {
     sessionEnd: async (input) => {
       const result = await events(state).sessionEnd(input);
       // Insight extraction when due (docs/MAINTENANCE.md): one small read here, the run elsewhere.
+      // Maintenance loads here, at a session end, not with every other event.
+      const { isDueCheap } = await import('./maintenance');
       if (isDueCheap(rootDir, settings, now())) state.scheduleMaintenance(rootDir);
       return result;
     },

@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { coveredSources, packageOf } from './hook-coverage';
+import { packageOf } from './hook-coverage';
+import { promptHookCoverage } from './prompt-hook-coverage';
 
 /*
  * `pnpm --filter @cairn/repo-tools hook-path [--cli <dist folder>]`: runs one
@@ -15,56 +13,15 @@ import { coveredSources, packageOf } from './hook-coverage';
  */
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const FIXTURE = join(ROOT, 'harnesses/claude-code/fixtures/session/02-UserPromptSubmit.json');
 
 function cliDir(argv: string[]): string {
   const at = argv.indexOf('--cli');
   return resolve(at >= 0 && argv[at + 1] ? argv[at + 1]! : join(ROOT, 'packages/cli/dist'));
 }
 
-/** Runs the CLI in the temp world; the event's process writes its coverage to `coverage`. */
-function runCli(bin: string, args: string[], env: NodeJS.ProcessEnv, input?: string): string {
-  return execFileSync(process.execPath, [bin, ...args], {
-    env,
-    encoding: 'utf8',
-    ...(input === undefined ? {} : { input }),
-  });
-}
-
 function main(): void {
-  const dir = cliDir(process.argv.slice(2));
-  const bin = join(dir, 'bin.cjs');
-  const temp = mkdtempSync(join(tmpdir(), 'cairn-hook-path-'));
-  try {
-    const project = join(temp, 'project');
-    const home = join(temp, 'home');
-    const coverage = join(temp, 'coverage');
-    for (const folder of [project, home, coverage]) mkdirSync(folder, { recursive: true });
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      XDG_CACHE_HOME: join(home, '.cache'),
-      XDG_CONFIG_HOME: join(home, '.config'),
-      CAIRN_HOOK_SERVER: 'off',
-    };
-    runCli(bin, ['init', '--root', project], env);
-    runCli(bin, ['add', 'The deploy key lives in the team vault.', '--root', project], env);
-    const { payload } = JSON.parse(readFileSync(FIXTURE, 'utf8')) as {
-      payload: Record<string, unknown>;
-    };
-    const event = JSON.stringify({ ...payload, cwd: project, transcript_path: join(temp, 'none') });
-    runCli(
-      bin,
-      ['hook', 'claude-code', 'UserPromptSubmit'],
-      { ...env, NODE_V8_COVERAGE: coverage },
-      event,
-    );
-    const setUp = coveredSources(coverage, dir, false);
-    const called = coveredSources(coverage, dir, true);
-    report(called, setUp);
-  } finally {
-    rmSync(temp, { recursive: true, force: true });
-  }
+  const { called, setUp } = promptHookCoverage(cliDir(process.argv.slice(2)));
+  report(called, setUp);
 }
 
 interface PackageFiles {

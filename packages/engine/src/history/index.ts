@@ -31,6 +31,7 @@ export {
   historyDatabasePath,
   openHistoryDatabase,
 } from './history-database';
+export type { HistoryRecorder, KnownFix } from './history-recorder';
 export {
   DIGEST_RECORDS,
   digestRecordPath,
@@ -46,6 +47,7 @@ export {
   historyScope,
   namespaceOf,
 } from './history-scope';
+export { loadHistoryRecorder } from './load-history-recorder';
 export { hasOpenFailureFlag } from './open-failure-flag';
 export {
   fixPatternUnitText,

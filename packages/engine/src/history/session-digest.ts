@@ -1,7 +1,7 @@
 import { CairnError } from '@cairn/core';
 import type { LineageStore, TranscriptEntry } from '../lineage';
 import { createExtractiveSummarizer, harnessSummaryToStructured } from '../summaries';
-import { buildRunDigest, type RunDigestInput } from './build-run-digest';
+import type { RunDigestInput } from './build-run-digest';
 import { namespaceOf } from './history-scope';
 import { type PromotionMemory, type PromotionResult, promoteRecurringFromRun } from './promote';
 import { latestRunDigest, listRunDigests, recordRunDigest } from './run-digest-store';
@@ -157,6 +157,8 @@ export async function digestSession(
     new Date(startedAt),
     new Date(endedAt),
   );
+  // The digest's failure signatures load here, at a session end, not with every event.
+  const { buildRunDigest } = await import('./build-run-digest');
   const digest = buildRunDigest({
     agentId: session.agentId,
     runId: session.sessionKey,

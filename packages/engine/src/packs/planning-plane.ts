@@ -1,6 +1,6 @@
 import { type BeadsIssue, isDone, parentOf } from './beads-issue';
 import type { PackCandidate } from './pack-types';
-import { openPlanningGraph, type PlanningGraph, type PlanningSource } from './planning-graph';
+import type { PlanningGraph, PlanningSource } from './planning-graph';
 import { estimateCounter, type TokenCounter } from './token-counter';
 
 export interface PlanningRequest {
@@ -146,6 +146,8 @@ async function addTarget(b: Builder, target: BeadsIssue, why: string, maxSibling
  */
 export async function planningCandidates(request: PlanningRequest): Promise<PlanningResult> {
   const env = request.env ?? process.env;
+  // Beads' readers (its CLI, its JSONL export) load when a pack looks for planning, not with a hook.
+  const { openPlanningGraph } = await import('./planning-graph');
   const opened = await openPlanningGraph(request.projectRoot, env, request.source);
   const notes = [...opened.notes];
   if (!opened.graph) return { items: [], source: 'none', issueIds: [], skippedLines: 0, notes };

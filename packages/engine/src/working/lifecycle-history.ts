@@ -3,9 +3,12 @@ import { CairnError } from '@cairn/core';
 import {
   detectToolFailure,
   type FixPatternDetail,
+  type HistoryRecorder,
   hasOpenFailureFlag,
   historyDatabasePath,
   historyScope,
+  type KnownFix,
+  loadHistoryRecorder,
   promoteVerifiedPattern,
   readSharedFixes,
   toolEventFromRecorded,
@@ -15,7 +18,6 @@ import type { AppendedEntry } from '../lineage';
 import type { SessionRecord } from './head-store';
 import type { LifecycleContext } from './lifecycle-context';
 import { logLifecycleFailure } from './lifecycle-log';
-import type { HistoryRecorder, KnownFix } from './tool-history-recorder';
 
 export { DEFAULT_HISTORY_NAMESPACE } from '../history';
 
@@ -39,7 +41,7 @@ export interface ToolEvent {
  * The tool-event branch of task history. A successful event in a
  * session with no open failure costs the failure check and one stat of the
  * session's flag (history/open-failure-flag.ts): history.db stays closed
- * and the recorder (tool-history-recorder.ts) is not even loaded. Otherwise
+ * and the recorder (history's loadHistoryRecorder) is not even loaded. Otherwise
  * the event goes to history.db, and a failure with a known signature is
  * answered with its best fix pattern, which the event injects as a pack
  * (the post-tool profile).
@@ -62,7 +64,7 @@ export function createToolHistory(ctx: LifecycleContext, authorId: () => string)
 
 async function loadRecorder(state: ToolHistoryState): Promise<HistoryRecorder> {
   if (state.recorder) return state.recorder;
-  const { createHistoryRecorder } = await import('./tool-history-recorder');
+  const createHistoryRecorder = await loadHistoryRecorder();
   state.recorder ??= createHistoryRecorder(state.ctx.rootDir);
   return state.recorder;
 }

@@ -1,27 +1,29 @@
 import { redactSecrets } from '@cairn/core';
+import type { Database } from '../store';
+import { patternDetail } from './fix-pattern-store';
+import type { FixPattern, FixPatternDetail } from './fix-pattern-types';
+import { openHistoryDatabase } from './history-database';
 import {
   applySharedFixes,
-  endSessionFailures,
-  type FixPattern,
-  type FixPatternDetail,
-  type HistoryAccess,
-  openHistoryDatabase,
-  ownSharedPatterns,
-  patternDetail,
-  recordToolOutcome,
   type SharedFixesFile,
   type SharedImport,
-  type SharedPattern,
   sharedAuthorsOf,
+} from './shared-fixes';
+import { ownSharedPatterns } from './shared-fixes-export';
+import type { SharedPattern } from './shared-fixes-file';
+import {
+  endSessionFailures,
+  type HistoryAccess,
+  recordToolOutcome,
   type ToolOutcomeInput,
-} from '../history';
-import type { Database } from '../store';
+} from './tool-outcome-recorder';
 
 /**
  * The part of task history a tool event needs only when it failed or its
- * session has an open failure: loaded on first use by lifecycle-history.ts
- * (a dynamic import), so a hook answering a successful tool call never
- * evaluates the signature rules, the pattern store or the redaction patterns.
+ * session has an open failure: loaded on first use (loadHistoryRecorder, a
+ * dynamic import), so a hook answering a prompt or a successful tool call
+ * never evaluates the signature rules, the pattern store or the redaction
+ * patterns.
  */
 
 /** A failure's known fix: its pattern, and the other clones that share it (none: this clone's own). */

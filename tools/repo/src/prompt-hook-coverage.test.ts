@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { promptHookCoverage } from './prompt-hook-coverage';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CLI_DIST = join(ROOT, 'packages/cli/dist');
+
+/**
+ * Code a prompt has no use for: the signature rules and fix learning of a
+ * failed tool call, a session end's run digest, maintenance, and `cairn
+ * doctor`'s checks. Each loads at its own point of use; a prompt hook
+ * process must not evaluate any of it (no timing here: `hook-path` and the
+ * bench measure how far a prompt travels).
+ */
+const NOT_FOR_A_PROMPT = [
+  // The package-manager rule's words are the one part the pack's history plane reads.
+  /^packages\/engine\/src\/history\/rules\/(?!package-manager-rules\.ts$)/,
+  /^packages\/engine\/src\/history\/(error-signature|failure-signature|build-run-digest)\.ts$/,
+  /^packages\/engine\/src\/history\/(history-recorder|tool-outcome-recorder)\.ts$/,
+  /^packages\/engine\/src\/maintenance\//,
+  /^packages\/engine\/src\/doctor\//,
+];
+
+describe.skipIf(!existsSync(join(CLI_DIST, 'hook-main.cjs')))(
+  'the prompt hook path (built CLI; skipped until `pnpm build` wrote packages/cli/dist)',
+  () => {
+    it('answers a prompt without evaluating code only other events and commands use', () => {
+      const { called, setUp, reply } = promptHookCoverage(CLI_DIST);
+      expect(reply).toContain('The deploy key lives in the team vault.');
+      const ran = [...setUp].map((file) => relative(ROOT, file));
+      // The pack was built: its files ran.
+      expect(ran).toContain('packages/engine/src/packs/retrieve-context-pack.ts');
+      const calledFiles = [...called].map((file) => relative(ROOT, file));
+      expect(calledFiles.filter((file) => NOT_FOR_A_PROMPT.some((re) => re.test(file)))).toEqual(
+        [],
+      );
+    });
+  },
+);

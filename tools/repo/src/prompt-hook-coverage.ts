@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { coveredSources } from './hook-coverage';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const FIXTURE = join(ROOT, 'harnesses/claude-code/fixtures/session/02-UserPromptSubmit.json');
+
+/** Runs the CLI in the temp world; the event's process writes its coverage to `coverage`. */
+function runCli(bin: string, args: string[], env: NodeJS.ProcessEnv, input?: string): string {
+  return execFileSync(process.execPath, [bin, ...args], {
+    env,
+    encoding: 'utf8',
+    ...(input === undefined ? {} : { input }),
+  });
+}
+
+export interface PromptHookCoverage {
+  /** Source files with a function that was called (absolute paths). */
+  called: Set<string>;
+  /** Source files with any code that ran, module set-up included. */
+  setUp: Set<string>;
+  /** What the hook printed. */
+  reply: string;
+}
+
+/**
+ * Runs one Claude Code UserPromptSubmit event (the recorded fixture) the
+ * way Claude Code runs it, as a `cairn hook` process of the built CLI in
+ * `dir` with the hook server off, on a temp project holding one unit, with
+ * V8 coverage on; returns the source files that ran, through the bundles'
+ * source maps (hook-coverage.ts).
+ */
+export function promptHookCoverage(dir: string): PromptHookCoverage {
+  const bin = join(dir, 'bin.cjs');
+  const temp = mkdtempSync(join(tmpdir(), 'cairn-hook-path-'));
+  try {
+    const project = join(temp, 'project');
+    const home = join(temp, 'home');
+    const coverage = join(temp, 'coverage');
+    for (const folder of [project, home, coverage]) mkdirSync(folder, { recursive: true });
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      CAIRN_HOOK_SERVER: 'off',
+    };
+    runCli(bin, ['init', '--root', project], env);
+    runCli(bin, ['add', 'The deploy key lives in the team vault.', '--root', project], env);
+    const { payload } = JSON.parse(readFileSync(FIXTURE, 'utf8')) as {
+      payload: Record<string, unknown>;
+    };
+    const event = JSON.stringify({ ...payload, cwd: project, transcript_path: join(temp, 'none') });
+    const reply = runCli(
+      bin,
+      ['hook', 'claude-code', 'UserPromptSubmit'],
+      { ...env, NODE_V8_COVERAGE: coverage },
+      event,
+    );
+    return {
+      called: coveredSources(coverage, dir, true),
+      setUp: coveredSources(coverage, dir, false),
+      reply,
+    };
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
