@@ -8,10 +8,11 @@ const CLI_DIST = join(ROOT, 'packages/cli/dist');
 
 /**
  * Code a prompt has no use for: the signature rules and fix learning of a
- * failed tool call, a session end's run digest, maintenance, and `cairn
- * doctor`'s checks. Each loads at its own point of use; a prompt hook
- * process must not evaluate any of it (no timing here: `hook-path` and the
- * bench measure how far a prompt travels).
+ * failed tool call, a session end's run digest, maintenance, `cairn
+ * doctor`'s checks and Beads' readers (no Beads in the project). Each
+ * loads at its own point of use; a prompt hook process must not evaluate
+ * any of it (no timing here: `hook-path` and the bench measure how far a
+ * prompt travels).
  */
 const NOT_FOR_A_PROMPT = [
   // The package-manager rule's words are the one part the pack's history plane reads.
@@ -20,6 +21,7 @@ const NOT_FOR_A_PROMPT = [
   /^packages\/engine\/src\/history\/(history-recorder|tool-outcome-recorder)\.ts$/,
   /^packages\/engine\/src\/maintenance\//,
   /^packages\/engine\/src\/doctor\//,
+  /^packages\/engine\/src\/packs\/(planning-graph|beads-cli|beads-export|beads-export-index)\.ts$/,
 ];
 
 describe.skipIf(!existsSync(join(CLI_DIST, 'hook-main.cjs')))(
