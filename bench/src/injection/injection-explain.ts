@@ -1,6 +1,6 @@
 import type { ContextPack, PackProfileName } from '@cairn/engine';
 import { meaningfulTerms } from '@cairn/engine/internals';
-import type { LabelledRequest } from './injection-dataset';
+import type { LabelledRequest, Topic } from './injection-dataset';
 import type { TopicItems } from './injection-measure';
 
 /**
@@ -9,7 +9,10 @@ import type { TopicItems } from './injection-measure';
  * user output). Each labelled item left out is put in one class: not
  * retrieved by its plane's search at all, retrieved and below the
  * relevance floor, a duplicate (of which item), cut by the budget (with the
- * plane's share and what the pack used), or another exclusion. Each
+ * plane's share and what the pack used), or another exclusion; an item
+ * below the floor is also counted by how many of the request's meaningful
+ * terms its own words share (0, 1, 2 or more: a paraphrase, a request
+ * word its other words do not back, or a floor too strict). Each
  * injected unlabelled item is named by kind, with the request's terms it
  * shares. The held-out part is summed by class only: it is never looked at
  * item by item while tuning.
@@ -29,16 +32,21 @@ export interface LabelledIds {
   name: string;
   /** Matches the item's exclusion id. */
   matches: (id: string) => boolean;
+  /** The item's words: the unit's text, the section's heading and body. */
+  text: string;
 }
 
 export interface ExplainState {
   misses: Map<string, Map<MissClass, number>>;
+  /** Of the misses below the floor, by profile and part: how many share 0, 1, 2+ request terms. */
+  shared: Map<string, Map<string, number>>;
   unlabelled: Map<string, { items: number; tokens: number }>;
   lines: string[];
 }
 
 export const explainState = (): ExplainState => ({
   misses: new Map(),
+  shared: new Map(),
   unlabelled: new Map(),
   lines: [],
 });
@@ -48,14 +56,16 @@ export function labelledIds(
   request: LabelledRequest,
   topics: ReadonlyMap<string, TopicItems>,
   sectionLines: ReadonlyMap<string, number>,
+  rows: ReadonlyMap<string, Topic>,
 ): LabelledIds[] {
   const out: LabelledIds[] = [];
   for (const key of request.topics) {
     const topic = topics.get(key);
-    if (!topic) continue;
+    const row = rows.get(key);
+    if (!topic || !row) continue;
     const unitId = topic.unit.slice('unit '.length);
-    out.push({ name: topic.unit, matches: (id) => id === unitId });
-    if (!topic.document) continue;
+    out.push({ name: topic.unit, matches: (id) => id === unitId, text: row.unit });
+    if (!topic.document || !row.section) continue;
     const [path, heading] = topic.document.slice('document '.length).split('#') as [string, string];
     const line = sectionLines.get(`${path}#${heading}`) ?? -10;
     out.push({
@@ -64,6 +74,7 @@ export function labelledIds(
         const match = /^DOC:(.+)#L(\d+)-L\d+$/.exec(id);
         return !!match && match[1] === path && Math.abs(Number(match[2]) - line) <= 1;
       },
+      text: `${row.section.heading}\n${row.section.body}`,
     });
   }
   return out;
@@ -81,6 +92,10 @@ function classOf(reason: string): MissClass {
 }
 
 const count = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
+
+/** The request's meaningful terms an item's words hold, as the relevance floor reads both. */
+const sharedWith = (query: ReadonlySet<string>, text: string) =>
+  [...meaningfulTerms(text)].filter((term) => query.has(term));
 
 function budgetLine(pack: ContextPack): string {
   const planes = pack.budget.planes
@@ -100,17 +115,25 @@ export function explainPack(
   const detail = request.part === 'tuned';
   const lines = [`=== ${profile} ${request.id}: ${request.text}`];
   const query = meaningfulTerms(pack.query);
-  const misses = state.misses.get(`${profile} ${request.part}`) ?? new Map<MissClass, number>();
-  state.misses.set(`${profile} ${request.part}`, misses);
+  const key = `${profile} ${request.part}`;
+  const misses = state.misses.get(key) ?? new Map<MissClass, number>();
+  state.misses.set(key, misses);
+  const shared = state.shared.get(key) ?? new Map<string, number>();
+  state.shared.set(key, shared);
   for (const label of labelled) {
     if (pack.items.some((item) => label.matches(item.id))) continue;
     const exclusion = pack.excluded.find((e) => label.matches(e.id));
     const kind = exclusion ? classOf(exclusion.reason) : 'not-retrieved';
     count(misses, kind);
+    const holds = sharedWith(query, label.text);
+    if (kind === 'not-relevant')
+      count(shared, `shares ${Math.min(2, holds.length)}${holds.length >= 2 ? '+' : ''}`);
     const why = exclusion
       ? `${exclusion.reason}${exclusion.duplicateOf ? ` of ${exclusion.duplicateOf}` : ''}${exclusion.reason === 'over-budget' ? `; ${budgetLine(pack)}` : ''}`
       : 'not retrieved by its plane';
-    lines.push(`MISS ${label.name}: ${why}`);
+    lines.push(
+      `MISS ${label.name}: ${why}; shares [${holds.join(', ')}] of [${[...query].join(', ')}]`,
+    );
   }
   for (const item of pack.items) {
     if (item.id.startsWith('head:') || labelled.some((label) => label.matches(item.id))) continue;
@@ -119,9 +142,9 @@ export function explainPack(
     entry.items += 1;
     entry.tokens += item.tokenCost;
     state.unlabelled.set(kind, entry);
-    const shared = [...meaningfulTerms(item.text)].filter((t) => query.has(t));
+    const holds = sharedWith(query, item.text);
     lines.push(
-      `EXTRA ${item.plane}/${item.provenance.kind} ${item.id} score ${item.score.toFixed(2)} ${item.tokenCost} tokens, shares [${shared.join(', ')}]: ${item.text.split('\n')[0]!.slice(0, 100)}`,
+      `EXTRA ${item.plane}/${item.provenance.kind} ${item.id} score ${item.score.toFixed(2)} ${item.tokenCost} tokens, shares [${holds.join(', ')}]: ${item.text.split('\n')[0]!.slice(0, 100)}`,
     );
   }
   if (detail) state.lines.push(...lines);
@@ -132,6 +155,14 @@ export function explainTotals(state: ExplainState): string[] {
   const out = ['=== totals'];
   for (const [key, misses] of state.misses)
     out.push(`misses ${key}: ${[...misses].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+  for (const [key, shared] of state.shared)
+    if (shared.size > 0)
+      out.push(
+        `below the floor ${key}: ${[...shared]
+          .sort()
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}`,
+      );
   for (const [key, { items, tokens }] of state.unlabelled)
     out.push(`unlabelled ${key}: ${items} items, ${tokens} tokens`);
   return out;

@@ -191,10 +191,11 @@ function explaining(
   state: ExplainState,
 ): Scored['observe'] {
   const lines = sectionLines(documentFiles(topics));
+  const rows = new Map(topics.map((topic) => [topic.key, topic]));
   return (profile, request, pack) => {
     // after-compaction is session start in a new epoch: the same packs.
     if (profile === 'after-compaction' || profile === 'pre-compaction') return;
-    explainPack(state, profile, request, pack, labelledIds(request, items, lines));
+    explainPack(state, profile, request, pack, labelledIds(request, items, lines, rows));
   };
 }
 
