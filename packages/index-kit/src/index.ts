@@ -128,6 +128,7 @@ export {
 } from './sync-pool';
 export { type WarningSink, warningSink } from './warning-sink';
 export { wordForms } from './word-forms';
+export { wordStem } from './word-stem';
 export {
   DEFAULT_GET_MAX_LINES,
   type WorkspaceStorage,

@@ -78,6 +78,7 @@ describe('query expansion', () => {
       words: ['road', 'trip'],
       weight: EXPANSION_WEIGHTS.compound,
       source: 'compound',
+      standsFor: ['roadtrip'],
     });
     expect(words(await expandQuery('filename', ['filename']))).toContain('file name');
     // Parts must be common words on both sides of the cut, three letters at least.
@@ -93,11 +94,42 @@ describe('query expansion', () => {
     const project = indexGlossary([['kestrel', 'deploy pipeline'], ['alone'], []]);
     expect(project.groups).toHaveLength(1);
     const found = await expandQuery('kestrel deploy', ['kestrel', 'deploy'], { project });
-    expect(found[0]).toEqual({ words: ['deploy', 'pipeline'], weight: 0.6, source: 'project' });
+    expect(found[0]).toEqual({
+      words: ['deploy', 'pipeline'],
+      weight: 0.6,
+      source: 'project',
+      standsFor: ['kestrel'],
+    });
     expect(new Set(words(found)).size).toBe(found.length);
     const abbreviations =
       'db env auth repo config k8s ci e2e pr cli pkg lib msg err tz docs perf dir infra qa';
     const many = await expandQuery(abbreviations, abbreviations.split(' '));
     expect(many).toHaveLength(MAX_EXPANSIONS);
+  });
+
+  it('names the query words each expansion stands for', async () => {
+    const found = await expandQuery(
+      'got a too many requests error',
+      ['got', 'many', 'requests', 'error'],
+      {
+        wordnet: false,
+      },
+    );
+    const of = (word: string) => found.find((e) => e.words.join(' ') === word)?.standsFor;
+    expect(of('429')).toEqual(['too', 'many', 'requests']);
+    expect(of('err')).toEqual(['error']);
+    const forms = await expandQuery('the mail was sent', ['mail', 'sent'], { wordnet: false });
+    expect(forms.find((e) => e.words[0] === 'send')?.standsFor).toEqual(['sent']);
+  });
+
+  it('knows general developer vocabulary: abbreviations, other names, phrasal verbs', async () => {
+    const said = async (query: string) =>
+      words(await expandQuery(query, query.split(' '), { wordnet: false }));
+    expect(await said('query params')).toContain('parameter');
+    expect(await said('database backed up')).toContain('backup');
+    expect(await said('cancel upload')).toContain('abort');
+    expect(await said('publish package')).toContain('release');
+    expect(await said('a11y audit')).toContain('accessibility');
+    expect(await said('commonjs build')).toContain('cjs');
   });
 });

@@ -20,6 +20,12 @@ export interface QueryExpansion {
   source: 'forms' | 'compound' | 'glossary' | 'project' | 'wordnet';
   /** For a WordNet synonym: the query word it stands for (an index may use it only where that word is missing). */
   of?: string;
+  /**
+   * The query's words it stands for, lowercase as written (`429` for
+   * `too`, `many`, `requests`): where a judge of relevance credits a text
+   * that holds it instead of them.
+   */
+  standsFor: string[];
 }
 
 /**
@@ -105,16 +111,18 @@ export function softwareGlossary(): GlossaryIndex {
   return builtIn;
 }
 
-/** Every group some run of 1..MAX_PHRASE_WORDS consecutive query words names, with the keys it matched. */
+/** Every group some run of 1..MAX_PHRASE_WORDS consecutive query words names: its keys and words. */
 function matchedGroups(glossary: GlossaryIndex, words: readonly string[]) {
-  const found = new Map<number, Set<string>>();
+  const found = new Map<number, { keys: Set<string>; words: Set<string> }>();
   for (let start = 0; start < words.length; start += 1) {
     for (let end = start + 1; end <= Math.min(words.length, start + MAX_PHRASE_WORDS); end += 1) {
-      const key = keyOf(words.slice(start, end));
+      const run = words.slice(start, end);
+      const key = keyOf(run);
       for (const group of glossary.byKey.get(key) ?? []) {
-        const keys = found.get(group) ?? new Set<string>();
-        keys.add(key);
-        found.set(group, keys);
+        const match = found.get(group) ?? { keys: new Set<string>(), words: new Set<string>() };
+        match.keys.add(key);
+        for (const word of run) match.words.add(word);
+        found.set(group, match);
       }
     }
   }
@@ -130,11 +138,11 @@ export function glossaryExpansions(
 ): QueryExpansion[] {
   const out: QueryExpansion[] = [];
   const said = new Set(queryWords.map(baseForm));
-  for (const [group, keys] of matchedGroups(glossary, queryWords)) {
+  for (const [group, match] of matchedGroups(glossary, queryWords)) {
     for (const member of glossary.groups[group]!) {
       const key = keyOf(member);
-      if (keys.has(key) || (member.length === 1 && said.has(key))) continue;
-      out.push({ words: member, weight, source });
+      if (match.keys.has(key) || (member.length === 1 && said.has(key))) continue;
+      out.push({ words: member, weight, source, standsFor: [...match.words] });
     }
   }
   return out;
@@ -186,7 +194,7 @@ export async function wordnetExpansions(
     const found = synonyms.length > 0 ? synonyms : lookup(lines, baseForm(word));
     for (const synonym of found.slice(0, WORDNET_PER_WORD)) {
       if (said.has(baseForm(synonym))) continue;
-      out.push({ words: [synonym], weight, source: 'wordnet', of: word });
+      out.push({ words: [synonym], weight, source: 'wordnet', of: word, standsFor: [word] });
     }
   }
   return out;
@@ -200,7 +208,9 @@ export async function formExpansions(
   const out: QueryExpansion[] = [];
   for (const word of contentWords) {
     if (!/^[a-z]{2,}$/.test(word)) continue;
-    for (const form of await wordForms(word)) out.push({ words: [form], weight, source: 'forms' });
+    const standsFor = [word];
+    for (const form of await wordForms(word))
+      out.push({ words: [form], weight, source: 'forms', standsFor });
   }
   return out;
 }
@@ -225,7 +235,8 @@ export async function compoundExpansions(
   for (let at = 1; at < queryWords.length; at += 1) {
     const [left, right] = [queryWords[at - 1], queryWords[at]];
     if (content(left) && content(right)) {
-      out.push({ words: [`${left}${right}`], weight, source: 'compound' });
+      const standsFor = [left!, right!];
+      out.push({ words: [`${left}${right}`], weight, source: 'compound', standsFor });
     }
   }
   const lines = await wordnetTable();
@@ -234,7 +245,7 @@ export async function compoundExpansions(
     for (let cut = MIN_COMPOUND_PART; cut <= word.length - MIN_COMPOUND_PART; cut += 1) {
       const parts = [word.slice(0, cut), word.slice(cut)];
       if (parts.every((part) => lineOf(lines, part) !== undefined)) {
-        out.push({ words: parts, weight, source: 'compound' });
+        out.push({ words: parts, weight, source: 'compound', standsFor: [word] });
       }
     }
   }
