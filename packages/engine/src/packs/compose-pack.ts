@@ -3,6 +3,7 @@ import { type Allocation, allocateBudget } from './allocate-budget';
 import { dedupeItems, FactLedger } from './pack-dedupe';
 import type { PackCandidate, PackExclusion, PackInput, PackItem, PackPlane } from './pack-types';
 import { fitHeads, type HeadCandidate } from './pinned-items';
+import type { QueryVocabulary } from './query-vocabulary';
 import { relevantCandidates } from './relevance';
 import {
   type PackFrameOptions,
@@ -38,6 +39,8 @@ export interface ComposeOptions {
     byMeaning?: boolean;
     /** The query is made of parts, one a line (session start's thread state): judged part by part. */
     parts?: boolean;
+    /** What the query's terms also match, after the search's expansion (`queryVocabulary`). */
+    vocabulary?: QueryVocabulary;
   };
   /** Pinned items (the heads), in the order they say things first; each fitted to its share. */
   heads?: readonly HeadCandidate[];
@@ -156,6 +159,7 @@ function relevantOf(redacted: Redacted, options: ComposeOptions) {
     ? relevantCandidates(relevance.query, redacted.items, relevance.floors, {
         ...(relevance.byMeaning ? { byMeaning: true } : {}),
         ...(relevance.parts ? { parts: true } : {}),
+        ...(relevance.vocabulary ? { vocabulary: relevance.vocabulary } : {}),
       })
     : { kept: redacted.items, excluded: [] as PackExclusion[] };
   const kept = relevant.kept.map(({ matchText: _, ...item }) => item);

@@ -17,6 +17,7 @@ export { PACK_PLANES, type PackCandidate, type PackExclusion, type PackPlane } f
 export type { HeadCandidate } from './pinned-items';
 export type { PlaneGatherer, PlaneYield } from './plane-runner';
 export type { PlanningSource } from './planning-graph';
+export { type QueryVocabulary, queryVocabulary } from './query-vocabulary';
 export { relevantCandidates } from './relevance';
 export { meaningfulTerms, sharedTerms } from './relevance-terms';
 export { describeEvidence, describeProvenance, PACK_START_MARKER, renderPack } from './render-pack';

@@ -1,4 +1,4 @@
-import { baseForm, queryTerms } from '@cairn/index-kit';
+import { queryTerms, wordStem } from '@cairn/index-kit';
 
 /**
  * The meaningful terms of a text, as the pack's relevance floor and its
@@ -6,9 +6,12 @@ import { baseForm, queryTerms } from '@cairn/index-kit';
  * (`queryTerms` of `@cairn/index-kit`: lowercase words, stop words out),
  * the parts of identifiers (`onDownloadProgress` gives download and
  * progress), words of a request that say nothing about its subject left
- * out, and each term cut to a base form (`retries` and `retried` are
- * `retry`). The one place the pack reads terms: when the search's term
- * code grows (code-aware parts, base forms), this function follows it.
+ * out, and each term cut to the stem the search index stores (`wordStem`:
+ * `deploy` and `deployment`, `cancel` and `cancellation` meet). The one
+ * place the pack reads terms: when the search's term code grows
+ * (code-aware parts, stems), this function follows it. What the search
+ * widens a query with (its glossaries, word forms, WordNet) is in
+ * query-vocabulary.ts.
  */
 
 /** A lower-to-upper or acronym-to-word step inside one word. */
@@ -17,40 +20,27 @@ const CAMEL_WORD = /[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*/g;
 
 /**
  * Words a developer's request is made of whatever it is about: they match
- * almost any item and rank nothing (the search's stop words are out already).
+ * almost any item and rank nothing (the search's stop words are out
+ * already). Quantities and frequencies a question asks for (`how much`,
+ * `how often`, `instead of`) are here too: the answer says a number or a
+ * schedule, not the word.
  */
 const REQUEST_WORDS = new Set(
   `ask asked tell show explain help please need needs want wants know knew get gets got make makes
   made thing things way ways still also just like really actually anything something everything
   nothing one ones look looks again else ever never always sure let lets say says said think
   happen happens happened go goes going went come comes came keep kept put take took
-  use uses used using work works worked working`.split(/\s+/),
+  use uses used using work works worked working much many often instead rather`.split(/\s+/),
 );
-
-/**
- * A term's matching key: the search's base form (`baseForm` of
- * `@cairn/index-kit`: plural, -ing and -ed off), then folded so every form
- * of a word meets on one key, the same on both sides: a final `e` off
- * (`release`, `released`, `releasing` and `releases` are `releas`; `cache`
- * and `caches` are `cach`), `-ied` read as `-y` (`retried` is `retry`, as
- * `retries` is), and the doubled `l` of British spelling once (`cancelled`
- * is `cancel`). A key, not a word: it is only ever compared.
- */
-export function baseTerm(word: string): string {
-  if (word.length > 4 && word.endsWith('ied')) return `${word.slice(0, -3)}y`;
-  const base = baseForm(word);
-  if (base.length > 5 && base.endsWith('ell')) return base.slice(0, -1);
-  return base.length > 3 && base.endsWith('e') ? base.slice(0, -1) : base;
-}
 
 const keep = (term: string) => term.length > 1 && !REQUEST_WORDS.has(term);
 
 function termsOf(text: string): Set<string> {
   const terms = new Set<string>();
-  for (const term of queryTerms(text)) if (keep(term)) terms.add(baseTerm(term));
+  for (const term of queryTerms(text)) if (keep(term)) terms.add(wordStem(term));
   for (const word of text.match(CAMEL_WORD) ?? []) {
     for (const part of queryTerms(word.split(CAMEL_SPLIT).join(' '))) {
-      if (keep(part)) terms.add(baseTerm(part));
+      if (keep(part)) terms.add(wordStem(part));
     }
   }
   return terms;
@@ -60,7 +50,7 @@ function termsOf(text: string): Set<string> {
 const recent = new Map<string, ReadonlySet<string>>();
 const RECENT_KEPT = 1024;
 
-/** The meaningful terms of `text` (see the file's comment), a set of lowercase base forms. */
+/** The meaningful terms of `text` (see the file's comment), a set of lowercase stems. */
 export function meaningfulTerms(text: string): ReadonlySet<string> {
   let terms = recent.get(text);
   if (!terms) {
@@ -69,11 +59,4 @@ export function meaningfulTerms(text: string): ReadonlySet<string> {
     recent.set(text, terms);
   }
   return terms;
-}
-
-/** How many of `query`'s terms `text` holds. */
-export function sharedTerms(query: ReadonlySet<string>, text: ReadonlySet<string>): number {
-  let shared = 0;
-  for (const term of query) if (text.has(term)) shared += 1;
-  return shared;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PackInput } from './compose-pack';
 import { RELEVANCE_FLOORS } from './pack-planes';
+import { queryVocabulary } from './query-vocabulary';
 import { relevantCandidates } from './relevance';
 import { meaningfulTerms } from './relevance-terms';
 
@@ -61,9 +62,13 @@ describe('relevance before budget', () => {
     expect(result.kept.map((c) => c.id)).toEqual(['best', 'named']);
   });
 
-  it('reads identifiers and base forms as the search does', () => {
-    expect([...meaningfulTerms('onDownloadProgress retries were failing')]).toEqual(
-      expect.arrayContaining(['download', 'progress', 'retry', 'fail']),
+  it('reads identifiers and word forms as the search does', () => {
+    const terms = meaningfulTerms('onDownloadProgress retries were failing');
+    expect([...terms]).toEqual(expect.arrayContaining(['download', 'progress', 'fail']));
+    // Every form of a word meets on the search index's stem.
+    expect(meaningfulTerms('retried fails')).toEqual(meaningfulTerms('retries failing'));
+    expect(meaningfulTerms('released cancellation approval')).toEqual(
+      meaningfulTerms('releasing cancel approve'),
     );
     // Request words say nothing about the subject.
     expect(meaningfulTerms('please explain it again')).toEqual(new Set());
@@ -190,5 +195,48 @@ describe('relevance before budget', () => {
       'Please remember that releases are cut on Thursdays. Which pager alias does on-call use? And which staging cluster?';
     const kept = relevantCandidates(prompt, candidates, RELEVANCE_FLOORS).kept.map((c) => c.id);
     expect(kept.sort()).toEqual(['pager', 'staging']);
+  });
+
+  it('matches another form of a word: "approves" finds "approval"', () => {
+    const candidates = [
+      unit('answer', 'Budget approval lies with the CFO.', 5),
+      unit('plan', 'The hiring plan is reviewed every quarter.', 4),
+    ];
+    const kept = relevantCandidates('who approves the quarterly budget?', candidates, {}).kept;
+    expect(kept.map((c) => c.id)).toEqual(['answer']);
+  });
+
+  it('matches a synonym the search looked for, backing a word the item shares; never alone', async () => {
+    const query = 'how often do we ship the android app?';
+    const vocabulary = await queryVocabulary(query);
+    const candidates = [
+      // `ship` is `deploy` in the search's glossary.
+      unit('answer', 'The Android client deploys every Thursday.', 5),
+      unit('alone', 'Deploys run after the nightly build.', 4),
+      unit('ios', 'The iOS certificate is renewed by the team.', 3),
+    ];
+    const kept = (options = {}) =>
+      relevantCandidates(query, candidates, RELEVANCE_FLOORS, options).kept.map((c) => c.id);
+    expect(kept({ vocabulary })).toEqual(['answer']);
+    // The request's own words alone: the answer shares one of them, and `ship` no item holds.
+    expect(kept()).toEqual([]);
+  });
+
+  it("does not let a synonym raise the bar for an item holding the request's own words", async () => {
+    const query = 'what is the default request timeout?';
+    const vocabulary = await queryVocabulary(query);
+    const section = (id: string, heading: string, text: string, score: number) =>
+      unit(id, text, score, {
+        plane: 'documents',
+        trustClass: 'raw',
+        provenance: { kind: 'document', id: `README.md#${heading}`, file: 'README.md' },
+      });
+    const candidates = [
+      section('timeouts', 'Timeouts', 'Every request times out after 10000 ms.', 1),
+      // 408 is "request timeout" in the glossary: it holds both words another way.
+      section('statuses', 'Statuses', 'The default retried statuses are 408, 429 and 503.', 0.9),
+    ];
+    const kept = relevantCandidates(query, candidates, RELEVANCE_FLOORS, { vocabulary }).kept;
+    expect(kept.map((c) => c.id)).toContain('timeouts');
   });
 });

@@ -1,5 +1,9 @@
 import type { PackExclusion, PackInput, PackPlane } from './pack-types';
-import { meaningfulTerms, sharedTerms } from './relevance-terms';
+import { evidence, queryParts } from './query-parts';
+import { NO_VOCABULARY, type QueryVocabulary } from './query-vocabulary';
+import { meaningfulTerms } from './relevance-terms';
+
+export { LONG_TEXT_TERMS, minSharedTerms } from './query-parts';
 
 /**
  * Relevance before budget (docs/PACKS.md): an item enters a pack because
@@ -12,12 +16,19 @@ import { meaningfulTerms, sharedTerms } from './relevance-terms';
  *
  * - **shared terms**: it holds at least `minSharedTerms` of the query's
  *   meaningful terms (`meaningfulTerms`: stop words and request words out,
- *   identifier parts and base forms in), one more when it is long; and
- *   its coverage is at least `MIN_COVERAGE`;
+ *   identifier parts in, each word cut to the search index's stem), one
+ *   more when it is long; and its coverage is at least `MIN_COVERAGE`. A
+ *   term is also held through another way of saying it that the search
+ *   looked for (`queryVocabulary`: its glossaries and word forms, at the
+ *   share `ALTERNATIVE_SHARES` gives), as long as the item holds at least
+ *   one of the request's own terms: a synonym backs a word, never stands
+ *   alone;
  * - **relative to the best**: its coverage is at least a share of the
  *   best coverage (`relativeFloor`), a share that grows with the best:
  *   when one candidate holds the query's rare words, one holding only its
- *   common ones answers something else. Units and document sections are
+ *   common ones answers something else. The best is that of the
+ *   request's own words: a synonym lifts the item that holds it, it does
+ *   not raise the bar for the others. Units and document sections are
  *   measured against the best of their plane (a unit and a section answer
  *   in different words); history items (digests, summaries, fix patterns)
  *   against the best unit or section, with a higher share
@@ -31,6 +42,7 @@ import { meaningfulTerms, sharedTerms } from './relevance-terms';
  *   candidate of its plane that passes the tests above;
  * - **few weak items**: of the items whose coverage is below
  *   `STRONG_COVERAGE`, at most `MAX_WEAK` are kept, the best first.
+
  *
  * A query made of parts (a prompt's sentences; session start's thread
  * status, next action and open loops, one a line) is judged part by part:
@@ -55,8 +67,6 @@ export const RELATIVE_SLOPE = 0.35;
 export const HISTORY_RELATIVE = 0.9;
 /** The least coverage of a history item: a run's story or a session's summary holds words by chance. */
 export const HISTORY_MIN_COVERAGE = 0.6;
-/** Past this many distinct terms a text is long: it needs one shared term more. */
-export const LONG_TEXT_TERMS = 25;
 /** Items whose coverage is below this are weakly related ... */
 export const STRONG_COVERAGE = 0.5;
 /** ... and at most this many of them are kept. */
@@ -64,44 +74,6 @@ export const MAX_WEAK = 2;
 
 /** The share of `best` a candidate's coverage must reach, in a plane measured against its own best. */
 export const relativeFloor = (best: number) => (RELATIVE_BASE + RELATIVE_SLOPE * best) * best;
-
-/** Shared terms an item needs, by the number of meaningful words in the query. */
-export function minSharedTerms(queryTerms: number): number {
-  return queryTerms >= 4 ? 2 : 1;
-}
-
-/** The words of a request that hold a meaningful term. */
-function meaningfulWords(query: string): number {
-  return query.split(/\s+/).filter((word) => meaningfulTerms(word).size > 0).length;
-}
-
-/**
- * Each query term's weight: rarer among the candidates counts more,
- * `log(1 + N / df)`; a term none of them holds weighs `log(1 + 2N)`.
- */
-function termWeights(
-  query: ReadonlySet<string>,
-  texts: readonly ReadonlySet<string>[],
-): Map<string, number> {
-  const weights = new Map<string, number>();
-  const n = Math.max(1, texts.length);
-  for (const term of query) {
-    let df = 0;
-    for (const text of texts) if (text.has(term)) df += 1;
-    weights.set(term, Math.log(1 + n / Math.max(1, df)));
-  }
-  return weights;
-}
-
-function coverage(weights: ReadonlyMap<string, number>, text: ReadonlySet<string>): number {
-  let total = 0;
-  let held = 0;
-  for (const [term, weight] of weights) {
-    total += weight;
-    if (text.has(term)) held += weight;
-  }
-  return total > 0 ? held / total : 0;
-}
 
 /**
  * What the floor reads of a candidate: its own words (`matchText` where
@@ -131,69 +103,11 @@ const notRelevant = (candidate: PackInput): PackExclusion => ({
   tokenCost: 0,
 });
 
-/** One part of the query: its terms, their weights and the shared terms an item needs. */
-interface QueryPart {
-  terms: ReadonlySet<string>;
-  weights: Map<string, number>;
-  needed: number;
-}
-
-function queryParts(
-  query: string,
-  split: boolean,
-  texts: readonly ReadonlySet<string>[],
-  named: ReadonlySet<string>,
-  answering: readonly ReadonlySet<string>[],
-): QueryPart[] {
-  // A prompt of several sentences asks several things: an item answering one of them is relevant.
-  const parts = query.split(split ? /\n|(?<=[.?!])\s+/ : /(?<=[.?!])\s+/);
-  return parts
-    .map((part) => ({ part, terms: withoutNamed(meaningfulTerms(part), named, texts) }))
-    .filter(({ terms }) => terms.size > 0)
-    .map(({ part, terms }) => {
-      // Counted in words: an identifier's parts (`bd-7`: bd, 7) are one word of the request.
-      const needed = minSharedTerms(meaningfulWords(part));
-      const absent = [...terms].some((term) => !answering.some((text) => text.has(term)));
-      // Part of the request no unit or section holds: an item holding one word of the rest answers nothing.
-      return {
-        terms,
-        weights: termWeights(terms, texts),
-        needed: absent ? Math.max(2, needed) : needed,
-      };
-    });
-}
-
-/**
- * The query's terms less those only an item the request names holds
- * (`bd-7` of a query naming that issue): that item answers them.
- */
-function withoutNamed(
-  terms: ReadonlySet<string>,
-  named: ReadonlySet<string>,
-  pool: readonly ReadonlySet<string>[],
-): ReadonlySet<string> {
-  if (named.size === 0) return terms;
-  return new Set(
-    [...terms].filter((term) => !named.has(term) || pool.some((text) => text.has(term))),
-  );
-}
-
-/** The best coverage of `text` over the parts whose shared-terms test it passes; 0 when none. */
-function evidence(parts: readonly QueryPart[], text: ReadonlySet<string>): number {
-  // A long text (a run's whole story) holds a common word or two by chance: one more is needed.
-  const extra = text.size > LONG_TEXT_TERMS ? 1 : 0;
-  let best = 0;
-  for (const part of parts) {
-    if (sharedTerms(part.terms, text) < part.needed + extra) continue;
-    best = Math.max(best, coverage(part.weights, text));
-  }
-  return best;
-}
-
 /** Planes measured against their own best (the ranked ones); the others against the pack's best. */
 function passesFloors(
   candidates: readonly PackInput[],
   covered: readonly number[],
+  literal: readonly number[],
   ranked: (plane: PackPlane) => boolean,
 ): boolean[] {
   // The pack's best is that of the planes that answer (units, sections): a thread's own
@@ -205,7 +119,7 @@ function passesFloors(
       ? [candidate.plane, 'all', 'any']
       : [candidate.plane, 'any'];
     for (const key of keys as (PackPlane | 'all' | 'any')[])
-      bestOf.set(key, Math.max(bestOf.get(key) ?? 0, covered[index]!));
+      bestOf.set(key, Math.max(bestOf.get(key) ?? 0, literal[index]!));
   }
   if (!bestOf.get('all')) bestOf.set('all', bestOf.get('any') ?? 0);
   return candidates.map((candidate, index) => {
@@ -243,6 +157,8 @@ export interface RelevanceOptions {
   byMeaning?: boolean;
   /** The query is made of parts, one a line (session start's thread state): judged part by part. */
   parts?: boolean;
+  /** What the query's terms also match, after the search's expansion (`queryVocabulary`); default none. */
+  vocabulary?: QueryVocabulary;
 }
 
 /**
@@ -273,9 +189,12 @@ export function relevantCandidates(
     pool,
     named,
     answering.length > 0 ? answering : pool,
+    options.vocabulary ?? NO_VOCABULARY,
   );
   const covered = texts.map((text) => evidence(parts, text));
-  const floorsPass = passesFloors(candidates, covered, ranked);
+  // The bar is set by the request's own words: a synonym lifts the item that holds it, not the bar.
+  const literal = texts.map((text) => evidence(parts, text, true));
+  const floorsPass = passesFloors(candidates, covered, literal, ranked);
   const wordsPass = candidates.map(
     (candidate, index) =>
       parts.length > 0 &&

@@ -10,6 +10,7 @@ import type { PackExclusion, PackPlane } from './pack-types';
 import type { HeadCandidate } from './pinned-items';
 import { PLANE_TIMEOUT_MS, type PlaneGatherer, type PlaneReport, runPlane } from './plane-runner';
 import type { PlanningSource } from './planning-graph';
+import { queryVocabulary } from './query-vocabulary';
 import { estimateCounter, type TokenCounter } from './token-counter';
 
 /** What the gateway reads from: one project, its settings and its memory search. */
@@ -168,6 +169,8 @@ export async function retrieveContextPack(
       byMeaning: recallsByMeaning(sources.settings),
       // Session start asks with the thread's state, a part a line: an item answering one part is relevant.
       parts: request.profile !== undefined && PACK_PROFILES[request.profile].query === 'thread',
+      // The search widened the query (glossaries, word forms): the judge reads items the same way.
+      vocabulary: await queryVocabulary(request.query, sources.rootDir),
     },
     ...(sources.heads ? { heads: sources.heads } : {}),
     frame: {

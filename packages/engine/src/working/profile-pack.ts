@@ -17,6 +17,7 @@ import {
   type PlaneGatherer,
   type PlaneYield,
   type PlanningSource,
+  queryVocabulary,
   RELEVANCE_FLOORS,
   recallsByMeaning,
   relevantCandidates,
@@ -201,7 +202,8 @@ function longTermGatherer(
     const approved = units.filter((unit) => unit.reviewState === 'approved');
     const byMeaning = recallsByMeaning(p.ctx.settings);
     const floors = { 'long-term': RELEVANCE_FLOORS['long-term'] };
-    if (relevantCandidates(query, approved, floors, { byMeaning }).kept.length > 0) {
+    const vocabulary = await queryVocabulary(query, p.ctx.rootDir);
+    if (relevantCandidates(query, approved, floors, { byMeaning, vocabulary }).kept.length > 0) {
       return { candidates: units };
     }
     const excerpts = await p.parts().recall.transcriptExcerpts(request.session, query);
