@@ -1,3 +1,4 @@
+import type { PackInput } from './pack-types';
 import { heldShare, NO_VOCABULARY, type QueryVocabulary, sharedTerms } from './query-vocabulary';
 import { meaningfulTerms } from './relevance-terms';
 
@@ -124,4 +125,42 @@ export function evidence(
     best = Math.max(best, coverage(part, text, vocabulary));
   }
   return best;
+}
+
+/** A document section's heading (its provenance names it `path#heading`), or ''. */
+function headingOf(candidate: PackInput): string {
+  const { kind, id, file } = candidate.provenance;
+  if (kind !== 'document' || !file || !id.startsWith(`${file}#`)) return '';
+  return id.slice(file.length + 1);
+}
+
+/** Whether `term` of the request is `stem`, or says it another way. */
+const names = (part: QueryPart, stem: string) =>
+  part.terms.has(stem) ||
+  [...part.terms].some((term) =>
+    (part.vocabulary.get(term) ?? []).some(
+      (alt) => alt.stems.length === 1 && alt.stems[0] === stem,
+    ),
+  );
+
+/**
+ * Whether a document section's heading is what a part of the request is
+ * about: every meaningful term of the heading is one of the part's (or
+ * another way of saying one), and the section passes the part's
+ * shared-terms test. Such a section answers even when its body says it
+ * in other words ("how do we cut a release?" and `## Releasing`).
+ */
+export function headingAnswers(
+  parts: readonly QueryPart[],
+  candidate: PackInput,
+  text: ReadonlySet<string>,
+) {
+  const heading = meaningfulTerms(headingOf(candidate));
+  if (heading.size === 0) return false;
+  const extra = text.size > LONG_TEXT_TERMS ? 1 : 0;
+  return parts.some(
+    (part) =>
+      [...heading].every((stem) => names(part, stem)) &&
+      sharedTerms(part.terms, text, part.vocabulary) >= part.needed + extra,
+  );
 }

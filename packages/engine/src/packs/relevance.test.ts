@@ -239,4 +239,51 @@ describe('relevance before budget', () => {
     const kept = relevantCandidates(query, candidates, RELEVANCE_FLOORS, { vocabulary }).kept;
     expect(kept.map((c) => c.id)).toContain('timeouts');
   });
+
+  it('keeps a document section whose heading the request names, whatever its body says', () => {
+    const section = (id: string, heading: string, text: string) =>
+      unit(id, text, 1, {
+        plane: 'documents',
+        trustClass: 'raw',
+        provenance: { kind: 'document', id: `README.md#${heading}`, file: 'README.md' },
+      });
+    const candidates = [
+      unit('answer', 'Releases are cut from main with np.', 9),
+      ...['train', 'notes', 'blog', 'freeze', 'tags', 'calendar'].map((topic, i) =>
+        unit(topic, `The release ${topic} is kept by the platform team ${i}.`, 8 - i),
+      ),
+      section(
+        'releasing',
+        'Releasing',
+        'Run `np` on main; it bumps the version, tags and publishes.',
+      ),
+      section('changelog', 'Changelog', 'Every release lists its changes in CHANGELOG.md.'),
+    ];
+    const kept = relevantCandidates('how do we cut a release?', candidates, RELEVANCE_FLOORS).kept;
+    expect(kept.map((c) => c.id).sort()).toEqual(['answer', 'releasing']);
+  });
+
+  it('keeps the most focused of equally weak items: one about the request beats one naming it in passing', () => {
+    const candidates = [
+      unit(
+        'offsite',
+        'Offsite notes: database migrations, lunch, parking, badges, travel, hotel.',
+        10,
+      ),
+      unit(
+        'standup',
+        'Standup: database migrations, vacation calendar, printer, coffee, desks.',
+        9,
+      ),
+      unit('weekly', 'Weekly: database migrations, hiring plan, interviews, laptops.', 8),
+      unit('answer', 'Database migrations run with knex before the app starts.', 7),
+    ];
+    const kept = relevantCandidates(
+      'how are database migrations applied?',
+      candidates,
+      RELEVANCE_FLOORS,
+    ).kept.map((c) => c.id);
+    expect(kept).toContain('answer');
+    expect(kept).toHaveLength(2);
+  });
 });

@@ -1,5 +1,5 @@
 import type { PackExclusion, PackInput, PackPlane } from './pack-types';
-import { evidence, queryParts } from './query-parts';
+import { evidence, headingAnswers, queryParts } from './query-parts';
 import { NO_VOCABULARY, type QueryVocabulary } from './query-vocabulary';
 import { meaningfulTerms } from './relevance-terms';
 
@@ -41,8 +41,14 @@ export { LONG_TEXT_TERMS, minSharedTerms } from './query-parts';
  *   (units, documents), it scores at least `floor` times the best
  *   candidate of its plane that passes the tests above;
  * - **few weak items**: of the items whose coverage is below
- *   `STRONG_COVERAGE`, at most `MAX_WEAK` are kept, the best first.
-
+ *   `STRONG_COVERAGE`, at most `MAX_WEAK` are kept, the best first (of
+ *   equal coverage, the most focused: fewest terms of its own).
+ *
+ * A document section whose heading the request names (every meaningful
+ * term of the heading is one of a part's, or another way of saying one)
+ * is as relevant as one holding the whole part, once it passes the
+ * shared-terms test: "how do we cut a release?" is answered by
+ * `## Releasing` whatever its body says (`headingAnswers`).
  *
  * A query made of parts (a prompt's sentences; session start's thread
  * status, next action and open loops, one a line) is judged part by part:
@@ -144,11 +150,20 @@ function bestScores(
   return best;
 }
 
-/** Of the weakly related items (coverage below `STRONG_COVERAGE`), the best `MAX_WEAK`. */
-function weakKept(indices: readonly number[], covered: readonly number[]): Set<number> {
+/**
+ * Of the weakly related items (coverage below `STRONG_COVERAGE`), the
+ * best `MAX_WEAK`: the most covered, and of equally covered ones the most
+ * focused (fewest terms of their own: an item about little else than the
+ * request's words beats one that names them in passing), then by rank.
+ */
+function weakKept(
+  indices: readonly number[],
+  covered: readonly number[],
+  texts: readonly ReadonlySet<string>[],
+): Set<number> {
   const weak = indices
     .filter((index) => covered[index]! < STRONG_COVERAGE)
-    .sort((a, b) => covered[b]! - covered[a]! || a - b);
+    .sort((a, b) => covered[b]! - covered[a]! || texts[a]!.size - texts[b]!.size || a - b);
   return new Set(weak.slice(0, MAX_WEAK));
 }
 
@@ -191,7 +206,10 @@ export function relevantCandidates(
     answering.length > 0 ? answering : pool,
     options.vocabulary ?? NO_VOCABULARY,
   );
-  const covered = texts.map((text) => evidence(parts, text));
+  // A section whose heading the request names is as relevant as one holding all its words.
+  const covered = texts.map((text, index) =>
+    headingAnswers(parts, candidates[index]!, text) ? 1 : evidence(parts, text),
+  );
   // The bar is set by the request's own words: a synonym lifts the item that holds it, not the bar.
   const literal = texts.map((text) => evidence(parts, text, true));
   const floorsPass = passesFloors(candidates, covered, literal, ranked);
@@ -211,7 +229,7 @@ export function relevantCandidates(
     const floor = top > 0 ? (floors[candidate.plane] ?? 0) * top : Number.NEGATIVE_INFINITY;
     if (candidate.score >= floor) passing.push(index);
   }
-  const weak = options.byMeaning ? undefined : weakKept(passing, covered);
+  const weak = options.byMeaning ? undefined : weakKept(passing, covered, texts);
   const kept = new Set(
     passing.filter((index) => !weak || covered[index]! >= STRONG_COVERAGE || weak.has(index)),
   );
