@@ -107,9 +107,12 @@ describe.each([
     const submitted = cli.run(['hook', harness, promptEvent], JSON.stringify(asked));
     expect(submitted.code, submitted.stderr).toBe(0);
     expect(hookContext(submitted.stdout)).toBe(promptPreview.stdout);
-    // What session start showed is not shown again; between them, the answer came.
-    expect(`${startPreview.stdout}${promptPreview.stdout}`).toContain('ops/deploy-key');
-    expect(promptPreview.stdout).toContain('kestrel');
+    // What session start showed is not shown again; between them, the answer came (the
+    // README's `## Deploy`, which the thread's status names, already at session start).
+    const both = `${startPreview.stdout}${promptPreview.stdout}`;
+    expect(both).toContain('ops/deploy-key');
+    expect(both).toContain('kestrel');
+    expect(promptPreview.stdout).toContain('<!-- cairn:pack:start -->');
     // The stored receipt is that pack: its id is the one the text names.
     const last = JSON.parse(cli.run(['pack', '--last', '--json']).stdout) as {
       receipt: { receiptId: string; profile: string };
