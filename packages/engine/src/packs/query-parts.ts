@@ -148,7 +148,10 @@ const names = (part: QueryPart, stem: string) =>
  * about: every meaningful term of the heading is one of the part's (or
  * another way of saying one), and the section passes the part's
  * shared-terms test. Such a section answers even when its body says it
- * in other words ("how do we cut a release?" and `## Releasing`).
+ * in other words ("how do we cut a release?" and `## Releasing`); a
+ * heading that says the request's word another way names it too (`ship`
+ * and `## Deploying`): a heading is what its section is about, not a
+ * word said in passing.
  */
 export function headingAnswers(
   parts: readonly QueryPart[],
