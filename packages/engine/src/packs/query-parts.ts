@@ -1,5 +1,5 @@
 import type { PackInput } from './pack-types';
-import { heldShare, NO_VOCABULARY, type QueryVocabulary, sharedTerms } from './query-vocabulary';
+import { heldShare, heldTerms, NO_VOCABULARY, type QueryVocabulary } from './query-vocabulary';
 import { meaningfulTerms } from './relevance-terms';
 
 /*
@@ -119,9 +119,9 @@ export function evidence(
   let best = 0;
   for (const part of parts) {
     // Another way of saying a word backs a word the item says as the request does; never alone.
-    if (sharedTerms(part.terms, text, NO_VOCABULARY) === 0) continue;
+    if (heldTerms(part.terms, text, NO_VOCABULARY) === 0) continue;
     const vocabulary = literal ? NO_VOCABULARY : part.vocabulary;
-    if (sharedTerms(part.terms, text, vocabulary) < part.needed + extra) continue;
+    if (heldTerms(part.terms, text, vocabulary) < part.needed + extra) continue;
     best = Math.max(best, coverage(part, text, vocabulary));
   }
   return best;
@@ -164,6 +164,6 @@ export function headingAnswers(
   return parts.some(
     (part) =>
       [...heading].every((stem) => names(part, stem)) &&
-      sharedTerms(part.terms, text, part.vocabulary) >= part.needed + extra,
+      heldTerms(part.terms, text, part.vocabulary) >= part.needed + extra,
   );
 }

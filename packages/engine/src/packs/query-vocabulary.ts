@@ -131,7 +131,7 @@ export function heldShare(
 }
 
 /** How many of `query`'s terms `text` holds, itself or through an alternative. */
-export function sharedTerms(
+export function heldTerms(
   query: ReadonlySet<string>,
   text: ReadonlySet<string>,
   vocabulary: QueryVocabulary,

@@ -60,3 +60,10 @@ export function meaningfulTerms(text: string): ReadonlySet<string> {
   }
   return terms;
 }
+
+/** How many of `query`'s terms `text` holds, as written (`heldTerms` also counts other ways of saying them). */
+export function sharedTerms(query: ReadonlySet<string>, text: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const term of query) if (text.has(term)) shared += 1;
+  return shared;
+}
