@@ -1,7 +1,7 @@
 import type { MemoryChunk } from '@cairn/core';
+import { wordStem } from '@cairn/index-kit';
 import { openSqlite } from '@cairn/sqlite';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
-import { stemmer } from 'stemmer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONTEXT_WEIGHT } from './chunk-context';
 import { COMMON_QUERY_WINDOW, queryChunks } from './index-query';
@@ -11,7 +11,7 @@ import { COMMON_TERM_SHARE, informativeTerms, MIN_CHUNKS_TO_PRUNE } from './term
 
 /** The query's own words, one planned term each (repeats kept, as a caller may pass them). */
 function planned(words: string[]): PlannedTerm[] {
-  return words.map((word) => ({ words: [word], stems: [stemmer(word)], weight: 1, own: true }));
+  return words.map((word) => ({ words: [word], stems: [wordStem(word)], weight: 1, own: true }));
 }
 
 function planOf(words: string[]): QueryPlan {
@@ -72,7 +72,7 @@ function fill(chunks: number, seed: number, path = 'notes.md', target = store): 
 /** The previous implementation: every stem looked up at once with `IN (...)`. */
 function reference(terms: string[]): string[] {
   if (terms.length < 2) return terms;
-  const stems = terms.map((term) => stemmer(term));
+  const stems = terms.map((term) => wordStem(term));
   const rows = store
     .query(`SELECT term, doc FROM chunks_vocab WHERE term IN (${stems.map(() => '?').join(', ')})`)
     .all(...stems) as { term: string; doc: number }[];
@@ -83,7 +83,7 @@ function reference(terms: string[]): string[] {
   );
   const present = new Set(rows.map((row) => row.term));
   const kept = terms.filter((_, index) => !common.has(stems[index]!));
-  return kept.some((_, index) => present.has(stemmer(kept[index]!))) ? kept : terms;
+  return kept.some((_, index) => present.has(wordStem(kept[index]!))) ? kept : terms;
 }
 
 function queries(count: number, seed: number): string[][] {

@@ -6,8 +6,8 @@ import {
   indexGlossary,
   isStopWord,
   type QueryExpansion,
+  wordStem,
 } from '@cairn/index-kit';
-import { stemmer } from 'stemmer';
 
 /** More terms than this only slow the OR query down without changing the top hits. */
 export const MAX_QUERY_TERMS = 32;
@@ -39,18 +39,8 @@ export interface PlanOptions {
   wordnet?: boolean;
 }
 
-const stems = new Map<string, string>();
-
-/** The porter stem of a lowercase word, memoized (queries repeat their words). */
-export function stemOf(word: string): string {
-  let stem = stems.get(word);
-  if (stem === undefined) {
-    if (stems.size > 20_000) stems.clear();
-    stem = stemmer(word);
-    stems.set(word, stem);
-  }
-  return stem;
-}
+/** The porter stem of a lowercase word, as the index stores it (index-kit's, memoized there). */
+export const stemOf = wordStem;
 
 function planned(words: string[], weight: number, own: boolean): PlannedTerm {
   return { words, stems: words.map(stemOf), weight, own };
