@@ -156,4 +156,34 @@ describe('composePack', () => {
     expect(pack.text).toBe('');
     expect(pack.excluded.map((e) => e.reason)).toEqual(['over-budget']);
   });
+
+  it('leaves out what could never fit before relevance, so it sets no bar for what can', () => {
+    const table = Array.from(
+      { length: 120 },
+      (_, i) => `| setting${i} | decides which relevant prompt items are left out of the pack |`,
+    ).join('\n');
+    const doc = (id: string, text: string) =>
+      input(id, text, {
+        plane: 'documents',
+        trustClass: 'raw',
+        provenance: { kind: 'document', id: `docs/${id}.md`, file: `docs/${id}.md`, line: 1 },
+      });
+    const pack = composePack(
+      [
+        // Every word of the request, in a section larger than the whole budget.
+        doc('config', table),
+        doc('relevance', 'The pack keeps a relevant item for the prompt; the rest is left out.'),
+      ],
+      {
+        counter: estimateCounter,
+        settings: SETTINGS,
+        relevance: {
+          query: 'how does the pack decide what is relevant to my prompt and what is left out?',
+          floors: { documents: 0.5 },
+        },
+      },
+    );
+    expect(pack.items.map((item) => item.id)).toEqual(['relevance']);
+    expect(pack.excluded.map((e) => [e.id, e.reason])).toEqual([['config', 'over-budget']]);
+  });
 });

@@ -150,6 +150,34 @@ function renderWithin(
 }
 
 /**
+ * The candidates that could be injected at all: one whose rendering alone
+ * is larger than what the frame and the heads leave (a whole section of
+ * one long table) is `over-budget` before relevance is judged, so it never
+ * sets the bar the others are measured against and is then dropped,
+ * leaving a pack without the items that would have fit.
+ */
+function fitting(
+  redacted: Redacted,
+  room: number,
+  counter: TokenCounter,
+  rendered: Map<string, string>,
+) {
+  const items: PackInput[] = [];
+  const excluded: PackExclusion[] = [];
+  for (const item of redacted.items) {
+    const text = renderPackItem(item);
+    const tokenCost = counter.count(text);
+    if (tokenCost > room && item.match !== 'named') {
+      excluded.push({ id: item.id, plane: item.plane, reason: 'over-budget', tokenCost });
+      continue;
+    }
+    rendered.set(item.id, text);
+    items.push(item);
+  }
+  return { items, excluded };
+}
+
+/**
  * The candidates relevant to the request's query (all of them when the
  * caller chose them itself), without the words only relevance reads.
  */
@@ -216,15 +244,16 @@ export function composePack(
 ): ComposedPack {
   const { counter, settings } = options;
   const budgetTokens = options.budgetTokens ?? settings.contextBudgetTokens;
-  const redacted = redactAll(candidates);
-  const relevant = relevantOf(redacted, options);
   const heads = pinnedHeads(options, budgetTokens);
-  const unique = dedupeItems([...relevant.kept].sort(saysFirst), heads.ledger);
   const rendered = new Map(heads.fit.rendered);
-  const trusted = applyTrustPolicy(costed(unique.kept, counter, rendered), options.trust);
   const frameOptions = frameOptionsOf(options);
   const frame = packFrameTokens(counter, frameOptions);
   const reserved = frame + heads.fit.tokens + (options.reservedTokens ?? 0);
+  const redacted = redactAll(candidates);
+  const fits = fitting(redacted, budgetTokens - reserved, counter, rendered);
+  const relevant = relevantOf({ ...redacted, items: fits.items }, options);
+  const unique = dedupeItems([...relevant.kept].sort(saysFirst), heads.ledger);
+  const trusted = applyTrustPolicy(costed(unique.kept, counter, rendered), options.trust);
   const allocation = allocate(settings, budgetTokens, reserved, trusted.kept);
   const withKinds = (item: PackCandidate): PackItem => ({
     ...item,
@@ -244,6 +273,7 @@ export function composePack(
     text: fitted.text,
     items: fitted.kept,
     excluded: [
+      ...fits.excluded,
       ...relevant.excluded,
       ...heads.excluded,
       ...heads.fit.excluded,
