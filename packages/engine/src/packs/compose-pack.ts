@@ -150,29 +150,24 @@ function renderWithin(
 }
 
 /**
- * The candidates that could be injected at all: one whose rendering alone
- * is larger than what the frame and the heads leave (a whole section of
- * one long table) is `over-budget` before relevance is judged, so it never
+ * The candidates that could be injected at all: one whose text alone is
+ * larger than what the frame and the heads leave (a whole section of one
+ * long table) is `over-budget` before relevance is judged, so it never
  * sets the bar the others are measured against and is then dropped,
- * leaving a pack without the items that would have fit.
+ * leaving a pack without the items that would have fit. Its text is
+ * counted, not rendered: a lower bound of its rendering, at the price of
+ * one count per candidate.
  */
-function fitting(
-  redacted: Redacted,
-  room: number,
-  counter: TokenCounter,
-  rendered: Map<string, string>,
-) {
+function fitting(redacted: Redacted, room: number, counter: TokenCounter) {
   const items: PackInput[] = [];
   const excluded: PackExclusion[] = [];
   for (const item of redacted.items) {
-    const text = renderPackItem(item);
-    const tokenCost = counter.count(text);
-    if (tokenCost > room && item.match !== 'named') {
+    const tokenCost = item.match === 'named' ? 0 : counter.count(item.text);
+    if (tokenCost > room) {
       excluded.push({ id: item.id, plane: item.plane, reason: 'over-budget', tokenCost });
-      continue;
+    } else {
+      items.push(item);
     }
-    rendered.set(item.id, text);
-    items.push(item);
   }
   return { items, excluded };
 }
@@ -250,7 +245,7 @@ export function composePack(
   const frame = packFrameTokens(counter, frameOptions);
   const reserved = frame + heads.fit.tokens + (options.reservedTokens ?? 0);
   const redacted = redactAll(candidates);
-  const fits = fitting(redacted, budgetTokens - reserved, counter, rendered);
+  const fits = fitting(redacted, budgetTokens - reserved, counter);
   const relevant = relevantOf({ ...redacted, items: fits.items }, options);
   const unique = dedupeItems([...relevant.kept].sort(saysFirst), heads.ledger);
   const trusted = applyTrustPolicy(costed(unique.kept, counter, rendered), options.trust);
