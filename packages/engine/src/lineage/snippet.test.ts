@@ -13,6 +13,13 @@ describe('transcript snippets', () => {
     expect(snippet.split(' ').length).toBeLessThanOrEqual(33);
   });
 
+  it('shows a second word of the query that lies far past the first, in a second window', () => {
+    const entry = `${'ok '.repeat(50)}zxakv ran ${'tail '.repeat(60)}jhuvx failed ${'end '.repeat(40)}`;
+    const snippet = buildSnippet(entry, snippetTerms('jhuvx zxakv'));
+    expect(snippet).toMatch(/^….*zxakv ran.* … .*jhuvx failed.*…$/);
+    expect(snippet.split(' ').length).toBeLessThanOrEqual(34);
+  });
+
   it('folds case and diacritics as the index does', () => {
     expect(buildSnippet('Le café est fermé', snippetTerms('CAFE'))).toBe('Le café est fermé');
   });
@@ -26,17 +33,23 @@ describe('transcript snippets', () => {
     const reference = (text: string, terms: readonly string[]) => {
       const words = text.split(/\s+/).filter(Boolean);
       const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-      const hit = Math.max(
-        0,
+      const hitOf = (some: readonly string[]) =>
         words.findIndex((word) =>
           (fold(word).match(/[\p{L}\p{N}]+/gu) ?? []).some((token) =>
-            terms.some((term) => token.startsWith(term)),
+            some.some((term) => token.startsWith(term)),
           ),
-        ),
-      );
+        );
+      const cut = (start: number, end: number) =>
+        `${start > 0 ? '…' : ''}${words.slice(start, end).join(' ')}${end < words.length ? '…' : ''}`;
+      const hit = Math.max(0, hitOf(terms));
       const start = Math.max(0, hit - 8);
       const end = Math.min(words.length, start + 32);
-      return `${start > 0 ? '…' : ''}${words.slice(start, end).join(' ')}${end < words.length ? '…' : ''}`;
+      const past = terms.map((term) => hitOf([term])).filter((at) => at >= end);
+      if (terms.length < 2 || past.length === 0) return cut(start, end);
+      const one = Math.max(0, hit - 4);
+      const oneEnd = Math.min(words.length, one + 16);
+      const two = Math.max(oneEnd, Math.min(...past) - 4);
+      return `${cut(one, oneEnd).replace(/…$/, '')} … ${cut(two, Math.min(words.length, two + 16)).replace(/^…/, '')}`;
     };
     const pieces = [
       'ok',

@@ -10,6 +10,9 @@ import { wordRuns } from '@cairn/core';
 const WINDOW_WORDS = 32;
 const WORDS_BEFORE = 8;
 const STEM_PREFIX = 5;
+/** Two windows of half the size when the query's words are far apart in one entry. */
+const HALF_WINDOW = 16;
+const HALF_BEFORE = 4;
 
 const NON_ASCII = /[^\0-\x7f]/;
 
@@ -26,15 +29,41 @@ export function snippetTerms(query: string): string[] {
 }
 
 export function buildSnippet(text: string, terms: readonly string[]): string {
-  // Only the neighbourhood of the first match is split into words.
   const words = text.split(/\s+/).filter(Boolean);
-  const hit = Math.max(
-    0,
-    ASCII_ONLY.test(text) ? firstHitAscii(text, terms) : firstHit(words, terms),
-  );
-  const start = Math.max(0, hit - WORDS_BEFORE);
+  const ascii = ASCII_ONLY.test(text);
+  // Only the neighbourhood of a match is split into words.
+  const find = (some: readonly string[]) =>
+    ascii ? firstHitAscii(text, some) : firstHit(words, some);
+  const first = Math.max(0, find(terms));
+  const start = Math.max(0, first - WORDS_BEFORE);
   const end = Math.min(words.length, start + WINDOW_WORDS);
+  const later = terms.length > 1 ? firstHitPast(terms, find, end) : -1;
+  if (later < 0) return cut(words, start, end);
+  // A word of the query the window misses, further on: half a window for each, so the
+  // excerpt shows every word the entry was found by (two of them at most).
+  const one = Math.max(0, first - HALF_BEFORE);
+  const oneEnd = Math.min(words.length, one + HALF_WINDOW);
+  const two = Math.max(oneEnd, later - HALF_BEFORE);
+  return `${cut(words, one, oneEnd).replace(/…$/, '')} … ${cut(words, two, Math.min(words.length, two + HALF_WINDOW)).replace(/^…/, '')}`;
+}
+
+/** `words[start, end)` with an ellipsis on each side where text was left out. */
+function cut(words: readonly string[], start: number, end: number): string {
   return `${start > 0 ? '…' : ''}${words.slice(start, end).join(' ')}${end < words.length ? '…' : ''}`;
+}
+
+/** The first word at or past `end` that holds a query term no earlier word holds, or -1. */
+function firstHitPast(
+  terms: readonly string[],
+  find: (some: readonly string[]) => number,
+  end: number,
+): number {
+  let best = -1;
+  for (const term of terms) {
+    const at = find([term]);
+    if (at >= end && (best < 0 || at < best)) best = at;
+  }
+  return best;
 }
 
 /** The index of the first word with a token (a run of letters and digits) that starts with a term, or -1. */
