@@ -16,6 +16,7 @@ import {
   type IndexSource,
   isDirectory,
   passesIndexFilters,
+  projectGlossaryIndex,
   type SearchIndexRefreshStats,
   scanMarkdown,
   type WarningSink,
@@ -25,7 +26,7 @@ import { chunkQueryOf } from './chunk-filters';
 import { type HybridSearch, type SearchModeInfo, searchPool } from './hybrid-search';
 import type { IndexDatabase } from './index-database';
 import type { ChunkHit } from './index-query';
-import { planQuery, projectGlossaryIndex, snippetWords } from './query-plan';
+import { planQuery, snippetWords } from './query-plan';
 import type { ProjectSearchIndex } from './search-index';
 import { discardSearchIndex, hasWorkspace, sharedSearchIndex } from './search-index-cache';
 import { vectorStoreFor } from './vector-store';

@@ -1,9 +1,7 @@
-import { formatError, readProjectGlossary } from '@cairn/core';
 import {
   codeQueryTerms,
   expandQuery,
   type GlossaryIndex,
-  indexGlossary,
   isStopWord,
   type QueryExpansion,
   wordStem,
@@ -89,32 +87,4 @@ export function snippetWords(plan: QueryPlan): string[] {
     for (const stem of term.stems) if (stem.length >= 3) out.add(stem);
   }
   return [...out];
-}
-
-const projectIndexes = new WeakMap<string[][], GlossaryIndex>();
-
-/**
- * The project's own glossary (`.cairn/glossary.json`), indexed once per
- * version of the file. A broken file is reported through `warn` and the
- * search goes on without it; with no `warn`, its typed error is thrown.
- */
-export function projectGlossaryIndex(
-  rootDir: string,
-  warn?: (message: string) => void,
-): GlossaryIndex | undefined {
-  let groups: string[][] | undefined;
-  try {
-    groups = readProjectGlossary(rootDir);
-  } catch (error) {
-    if (!warn) throw error;
-    warn(`search ignores the project glossary until it is fixed: ${formatError(error)}`);
-    return undefined;
-  }
-  if (!groups) return undefined;
-  let index = projectIndexes.get(groups);
-  if (!index) {
-    index = indexGlossary(groups);
-    projectIndexes.set(groups, index);
-  }
-  return index;
 }

@@ -12,6 +12,7 @@ import type { SearchIndexRefreshStats } from '@cairn/index-kit';
 import {
   boundSnippet,
   type IndexSource,
+  projectGlossaryIndex,
   searchIndexFilters,
   searchResultOf,
   WORKSPACE_SOURCE,
@@ -27,7 +28,7 @@ import {
 } from './hybrid-search';
 import { IndexDatabase, removeDatabaseFiles } from './index-database';
 import type { ChunkHit } from './index-query';
-import { planQuery, projectGlossaryIndex, snippetWords } from './query-plan';
+import { planQuery, snippetWords } from './query-plan';
 import { vectorStoreFor } from './vector-store';
 
 /** The workspace index, under `.cairn/index/`. */

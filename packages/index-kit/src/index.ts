@@ -96,6 +96,7 @@ export {
   workspacePoolSource,
   workspacePoolTarget,
 } from './pool-sources';
+export { projectGlossaryIndex } from './project-glossary';
 export {
   baseForm,
   compoundExpansions,

@@ -1,8 +1,6 @@
-import { readProjectGlossary } from '@cairn/core';
 import {
   expandQuery,
-  type GlossaryIndex,
-  indexGlossary,
+  projectGlossaryIndex,
   type QueryExpansion,
   queryTerms,
   wordStem,
@@ -50,24 +48,8 @@ export const ALTERNATIVE_SHARES: Readonly<Record<QueryExpansion['source'], numbe
 
 export const NO_VOCABULARY: QueryVocabulary = new Map();
 
-const projectIndexes = new WeakMap<string[][], GlossaryIndex>();
-
 /** The project's glossary as the search reads it; a broken one is the search's to report. */
-function projectGlossary(rootDir: string): GlossaryIndex | undefined {
-  let groups: string[][] | undefined;
-  try {
-    groups = readProjectGlossary(rootDir);
-  } catch {
-    return undefined;
-  }
-  if (!groups) return undefined;
-  let index = projectIndexes.get(groups);
-  if (!index) {
-    index = indexGlossary(groups);
-    projectIndexes.set(groups, index);
-  }
-  return index;
-}
+const projectGlossary = (rootDir: string) => projectGlossaryIndex(rootDir, () => undefined);
 
 /**
  * What a text must hold to say an alternative: a word's meaningful stem;
