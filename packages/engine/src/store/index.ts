@@ -9,6 +9,7 @@ export {
   folderProjectId,
   gitBranch,
   gitDir,
+  readGitFile,
   slugify,
   threadHeadFile,
 } from './thread-key';

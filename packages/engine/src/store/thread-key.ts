@@ -14,18 +14,35 @@ export function slugify(value: string, max = 48): string {
   return slug || 'x';
 }
 
+/** Past this size a file of git's own is not read (HEAD, a ref: a line; `packed-refs`: one per ref). */
+const MAX_GIT_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A small file of git's own (`.git`, HEAD, a ref, `packed-refs`), read
+ * without a git process: regular files only and size-capped, so a FIFO or
+ * a device where git keeps a file (a `.git` folder that came in an archive)
+ * never stalls or floods a hook. Throws when it is not one.
+ */
+export function readGitFile(path: string): string {
+  const info = statSync(path);
+  if (!info.isFile() || info.size > MAX_GIT_FILE_BYTES) {
+    throw new Error(`${path} is not a file git writes`);
+  }
+  return readFileSync(path, 'utf8');
+}
+
 /** `.git` itself, or the folder a `.git` file points to (worktrees, submodules). */
 export function gitDir(cwd: string): string {
   const dotGit = join(cwd, '.git');
   if (!statSync(dotGit).isFile()) return dotGit;
-  const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+  const pointer = /^gitdir:\s*(.+)$/m.exec(readGitFile(dotGit));
   return pointer ? resolve(cwd, pointer[1]!.trim()) : dotGit;
 }
 
 /** The checked-out branch, read from git's HEAD (no git process); `detached` or `none` otherwise. */
 export function gitBranch(cwd: string): string {
   try {
-    const head = readFileSync(join(gitDir(cwd), 'HEAD'), 'utf8').trim();
+    const head = readGitFile(join(gitDir(cwd), 'HEAD')).trim();
     const match = /^ref: refs\/heads\/(.+)$/.exec(head);
     return match ? match[1]! : 'detached';
   } catch {
