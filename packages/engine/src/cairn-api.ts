@@ -17,7 +17,7 @@ import type {
 import type { DoctorFinding, StoreSize } from './doctor';
 import type { SharedFixesSync } from './history';
 import type { ExpandOptions, LineageAgent, NodeExpansion } from './lineage';
-import type { ContextPack, PackProfileName } from './packs';
+import type { ContextPack } from './packs';
 import type { RecallContext, SearchHit, SearchRequest } from './recall';
 import type { WorkspaceWriter } from './store';
 import type {
@@ -31,9 +31,12 @@ import type {
   UnitPatch,
   UnitPatchResult,
 } from './units';
-import type { PendingWrite } from './working/head-leases';
-import type { LifecycleFailure } from './working/lifecycle-log';
-import type { ThreadHeadState } from './working/thread-state';
+import type {
+  LifecycleFailure,
+  PendingWrite,
+  ProfilePackPreview,
+  ThreadHeadState,
+} from './working';
 
 /*
  * The engine's API, stated in one place: what `openCairn` hands a host (the
@@ -43,7 +46,7 @@ import type { ThreadHeadState } from './working/thread-state';
  * thread heads, the lineage), plus what a host needs to open and close it.
  */
 
-export type { LifecycleApi };
+export type { LifecycleApi, ProfilePackPreview };
 
 /** The head region of MEMORY.md, and the file around it. */
 export interface HeadView {
@@ -147,17 +150,6 @@ export interface MemoryApi {
    * could read without it.
    */
   doctor(): Promise<DoctorReport>;
-}
-
-/** What `cairn pack --profile` asks for: the pack a hook would inject now, for a session. */
-export interface ProfilePackPreview {
-  profile: PackProfileName;
-  agentId: string;
-  sessionKey: string;
-  /** Default: the session's thread, else the thread its first event would start. */
-  threadKey?: string;
-  /** The prompt (prompt-submit) or the failure's text (post-tool). */
-  input?: string;
 }
 
 /** Lifecycle failures that were swallowed (fail-open), and head writes still deferred. */

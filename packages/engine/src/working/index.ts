@@ -4,7 +4,12 @@ export type { PendingWrite } from './head-leases';
 export { HEADS_MIGRATIONS, HeadStore } from './head-store';
 export { GLOBAL_HEAD } from './head-writer';
 export { lastPackReceipts } from './last-pack-receipts';
-export { createLifecycle, type Lifecycle, type ProfilePackPreview } from './lifecycle';
+export {
+  createLifecycle,
+  type Lifecycle,
+  type LifecycleMemory,
+  type ProfilePackPreview,
+} from './lifecycle';
 export {
   clearLifecycleFailures,
   type LifecycleFailure,

@@ -1,12 +1,48 @@
-import type { CairnSettings, Embedder, LifecycleResult } from '@cairn/core';
-import type { MemoryApi } from '../cairn-api';
+import type {
+  CairnSettings,
+  Embedder,
+  LifecycleResult,
+  MemoryQuery,
+  MemoryResult,
+} from '@cairn/core';
 import { type LineageStore, openLineageStore } from '../lineage';
+import type { PackProfileName } from '../packs';
+import type { RecallContext, SearchHit, SearchRequest } from '../recall';
+import type { WorkspaceWriter } from '../store';
+import type { AddUnitInput, AddUnitResult, ListUnitsFilter, MemoryRecord } from '../units';
+
+/**
+ * What the lifecycle asks of the project's long-term memory (Tier 1): the
+ * writer for heads and shared fixes, the units and the head of MEMORY.md
+ * for the heads, search and recall for packs, and adding draft units for
+ * promoted fixes. The declared memory API (`MemoryApi`) is one; the
+ * lifecycle states only what it uses, so it never imports the API above it.
+ */
+export interface LifecycleMemory {
+  readonly writer: WorkspaceWriter;
+  add(input: AddUnitInput): Promise<AddUnitResult>;
+  list(filter?: ListUnitsFilter): Promise<MemoryRecord[]>;
+  readHead(): Promise<{ content: string }>;
+  search(request: SearchRequest, context?: RecallContext): Promise<SearchHit[]>;
+  recall(query: MemoryQuery, context?: RecallContext): Promise<MemoryResult[]>;
+}
+
+/** What `cairn pack --profile` asks for: the pack a hook would inject now, for a session. */
+export interface ProfilePackPreview {
+  profile: PackProfileName;
+  agentId: string;
+  sessionKey: string;
+  /** Default: the session's thread, else the thread its first event would start. */
+  threadKey?: string;
+  /** The prompt (prompt-submit) or the failure's text (post-tool). */
+  input?: string;
+}
 
 /** What the lifecycle and the parts behind it work with: one project, opened. */
 export interface LifecycleContext {
   rootDir: string;
   settings: CairnSettings;
-  memory: MemoryApi;
+  memory: LifecycleMemory;
   now: () => Date;
   /** The configured embedder, if any (transcript recall ranks by meaning with it). */
   embedder?: () => Embedder | undefined;

@@ -6,14 +6,18 @@ import type {
   ToolUseInput,
   UserPromptSubmitInput,
 } from '@cairn/core';
-import type { ProfilePackPreview } from '../cairn-api';
 import type { ContextPack } from '../packs';
+import type { ProfilePackPreview } from './lifecycle-context';
 import * as events from './lifecycle-events';
 import { createLifecycleParts } from './lifecycle-parts';
 import { previewPack } from './pack-injection';
 
-export type { LifecycleContext, LifecycleResult } from './lifecycle-context';
-export type { ProfilePackPreview };
+export type {
+  LifecycleContext,
+  LifecycleMemory,
+  LifecycleResult,
+  ProfilePackPreview,
+} from './lifecycle-context';
 
 /**
  * The lifecycle API every harness adapter maps onto. Invalid input throws
