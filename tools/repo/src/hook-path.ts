@@ -9,7 +9,9 @@ import { promptHookCoverage } from './prompt-hook-coverage';
  * server off, on a temp project, with V8 coverage on; then lists the source
  * files and packages whose code ran, through the bundles' source maps. It
  * prints "N files in M packages" for Cairn's own code (third-party code is
- * counted apart), the measure of how far one prompt travels.
+ * counted apart) three ways: any code that ran (module set-up included), a
+ * function called, and code that ran while the event was handled, once the
+ * CLI bundle's set-up had returned: the last is how far one prompt travels.
  */
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -20,8 +22,10 @@ function cliDir(argv: string[]): string {
 }
 
 function main(): void {
-  const { called, setUp } = promptHookCoverage(cliDir(process.argv.slice(2)));
-  report(called, setUp);
+  const dir = cliDir(process.argv.slice(2));
+  const { called, setUp, event } = promptHookCoverage(dir);
+  // The checkout the CLI was built in (another one's `packages/cli/dist` measures that build).
+  report(resolve(dir, '../../..'), { called, setUp, event });
 }
 
 interface PackageFiles {
@@ -29,12 +33,12 @@ interface PackageFiles {
   files: string[];
 }
 
-function byPackage(sources: Set<string>): Map<string, PackageFiles> {
+function byPackage(root: string, sources: Set<string>): Map<string, PackageFiles> {
   const packages = new Map<string, PackageFiles>();
   for (const file of [...sources].sort()) {
-    const { name, cairn } = packageOf(ROOT, file);
+    const { name, cairn } = packageOf(root, file);
     const entry = packages.get(name) ?? { cairn, files: [] };
-    entry.files.push(relative(ROOT, file));
+    entry.files.push(relative(root, file));
     packages.set(name, entry);
   }
   return packages;
@@ -48,16 +52,20 @@ function summary(packages: Map<string, PackageFiles>): string {
   return `${files(ours)} files in ${ours.length} packages (third-party: ${files(theirs)} files in ${theirs.length} packages)`;
 }
 
-/** The files with a function that was called, by package; then both counts. */
-function report(called: Set<string>, setUp: Set<string>): void {
-  const packages = byPackage(called);
+/** The files that ran while the event was handled, by package; then the three counts. */
+function report(
+  root: string,
+  { called, setUp, event }: Record<'called' | 'setUp' | 'event', Set<string>>,
+): void {
+  const packages = byPackage(root, event);
   for (const [name, entry] of packages) {
     if (!entry.cairn) continue;
     process.stdout.write(`${name} (${entry.files.length})\n`);
     for (const file of entry.files) process.stdout.write(`  ${file}\n`);
   }
-  process.stdout.write(`module set-up included: ${summary(byPackage(setUp))}\n`);
-  process.stdout.write(`functions called: ${summary(packages)}\n`);
+  process.stdout.write(`module set-up included: ${summary(byPackage(root, setUp))}\n`);
+  process.stdout.write(`functions called: ${summary(byPackage(root, called))}\n`);
+  process.stdout.write(`while the event was handled: ${summary(packages)}\n`);
 }
 
 main();

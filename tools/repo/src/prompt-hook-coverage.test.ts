@@ -28,11 +28,21 @@ describe.skipIf(!existsSync(join(CLI_DIST, 'hook-main.cjs')))(
   'the prompt hook path (built CLI; skipped until `pnpm build` wrote packages/cli/dist)',
   () => {
     it('answers a prompt without evaluating code only other events and commands use', () => {
-      const { called, setUp, reply } = promptHookCoverage(CLI_DIST);
+      const { called, setUp, event, reply } = promptHookCoverage(CLI_DIST);
       expect(reply).toContain('The deploy key lives in the team vault.');
       const ran = [...setUp].map((file) => relative(ROOT, file));
       // The pack was built: its files ran.
       expect(ran).toContain('packages/engine/src/packs/retrieve-context-pack.ts');
+      // The event's own path: the payload's schema, the pack, the reply; all of it part of the run.
+      const onPath = [...event].map((file) => relative(ROOT, file));
+      expect(onPath).toEqual(
+        expect.arrayContaining([
+          'harnesses/claude-code/src/hook-payloads.ts',
+          'packages/engine/src/packs/retrieve-context-pack.ts',
+          'packages/engine/src/lifecycle-host.ts',
+        ]),
+      );
+      expect(onPath.filter((file) => !ran.includes(file))).toEqual([]);
       const calledFiles = [...called].map((file) => relative(ROOT, file));
       expect(calledFiles.filter((file) => NOT_FOR_A_PROMPT.some((re) => re.test(file)))).toEqual(
         [],

@@ -6,10 +6,17 @@ import { coveredSources } from './hook-coverage';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const FIXTURE = join(ROOT, 'harnesses/claude-code/fixtures/session/02-UserPromptSubmit.json');
+const PROBE = join(import.meta.dirname, 'event-coverage-probe.cjs');
 
 /** Runs the CLI in the temp world; the event's process writes its coverage to `coverage`. */
-function runCli(bin: string, args: string[], env: NodeJS.ProcessEnv, input?: string): string {
-  return execFileSync(process.execPath, [bin, ...args], {
+function runCli(
+  bin: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+  preload: string[] = [],
+): string {
+  return execFileSync(process.execPath, [...preload, bin, ...args], {
     env,
     encoding: 'utf8',
     ...(input === undefined ? {} : { input }),
@@ -21,6 +28,11 @@ export interface PromptHookCoverage {
   called: Set<string>;
   /** Source files with any code that ran, module set-up included. */
   setUp: Set<string>;
+  /**
+   * Source files with code that ran while the event was handled, after the
+   * CLI bundle's module set-up returned: the path the prompt itself takes.
+   */
+  event: Set<string>;
   /** What the hook printed. */
   reply: string;
 }
@@ -29,8 +41,8 @@ export interface PromptHookCoverage {
  * Runs one Claude Code UserPromptSubmit event (the recorded fixture) the
  * way Claude Code runs it, as a `cairn hook` process of the built CLI in
  * `dir` with the hook server off, on a temp project holding one unit, with
- * V8 coverage on; returns the source files that ran, through the bundles'
- * source maps (hook-coverage.ts).
+ * V8 coverage on (event-coverage-probe.cjs); returns the source files that
+ * ran, through the bundles' source maps (hook-coverage.ts).
  */
 export function promptHookCoverage(dir: string): PromptHookCoverage {
   const bin = join(dir, 'bin.cjs');
@@ -56,12 +68,21 @@ export function promptHookCoverage(dir: string): PromptHookCoverage {
     const reply = runCli(
       bin,
       ['hook', 'claude-code', 'UserPromptSubmit'],
-      { ...env, NODE_V8_COVERAGE: coverage },
+      { ...env, CAIRN_EVENT_COVERAGE_DIR: coverage },
       event,
+      ['--require', PROBE],
     );
+    const [setUpPart, eventPart] = ['setup', 'event'].map((part) => join(coverage, part));
+    for (const part of [setUpPart!, eventPart!]) mkdirSync(part, { recursive: true });
+    const both = (calledOnly: boolean) =>
+      new Set([
+        ...coveredSources(setUpPart!, dir, calledOnly),
+        ...coveredSources(eventPart!, dir, calledOnly),
+      ]);
     return {
-      called: coveredSources(coverage, dir, true),
-      setUp: coveredSources(coverage, dir, false),
+      called: both(true),
+      setUp: both(false),
+      event: coveredSources(eventPart!, dir, false),
       reply,
     };
   } finally {
