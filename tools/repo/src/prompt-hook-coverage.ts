@@ -40,7 +40,8 @@ export interface PromptHookCoverage {
 /**
  * Runs one Claude Code UserPromptSubmit event (the recorded fixture) the
  * way Claude Code runs it, as a `cairn hook` process of the built CLI in
- * `dir` with the hook server off, on a temp project holding one unit, with
+ * `dir` with the hook server off, on a temp project holding one unit (after
+ * one prompt of another session, so the index and compile cache exist), with
  * V8 coverage on (event-coverage-probe.cjs); returns the source files that
  * ran, through the bundles' source maps (hook-coverage.ts).
  */
@@ -64,12 +65,21 @@ export function promptHookCoverage(dir: string): PromptHookCoverage {
     const { payload } = JSON.parse(readFileSync(FIXTURE, 'utf8')) as {
       payload: Record<string, unknown>;
     };
-    const event = JSON.stringify({ ...payload, cwd: project, transcript_path: join(temp, 'none') });
+    const event = (sessionId: string) =>
+      JSON.stringify({
+        ...payload,
+        session_id: sessionId,
+        cwd: project,
+        transcript_path: join(temp, 'none'),
+      });
+    // A first prompt, in another session, leaves what every later one finds: the search index
+    // built and the CLI's compile cache written. The measured prompt is the everyday one.
+    runCli(bin, ['hook', 'claude-code', 'UserPromptSubmit'], env, event('warm-up'));
     const reply = runCli(
       bin,
       ['hook', 'claude-code', 'UserPromptSubmit'],
       { ...env, CAIRN_EVENT_COVERAGE_DIR: coverage },
-      event,
+      event('measured'),
       ['--require', PROBE],
     );
     const [setUpPart, eventPart] = ['setup', 'event'].map((part) => join(coverage, part));
