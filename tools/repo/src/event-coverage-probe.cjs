@@ -6,7 +6,9 @@
  * set-up returns (the bundles load through vm.Script, compile-cache.ts):
  * what ran until then goes to `<dir>/setup/`, and what ran while the event
  * was handled, read from counters V8 reset at that point, to `<dir>/event/`.
- * Both files have NODE_V8_COVERAGE's shape, for hook-coverage.ts. V8
+ * A long-lived process (the hook server) is split where the caller says:
+ * each SIGUSR2 saves what ran since the last save to `<dir>/mark-<n>/`.
+ * Every file has NODE_V8_COVERAGE's shape, for hook-coverage.ts. V8
  * leaves out of a take the functions that did not run since the last, the
  * scripts' top levels among them; the event's file gets them back with a
  * count of 0, since hook-coverage.ts reads a bundle's layout from them.
@@ -47,7 +49,7 @@ if (dir) {
     session.post('Profiler.takePreciseCoverage', (error, coverage) => {
       if (error) throw error;
       if (part === 'setup') keepTopLevels(coverage.result);
-      const result = part === 'event' ? withTopLevels(coverage.result) : coverage.result;
+      const result = part === 'setup' ? coverage.result : withTopLevels(coverage.result);
       mkdirSync(join(dir, part), { recursive: true });
       writeFileSync(join(dir, part, `coverage-${process.pid}.json`), JSON.stringify({ result }));
     });
@@ -67,4 +69,9 @@ if (dir) {
     };
   };
   process.on('exit', () => save(split ? 'event' : 'setup'));
+  let marks = 0;
+  process.on('SIGUSR2', () => {
+    marks += 1;
+    save(`mark-${marks}`);
+  });
 }

@@ -1,6 +1,7 @@
 import { join, relative, resolve } from 'node:path';
 import { packageOf } from './hook-coverage';
 import { promptHookCoverage } from './prompt-hook-coverage';
+import { serverHookCoverage } from './server-hook-coverage';
 
 /*
  * `pnpm --filter @cairn/repo-tools hook-path [--cli <dist folder>]`: runs one
@@ -11,7 +12,10 @@ import { promptHookCoverage } from './prompt-hook-coverage';
  * prints "N files in M packages" for Cairn's own code (third-party code is
  * counted apart) three ways: any code that ran (module set-up included), a
  * function called, and code that ran while the event was handled, once the
- * CLI bundle's set-up had returned: the last is how far one prompt travels.
+ * CLI bundle's set-up had returned: the last is how far one prompt travels
+ * in its own process. Then the same prompt as installed: the hook process
+ * hands it to the hook server, which has the project open; both processes'
+ * counts.
  */
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -25,7 +29,13 @@ function main(): void {
   const dir = cliDir(process.argv.slice(2));
   const { called, setUp, event } = promptHookCoverage(dir);
   // The checkout the CLI was built in (another one's `packages/cli/dist` measures that build).
-  report(resolve(dir, '../../..'), { called, setUp, event });
+  const root = resolve(dir, '../../..');
+  report(root, { called, setUp, event });
+  const { client, server } = serverHookCoverage(dir);
+  process.stdout.write(
+    `as installed, hook process: ${summary(byPackage(root, client))}\n` +
+      `as installed, hook server for the event: ${summary(byPackage(root, server))}\n`,
+  );
 }
 
 interface PackageFiles {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { promptHookCoverage } from './prompt-hook-coverage';
+import { serverHookCoverage } from './server-hook-coverage';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CLI_DIST = join(ROOT, 'packages/cli/dist');
@@ -46,6 +47,18 @@ describe.skipIf(!existsSync(join(CLI_DIST, 'hook-main.cjs')))(
       const calledFiles = [...called].map((file) => relative(ROOT, file));
       expect(calledFiles.filter((file) => NOT_FOR_A_PROMPT.some((re) => re.test(file)))).toEqual(
         [],
+      );
+    });
+
+    it('hands a prompt to the hook server without loading the engine, and the server answers it', () => {
+      const { client, server, reply } = serverHookCoverage(CLI_DIST);
+      expect(reply).toContain('The deploy key lives in the team vault.');
+      const packagesOf = (files: Set<string>) =>
+        new Set([...files].map((file) => relative(ROOT, file).split('/').slice(0, 2).join('/')));
+      // The launcher, its hook client and the per-user path checks of its socket; no lifecycle.
+      expect([...packagesOf(client)].sort()).toEqual(['packages/cli', 'packages/core']);
+      expect([...server].map((file) => relative(ROOT, file))).toContain(
+        'packages/engine/src/packs/retrieve-context-pack.ts',
       );
     });
   },

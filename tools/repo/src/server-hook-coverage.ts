@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { coveredSources } from './hook-coverage';
+import { type HookWorld, PROBE, withHookWorld } from './hook-world';
+
+export interface ServerHookCoverage {
+  /** Source files with code that ran in the hook process (it hands the event over). */
+  client: Set<string>;
+  /** Source files with code that ran in the hook server while it answered the event. */
+  server: Set<string>;
+  /** What the hook printed. */
+  reply: string;
+}
+
+const HOOK = ['hook', 'claude-code', 'UserPromptSubmit'];
+const TRIES = 100;
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Waits (synchronously: this tool runs nothing else) until `path` exists. */
+function waitFor(path: string, what: string): void {
+  for (let tries = 0; !existsSync(path); tries += 1) {
+    if (tries > TRIES) throw new Error(`timed out waiting for ${what}`);
+    sleep(50);
+  }
+}
+
+/** The pid of the hook server that answered, from the client's test trace. */
+const answeredBy = (stderr: string) =>
+  Number(/answered by hook server (\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+
+/**
+ * Prompts until the hook server answers one: the first event starts it and
+ * is answered in its own process; the first one it answers opens the project.
+ */
+function warmServer(world: HookWorld, env: NodeJS.ProcessEnv): number {
+  for (let tries = 0; tries < TRIES; tries += 1) {
+    const pid = answeredBy(world.run(HOOK, env, world.prompt(`warm-up-${tries}`)).stderr);
+    if (Number.isInteger(pid)) return pid;
+    sleep(50);
+  }
+  throw new Error('the hook server never answered');
+}
+
+/**
+ * Runs one Claude Code UserPromptSubmit event as installed: the hook
+ * process hands it to the hook server, which has the project open from an
+ * earlier prompt. Both processes carry the coverage probe
+ * (event-coverage-probe.cjs); the server's coverage is split by signals
+ * just before and after the event. Returns the source files that ran in
+ * each, through the bundles' source maps.
+ */
+export function serverHookCoverage(dir: string): ServerHookCoverage {
+  return withHookWorld(dir, (world) => {
+    const serverDir = join(world.temp, 'server-coverage');
+    const clientDir = join(world.temp, 'client-coverage');
+    const base = {
+      CAIRN_HOOK_SERVER: 'on',
+      CAIRN_TEST_HOOK_SERVER_TRACE: '1',
+      NODE_OPTIONS: `--require ${PROBE}`,
+    };
+    // The server inherits the environment of the process that starts it.
+    const pid = warmServer(world, { ...base, CAIRN_EVENT_COVERAGE_DIR: serverDir });
+    try {
+      const mark = (n: number) => {
+        process.kill(pid, 'SIGUSR2');
+        waitFor(join(serverDir, `mark-${n}`, `coverage-${pid}.json`), `the server's mark ${n}`);
+      };
+      mark(1);
+      const run = world.run(
+        HOOK,
+        { ...base, CAIRN_EVENT_COVERAGE_DIR: clientDir },
+        world.prompt('measured'),
+      );
+      if (answeredBy(run.stderr) !== pid) throw new Error('the measured prompt was not served');
+      mark(2);
+      const client = new Set([
+        ...(existsSync(join(clientDir, 'setup'))
+          ? coveredSources(join(clientDir, 'setup'), dir, false)
+          : []),
+        ...(existsSync(join(clientDir, 'event'))
+          ? coveredSources(join(clientDir, 'event'), dir, false)
+          : []),
+      ]);
+      return {
+        client,
+        server: coveredSources(join(serverDir, 'mark-2'), dir, false),
+        reply: run.stdout,
+      };
+    } finally {
+      process.kill(pid, 'SIGKILL');
+    }
+  });
+}
