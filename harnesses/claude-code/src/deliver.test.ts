@@ -182,6 +182,14 @@ describe('the final answer in the transcript (run digests)', () => {
 
   it('reads the last answer, null when the prompt has none, nothing when it cannot tell', async () => {
     expect(await readTranscriptFinalAnswer(answered)).toBe(ANSWER);
+    // JSON lines written by another writer, with a space after each colon, say the same.
+    const spaced = join(project.root, 'spaced.jsonl');
+    const lines = (await readFile(answered, 'utf8')).trim().split('\n');
+    await writeFile(
+      spaced,
+      `${lines.map((line) => JSON.stringify(JSON.parse(line)).replaceAll('":', '": ')).join('\n')}\n`,
+    );
+    expect(await readTranscriptFinalAnswer(spaced)).toBe(ANSWER);
     expect(await readTranscriptFinalAnswer(await unanswered())).toBeNull();
     expect(await readTranscriptFinalAnswer(join(project.root, 'missing.jsonl'))).toBeUndefined();
   });

@@ -13,6 +13,8 @@ import { jsonLinesFromEnd, readFileTail } from '@cairn/harness-kit';
 
 /** The answer is at the end; SessionEnd hooks are killed after about 1.5 s. */
 const ANSWER_TAIL_BYTES = 4 * 1024 * 1024;
+/** The cheap test before a line is parsed: a user or assistant entry. */
+const ENTRY_TYPE = /"type"\s*:\s*"(?:user|assistant)"/;
 
 interface Entry {
   type?: unknown;
@@ -50,7 +52,8 @@ export async function readTranscriptFinalAnswer(
   if (!transcriptPath) return undefined;
   const text = await readFileTail(transcriptPath, ANSWER_TAIL_BYTES);
   if (text === undefined) return undefined;
-  for (const value of jsonLinesFromEnd(text, (line) => /"type":"(?:user|assistant)"/.test(line))) {
+  // Claude Code writes compact JSON; a line written another way (spaces around the colon) says the same.
+  for (const value of jsonLinesFromEnd(text, (line) => ENTRY_TYPE.test(line))) {
     if (typeof value !== 'object' || value === null) continue;
     const found = entryAnswer(value as Entry);
     if (found) return found.answer;
