@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { coveredSources } from './hook-coverage';
 import { type HookWorld, PROBE, withHookWorld } from './hook-world';
@@ -54,43 +54,51 @@ function warmServer(world: HookWorld, env: NodeJS.ProcessEnv): number {
  */
 export function serverHookCoverage(dir: string): ServerHookCoverage {
   return withHookWorld(dir, (world) => {
-    const serverDir = join(world.temp, 'server-coverage');
-    const clientDir = join(world.temp, 'client-coverage');
-    const base = {
+    const coverage = join(world.temp, 'coverage');
+    // One environment for every event: the server keeps a project per environment, and
+    // another one would open the project again for the measured prompt.
+    const env = {
       CAIRN_HOOK_SERVER: 'on',
       CAIRN_TEST_HOOK_SERVER_TRACE: '1',
       NODE_OPTIONS: `--require ${PROBE}`,
+      CAIRN_EVENT_COVERAGE_DIR: coverage,
     };
     // The server inherits the environment of the process that starts it.
-    const pid = warmServer(world, { ...base, CAIRN_EVENT_COVERAGE_DIR: serverDir });
+    const pid = warmServer(world, env);
     try {
       const mark = (n: number) => {
         process.kill(pid, 'SIGUSR2');
-        waitFor(join(serverDir, `mark-${n}`, `coverage-${pid}.json`), `the server's mark ${n}`);
+        waitFor(join(coverage, `mark-${n}`, `coverage-${pid}.json`), `the server's mark ${n}`);
       };
       mark(1);
-      const run = world.run(
-        HOOK,
-        { ...base, CAIRN_EVENT_COVERAGE_DIR: clientDir },
-        world.prompt('measured'),
-      );
+      const before = clientFiles(coverage, pid);
+      const run = world.run(HOOK, env, world.prompt('measured'));
       if (answeredBy(run.stderr) !== pid) throw new Error('the measured prompt was not served');
       mark(2);
-      const client = new Set([
-        ...(existsSync(join(clientDir, 'setup'))
-          ? coveredSources(join(clientDir, 'setup'), dir, false)
-          : []),
-        ...(existsSync(join(clientDir, 'event'))
-          ? coveredSources(join(clientDir, 'event'), dir, false)
-          : []),
-      ]);
+      // The hook process's own files: those it wrote, apart from every other process's.
+      const mine = join(coverage, 'client');
+      mkdirSync(mine);
+      for (const file of clientFiles(coverage, pid).filter((file) => !before.includes(file))) {
+        copyFileSync(file, join(mine, file.replaceAll('/', '_')));
+      }
       return {
-        client,
-        server: coveredSources(join(serverDir, 'mark-2'), dir, false),
+        client: coveredSources(mine, dir, false),
+        server: coveredSources(join(coverage, `mark-2`), dir, false),
         reply: run.stdout,
       };
     } finally {
       process.kill(pid, 'SIGKILL');
     }
+  });
+}
+
+/** The coverage files of the hook processes (every process but the server), as paths. */
+function clientFiles(coverage: string, serverPid: number): string[] {
+  return ['setup', 'event'].flatMap((part) => {
+    const folder = join(coverage, part);
+    if (!existsSync(folder)) return [];
+    return readdirSync(folder)
+      .filter((name) => name !== `coverage-${serverPid}.json`)
+      .map((name) => join(folder, name));
   });
 }
