@@ -2,6 +2,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runCodingMemory } from './coding-memory/run-coding-memory';
+import { COMPARE_USAGE, parseCompareOptions } from './compare/compare-args';
+import { runCompare } from './compare/run-compare';
 import { runHarnesses } from './harnesses/run-harnesses';
 import { runInjection } from './injection/run-injection';
 import { runLivedIn } from './lived-in/run-lived-in';
@@ -19,6 +21,7 @@ import {
 import { runRetrieval } from './retrieval/run-retrieval';
 import { runScale } from './scale/run-scale';
 import { runSignatures } from './signatures/run-signatures';
+import { UsageError } from './usage-error';
 import { runWorking } from './working/run-working';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,6 +45,7 @@ const TARGETS = [
 type Target = (typeof TARGETS)[number];
 
 const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|coding-memory|signatures|packs|maintenance|injection|all] [--data <file.json>] [--json <out.json>] [--quick]
+       pnpm bench compare --before <dir> [section ...]   (pnpm bench compare --help)
 
   scale     index build, refresh and search over a generated 10,000-unit workspace,
             and \`cairn search\` beside bare node
@@ -68,11 +72,15 @@ const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|loc
   injection what each hook profile injects, judged against a labelled dataset: precision,
             recall, requests nothing answers, repeats, artifacts, unused budget, latency
   all       every one of them (default)
+  compare   each section in another checkout (--before <dir>), then in this one, one after
+            the other; writes the figures side by side (pnpm bench compare --help)
 
   --data <file>   LoCoMo JSON (default: ${DEFAULT_DATA})
   CAIRN_BENCH_MODEL_DIR=<dir>  also measure a local semantic model (locomo, coding-memory)
   --json <file>   also write every figure as JSON
   --quick         small sizes for a smoke test; does not write docs/BENCHMARKS.md
+  CAIRN_BENCH_NO_DOC=1  does not write docs/BENCHMARKS.md either (the figures and tables go
+            to --json only; how compare runs this checkout's sections)
   --explain <file>  injection only: write why each labelled item of the tuned requests was
             left out and each other item injected (held-out: totals only); skips the
             latency and fix-pattern parts, does not write docs/BENCHMARKS.md
@@ -85,9 +93,6 @@ interface Options {
   quick: boolean;
   explain: string | undefined;
 }
-
-/** A bad command line: printed with the usage, without a stack. */
-class UsageError extends Error {}
 
 function parseCommandLine(argv: string[]) {
   try {
@@ -128,8 +133,20 @@ function parseOptions(argv: string[]): Options | undefined {
   };
 }
 
+async function compare(argv: string[]): Promise<void> {
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const options = parseCompareOptions(argv, { cwd, dataPath: DEFAULT_DATA });
+  if (!options) {
+    process.stdout.write(`${COMPARE_USAGE}\n`);
+    return;
+  }
+  await runCompare(options, { repoRoot: REPO_ROOT, docPath: DOC_PATH });
+}
+
 async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
+  const argv = process.argv.slice(2).filter((arg) => arg !== '--');
+  if (argv[0] === 'compare') return compare(argv.slice(1));
+  const options = parseOptions(argv);
   if (!options) {
     process.stdout.write(`${USAGE}\n`);
     return;
@@ -175,6 +192,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       `Explained packs written to ${options.explain}; docs left as they were.\n`,
     );
+  } else if (process.env.CAIRN_BENCH_NO_DOC === '1') {
+    process.stdout.write('CAIRN_BENCH_NO_DOC=1: docs/BENCHMARKS.md left as it was.\n');
   } else if (!options.quick) {
     await writeBenchmarksDoc(DOC_PATH, meta, sections);
     process.stdout.write(`Rewrote ${DOC_PATH}\n`);
@@ -185,7 +204,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof UsageError) {
-    process.stderr.write(`bench: ${error.message}\n\n${USAGE}\n`);
+    process.stderr.write(`bench: ${error.message}\n\n${error.usage ?? USAGE}\n`);
     process.exitCode = 2;
     return;
   }

@@ -14,7 +14,8 @@ export type SectionName =
   | 'signatures'
   | 'packs'
   | 'maintenance'
-  | 'injection';
+  | 'injection'
+  | 'compare';
 
 /** A table both printed to the terminal and written to markdown. */
 export interface Table {
@@ -31,6 +32,8 @@ export interface Section {
   intro: string[];
   tables: Table[];
   figures: unknown;
+  /** Replaces the "Measured ..." line for a section measured on more than one checkout (compare). */
+  measured?: string;
 }
 
 export interface RunMeta {
@@ -130,15 +133,15 @@ function renderMarkdownTable(table: Table): string {
   return [`### ${table.title}`, '', ...body, ...(notes.length ? ['', ...notes] : [])].join('\n');
 }
 
-const start = (name: SectionName) => `<!-- bench:${name}:start -->`;
-const end = (name: SectionName) => `<!-- bench:${name}:end -->`;
+const start = (name: string) => `<!-- bench:${name}:start -->`;
+const end = (name: string) => `<!-- bench:${name}:end -->`;
 
 function renderSection(section: Section, meta: RunMeta): string {
   return [
     start(section.name),
     `## ${section.title}`,
     '',
-    `_Measured ${describeMeta(meta)}._`,
+    `_Measured ${section.measured ?? describeMeta(meta)}._`,
     '',
     ...section.intro.flatMap((paragraph) => [paragraph, '']),
     ...section.tables.flatMap((table) => [renderMarkdownTable(table), '']),
@@ -147,7 +150,7 @@ function renderSection(section: Section, meta: RunMeta): string {
 }
 
 /** The section as a previous run wrote it, so a partial run keeps the other figures. */
-function previousSection(existing: string | undefined, name: SectionName): string | undefined {
+export function previousSection(existing: string | undefined, name: string): string | undefined {
   if (!existing) return undefined;
   const from = existing.indexOf(start(name));
   const to = existing.indexOf(end(name));
@@ -170,10 +173,22 @@ const REPRODUCE = [
   'pnpm bench signatures      # error signatures over the captured failure corpus',
   'pnpm bench packs           # context pack assembly and the budget check',
   'pnpm bench maintenance     # insight extraction, a year of runs, pair detection, staleness',
-  'pnpm bench --json bench.json   # also write every figure as JSON',
+  'pnpm bench injection       # what each hook profile injects, against a labelled dataset',
+  'pnpm bench compare --before ../before   # default sections on another checkout, then this one',
+  'pnpm bench compare --before ../before harnesses working   # only these sections',
+  'pnpm bench --json bench.json   # also write every figure (and every table) as JSON',
   'pnpm bench --quick         # smoke test with small sizes; never writes this file',
   'pnpm packed-install --sizes-only --write-doc   # only the Package tarballs section',
   '```',
+  '',
+  '`pnpm bench compare --before <dir> [section ...]` measures another checkout and this one in the same run:',
+  '`<dir>` is a checkout of this repository, installed and built (`git worktree add ../before <ref> &&',
+  'cd ../before && pnpm install --frozen-lockfile && pnpm build`). Each section runs there, then here, one',
+  'after the other, as `pnpm bench <section> --json`; the figures are paired by section, table and row and',
+  'written to "Before and after" above, with each target and whether it was met on each side. The before',
+  "run rewrites that checkout's own BENCHMARKS.md; here only the compare's section is written. Without",
+  'sections it runs lived-in, working, harnesses, packs, injection, coding-memory, locomo and signatures',
+  '(`pnpm bench compare --help`).',
   '',
 ];
 
@@ -189,6 +204,7 @@ const ORDER: SectionName[] = [
   'packs',
   'maintenance',
   'injection',
+  'compare',
 ];
 
 /** Sections other tools write into the same file (tools/repo's packed-install): kept as they are. */
@@ -207,9 +223,10 @@ export function renderBenchmarksDoc(meta: RunMeta, sections: Section[], existing
   const parts = ORDER.map((name) => {
     const fresh = sections.find((section) => section.name === name);
     if (fresh) return renderSection(fresh, meta);
+    const command = name === 'compare' ? 'compare --before <dir>' : name;
     return (
       previousSection(existing, name) ??
-      `${start(name)}\n_Not run yet: \`pnpm bench ${name}\`._\n${end(name)}`
+      `${start(name)}\n_Not run yet: \`pnpm bench ${command}\`._\n${end(name)}`
     );
   });
   return [
@@ -244,6 +261,8 @@ export async function writeJsonReport(
   sections: Section[],
 ): Promise<void> {
   const figures = Object.fromEntries(sections.map((section) => [section.name, section.figures]));
+  // The tables as printed, with their targets and verdicts: what `pnpm bench compare` pairs.
+  const tables = Object.fromEntries(sections.map((section) => [section.name, section.tables]));
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `${JSON.stringify({ meta, ...figures }, null, 2)}\n`);
+  await writeFile(path, `${JSON.stringify({ meta, ...figures, tables }, null, 2)}\n`);
 }
