@@ -187,8 +187,9 @@ const REPRODUCE = [
   'after the other, as `pnpm bench <section> --json`; the figures are paired by section, table and row and',
   'written to "Before and after" above, with each target and whether it was met on each side. The before',
   "run rewrites that checkout's own BENCHMARKS.md; here only the compare's section is written. Without",
-  'sections it runs lived-in, working, harnesses, packs, injection, coding-memory, locomo and signatures',
-  '(`pnpm bench compare --help`).',
+  'sections it runs lived-in, working, harnesses, packs, injection, coding-memory, locomo and signatures,',
+  'about six minutes a side on two cores once each checkout has its lived-in project cached (`pnpm bench',
+  'compare --help`).',
   '',
 ];
 

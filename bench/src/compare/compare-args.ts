@@ -20,10 +20,11 @@ export const COMPARE_SECTIONS = [
 
 /**
  * The default: the sections that measure what a hook event, a pack and a
- * search cost and find, in about half an hour a side on two cores. Left
- * out: scale and retrieval (index builds at 10,000 and 100,000 chunks,
- * the longest runs, and retrieval needs Node 24 for qmd) and maintenance
- * (a year of daily extraction runs).
+ * search cost and find: about six minutes a side on two shared cores once
+ * each checkout's lived-in project is cached (building one takes 8-9
+ * minutes). Left out: scale and retrieval (index builds at 10,000 and
+ * 100,000 chunks, the longest runs, and retrieval needs Node 24 for qmd)
+ * and maintenance (a year of daily extraction runs).
  */
 export const DEFAULT_COMPARE_SECTIONS = [
   'lived-in',
@@ -54,9 +55,10 @@ export const COMPARE_USAGE = `Usage: pnpm bench compare --before <dir> [section 
                   the compare's section is written (its runs get CAIRN_BENCH_NO_DOC=1)
   section ...     any of: ${COMPARE_SECTIONS.join(', ')}
                   default: ${DEFAULT_COMPARE_SECTIONS.join(', ')}
-                  (what a hook event, a pack and a search cost and find, about half an
-                  hour a side on two cores; scale, retrieval and maintenance, the longest
-                  runs, only when named)
+                  (what a hook event, a pack and a search cost and find: about six
+                  minutes a side on two cores once each checkout has built its lived-in
+                  project, 8-9 minutes the first time; scale, retrieval and maintenance,
+                  the longest runs, only when named)
   --data <file>   LoCoMo JSON for locomo, given to both checkouts
   --json <file>   also write the paired figures as JSON
   --quick         small sizes on both sides, a smoke test; does not write docs/BENCHMARKS.md
