@@ -32,7 +32,9 @@ import type { FailureCase, FailureLabel, FailureRun } from './failures/failure-c
 import { GIT_CASES } from './failures/git-cases';
 import { GO_CASES, type ModelledCase } from './failures/go-modelled';
 import { JAVA_CASES } from './failures/java-cases';
+import { JS_KIND_CASES } from './failures/js-kind-cases';
 import { JS_TEST_CASES } from './failures/js-test-runners';
+import { NATIVE_KIND_CASES } from './failures/native-kind-cases';
 import { CARGO_TEST_CASES, PYTEST_TEST_CASES, UNITTEST_CASES } from './failures/native-test-cases';
 import { NODE_CASES } from './failures/node-cases';
 import { PACKAGE_MANAGER_CASES } from './failures/package-manager-cases';
@@ -60,14 +62,22 @@ export const ALL_CASES: FailureCase[] = [
   ...PYTEST_TEST_CASES,
   ...UNITTEST_CASES,
   ...CARGO_TEST_CASES,
+  ...JS_KIND_CASES,
+  ...NATIVE_KIND_CASES,
 ];
 
 /** The JS test runners, installed from npm at these versions for the test-runner cases. */
 const RUNNERS = ['vitest@4.1.12', 'jest@30.5.2', 'mocha@12.0.3', 'ava@7.0.0', 'tap@21.8.0'];
 const RUNNER_ECOSYSTEMS = new Set(JS_TEST_CASES.map((c) => c.ecosystem));
 
-/** Installs the JS test runners once (the only step that reaches the npm registry). */
+/**
+ * Installs the JS test runners once (the only step that reaches the npm
+ * registry); `CAPTURE_RUNNERS_DIR` names a folder where they are installed
+ * already (at the same versions), to capture again without reinstalling.
+ */
 function installRunners(scratch: string): string {
+  const ready = process.env.CAPTURE_RUNNERS_DIR;
+  if (ready) return ready;
   const dir = join(scratch, 'runners');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{ "name": "runners", "private": true }\n');
@@ -124,9 +134,14 @@ function capture(run: FailureRun, env: NodeJS.ProcessEnv, scratch: string): Capt
   if (run.setup) {
     spawnSync('bash', ['-c', run.setup], { cwd, env, stdio: 'ignore', timeout: 60_000 });
   }
+  const runEnv = { ...env };
+  for (const [name, value] of Object.entries(run.env ?? {})) {
+    if (value === undefined) delete runEnv[name];
+    else runEnv[name] = value;
+  }
   const result = spawnSync('bash', ['-c', `exec 2>&1\n${run.command}`], {
     cwd,
-    env,
+    env: runEnv,
     encoding: 'utf8',
     timeout: 120_000,
     maxBuffer: 16 << 20,
@@ -164,14 +179,28 @@ function captureCase(
       exitCode: got.exitCode,
       source: 'captured',
       ...(c.heldOut ? { heldOut: true } : {}),
+      ...(c.kind ? { kind: c.kind } : {}),
     });
   });
   return labels;
 }
 
+/**
+ * The cases the arguments name: ecosystems (`node git`), or `kinds` for
+ * the failure kinds of failures/kind-case.ts, or single cases
+ * (`ava/timeout-waits`); the last two replace their own outputs and
+ * labels and leave the rest of each ecosystem as it is.
+ */
+function selectCases(only: Set<string>): { cases: FailureCase[]; whole: boolean } {
+  if (only.has('kinds')) return { cases: ALL_CASES.filter((c) => c.kind), whole: false };
+  if ([...only].some((arg) => arg.includes('/')))
+    return { cases: ALL_CASES.filter((c) => only.has(`${c.ecosystem}/${c.name}`)), whole: false };
+  return { cases: ALL_CASES.filter((c) => only.size === 0 || only.has(c.ecosystem)), whole: true };
+}
+
 function main(): void {
   const only = new Set(process.argv.slice(2).filter((arg) => arg !== '--'));
-  const cases = ALL_CASES.filter((c) => only.size === 0 || only.has(c.ecosystem));
+  const { cases, whole } = selectCases(only);
   const scratch = mkdtempSync(join(tmpdir(), 'cairn-capture-'));
   const bin = toolBin(scratch);
   const labels: FailureLabel[] = [];
@@ -180,7 +209,7 @@ function main(): void {
       ? installRunners(scratch)
       : '';
     for (const ecosystem of new Set(cases.map((c) => c.ecosystem))) {
-      rmSync(join(OUT, ecosystem), { recursive: true, force: true });
+      if (whole) rmSync(join(OUT, ecosystem), { recursive: true, force: true });
       mkdirSync(join(OUT, ecosystem), { recursive: true });
     }
     for (const c of cases) {
@@ -190,7 +219,11 @@ function main(): void {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  writeLabels(labels, new Set(cases.map((c) => c.ecosystem)));
+  const replaced = whole
+    ? (label: FailureLabel) => cases.some((c) => c.ecosystem === label.ecosystem)
+    : (label: FailureLabel) =>
+        cases.some((c) => `${c.ecosystem}/${c.name}` === `${label.ecosystem}/${label.case}`);
+  writeLabels(labels, replaced);
   const modelled = new Set(['modelled', ...MODELLED.map((c) => c.ecosystem)]);
   if (only.size === 0 || [...only].some((name) => modelled.has(name))) writeModelled();
   process.stdout.write(`${labels.length} outputs captured into ${OUT}\n`);
@@ -228,12 +261,12 @@ function writeModelled(): void {
   process.stdout.write(`${labels.length} outputs modelled\n`);
 }
 
-/** Replaces the label lines of the ecosystems captured now; keeps the others. */
-function writeLabels(fresh: FailureLabel[], ecosystems: Set<string>): void {
+/** Replaces the label lines of the cases captured now; keeps the others. */
+function writeLabels(fresh: FailureLabel[], replaced: (label: FailureLabel) => boolean): void {
   const path = join(OUT, 'labels.jsonl');
   let kept: FailureLabel[] = [];
   try {
-    kept = readLabels(path).filter((label) => !ecosystems.has(label.ecosystem));
+    kept = readLabels(path).filter((label) => !replaced(label));
   } catch {
     kept = [];
   }

@@ -10,6 +10,8 @@ export interface FailureRun {
   files?: Record<string, string>;
   /** Shell steps run before the command (their output is dropped): git repos, ports. */
   setup?: string;
+  /** Variables set (a string) or unset (undefined) for this run only: colours forced on. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface FailureCase {
@@ -24,6 +26,8 @@ export interface FailureCase {
   runs: FailureRun[];
   /** Kept out of any tuning of the signature rules: the bench reports it apart. */
   heldOut?: boolean;
+  /** The kind of test failure (kind-case.ts) for the cases beyond the first seven scenarios. */
+  kind?: string;
 }
 
 /** One label line of bench/fixtures/failures/labels.jsonl (and modelled.jsonl). */
@@ -41,6 +45,8 @@ export interface FailureLabel {
   source: string;
   /** Kept out of any tuning of the signature rules (the bench reports it apart). */
   heldOut?: boolean;
+  /** The kind of test failure, for the cases of kind-case.ts (the bench reports them apart). */
+  kind?: string;
 }
 
 /** `n` settings of one failure: `make(v)` for v = 0..n-1. */

@@ -21,6 +21,8 @@ const labelSchema = z.object({
   source: z.string().min(1),
   /** Kept out of any tuning of the rules: reported apart. */
   heldOut: z.boolean().optional(),
+  /** The kind of test failure, for the cases beyond the first seven scenarios (reported apart). */
+  kind: z.string().min(1).optional(),
 });
 export type FailureLabel = z.infer<typeof labelSchema>;
 

@@ -50,6 +50,8 @@ export interface SignedOutput {
   fixKey: string;
   ecosystem: string;
   heldOut: boolean;
+  /** The failure kind of a case beyond the first seven scenarios (bench/scripts/failures/kind-case.ts). */
+  kind?: string | undefined;
   signature: string;
   normalized: string;
   /** The signature a fix is offered for; undefined when it is low-information. */
@@ -62,6 +64,7 @@ function sign(fixture: FailureFixture): SignedOutput {
     fixKey: fixture.fixKey,
     ecosystem: fixture.ecosystem,
     heldOut: fixture.heldOut === true,
+    kind: fixture.kind,
     signature: signature.signature,
     normalized: signature.normalized,
     offers: isLowInformation(signature) ? undefined : signature.signature,
@@ -134,6 +137,9 @@ export async function runFixPatternQuality(
 ): Promise<FixPatternFigures> {
   const signed = (options.corpus ?? (await loadFailureCorpus())).map(sign);
   const heldOut = signed.filter((s) => s.heldOut);
+  const newKinds = signed.filter((s) => s.kind !== undefined);
+  const isNewHeldOut = (s: SignedOutput) => s.kind !== undefined && s.heldOut;
+  const newHeldOut = signed.filter(isNewHeldOut);
   const ecosystems = [...new Set(signed.map((s) => s.ecosystem))].sort();
   return {
     groups: [
@@ -148,6 +154,16 @@ export async function runFixPatternQuality(
         ...pairCounts('held-out', signed, (a, b) => a.heldOut || b.heldOut),
         outputs: heldOut.length,
         lowInformation: heldOut.filter((s) => s.offers === undefined).length,
+      },
+      {
+        ...pairCounts('new kinds', signed, (a, b) => a.kind !== undefined || b.kind !== undefined),
+        outputs: newKinds.length,
+        lowInformation: newKinds.filter((s) => s.offers === undefined).length,
+      },
+      {
+        ...pairCounts('new kinds, held-out', signed, (a, b) => isNewHeldOut(a) || isNewHeldOut(b)),
+        outputs: newHeldOut.length,
+        lowInformation: newHeldOut.filter((s) => s.offers === undefined).length,
       },
       pairCounts('all', signed),
     ],
@@ -188,6 +204,7 @@ export function fixPatternQualityTable(figures: FixPatternFigures): Table {
       'A pair is a fix learned from one output and the other output failing next; it is offered when both have one signature and that signature is not low-information (docs/HISTORY.md#low-information-signatures).',
       '"Same failure" is the same label: the same failing tests (file, suites, name, how each failed) or the same fix of a tool error, produced in other places (another folder and working directory, moved lines, other values and timings).',
       '`held-out` counts the pairs with an output of a case kept out of the tuning of the rules (its labels say `heldOut`); `tuning` the others; an ecosystem row its own pairs.',
+      '`new kinds` counts the pairs with an output of the failure kinds beyond the first seven scenarios (timeouts, setup hooks and fixtures, snapshots, errors after a test ended, files that fail to load, parametrized tests, long diffs, one name in two suites, reporters and colours, other tests around the failing one; their labels say `kind`), and `new kinds, held-out` those with a held-out one of them.',
       `Low-information signatures met: ${figures.lowInformation.map((l) => `\`${l.normalized}\` (${l.outputs})`).join(', ') || 'none'}.`,
       `Different failures offered each other's fix: ${figures.wrongFixes.map((w) => `\`${w.normalized}\` (${w.fixKeys.join(', ')})`).join('; ') || 'none'}.`,
     ],
