@@ -10,6 +10,7 @@ import { avaRule, nodeTestSpecRule, playwrightRule } from './rules/js-runner-rul
 import { jestRule, mochaRule, vitestRule } from './rules/js-test-rules';
 import { junitRule } from './rules/junit-rules';
 import { nodeRule } from './rules/node-rules';
+import { nodeTestDotRule } from './rules/node-test-dot-rule';
 import { npmRule, pnpmRule, scriptWrapperRule, yarnRule } from './rules/package-manager-rules';
 import { pipRule, pytestRule, pythonRule, unittestRule } from './rules/python-rules';
 import { phpunitRule, rspecRule } from './rules/ruby-php-rules';
@@ -17,8 +18,8 @@ import { cargoTestRule, rustRule } from './rules/rust-rules';
 import { makeRule, shellRule } from './rules/shell-rules';
 import { nodeTestTapRule, tapRule } from './rules/tap-rules';
 import { typescriptRule } from './rules/typescript-rules';
-import { scrubVolatile, stripAnsi } from './scrub-volatile';
-import type { SignatureRule } from './signature-rule';
+import { stripAnsi } from './scrub-volatile';
+import { keyPartText, type SignatureRule } from './signature-rule';
 
 /**
  * The rules, most specific first; the first that finds a key wins. Test
@@ -40,6 +41,7 @@ export const SIGNATURE_RULES: readonly SignatureRule[] = [
   mochaRule,
   avaRule,
   nodeTestSpecRule,
+  nodeTestDotRule,
   nodeTestTapRule,
   tapRule,
   playwrightRule,
@@ -92,7 +94,8 @@ function linesOf(text: string): string[] {
     text.length <= SIGNATURE_HEAD_CHARS + SIGNATURE_TAIL_CHARS
       ? text
       : `${text.slice(0, SIGNATURE_HEAD_CHARS)}\n${text.slice(-SIGNATURE_TAIL_CHARS)}`;
-  return stripAnsi(bounded)
+  // A NUL marks a key part a rule has scrubbed (signature-rule.ts); none comes from the text.
+  return stripAnsi(bounded.replaceAll('\u0000', ''))
     .split(/\r?\n|\r/)
     .map((line) => line.slice(0, SIGNATURE_LINE_CHARS));
 }
@@ -115,10 +118,7 @@ export function errorSignature(text: string, context: SignatureContext = {}): Er
       break;
     }
   }
-  const key = (parts ?? ['(no output)'])
-    .map((part) => scrubVolatile(part))
-    .join(' | ')
-    .slice(0, KEY_CHARS);
+  const key = (parts ?? ['(no output)']).map(keyPartText).join(' | ').slice(0, KEY_CHARS);
   const where = [toolFamily(context.tool), family].filter(Boolean).join(': ');
   const normalized = `${rule.family}: ${key}${where ? ` [${where}]` : ''}`;
   const signature = sha256Hex(normalized).slice(0, 16);

@@ -55,9 +55,18 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
+export interface ScrubOptions {
+  /**
+   * Keep plain numbers (`<n>` otherwise): a test's name carries its
+   * parameters (`adds 2 + 2`, `test_adds[2-2-5]`), which say which case
+   * failed rather than where or when.
+   */
+  keepNumbers?: boolean;
+}
+
 /** One line with its volatile parts replaced: `<url>`, `<uuid>`, `<time>`, `<path>`, `<hex>`, `<id>`, `<dur>`, `<n>`. */
-export function scrubVolatile(line: string): string {
-  return stripAnsi(line)
+export function scrubVolatile(line: string, options: ScrubOptions = {}): string {
+  const scrubbed = stripAnsi(line)
     .replace(URL, '<url>')
     .replace(UUID, '<uuid>')
     .replace(DATE_TIME, '<time>')
@@ -69,8 +78,8 @@ export function scrubVolatile(line: string): string {
     .replace(HEX_LITERAL, '<hex>')
     .replace(HEX_RUN, (token) => (hasDigit(token) ? '<hex>' : token))
     .replace(MIXED_ID, (token) => (isRandomName(token) ? '<id>' : token))
-    .replace(DURATION, '<dur>')
-    .replace(NUMBER, '<n>')
+    .replace(DURATION, '<dur>');
+  return (options.keepNumbers ? scrubbed : scrubbed.replace(NUMBER, '<n>'))
     .replace(SPACES, ' ')
     .trim();
 }

@@ -18,6 +18,23 @@ export interface SignatureRule {
   key(input: RuleInput): string[] | undefined;
 }
 
+/**
+ * A key part its rule has scrubbed already, in its own way (a failed
+ * test's id keeps the numbers of its name): errorSignature takes it as it
+ * is. The mark is a NUL, which errorSignature removes from the text it
+ * reads, so no output can set it.
+ */
+const FINAL = '\u0000';
+
+export function finalPart(text: string): string {
+  return `${FINAL}${text}`;
+}
+
+/** A key part as it goes into the key: a final part without its mark, any other scrubbed. */
+export function keyPartText(part: string): string {
+  return part.startsWith(FINAL) ? part.slice(FINAL.length) : scrubVolatile(part);
+}
+
 /** The first capture of `pattern` (group 1, else the whole match) on the first line that matches. */
 export function firstCapture(lines: readonly string[], pattern: RegExp): string | undefined {
   for (const line of lines) {

@@ -1,3 +1,5 @@
+import { stripAnsi } from './scrub-volatile';
+
 /**
  * A tool event reduced to what failure detection needs. What each harness
  * gives (see docs/HISTORY.md "What each harness tells"):
@@ -60,15 +62,16 @@ const isPytestTally = (line: string) =>
 
 /** Test runners' summaries of a failed run. */
 const TEST_SUMMARIES: readonly RegExp[] = [
-  /^[ \t]*(?:Test Files|Tests)[ \t]+\d+ failed/, // vitest
-  /^Tests:[ \t]+\d+ failed/, // jest
+  /^[ \t]*(?:Test Files|Tests)[ \t]+\d+ failed|^[ \t]*Errors[ \t]+\d+ errors?$/, // vitest
+  /^(?:Tests|Test Suites):[ \t]+\d+ failed/, // jest (a file that does not load fails its suite only)
   /^(?:--- FAIL: |FAIL[ \t])/, // go test
   /^test result: FAILED/, // cargo test
-  /^[ \t]*\d+ failing[ \t]*$/, // mocha
+  /^[ \t]*\d+ failing[ \t]*$|^[ \t]*Exception during run: /, // mocha (a file that does not load)
   /^\[ERROR\] Tests run: \d+, Failures: [1-9]|^\[INFO\] BUILD FAILURE/, // maven
   /^FAILURE: Build failed/, // gradle
-  /^[ \t]*\d+ tests? failed/, // ava
-  /^\u2139 fail [1-9]|^# fail [1-9]/, // node:test (spec, TAP)
+  /^[ \t]*\d+ (?:tests? failed|uncaught exceptions?|unhandled rejections?)\b/, // ava
+  /^\u2139 (?:fail|cancelled) [1-9]|^# (?:fail|cancelled) [1-9]/, // node:test (spec, TAP; a timeout is cancelled)
+  /^Failed tests:$/, // node:test's dot reporter
   /^not ok \d+/, // TAP: a top-level test failed (node:test, tap)
   /^FAILED \((?:failures|errors)=\d+/, // unittest
   /^\d+ examples?, [1-9]\d* failures?/, // rspec
@@ -103,7 +106,10 @@ const OUTPUT_ERRORS: readonly RegExp[] = [
 
 function linesOf(text: string, from: 'head' | 'tail'): string[] {
   const part = from === 'head' ? text.slice(0, READ_CHARS) : text.slice(-READ_CHARS);
-  return part.split(/\r?\n/).map((line) => line.slice(0, LINE_CHARS));
+  // A runner with colours forced on wraps its summary in colour codes.
+  return (part.includes('\u001b') ? stripAnsi(part) : part)
+    .split(/\r?\n/)
+    .map((line) => line.slice(0, LINE_CHARS));
 }
 
 const anyLine = (lines: readonly string[], patterns: readonly RegExp[]) =>

@@ -1,5 +1,13 @@
 import { scrubVolatile } from '../scrub-volatile';
-import { firstCapture, hasLine, keyOf, lastCapture, type SignatureRule } from '../signature-rule';
+import {
+  finalPart,
+  firstCapture,
+  hasLine,
+  keyOf,
+  lastCapture,
+  type SignatureRule,
+} from '../signature-rule';
+import { errorSummary, fileFailure, inHook } from './outside-test';
 import { keepQuotedFileName } from './quoted-file-name';
 import { type FailedTest, failedTestsKey } from './test-identity';
 
@@ -15,42 +23,76 @@ const PYTEST_E_LINE = /^E\s+(?!\[\s*\d+%\]$)(\S.*)$/;
 const TEST_FOLDER = /^((?:FAILED|ERROR) )[^\s:]*\//;
 const withoutTestFolder = (line: string) => line.replace(TEST_FOLDER, '$1');
 
+/** `___ ERROR at setup of TestStore.test_saves ___`: an error outside the test's body. */
+const PYTEST_PHASE = /\bERROR at (setup|teardown) of (\S+)/;
+/** An `E   ` line that names an exception: what a collection error is. */
+const PYTEST_E_CLASS = /^E\s+([A-Za-z_.]*(?:Error|Exception|Exit)\b.*)$/;
+
 /**
  * One line of the short summary: the node id (without its folders: where
  * the test lives is not what failed) and the exception's class; a bare
- * `assert` failed with an AssertionError.
+ * `assert` failed with an AssertionError. An `ERROR` of a test is in its
+ * fixture's setup or teardown, not in its body: the key says so.
  */
-function pytestFailure(line: string): string | undefined {
+function pytestFailure(line: string, phases: ReadonlyMap<string, string>): string | undefined {
   const match = PYTEST_FAILED.exec(withoutTestFolder(line));
   if (!match?.[1]) return undefined;
   const word = match[2] ?? '';
-  const errorClass = word === 'assert' ? 'AssertionError' : PYTEST_CLASS.exec(word)?.[1];
-  return scrubVolatile(errorClass ? `${match[1]} ${errorClass}` : match[1]);
+  let errorClass = word === 'assert' ? 'AssertionError' : PYTEST_CLASS.exec(word)?.[1];
+  if (line.startsWith('ERROR') && match[1].includes('::')) {
+    const phase = phases.get(match[1].split('::').slice(1).join('.')) ?? 'setup';
+    errorClass = `${errorClass ?? 'error'} in ${phase}`;
+  }
+  // The node id keeps its numbers: `test_adds[2-2-5]` names the parameters that failed.
+  return scrubVolatile(errorClass ? `${match[1]} ${errorClass}` : match[1], { keepNumbers: true });
+}
+
+function pytestPhases(lines: readonly string[]): Map<string, string> {
+  const phases = new Map<string, string>();
+  for (const line of lines) {
+    const match = PYTEST_PHASE.exec(line);
+    if (match?.[1] && match[2] && !phases.has(match[2])) phases.set(match[2], match[1]);
+  }
+  return phases;
 }
 
 export const pytestRule: SignatureRule = {
   family: 'pytest',
   key({ lines }) {
     if (!hasLine(lines, PYTEST_SUMMARY) && !lines.some(isPytestTally)) return undefined;
+    const phases = pytestPhases(lines);
     const failed = [
-      ...new Set(lines.map(pytestFailure).filter((id): id is string => id !== undefined)),
+      ...new Set(
+        lines
+          .map((line) => pytestFailure(line, phases))
+          .filter((id): id is string => id !== undefined),
+      ),
     ]
       .sort()
-      .slice(0, 5);
-    // A failure without a class (a collection error) is told apart by its `E   ` line.
+      .slice(0, 5)
+      .map(finalPart);
+    // A failure without a class (a collection error) is told apart by its exception's `E   ` line.
     const unclassed = failed.length === 0 || failed.some((id) => !id.includes(' '));
-    return keyOf(failed, unclassed ? firstCapture(lines, PYTEST_E_LINE) : undefined);
+    const eLine = () => firstCapture(lines, PYTEST_E_CLASS) ?? firstCapture(lines, PYTEST_E_LINE);
+    return keyOf(failed, unclassed ? eLine() : undefined);
   },
 };
 
 /** unittest: `FAIL: test_x (module.Class.test_x)` per failure and `FAILED (failures=1)`. */
-const UNITTEST_HEAD = /^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/;
+/** A subtest adds its parameters: `FAIL: test_adds (test_add.TestAdd.test_adds) (n=2)`. */
+const UNITTEST_HEAD = /^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)(?: (\(.*\)|\[.*\]))?/;
 const UNITTEST_TALLY = /^FAILED \((?:failures|errors)=\d+/;
 const UNITTEST_BLOCK_END = /^(?:={20,}|-{20,})$/;
 
+/** A traceback frame in a fixture method: `File "…", line 9, in setUp`. */
+const UNITTEST_FIXTURE_FRAME =
+  /^\s*File "[^"]*", line \d+, in (setUp|tearDown|setUpClass|tearDownClass|asyncSetUp|asyncTearDown|setUpModule|tearDownModule)$/;
+
 /**
  * The test as `<module>.py > <Class> > <method>` (the module's packages
- * are where it lives), with the class of the exception its traceback ends on.
+ * are where it lives), with the class of the exception its traceback ends
+ * on and the fixture method it was raised in (`in setUp`). A module that
+ * failed to import is the loader's `_FailedTest`: the module as a whole.
  */
 function unittestFailure(lines: readonly string[], index: number): FailedTest | undefined {
   const head = UNITTEST_HEAD.exec(lines[index] ?? '');
@@ -59,16 +101,22 @@ function unittestFailure(lines: readonly string[], index: number): FailedTest | 
   if (dotted.at(-1) === head[1]) dotted.pop();
   const testClass = dotted.pop();
   const module = dotted.pop();
-  let errorClass: string | undefined;
+  let exception: RegExpExecArray | null = null;
+  let fixture: string | undefined;
   for (let at = index + 2; at < lines.length && at < index + 400; at += 1) {
     const line = lines[at] ?? '';
     if (UNITTEST_BLOCK_END.test(line)) break;
-    errorClass = EXCEPTION.exec(line)?.[1] ?? errorClass;
+    exception = EXCEPTION.exec(line) ?? exception;
+    fixture = UNITTEST_FIXTURE_FRAME.exec(line)?.[1] ?? fixture;
+  }
+  if (testClass === '_FailedTest') {
+    const error = exception ? `${exception[1]}: ${exception[2] ?? ''}` : undefined;
+    return fileFailure(`${head[1]}.py`, error === undefined ? undefined : errorSummary(error));
   }
   return {
     file: module ? `${module}.py` : undefined,
-    path: [testClass ?? '', head[1]],
-    errorClass,
+    path: [testClass ?? '', head[3] ? `${head[1]} ${head[3]}` : head[1]],
+    errorClass: inHook(exception?.[1], fixture),
   };
 }
 

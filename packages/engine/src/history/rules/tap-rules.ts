@@ -1,4 +1,5 @@
 import type { RuleInput, SignatureRule } from '../signature-rule';
+import { fileFailure, firstErrorSummary, inHook, NODE_HOOK, withAfterTest } from './outside-test';
 import { type FailedTest, failedTestsKey, leafTests, testFileName } from './test-identity';
 
 /**
@@ -13,8 +14,11 @@ const SUBTEST = /^(\s*)# Subtest: (.+)$/;
 const RESULT = /^(\s*)(not ok|ok) \d+(?: - (.*?))?(?: # .*)?$/;
 const YAML_FIELD = /^\s+(name|type|location|fileName|failureType): '?([^']*?)'?$/;
 const YAML_END = /^\s*\.\.\.$/;
+const YAML_LINES = 20_000;
 
 interface TapFailure {
+  /** The line of the `not ok`. */
+  index: number;
   path: string[];
   /** The assertion point's description (node-tap), when the failure is one. */
   assertion?: string;
@@ -23,14 +27,29 @@ interface TapFailure {
 
 const indentOf = (text: string) => text.length - text.trimStart().length;
 
-/** The YAML fields Cairn reads, from the block under the result at `index`. */
+/** `error: |-`, `stack: |`, `at: >-`: a block of text follows, indented under its key. */
+const BLOCK_SCALAR = /^\s*[\w-]+: [|>][+-]?$/;
+
+/**
+ * The YAML fields Cairn reads, from the block under the result at `index`.
+ * The text of block scalars (a diff, a stack) is skipped: a diff can show
+ * `name: …` or `...` lines of the values compared.
+ */
 function yamlFields(lines: readonly string[], index: number): Record<string, string> {
   const fields: Record<string, string> = {};
   const indent = indentOf(lines[index] ?? '');
-  if ((lines[index + 1] ?? '').trim() !== '---') return fields;
-  for (let at = index + 2; at < lines.length && at < index + 200; at += 1) {
+  const open = lines[index + 1] ?? '';
+  if (open.trim() !== '---') return fields;
+  const blockIndent = indentOf(open);
+  let scalarIndent = -1;
+  // A long diff under `error: |-` can run for thousands of lines before the fields that follow it.
+  for (let at = index + 2; at < lines.length && at < index + YAML_LINES; at += 1) {
     const line = lines[at] ?? '';
-    if (YAML_END.test(line) || indentOf(line) <= indent) break;
+    if (line.trim() === '') continue;
+    const own = indentOf(line);
+    if (own <= indent || (own <= blockIndent && YAML_END.test(line))) break;
+    if (scalarIndent >= 0 && own > scalarIndent) continue;
+    scalarIndent = BLOCK_SCALAR.test(line) ? own : -1;
     const field = YAML_FIELD.exec(line);
     if (field?.[1] && field[2] && !(field[1] in fields)) fields[field[1]] = field[2];
   }
@@ -58,19 +77,31 @@ function tapFailures(lines: readonly string[]): TapFailure[] {
     if (result?.[2] !== 'not ok') return;
     const fields = yamlFields(lines, index);
     if (fields.failureType === 'subtestsFailed') return;
-    failures.push(closes ? { path, fields } : { path, assertion: name, fields });
+    failures.push(closes ? { index, path, fields } : { index, path, assertion: name, fields });
   });
   return failures;
 }
 
 const looksLikeFile = (name: string) => /\.[cm]?[jt]sx?$/.test(name);
 
+/** node's test runner's `failureType` for a test that ran too long or whose hook threw. */
+function nodeFailureClass(failure: TapFailure, errorClass: string | undefined) {
+  const kind = failure.fields.failureType;
+  if (kind === 'testTimeoutFailure') return 'timeout';
+  return kind === 'hookFailed' ? inHook(errorClass, NODE_HOOK) : errorClass;
+}
+
 /** One failed test per path: the assertion inside it, its error's name, its file. */
-function failedTests(failures: readonly TapFailure[]): FailedTest[] {
+function failedTests(lines: readonly string[], failures: readonly TapFailure[]): FailedTest[] {
   const byPath = new Map<string, FailedTest>();
   for (const failure of failures) {
     const [first, ...rest] = failure.path;
     const fromPath = first !== undefined && looksLikeFile(first);
+    // A file that failed as a whole (it did not load): its error was printed above, as comments.
+    if (fromPath && rest.length === 0) {
+      byPath.set(`\u0000${first}`, fileFailure(first, firstErrorSummary(lines, 0, failure.index)));
+      continue;
+    }
     const file = fromPath ? first : (failure.fields.location ?? failure.fields.fileName);
     const path = fromPath ? rest : failure.path;
     const key = path.join('\u0000');
@@ -79,7 +110,7 @@ function failedTests(failures: readonly TapFailure[]): FailedTest[] {
     const type = /^(?:suite|test)$/.test(failure.fields.type ?? '')
       ? undefined
       : failure.fields.type;
-    const errorClass = type ?? failure.fields.name ?? failure.assertion;
+    const errorClass = nodeFailureClass(failure, type ?? failure.fields.name ?? failure.assertion);
     if (known) {
       known.errorClass ??= errorClass;
       known.file ??= file;
@@ -96,7 +127,7 @@ const NODE_TEST_FIELDS = /^\s+(?:failureType|duration_ms|location): /;
 function tapKey({ lines }: RuleInput, nodeTest: boolean): string[] | undefined {
   if (!lines.some((line) => TAP_VERSION.test(line))) return undefined;
   if (lines.some((line) => NODE_TEST_FIELDS.test(line)) !== nodeTest) return undefined;
-  return failedTestsKey(failedTests(tapFailures(lines)));
+  return failedTestsKey(withAfterTest(failedTests(lines, tapFailures(lines)), lines));
 }
 
 /** node's test runner with the TAP reporter (its YAML has `failureType`, `location`, `duration_ms`). */

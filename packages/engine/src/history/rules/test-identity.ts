@@ -1,4 +1,5 @@
 import { scrubVolatile } from '../scrub-volatile';
+import { finalPart } from '../signature-rule';
 
 /**
  * A failed test as a runner names it: the file it lives in, its suites and
@@ -43,11 +44,22 @@ export function cleanTestName(name: string): string {
   return duration ? text.slice(0, text.length - tail.length + duration.index).trim() : text;
 }
 
-/** `file > suite > name (Class)`, scrubbed like every key part. */
+/**
+ * `file > suite > name (Class)`, scrubbed like every key part, except that
+ * the numbers of the suites and name stay: they are the parameters of a
+ * parametrized test (`adds 2 + 2`), and another parameter failing is
+ * another failure. Durations, paths, ids and times in a name still go.
+ */
 export function testId(test: FailedTest): string {
-  const names = test.path.map(cleanTestName).filter(Boolean);
-  const id = [testFileName(test.file), ...names].filter(Boolean).join(' > ');
-  return scrubVolatile(test.errorClass ? `${id} (${test.errorClass})` : id);
+  const names = test.path
+    .map(cleanTestName)
+    .filter(Boolean)
+    .map((name) => scrubVolatile(name, { keepNumbers: true }));
+  const file = testFileName(test.file);
+  const id = [file === undefined ? undefined : scrubVolatile(file), ...names]
+    .filter(Boolean)
+    .join(' > ');
+  return test.errorClass ? `${id} (${scrubVolatile(test.errorClass)})` : id;
 }
 
 /**
@@ -58,7 +70,8 @@ export function testId(test: FailedTest): string {
 export function failedTestsKey(tests: readonly FailedTest[]): string[] | undefined {
   const ids = new Set(tests.filter((test) => test.path.length > 0).map(testId));
   ids.delete('');
-  return ids.size > 0 ? [...ids].sort().slice(0, MAX_KEYED_TESTS) : undefined;
+  // The ids are scrubbed already, keeping the numbers of names: final key parts.
+  return ids.size > 0 ? [...ids].sort().slice(0, MAX_KEYED_TESTS).map(finalPart) : undefined;
 }
 
 /**
@@ -83,7 +96,17 @@ const JS_ERROR_CLASS =
   /^\s*(?:Uncaught )?([A-Z][\w$]*(?:Error|Exception|Failure))\b(?: \[[\w$]+\])?(?::|\s*\{|$)/;
 const EXPECT_MATCHER = /\bexpect\([^)]*\)(?:\.(?:not|resolves|rejects))*\.(\w+)\(/;
 
+/**
+ * A test stopped for running too long: vitest `Test timed out in 60ms`,
+ * jest `Exceeded timeout of 60 ms`, mocha `Timeout of 60ms exceeded`,
+ * node's test runner `test timed out after 60ms`, ava `Timeout exceeded`.
+ * Its class is `timeout` whatever error the runner wraps it in.
+ */
+const TIMED_OUT =
+  /\b(?:[Tt]est timed out (?:in|after) \d|Exceeded timeout of \d|Timeout of \d+ ?ms exceeded|[Tt]imeout exceeded)/;
+
 export function jsErrorClass(line: string): string | undefined {
+  if (TIMED_OUT.test(line)) return 'timeout';
   const matcher = EXPECT_MATCHER.exec(line);
   if (matcher) return `expect.${matcher[1]}`;
   return JS_ERROR_CLASS.exec(line)?.[1];
