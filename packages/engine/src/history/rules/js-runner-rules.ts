@@ -54,11 +54,12 @@ function avaFailure(lines: readonly string[], start: number, end: number): Faile
 
 /** The title a `[fail]` line names: the longest detail heading it starts with, else all of it. */
 function avaTitle(text: string, headings: ReadonlySet<string>): string {
+  if (headings.has(text)) return text;
   let title = text;
   for (const heading of headings)
     if (text.startsWith(`${heading} `) && (title === text || heading.length > title.length))
       title = heading;
-  return headings.has(text) ? text : title;
+  return title;
 }
 
 /** Files that threw outside their tests or did not load: keyed by the file and the error. */
