@@ -10,6 +10,7 @@ import {
 // `fsp` is read on first use; importing node:fs/promises loads readline up front (~1.5 ms).
 import { isAbsolute, join, relative } from 'node:path';
 import { compareCodeUnits, type PoolSource, type SourceFile } from '@cairn/core';
+import type { PathMatcher } from './compile-glob';
 import { documentSectionChunks } from './document-sections';
 import { MAX_FILES_PER_FOLDER } from './index-sources';
 import { gitignoreMatcher, globBase, globDepth, globMatcher } from './path-globs';
@@ -69,7 +70,7 @@ interface Walk {
   rootDir: string;
   realRoot: string;
   ignored: (path: string, isDirectory: boolean) => boolean;
-  matchers: RegExp[];
+  matchers: PathMatcher[];
   found: Map<string, SourceFile>;
 }
 
@@ -161,7 +162,7 @@ const isBinary = (bytes: Buffer) => bytes.subarray(0, 8192).includes(0);
 export function documentPoolSource(rootDir: string, options: DocumentSourceOptions): PoolSource {
   // Built on first read: opening a project costs no syscall for a pool it may never recall.
   let realRoot: string | undefined;
-  let matchers: RegExp[] | undefined;
+  let matchers: PathMatcher[] | undefined;
   return {
     key: DOCUMENTS_POOL_ID,
     list: () => listDocuments(rootDir, options),

@@ -1,39 +1,25 @@
-import picomatch from 'picomatch';
+import { compileGlob, type PathMatcher } from './compile-glob';
 
 /**
  * Glob and .gitignore matching for the documents pool, on `/`-separated
- * paths relative to the project root. Globs go through picomatch,
- * case-insensitive (`README*` finds `readme.md` and `Readme.md`); it is
- * loaded when the documents are listed, not on a recall that lists none.
+ * paths relative to the project root, in linear time (compile-glob.ts):
+ * globs and .gitignore lines are repository content, and a backtracking
+ * regex made from `*a*a*a*b` would hold a hook for minutes. Globs are
+ * case-insensitive (`README*` finds `readme.md` and `Readme.md`).
  */
 
-const escapeRegex = (text: string) => text.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-
-/** The regex body of one glob: `**` crosses folders, `*` and `?` do not. */
-function globBody(glob: string): string {
-  let body = '';
-  for (let at = 0; at < glob.length; at += 1) {
-    const char = glob[at]!;
-    if (char === '*' && glob[at + 1] === '*') {
-      const slash = glob[at + 2] === '/';
-      body += slash ? '(?:.*/)?' : '.*';
-      at += slash ? 2 : 1;
-    } else if (char === '*') body += '[^/]*';
-    else if (char === '?') body += '[^/]';
-    else body += escapeRegex(char);
-  }
-  return body;
-}
+/** A longer .gitignore line is skipped: no path it could match is that long. */
+const MAX_IGNORE_LINE = 4096;
 
 /**
- * A glob relative to the root, as picomatch reads it, letter case ignored:
- * `dir/` stands for everything under `dir`; hidden files match only when
- * the glob names them.
+ * A glob relative to the root, picomatch's syntax (`*`, `**`, `?`,
+ * `{a,b}`, `[a-z]`), letter case ignored: `dir/` stands for everything
+ * under `dir`; hidden files match only when the glob names them.
  */
-export function globMatcher(glob: string): RegExp {
+export function globMatcher(glob: string): PathMatcher {
   const trimmed = glob.replace(/^\.\//, '').replace(/^\/+/, '');
   const folder = trimmed.endsWith('/') ? `${trimmed}**` : trimmed;
-  return picomatch.makeRe(folder, { nocase: true });
+  return compileGlob(folder, { nocase: true, dotless: true, classes: true, braces: true });
 }
 
 /** The folder a glob's walk starts in: its segments before the first wildcard ('' = the root). */
@@ -54,13 +40,22 @@ export function globDepth(glob: string): number {
 }
 
 interface IgnoreRule {
-  pattern: RegExp;
+  pattern: PathMatcher;
   negated: boolean;
   directoryOnly: boolean;
 }
 
+/** The line without trailing white space, but a space escaped with `\\` kept (git's rule); linear. */
+function trimIgnoreLine(line: string): string {
+  let end = line.length;
+  while (end > 0 && /\s/.test(line[end - 1]!)) end -= 1;
+  if (end < line.length && end > 0 && line[end - 1] === '\\') end += 1;
+  return line.slice(0, end);
+}
+
 function ignoreRule(line: string): IgnoreRule | undefined {
-  let text = line.replace(/(?<!\\)\s+$/, '');
+  if (line.length > MAX_IGNORE_LINE) return undefined;
+  let text = trimIgnoreLine(line);
   if (text === '' || text.startsWith('#')) return undefined;
   const negated = text.startsWith('!');
   if (negated) text = text.slice(1);
@@ -71,9 +66,8 @@ function ignoreRule(line: string): IgnoreRule | undefined {
   const anchored = text.includes('/');
   text = text.replace(/^\//, '');
   if (text === '') return undefined;
-  const body = globBody(text);
   return {
-    pattern: new RegExp(anchored ? `^${body}$` : `(?:^|/)${body}$`),
+    pattern: compileGlob(text, { anyFolder: !anchored }),
     negated,
     directoryOnly,
   };
