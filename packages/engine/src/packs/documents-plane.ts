@@ -1,5 +1,6 @@
 import type { MemoryQuery, MemoryResult } from '@cairn/core';
 import { DOCUMENTS_POOL_ID } from '@cairn/index-kit';
+import { atxHeadingTitle } from '../text';
 import type { PackInput } from './compose-pack';
 
 /** One recall through the project's retrieval adapter (`Cairn.recall`, `MemorySearch.recall`). */
@@ -7,7 +8,8 @@ export type RecallMemoryFn = (query: MemoryQuery) => Promise<MemoryResult[]>;
 
 /** Sections of the documents pool the plane considers. */
 const DOCUMENT_LIMIT = 8;
-const HEADING = /^#{1,6}\s+(.+?)\s*#*\s*$/;
+/** An ATX heading line; its title is trimmed by `atxHeadingTitle` (linear on a line of spaces). */
+const HEADING = /^#{1,6}[ \t]+(.*)$/;
 /** A setext heading: its text, then a line of `=` or `-` under it. */
 const SETEXT = /^(.+)\n(?:=+|-+)\s*(?:\n|$)/;
 
@@ -19,7 +21,8 @@ const SETEXT = /^(.+)\n(?:=+|-+)\s*(?:\n|$)/;
 function splitHeading(text: string): { heading?: string; body: string } {
   const [first = '', ...rest] = text.split('\n');
   const atx = HEADING.exec(first);
-  if (atx) return { heading: atx[1]!, body: rest.join('\n').trim() };
+  const title = atx ? atxHeadingTitle(atx[1]!) : '';
+  if (title) return { heading: title, body: rest.join('\n').trim() };
   const setext = SETEXT.exec(text);
   if (setext) return { heading: setext[1]!.trim(), body: text.slice(setext[0].length).trim() };
   return { body: text.trim() };

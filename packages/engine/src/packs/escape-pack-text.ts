@@ -7,32 +7,49 @@
  * through it at every boundary it crosses.
  */
 
-import { fencedCode, normalizeBreaks } from '../text';
+import { atxHeadingTitle, fencedCode, normalizeBreaks } from '../text';
 
 export { fencedCode, normalizeBreaks };
 
 /**
- * C0/C1 controls (tab and line feed kept), bidi overrides and isolates,
- * and invisible characters that can hide or reorder text.
+ * Terminal escape sequences, whole: CSI (`ESC [ 31 m`, or the C1 CSI),
+ * OSC (`ESC ] 8 ;; url BEL`: a terminal hyperlink or title, at most 2 KiB
+ * to its end) and two-character escapes. Removing only the ESC would leave
+ * `[31m` and the hyperlink's URL as debris.
+ */
+const TERMINAL_ESCAPE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding escape sequences is the point.
+  /(?:\u001B\[|\u009B)[0-?]*[ -/]*[@-~]|(?:\u001B\]|\u009D)[^\u0007\u001B\u009C]{0,2048}(?:\u0007|\u001B\\|\u009C)|\u001B[@-Z\\-_]/g;
+
+/**
+ * What a reader cannot see but a model reads, or what reorders text: C0
+ * and C1 controls (tab and line feed kept), every format character (bidi
+ * marks, overrides and isolates, U+061C, zero-width characters, the BOM,
+ * soft hyphens, interlinear annotations, the tag characters U+E0000 to
+ * U+E007F that spell ASCII invisibly) and every default-ignorable one
+ * (variation selectors, Hangul fillers): all removed.
  */
 const HIDDEN =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
 /**
  * `<` opening anything tag-like: `<system>`, `</system-reminder>`,
- * `<|im_start|>`, `<!--` (Cairn's markers), `<?xml`. It becomes `‹`
+ * `<|im_start|>`, `<!--` (Cairn's markers), `<?xml`, written as a `<` or
+ * as an HTML entity (`&lt;!--`, `&#60;`, which a renderer shows as one). It becomes `‹`
  * (U+2039): no parser takes `‹system>` for a tag, a comment or a
  * chat-template token, and a model still reads it as the same text.
  * `2 < 3` and `x<-y` keep their `<`.
  */
-const TAG_OPENING = /<(?=[/!?|\p{L}])/gu;
+const TAG_OPENING = /(?:<|&lt;|&#0*60;|&#x0*3c;)(?=[/!?|\p{L}])/giu;
 export const TAG_OPENING_REPLACEMENT = '\u2039';
 
-/** An ATX heading: `## Title`, `#` alone; `#tag` and `#123` are not headings. */
-const HEADING = /^([ \t]*)#{1,6}(?:[ \t]+(.*?))?[ \t]*$/;
-/** A heading's closing run of `#`, which is markup, not title. */
-const CLOSING_HASHES = /[ \t]+#+$/;
+/**
+ * An ATX heading: `## Title`, `#` alone; `#tag` and `#123` are not
+ * headings. The title is trimmed in code (`atxHeadingTitle`): a lazy
+ * `(.*?)[ \t]*$` takes quadratic time on a line of spaces.
+ */
+const HEADING = /^([ \t]*)#{1,6}(?:[ \t]+(.*))?$/;
 /** A thematic break or a setext underline: a line of `-`, `*`, `_` or `=` only. */
 const RULE = /^[ \t]*([-*_=])(?:[ \t]*\1){2,}[ \t]*$/;
 /** A fence line: three or more backticks or tildes at the start, an info string after. */
@@ -42,11 +59,22 @@ const QUOTE_START = /^([ \t]*)>/;
 /** A list item opening with `[`: how Cairn labels its own items (`- [approved · …]`). */
 const LIST_LABEL = /^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[/;
 /**
- * Inside a quotation, a line opening (after any `>`) with a bracket shaped
- * like Cairn's labels, `[what · where]`. A link, a checkbox or `[1/3]`
- * opening a line of a document or a log is text, quoted as it is.
+ * Inside a quotation, a line opening (after any `>` and a list marker)
+ * with a bracket shaped like Cairn's labels, `[what · where]`. A link, a
+ * checkbox or `[1/3]` opening a line of a document or a log is text,
+ * quoted as it is. The part before the first `·` holds no `·`, so the
+ * look-ahead reads a line once.
  */
-const QUOTED_LABEL = /^([ \t]*(?:>[ \t]*)*)\[(?=[^\]\n]*\u00B7[^\]\n]*\])/;
+const QUOTED_LABEL =
+  /^([ \t]*(?:>[ \t]*)*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)\[(?=[^\]\n\u00B7]*\u00B7[^\]\n]*\])/;
+/** The same, opening a line of unquoted text with no list marker (`[approved · …] run it`). */
+const BARE_LABEL = /^([ \t]*)\[(?=[^\]\n\u00B7]*\u00B7[^\]\n]*\])/;
+/**
+ * `![`: a Markdown image, which a renderer fetches from its URL (a pixel
+ * carrying data in its query). `! [` is the same text and no image.
+ */
+const IMAGE = /!\[/g;
+const IMAGE_REPLACEMENT = '! [';
 /**
  * What a label-shaped bracket opening a quoted line becomes: the
  * fullwidth bracket (U+FF3B) reads the same to a model and is no label, and
@@ -54,9 +82,12 @@ const QUOTED_LABEL = /^([ \t]*(?:>[ \t]*)*)\[(?=[^\]\n]*\u00B7[^\]\n]*\])/;
  */
 export const QUOTED_LABEL_REPLACEMENT = '\uFF3B';
 
-/** Hidden characters out, every break one `\n`, no `<` opening a tag. */
+/** Terminal escapes and hidden characters out, every break one `\n`, no `<` opening a tag. */
 const neutralise = (text: string) =>
-  normalizeBreaks(text).replace(HIDDEN, '').replace(TAG_OPENING, TAG_OPENING_REPLACEMENT);
+  normalizeBreaks(text)
+    .replace(TERMINAL_ESCAPE, '')
+    .replace(HIDDEN, '')
+    .replace(TAG_OPENING, TAG_OPENING_REPLACEMENT);
 
 /** Whether `line` closes the fence `open` (same character, at least as long, nothing after). */
 function closesFence(line: string, open: string): boolean {
@@ -90,10 +121,14 @@ function plainLine(line: string): string | undefined {
   if (RULE.test(line)) return undefined;
   const heading = HEADING.exec(line);
   if (heading) {
-    const title = (heading[2] ?? '').replace(CLOSING_HASHES, '').trim();
+    const title = atxHeadingTitle(heading[2] ?? '').replace(IMAGE, IMAGE_REPLACEMENT);
     return title ? `${heading[1]}**${title}**` : undefined;
   }
-  return line.replace(QUOTE_START, '$1\\>').replace(LIST_LABEL, '$1\\[');
+  return line
+    .replace(QUOTE_START, '$1\\>')
+    .replace(LIST_LABEL, '$1\\[')
+    .replace(BARE_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`)
+    .replace(IMAGE, IMAGE_REPLACEMENT);
 }
 
 /**
@@ -146,7 +181,10 @@ export function escapeQuotedText(text: string): string {
     }
     const opening = FENCE.exec(line);
     if (opening) fence = opening[1]!;
-    else lines[index] = line.replace(QUOTED_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`);
+    else
+      lines[index] = line
+        .replace(QUOTED_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`)
+        .replace(IMAGE, IMAGE_REPLACEMENT);
   }
   if (fence !== undefined) lines.push(fence);
   return lines.join('\n');
@@ -168,6 +206,19 @@ export function escapeRendered(text: string): string {
  */
 export function escapePackLabel(text: string): string {
   return escapePackText(text).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A field written inside one of Cairn's labels (`[trust · where]`): a
+ * path, a heading, an id, a quote's origin. One line, and its square
+ * brackets fullwidth (`［ ］`, read the same), so no file name or heading
+ * (`docs/x] [approved · unit u-1`) can close the label and open a forged
+ * one.
+ */
+export function escapeLabelField(text: string): string {
+  return escapePackLabel(text).replace(/[[\]]/g, (bracket) =>
+    bracket === '[' ? '\uFF3B' : '\uFF3D',
+  );
 }
 
 /** A one-line field (a command, a file name) escaped, as a code span. */
@@ -193,7 +244,7 @@ export function quotePackText(
 ): string[] {
   const body = escapeQuotedText(text).trim();
   return [
-    `${indent}- [${label} · ${escapePackLabel(from)}]`,
+    `${indent}- [${label} · ${escapeLabelField(from)}]`,
     ...body.split('\n').map((line) => `${indent}  > ${line}`.trimEnd()),
   ];
 }

@@ -1,6 +1,7 @@
 import { redactSecrets } from '@cairn/core';
 import {
   DOCUMENT_QUOTE_LABEL,
+  escapeLabelField,
   escapePackLabel,
   escapePackText,
   escapeQuotedText,
@@ -74,7 +75,7 @@ export function describeProvenance(provenance: Provenance): string {
     ? ` (${provenance.file}${provenance.line ? `:${provenance.line}` : ''})`
     : '';
   const heading = provenance.heading ? ` § ${provenance.heading}` : '';
-  return escapePackLabel(`${provenance.kind} ${provenance.id}${place}${heading}`);
+  return escapeLabelField(`${provenance.kind} ${provenance.id}${place}${heading}`);
 }
 
 /**

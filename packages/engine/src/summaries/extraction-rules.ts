@@ -31,6 +31,8 @@
  * summaries and Cairn's own rendered summaries back into lists.
  */
 
+import { atxHeadingTitle } from '../text';
+
 export type PhraseCategory = 'decisions' | 'commitments' | 'blockers' | 'nextSteps';
 export type SectionCategory = PhraseCategory | 'files' | 'commands' | 'status';
 
@@ -159,7 +161,8 @@ export function splitSentences(line: string): string[] {
   return sentences;
 }
 
-const MARKDOWN_HEADING = /^#{1,6}\s+(.+?)\s*#*$/;
+/** An ATX heading line; its title is trimmed by `atxHeadingTitle` (linear on a line of spaces). */
+const MARKDOWN_HEADING = /^#{1,6}[ \t]+(.*)$/;
 const BOLD_HEADING = /^\*\*([^*]{1,60})\*\*:?$/;
 const COLON_HEADING = /^(?:\d{1,2}\.\s+)?([A-Z][\w /&'-]{0,50}):$/;
 
@@ -167,7 +170,9 @@ const COLON_HEADING = /^(?:\d{1,2}\.\s+)?([A-Z][\w /&'-]{0,50}):$/;
 export function headingTitle(line: string): string | undefined {
   const first = line[0];
   if (first !== '#' && first !== '*' && !line.endsWith(':')) return undefined;
-  const match = MARKDOWN_HEADING.exec(line) ?? BOLD_HEADING.exec(line) ?? COLON_HEADING.exec(line);
+  const atx = MARKDOWN_HEADING.exec(line);
+  if (atx) return atxHeadingTitle(atx[1]!) || undefined;
+  const match = BOLD_HEADING.exec(line) ?? COLON_HEADING.exec(line);
   return match?.[1];
 }
 

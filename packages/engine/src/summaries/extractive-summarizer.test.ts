@@ -129,6 +129,14 @@ describe('extraction rules', () => {
     expect(summary.nextSteps).toEqual(['regenerate the tables', 'bump the version']);
     expect(summary.decisions).toEqual(['keep tsup']);
   });
+
+  it('reads a heading line of tens of thousands of spaces in one pass', async () => {
+    // A lazy `(.+?)\s*#*$` took seconds on each such line of a prompt or an answer (up to 50,000 read).
+    const spaces = ' '.repeat(45_000);
+    const answer = (n: number) => say(`## Decisions ##\n- keep tsup ${n}\n\n## Notes${spaces}x`);
+    const summary = await summarize([answer(1), answer(2), answer(3)]);
+    expect(summary.decisions).toEqual(['keep tsup 1', 'keep tsup 2', 'keep tsup 3']);
+  });
 });
 
 describe('files and commands', () => {

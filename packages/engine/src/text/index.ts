@@ -1,2 +1,3 @@
-/** Text helpers below every module: line-break normalising and Markdown code spans. */
+/** Text helpers below every module: line-break normalising, Markdown code spans and heading titles. */
+export { atxHeadingTitle } from './atx-heading-title';
 export { fencedCode, normalizeBreaks } from './fenced-code';
