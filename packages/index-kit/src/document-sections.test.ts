@@ -53,4 +53,32 @@ describe('document sections, by a Markdown parser', () => {
       expect(chunk.text).not.toMatch(/Paragraph \d+ (word ){0,29}$/m);
     }
   });
+
+  it('sections a document full of nested list markers by a line scan, in linear time', async () => {
+    // The parser took 17 s on the list below and 20 s on the line of markers: a prompt waited for it.
+    const nested = Array.from({ length: 8000 }, () => '- - x').join('\n');
+    const text = `${README}\n## Nested\n\n${nested}\n\n${'- '.repeat(8000)}x\n\n\`\`\`\n# in a fence\n\`\`\`\n\n## Last\n\nThe end.\n`;
+    const chunks = await documentSectionChunks(text, 'readme.md');
+    const headings = [...new Set(chunks.map((c) => c.text.split('\n')[0]))];
+    expect(headings).toEqual([
+      '# Ky',
+      'Install',
+      '## Hooks',
+      '### onDownloadProgress',
+      '## Nested',
+      '## Last',
+    ]);
+    expect(chunks.at(-1)).toMatchObject({ text: '## Last\n\nThe end.' });
+    expect(chunks.some((c) => c.text.includes('title: not a section'))).toBe(false);
+    expect(chunks.some((c) => c.text.includes('# not a heading: a comment in a fence'))).toBe(true);
+  });
+
+  it('reads a run of brackets without parsing it as links', async () => {
+    const text = `# Brackets\n\n${'['.repeat(20_000)}x${']('.repeat(20_000)}\n\n## After\n\nok\n`;
+    const chunks = await documentSectionChunks(text, 'b.md');
+    expect([...new Set(chunks.map((c) => c.text.split('\n')[0]))]).toEqual([
+      '# Brackets',
+      '## After',
+    ]);
+  });
 });

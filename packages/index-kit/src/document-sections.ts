@@ -32,9 +32,115 @@ interface Section {
 type Parse = (text: string) => Root;
 let parser: Promise<Parse> | undefined;
 
+/**
+ * Only the top-level blocks are read, so inline syntax is not parsed:
+ * links, emphasis and code spans cost the parser most on hostile text (a
+ * run of 20,000 `[` took 1.5 s) and change no block's lines.
+ */
+const BLOCKS_ONLY = {
+  disable: {
+    null: [
+      'attention',
+      'autolink',
+      'characterEscape',
+      'characterReference',
+      'codeText',
+      'hardBreakEscape',
+      'htmlText',
+      'labelEnd',
+      'labelStartImage',
+      'labelStartLink',
+    ],
+  },
+};
+
 async function loadParser(): Promise<Parse> {
   const { fromMarkdown } = await import('mdast-util-from-markdown');
-  return (text) => fromMarkdown(text);
+  return (text) => fromMarkdown(text, { extensions: [BLOCKS_ONLY] });
+}
+
+/**
+ * The parser's work grows faster than the text with list and quote
+ * markers (8,000 lines of `- - x`, 48 KB, took 17 s; one line of 8,000
+ * `- ` held a prompt for 20 s). A document with more markers than this is
+ * sectioned by the line scan instead, which takes linear time.
+ */
+const MAX_CONTAINER_MARKERS = 2000;
+/** One list or quote marker opening (what is left of) a line. */
+const CONTAINER_MARKER = /[ \t]*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)|>[ \t]?)/y;
+
+/** Whether the document holds more list and quote markers than the parser is given. */
+function tooNested(lines: readonly string[]): boolean {
+  let markers = 0;
+  for (const line of lines) {
+    CONTAINER_MARKER.lastIndex = 0;
+    while (CONTAINER_MARKER.lastIndex < line.length) {
+      const before = CONTAINER_MARKER.lastIndex;
+      if (!CONTAINER_MARKER.test(line) || CONTAINER_MARKER.lastIndex === before) break;
+      markers += 1;
+      if (markers > MAX_CONTAINER_MARKERS) return true;
+    }
+  }
+  return false;
+}
+
+const ATX_LINE = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+const SETEXT_LINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+/** A line opening a list item or a quote: a rule under it underlines nothing. */
+const LIST_OR_QUOTE = /^[ \t]*(?:[-*+>]|\d{1,9}[.)])(?:[ \t]|$)/;
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Sections by a scan of the lines, for a document the parser is not
+ * given: an ATX heading outside a fence, or a one-line paragraph with a
+ * setext underline, starts a section; a fenced block is one code block,
+ * other blocks end at a blank line.
+ */
+function sectionsByLines(lines: readonly string[]): Section[] {
+  const sections: Section[] = [];
+  let current: Section = { blocks: [] };
+  let block: Block | undefined;
+  let fence: string | undefined;
+  const flush = () => {
+    if (block) current.blocks.push(block);
+    block = undefined;
+  };
+  lines.forEach((line, index) => {
+    const lineNo = index + 1;
+    if (fence !== undefined) {
+      block!.endLine = lineNo;
+      const trimmed = line.trim();
+      if (trimmed.length >= fence.length && [...trimmed].every((char) => char === fence![0])) {
+        fence = undefined;
+        flush();
+      }
+      return;
+    }
+    const opening = FENCE_LINE.exec(line);
+    if (opening || ATX_LINE.test(line) || line.trim() === '') flush();
+    if (opening) {
+      fence = opening[1]!;
+      block = { startLine: lineNo, endLine: lineNo, code: true };
+    } else if (ATX_LINE.test(line)) {
+      if (current.heading || current.blocks.length > 0) sections.push(current);
+      current = { heading: { line, lineNo }, blocks: [] };
+    } else if (
+      block?.startLine === lineNo - 1 &&
+      SETEXT_LINE.test(line) &&
+      !LIST_OR_QUOTE.test(lines[lineNo - 2]!)
+    ) {
+      // `Title` then `-----`: the title line names the section, the underline is its first block.
+      if (current.heading || current.blocks.length > 0) sections.push(current);
+      current = { heading: { line: lines[lineNo - 2]!, lineNo: lineNo - 1 }, blocks: [] };
+      block = { startLine: lineNo, endLine: lineNo, code: false };
+    } else if (line.trim() !== '') {
+      block ??= { startLine: lineNo, endLine: lineNo, code: false };
+      block.endLine = lineNo;
+    }
+  });
+  flush();
+  if (current.heading || current.blocks.length > 0) sections.push(current);
+  return sections;
 }
 
 /** YAML (`---`) or TOML (`+++`) front matter at the very start of a document. */
@@ -140,11 +246,15 @@ function partsOf(section: Section, lines: readonly string[]): Part[] {
 
 /** The chunks of one project document: one per section (or part of a long one), in file order. */
 export async function documentSectionChunks(text: string, path: string): Promise<MemoryChunk[]> {
-  parser ??= loadParser();
-  const parse = await parser;
   const lines = text.split(/\r?\n/);
+  let sections: Section[];
+  if (tooNested(lines)) sections = sectionsByLines(withoutFrontMatter(text).split(/\r?\n/));
+  else {
+    parser ??= loadParser();
+    sections = sectionsOf((await parser)(withoutFrontMatter(text)), lines);
+  }
   const chunks: MemoryChunk[] = [];
-  for (const section of sectionsOf(parse(withoutFrontMatter(text)), lines)) {
+  for (const section of sections) {
     for (const part of partsOf(section, lines)) {
       if (part.text.trim() === '') continue;
       chunks.push({
