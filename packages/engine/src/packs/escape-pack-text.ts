@@ -74,6 +74,13 @@ const BARE_LABEL = /^([ \t]*)\[(?=[^\]\n\u00B7]*\u00B7[^\]\n]*\])/;
  * carrying data in its query). `! [` is the same text and no image.
  */
 const IMAGE = /!\[/g;
+/**
+ * A run of more than 16 spaces or tabs inside a line (not its
+ * indentation). Markdown shows one space for it, and the token estimate
+ * counts it as one token, while a tokenizer pays about one per 120
+ * characters: a line of 100,000 spaces would fill the injection unseen.
+ */
+const WIDE_SPACE = /(?<=\S)[ \t]{17,}/g;
 const IMAGE_REPLACEMENT = '! [';
 /**
  * What a label-shaped bracket opening a quoted line becomes: the
@@ -117,7 +124,8 @@ function codeLine(line: string): string {
  * becomes its title in bold, a rule or setext underline is dropped
  * (undefined), a quote marker and a list item's opening `[` are escaped.
  */
-function plainLine(line: string): string | undefined {
+function plainLine(wide: string): string | undefined {
+  const line = wide.replace(WIDE_SPACE, ' ');
   if (RULE.test(line)) return undefined;
   const heading = HEADING.exec(line);
   if (heading) {
