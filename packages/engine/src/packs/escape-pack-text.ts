@@ -71,17 +71,17 @@ const QUOTED_LABEL =
 const BARE_LABEL = /^([ \t]*)\[(?=[^\]\n\u00B7]*\u00B7[^\]\n]*\])/;
 /**
  * `![`: a Markdown image, which a renderer fetches from its URL (a pixel
- * carrying data in its query). `! [` is the same text and no image.
+ * carrying data in its query). `! [` is the same text and no image
+ * (`vec![1]` in code reads `vec! [1]`, which Rust accepts too).
  */
 const IMAGE = /!\[/g;
+const IMAGE_REPLACEMENT = '! [';
 /**
- * A run of more than 16 spaces or tabs inside a line (not its
- * indentation). Markdown shows one space for it, and the token estimate
- * counts it as one token, while a tokenizer pays about one per 120
- * characters: a line of 100,000 spaces would fill the injection unseen.
+ * Over 16 spaces or tabs inside a line (not its indentation): Markdown
+ * shows one space, the token estimate counts one token, a tokenizer pays
+ * one per ~120, so a line of 100,000 spaces would fill an injection unseen.
  */
 const WIDE_SPACE = /(?<=\S)[ \t]{17,}/g;
-const IMAGE_REPLACEMENT = '! [';
 /**
  * What a label-shaped bracket opening a quoted line becomes: the
  * fullwidth bracket (U+FF3B) reads the same to a model and is no label, and
@@ -89,12 +89,17 @@ const IMAGE_REPLACEMENT = '! [';
  */
 export const QUOTED_LABEL_REPLACEMENT = '\uFF3B';
 
-/** Terminal escapes and hidden characters out, every break one `\n`, no `<` opening a tag. */
+/**
+ * Terminal escapes and hidden characters out, every break one `\n`, no
+ * `<` opening a tag, no image: everywhere, code included, since a
+ * renderer may pair fences otherwise than the escape does.
+ */
 const neutralise = (text: string) =>
   normalizeBreaks(text)
     .replace(TERMINAL_ESCAPE, '')
     .replace(HIDDEN, '')
-    .replace(TAG_OPENING, TAG_OPENING_REPLACEMENT);
+    .replace(TAG_OPENING, TAG_OPENING_REPLACEMENT)
+    .replace(IMAGE, IMAGE_REPLACEMENT);
 
 /** Whether `line` closes the fence `open` (same character, at least as long, nothing after). */
 function closesFence(line: string, open: string): boolean {
@@ -129,14 +134,13 @@ function plainLine(wide: string): string | undefined {
   if (RULE.test(line)) return undefined;
   const heading = HEADING.exec(line);
   if (heading) {
-    const title = atxHeadingTitle(heading[2] ?? '').replace(IMAGE, IMAGE_REPLACEMENT);
+    const title = atxHeadingTitle(heading[2] ?? '');
     return title ? `${heading[1]}**${title}**` : undefined;
   }
   return line
     .replace(QUOTE_START, '$1\\>')
     .replace(LIST_LABEL, '$1\\[')
-    .replace(BARE_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`)
-    .replace(IMAGE, IMAGE_REPLACEMENT);
+    .replace(BARE_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`);
 }
 
 /**
@@ -190,9 +194,7 @@ export function escapeQuotedText(text: string): string {
     const opening = FENCE.exec(line);
     if (opening) fence = opening[1]!;
     else
-      lines[index] = line
-        .replace(QUOTED_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`)
-        .replace(IMAGE, IMAGE_REPLACEMENT);
+      lines[index] = line.replace(QUOTED_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`);
   }
   if (fence !== undefined) lines.push(fence);
   return lines.join('\n');
