@@ -193,8 +193,7 @@ export function escapeQuotedText(text: string): string {
     }
     const opening = FENCE.exec(line);
     if (opening) fence = opening[1]!;
-    else
-      lines[index] = line.replace(QUOTED_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`);
+    else lines[index] = line.replace(QUOTED_LABEL, `$1${QUOTED_LABEL_REPLACEMENT}`);
   }
   if (fence !== undefined) lines.push(fence);
   return lines.join('\n');
