@@ -18,6 +18,9 @@ describe('compileGlob', () => {
     expect(glob('doc?/*.md').test('doc/a.md')).toBe(false);
     expect(glob('adr/[0-9]*.md').test('adr/0001-x.md')).toBe(true);
     expect(glob('adr/[!0-9]*.md').test('adr/0001-x.md')).toBe(false);
+    // As in bash and git: a negated class never matches the dot of a hidden name.
+    expect(glob('[!a]*.md').test('.b.md')).toBe(false);
+    expect(glob('[^a]*.md').test('b.md')).toBe(true);
     expect(glob('{docs,adr}/*.{md,txt}').test('ADR/x.TXT')).toBe(true);
     expect(glob('{docs,adr}/*.{md,txt}').test('src/x.md')).toBe(false);
     expect(glob('a\\*b.md').test('a*b.md')).toBe(true);

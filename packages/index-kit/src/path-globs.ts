@@ -14,7 +14,13 @@ const MAX_IGNORE_LINE = 4096;
 /**
  * A glob relative to the root, picomatch's syntax (`*`, `**`, `?`,
  * `{a,b}`, `[a-z]`), letter case ignored: `dir/` stands for everything
- * under `dir`; hidden files match only when the glob names them.
+ * under `dir`; hidden files match only when the glob names them. Where
+ * picomatch is quirky, bash and git decide: `[!a]` is any character but
+ * `a` (picomatch reads `[^a]` so, and `[!a]` as `!` or `a`), and neither
+ * matches the `.` that starts a hidden name; `**` spans folders only as a
+ * whole segment (`**.md` is `*.md`); `dir/**` is what lies below `dir`
+ * (picomatch names `dir` itself too for some globs and not for others).
+ * compile-glob-parity.test.ts holds the rest to picomatch's answers.
  */
 export function globMatcher(glob: string): PathMatcher {
   const trimmed = glob.replace(/^\.\//, '').replace(/^\/+/, '');
