@@ -12,6 +12,7 @@ import { runMaintenanceBench } from './maintenance/run-maintenance-bench';
 import { runPacks } from './packs/run-packs';
 import {
   collectMeta,
+  MEASURED_SECTIONS,
   renderConsoleTable,
   type Section,
   type SectionName,
@@ -28,20 +29,7 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** shared/ sits beside the repository (a clean clone keeps the dataset outside it). */
 const DEFAULT_DATA = join(dirname(REPO_ROOT), 'shared/bench/locomo/locomo-dev.json');
 const DOC_PATH = join(REPO_ROOT, 'docs/BENCHMARKS.md');
-const TARGETS = [
-  'scale',
-  'working',
-  'harnesses',
-  'lived-in',
-  'retrieval',
-  'locomo',
-  'coding-memory',
-  'signatures',
-  'packs',
-  'maintenance',
-  'injection',
-  'all',
-] as const;
+const TARGETS = [...MEASURED_SECTIONS, 'all'] as const;
 type Target = (typeof TARGETS)[number];
 
 const USAGE = `Usage: pnpm bench [scale|working|harnesses|lived-in|retrieval|locomo|coding-memory|signatures|packs|maintenance|injection|all] [--data <file.json>] [--json <out.json>] [--quick]

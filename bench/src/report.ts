@@ -193,7 +193,8 @@ const REPRODUCE = [
   '',
 ];
 
-const ORDER: SectionName[] = [
+/** The bench's measured sections, in the order docs/BENCHMARKS.md shows them. */
+export const MEASURED_SECTIONS = [
   'scale',
   'working',
   'harnesses',
@@ -205,8 +206,10 @@ const ORDER: SectionName[] = [
   'packs',
   'maintenance',
   'injection',
-  'compare',
-];
+] as const satisfies readonly SectionName[];
+
+/** Every section of docs/BENCHMARKS.md, the before-and-after comparison last. */
+const ORDER: SectionName[] = [...MEASURED_SECTIONS, 'compare'];
 
 /** Sections other tools write into the same file (tools/repo's packed-install): kept as they are. */
 const FOREIGN_SECTIONS = ['packages:tarballs'];

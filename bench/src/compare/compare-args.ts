@@ -1,22 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MEASURED_SECTIONS } from '../report';
 import { UsageError } from '../usage-error';
 
-/** Sections `compare` can run: every bench section (`all` and `compare` itself are not sections). */
-export const COMPARE_SECTIONS = [
-  'scale',
-  'working',
-  'harnesses',
-  'lived-in',
-  'retrieval',
-  'locomo',
-  'coding-memory',
-  'signatures',
-  'packs',
-  'maintenance',
-  'injection',
-] as const;
+/** Sections `compare` can run: every measured bench section (not `all`, not `compare` itself). */
+export const COMPARE_SECTIONS = MEASURED_SECTIONS;
 
 /**
  * The default: the sections that measure what a hook event, a pack and a
