@@ -4,19 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSideReport } from './compare/side-report';
 import { type RunMeta, renderBenchmarksDoc, type Section, writeJsonReport } from './report';
+import { runMetaFixture } from './run-meta.fixture';
 
-const meta: RunMeta = {
+const meta: RunMeta = runMetaFixture({
   date: '2026-11-25T12:00:00.000Z',
   commit: 'abc1234',
-  dirty: false,
-  cpu: 'CPU',
-  cores: 2,
-  memoryGb: 4,
-  node: 'v20.20.2',
-  platform: 'linux x64',
   loadAverage: 0,
-  quick: false,
-};
+});
 
 describe('renderBenchmarksDoc', () => {
   it('keeps the package tarball section packed-install wrote, before Reproduce', () => {

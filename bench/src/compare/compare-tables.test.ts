@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type RunMeta, renderBenchmarksDoc, type Table } from '../report';
+import { runMetaFixture } from '../run-meta.fixture';
 import { type CompareRun, compareSection, figureTables, summaryTable } from './compare-tables';
 import { pairFigures } from './pair-figures';
 import type { SideReport } from './side-report';
@@ -106,18 +107,11 @@ describe('summaryTable', () => {
 
 describe('compareSection', () => {
   it('is written into BENCHMARKS.md between its markers, with both commits, keeping the rest', () => {
-    const meta: RunMeta = {
+    const meta: RunMeta = runMetaFixture({
       date: '2026-11-29T04:30:00.000Z',
       commit: 'f12891d',
-      dirty: false,
-      cpu: 'CPU',
-      cores: 2,
-      memoryGb: 4,
-      node: 'v20.20.2',
-      platform: 'linux x64',
       loadAverage: 2,
-      quick: false,
-    };
+    });
     const existing = renderBenchmarksDoc(meta, []).replace(
       '_Not run yet: `pnpm bench scale`._',
       '## Scale\n\nkept',

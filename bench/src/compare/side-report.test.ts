@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type RunMeta, renderBenchmarksDoc, type Section, type Table } from '../report';
+import { runMetaFixture } from '../run-meta.fixture';
 import { docTables, readSideReport, splitMarkdownRow } from './side-report';
 
-const meta: RunMeta = {
+const meta: RunMeta = runMetaFixture({
   date: '2026-11-29T04:30:12.000Z',
   commit: 'ea20e88',
-  dirty: false,
-  cpu: 'CPU',
-  cores: 2,
-  memoryGb: 4,
-  node: 'v20.20.2',
-  platform: 'linux x64',
   loadAverage: 2.5,
-  quick: false,
-};
+});
 
 const tables: Table[] = [
   {

@@ -1,3 +1,4 @@
+import { seededRandom } from '@cairn/testkit';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { globMatcher } from './path-globs';
@@ -9,16 +10,7 @@ import { globMatcher } from './path-globs';
  * pieces, both must answer alike.
  */
 
-/** A small deterministic generator (mulberry32), so a failure names a case that stays. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const pick = <T>(next: () => number, items: readonly T[]): T =>
   items[Math.floor(next() * items.length)]!;

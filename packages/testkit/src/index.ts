@@ -54,6 +54,7 @@ export {
   type SecretClass,
   secretCorpus,
 } from './secret-corpus';
+export { seededRandom } from './seeded-random';
 export {
   type ExpectedAnchorState,
   makeStalenessRepo,

@@ -1,3 +1,4 @@
+import { seededRandom } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
 import { errorSignature } from './error-signature';
 import { ALL_CASES, native, RUN_A, type Volatile } from './testing/signature-corpus';
@@ -6,14 +7,7 @@ const CASES = ALL_CASES;
 
 /** mulberry32: a small seeded generator, so a failure replays. */
 function seeded(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   const pick = (chars: string, length: number) =>
     Array.from({ length }, () => chars[int(0, chars.length - 1)]).join('');

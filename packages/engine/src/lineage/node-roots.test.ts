@@ -1,3 +1,4 @@
+import { seededRandom } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addLeaf, type LineageFixture, makeLineageFixture } from './lineage.fixture';
 import { loadSqlite, type SqliteDatabase } from './lineage-database';
@@ -23,16 +24,7 @@ function rawDatabase(): SqliteDatabase {
   return db;
 }
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const AGENTS = ['a', 'b'];
 const THREADS = ['main', 'infra', 'people.alice'];

@@ -1,4 +1,5 @@
 import { CairnError } from '@cairn/core';
+import { seededRandom } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
 import { type AllocationRequest, allocateBudget, splitShares } from './allocate-budget';
 import { PACK_PLANES, type PackCandidate, type PackPlane } from './pack-types';
@@ -26,17 +27,8 @@ function candidate(
 
 const equalShares = { planning: 1, history: 1, 'long-term': 1, documents: 1 };
 
-/** mulberry32: a small seeded generator, so every run checks the same requests. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so every run checks the same requests. */
+const seeded = seededRandom;
 
 function generatedRequest(random: () => number): AllocationRequest {
   const int = (max: number) => Math.floor(random() * (max + 1));

@@ -1,4 +1,5 @@
 import type { CairnSettings } from '@cairn/core';
+import { seededRandom } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
 import { composePack, type PackInput } from './compose-pack';
 import { PACK_PLANES, TRUST_CLASSES } from './pack-types';
@@ -34,16 +35,7 @@ function input(id: string, text: string, extra: Partial<PackInput> = {}): PackIn
   };
 }
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = seededRandom;
 
 const WORDS = [
   'pnpm',

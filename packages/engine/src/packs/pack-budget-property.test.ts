@@ -1,4 +1,5 @@
 import type { TempProject } from '@cairn/testkit';
+import { seededRandom } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cairn } from '../index';
 import { closeTestProject, openTestProject } from '../test-project.fixture';
@@ -10,14 +11,7 @@ import { estimateCounter, loadTokenizer, type TokenCounter } from './token-count
 
 /** mulberry32: seeded, so a failing case replays. */
 function seeded(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   return { next, int, pick: <T>(items: readonly T[]) => items[int(0, items.length - 1)] as T };
 }
