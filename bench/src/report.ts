@@ -189,7 +189,7 @@ const REPRODUCE = [
   "run rewrites that checkout's own BENCHMARKS.md; here only the compare's section is written. Without",
   'sections it runs lived-in, working, harnesses, packs, injection, coding-memory, locomo and signatures,',
   'about six minutes a side on two cores once each checkout has its lived-in project cached (`pnpm bench',
-  'compare --help`).',
+  "compare --help`). The before run is that checkout's own code: name one you would run yourself.",
   '',
 ];
 
