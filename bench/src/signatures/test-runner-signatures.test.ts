@@ -77,16 +77,9 @@ describe.each(Object.entries(RUNNERS))('%s failures', (ecosystem, family) => {
   });
 });
 
-/**
- * The failure kinds beyond the seven (bench/scripts/failures/kind-case.ts).
- * Open: ava's `--tap` reporter names no test file, so its output cannot
- * have the default reporter's key (docs/HISTORY.md, known limits); it is
- * low-information, so it is never offered a fix.
- */
-const OPEN_KIND_OUTPUTS = new Set(['ava/reporter-checkout-3.txt']);
-
+/** The failure kinds beyond the seven (bench/scripts/failures/kind-case.ts). */
 describe('failures of other kinds (timeouts, hooks, load failures, parameters, reporters…)', () => {
-  const kinds = () => corpus.filter((f) => f.kind !== undefined && !OPEN_KIND_OUTPUTS.has(f.file));
+  const kinds = () => corpus.filter((f) => f.kind !== undefined);
 
   it('are captured for every kind, in two places or more, some held out', () => {
     const names = new Set(kinds().map((f) => f.kind));

@@ -132,3 +132,23 @@ export function toolFamily(tool: string | undefined): string | undefined {
   const name = tool.trim().toLowerCase();
   return SHELL_TOOLS.has(name) ? 'shell' : name;
 }
+
+const SOURCE_FILE = /^[^-=<>|&;$`][^=<>|&;$`]*\.(?:[cm]?[jt]sx?|py|rb|php|go|rs)$/;
+
+/**
+ * The one source file a command line names as an argument (`npx ava --tap
+ * total.test.js` names `total.test.js`), or undefined when it names none
+ * or several: a runner that does not print the file it ran (ava's TAP)
+ * is read with it.
+ */
+export function commandFile(command: string | undefined): string | undefined {
+  if (!command) return undefined;
+  const files = new Set(
+    command
+      .slice(0, 4096)
+      .split(/\s+/)
+      .map((word) => word.replace(/^['"]|['"]$/g, ''))
+      .filter((word) => SOURCE_FILE.test(word)),
+  );
+  return files.size === 1 ? [...files][0] : undefined;
+}

@@ -1,6 +1,6 @@
 // node:crypto is loaded on first use: a hook process that hashes nothing never loads it.
 import { sha256Hex } from '@cairn/core';
-import { commandFamily, toolFamily } from './command-family';
+import { commandFamily, commandFile, toolFamily } from './command-family';
 import { dockerRule } from './rules/docker-rules';
 import { genericRule } from './rules/generic-rule';
 import { gitRule } from './rules/git-rules';
@@ -16,7 +16,7 @@ import { pipRule, pytestRule, pythonRule, unittestRule } from './rules/python-ru
 import { phpunitRule, rspecRule } from './rules/ruby-php-rules';
 import { cargoTestRule, rustRule } from './rules/rust-rules';
 import { makeRule, shellRule } from './rules/shell-rules';
-import { nodeTestTapRule, tapRule } from './rules/tap-rules';
+import { avaTapRule, nodeTestTapRule, tapRule } from './rules/tap-rules';
 import { typescriptRule } from './rules/typescript-rules';
 import { stripAnsi } from './scrub-volatile';
 import { keyPartText, type SignatureRule } from './signature-rule';
@@ -43,6 +43,7 @@ export const SIGNATURE_RULES: readonly SignatureRule[] = [
   nodeTestSpecRule,
   nodeTestDotRule,
   nodeTestTapRule,
+  avaTapRule,
   tapRule,
   playwrightRule,
   pytestRule,
@@ -69,7 +70,10 @@ export const SIGNATURE_RULES: readonly SignatureRule[] = [
 export interface SignatureContext {
   /** The harness's tool name (`Bash`, `bash`, `exec`, `shell` all read as `shell`). */
   tool?: string;
-  /** The command line that failed; only its family (`pnpm install`) counts. */
+  /**
+   * The command line that failed; its family (`pnpm install`) counts, and
+   * the one file it names stands for the file an output does not name.
+   */
   command?: string;
 }
 
@@ -108,7 +112,11 @@ function linesOf(text: string): string[] {
  */
 export function errorSignature(text: string, context: SignatureContext = {}): ErrorSignature {
   const family = commandFamily(context.command);
-  const input = { lines: linesOf(text), commandFamily: family };
+  const input = {
+    lines: linesOf(text),
+    commandFamily: family,
+    commandFile: commandFile(context.command),
+  };
   let rule = genericRule;
   let parts: string[] | undefined;
   for (const candidate of SIGNATURE_RULES) {

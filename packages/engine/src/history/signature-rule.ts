@@ -5,6 +5,8 @@ export interface RuleInput {
   lines: readonly string[];
   /** The command family (`pnpm install`), when the caller gave the command. */
   commandFamily: string | undefined;
+  /** The one test file the command named (`npx ava --tap total.test.js`), for output that names none. */
+  commandFile?: string | undefined;
 }
 
 /**

@@ -7,12 +7,16 @@ import { type FailedTest, failedTestsKey, leafTests, testFileName } from './test
  * on Node 20) and node-tap print it: `# Subtest: name` opens a test, `not
  * ok N - name` at the same indentation closes it, and a YAML block under
  * a result says where and why. In node-tap a `not ok` without a subtest
- * header is an assertion inside the test above it.
+ * header is an assertion inside the test above it. ava's `--tap` prints
+ * each test as one flat `not ok N - title` (`file › title` when several
+ * files ran), its YAML naming the assertion (`assertion: t.is()`) or the
+ * error thrown (`name: TypeError`), and no file: the file is the one the
+ * command named, when it named one.
  */
 
 const SUBTEST = /^(\s*)# Subtest: (.+)$/;
 const RESULT = /^(\s*)(not ok|ok) \d+(?: - (.*?))?(?: # .*)?$/;
-const YAML_FIELD = /^\s+(name|type|location|fileName|failureType): '?([^']*?)'?$/;
+const YAML_FIELD = /^\s+(name|type|location|fileName|failureType|assertion): '?([^']*?)'?$/;
 const YAML_END = /^\s*\.\.\.$/;
 const YAML_LINES = 20_000;
 
@@ -121,23 +125,58 @@ function failedTests(lines: readonly string[], failures: readonly TapFailure[]):
   return leafTests([...byPath.values()]).filter((test) => test.path.length > 0);
 }
 
+const AVA_ASSERTION = /^t\.\w+/;
+
+/** ava's flat results: each `not ok` is a test; its class is the assertion, else the error thrown. */
+function avaTests(failures: readonly TapFailure[], file: string | undefined): FailedTest[] {
+  return failures
+    .filter((failure) => failure.path.length === 0 && failure.assertion)
+    .map((failure) => ({
+      file,
+      path: failure.assertion!.split(' \u203a '),
+      errorClass:
+        AVA_ASSERTION.exec(failure.fields.assertion ?? '')?.[0] ??
+        failure.fields.name ??
+        'assertion',
+    }));
+}
+
+/** Whether the TAP is ava's: the command ran ava, or a result names an ava assertion. */
+const isAva = (input: RuleInput, failures: readonly TapFailure[]) =>
+  input.commandFamily?.split('+').includes('ava') === true ||
+  failures.some((failure) => AVA_ASSERTION.test(failure.fields.assertion ?? ''));
+
 const TAP_VERSION = /^TAP version \d+$/;
 const NODE_TEST_FIELDS = /^\s+(?:failureType|duration_ms|location): /;
 
-function tapKey({ lines }: RuleInput, nodeTest: boolean): string[] | undefined {
+type TapProducer = 'node-test' | 'ava' | 'other';
+
+function tapKey(input: RuleInput, producer: TapProducer): string[] | undefined {
+  const { lines } = input;
   if (!lines.some((line) => TAP_VERSION.test(line))) return undefined;
-  if (lines.some((line) => NODE_TEST_FIELDS.test(line)) !== nodeTest) return undefined;
-  return failedTestsKey(withAfterTest(failedTests(lines, tapFailures(lines)), lines));
+  const nodeTest = lines.some((line) => NODE_TEST_FIELDS.test(line));
+  if (nodeTest !== (producer === 'node-test')) return undefined;
+  const failures = tapFailures(lines);
+  if (nodeTest) return failedTestsKey(withAfterTest(failedTests(lines, failures), lines));
+  if (isAva(input, failures) !== (producer === 'ava')) return undefined;
+  if (producer === 'ava') return failedTestsKey(avaTests(failures, input.commandFile));
+  return failedTestsKey(withAfterTest(failedTests(lines, failures), lines));
 }
 
 /** node's test runner with the TAP reporter (its YAML has `failureType`, `location`, `duration_ms`). */
 export const nodeTestTapRule: SignatureRule = {
   family: 'node-test',
-  key: (input) => tapKey(input, true),
+  key: (input) => tapKey(input, 'node-test'),
+};
+
+/** ava's `--tap` reporter: the same family and key as its default reporter, with the command's file. */
+export const avaTapRule: SignatureRule = {
+  family: 'ava',
+  key: (input) => tapKey(input, 'ava'),
 };
 
 /** node-tap and other TAP producers. */
 export const tapRule: SignatureRule = {
   family: 'tap',
-  key: (input) => tapKey(input, false),
+  key: (input) => tapKey(input, 'other'),
 };
