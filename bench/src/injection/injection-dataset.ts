@@ -7,10 +7,13 @@ import { fileURLToPath } from 'node:url';
  * dataset file (bench/fixtures/injection-quality/topics.tsv): each row is
  * one fact of a project, written together with what answers it and how a
  * developer asks for it: key, the unit, a document section (heading and
- * body; empty for a fact only memory holds), and two phrasings of a
+ * body; empty for a fact only memory holds), and three phrasings of a
  * request. Labels come from the rows, never from a ranker: a request
  * about a topic is answered by that topic's unit and section. The first
- * phrasing is the tuned part, the second is held out of any tuning.
+ * phrasing is the tuned part, the second is held out of any tuning; the
+ * third (`paraphrased`) was written later by someone who never saw the
+ * ranker, as a developer who knows the symptom and not the project's
+ * words would ask, and may be tuned on.
  */
 
 const FIXTURES = join(
@@ -22,10 +25,13 @@ export interface Topic {
   key: string;
   unit: string;
   section?: { heading: string; body: string };
-  asks: [string, string];
+  asks: [string, string, string];
 }
 
-export type Part = 'tuned' | 'held-out';
+export type Part = 'tuned' | 'held-out' | 'paraphrased';
+
+/** The part each phrasing of a topic belongs to, in column order. */
+const ASK_PARTS: readonly Part[] = ['tuned', 'held-out', 'paraphrased'];
 
 export interface LabelledRequest {
   id: string;
@@ -53,6 +59,23 @@ export const UNANSWERED: readonly [string, Part][] = [
   ['which chess opening is best for beginners?', 'held-out'],
   ['what is a good name for a cat?', 'held-out'],
   ['summarize the plot of hamlet', 'held-out'],
+  ['how do I reverse a linked list in rust?', 'paraphrased'],
+  ['whats the difference between let and const in javascript', 'paraphrased'],
+  [
+    'my docker build fails with "no space left on device" \u2014 how do I clean up old images and layers?',
+    'paraphrased',
+  ],
+  ['write me a regex that matches ipv4 addresses', 'paraphrased'],
+  [
+    'Can you explain why quicksort is O(n^2) in the worst case and how picking a random pivot helps?',
+    'paraphrased',
+  ],
+  ['git: how do i undo the last commit but keep the changes', 'paraphrased'],
+  ['vim search and replace across the whole file?', 'paraphrased'],
+  [
+    "What's a clean way to memoize a recursive fibonacci function in python without a global dict?",
+    'paraphrased',
+  ],
 ];
 
 export function loadTopics(file = FIXTURES): Topic[] {
@@ -60,12 +83,12 @@ export function loadTopics(file = FIXTURES): Topic[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
-      const [key, unit, heading, body, first, second] = line.split('\t');
+      const [key, unit, heading, body, first, second, third] = line.split('\t');
       return {
         key: key!,
         unit: unit!,
         ...(heading ? { section: { heading, body: body ?? '' } } : {}),
-        asks: [first!, second!],
+        asks: [first!, second!, third!],
       };
     });
 }
@@ -77,7 +100,7 @@ export function labelledRequests(topics: readonly Topic[]): LabelledRequest[] {
       id: `${topic.key}#${index + 1}`,
       text,
       topics: [topic.key],
-      part: (index === 0 ? 'tuned' : 'held-out') as Part,
+      part: ASK_PARTS[index]!,
     })),
   );
   const unanswered = UNANSWERED.map(([text, part], index) => ({

@@ -104,7 +104,7 @@ function budgetLine(pack: ContextPack): string {
   return `budget used ${pack.budget.used}/${pack.budget.total} (${planes})`;
 }
 
-/** One pack explained against its labels; the lines only for the tuned part. */
+/** One pack explained against its labels; the lines only for the parts that may be tuned. */
 export function explainPack(
   state: ExplainState,
   profile: PackProfileName,
@@ -112,7 +112,7 @@ export function explainPack(
   pack: ContextPack,
   labelled: readonly LabelledIds[],
 ): void {
-  const detail = request.part === 'tuned';
+  const detail = request.part !== 'held-out';
   const lines = [`=== ${profile} ${request.id}: ${request.text}`];
   const query = meaningfulTerms(pack.query);
   const key = `${profile} ${request.part}`;

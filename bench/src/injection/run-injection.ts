@@ -170,7 +170,7 @@ async function hookLatency(
 function byPart(scores: ReadonlyMap<PackProfileName, RequestScore[]>) {
   const out: InjectionFigures['profiles'] = [];
   for (const [profile, all] of scores) {
-    for (const part of ['tuned', 'held-out'] as const) {
+    for (const part of ['tuned', 'paraphrased', 'held-out'] as const) {
       const figures: ProfileFigures = summarize(all.filter((s) => s.part === part));
       out.push({ profile, part, figures });
     }
