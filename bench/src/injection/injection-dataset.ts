@@ -93,7 +93,7 @@ export function loadTopics(file = FIXTURES): Topic[] {
     });
 }
 
-/** Each topic asked both ways, then the requests nothing answers. */
+/** Each topic asked each way, then the requests nothing answers. */
 export function labelledRequests(topics: readonly Topic[]): LabelledRequest[] {
   const asked = topics.flatMap((topic) =>
     topic.asks.map((text, index) => ({
