@@ -149,12 +149,18 @@ describe('an untrusted project config at the CLI entry points', () => {
 
       const observed: string[] = [];
       for (const [entry, start] of Object.entries(CLI_ENTRY_POINTS)) {
-        const before = server.requests.length;
-        const markerBefore = existsSync(marker);
-        const runs = await start(`trusted-${entry.replace(/\W+/g, '-')}`);
-        for (const result of runs) expect(result.code, `${entry}: ${result.stderr}`).toBe(0);
-        if (server.requests.length > before || (!markerBefore && existsSync(marker))) {
-          observed.push(entry);
+        // A hook's plane has 2 s (PLANE_TIMEOUT_MS): a cold native load on a loaded machine can
+        // pass it, and the hook fails open before its request leaves. One more try, warm.
+        for (const attempt of ['', '-again']) {
+          const before = server.requests.length;
+          const markerBefore = existsSync(marker);
+          const runs = await start(`trusted-${entry.replace(/\W+/g, '-')}${attempt}`);
+          for (const result of runs) expect(result.code, `${entry}: ${result.stderr}`).toBe(0);
+          if (server.requests.length > before || (!markerBefore && existsSync(marker))) {
+            observed.push(entry);
+            break;
+          }
+          if (!REACHES[testCase.name]?.includes(entry)) break;
         }
       }
       expect(observed).toEqual(REACHES[testCase.name]);
