@@ -18,6 +18,7 @@ import {
   labelledRequests,
   loadTopics,
   type Topic,
+  UNANSWERED,
 } from './injection-dataset';
 import {
   type ExplainState,
@@ -280,6 +281,6 @@ export async function runInjection(options: {
 
 function injectionIntro(f: InjectionFigures): string[] {
   return [
-    `What the hooks inject, judged against labels: the lived-in history shortened to its quick project (60 sessions of Claude Code, Codex and OpenCode, its units of invented words as distractors), plus a labelled dataset (\`bench/fixtures/injection-quality/topics.tsv\`) of ${f.topics} units and ${f.sections} document sections (README.md and docs/guide.md), each topic asked three ways, and 24 requests nothing answers: ${f.requests} requests per profile, at the default budget of ${f.budget} tokens. Labels come from the dataset's rows (a request about a topic is answered by its unit and its section), never from the ranker. The first phrasing of each topic is the tuned part; the second is held out of any tuning; the third (\`paraphrased\`) was written later by someone who never saw the ranker, as a developer who knows the symptom and not the project's words would ask ("the progress handler never runs at all" for a unit that says \`onDownloadProgress\` needs \`Content-Length\`): it shares few words with what answers it, and measures how far recall by words reaches.`,
+    `What the hooks inject, judged against labels: the lived-in history shortened to its quick project (60 sessions of Claude Code, Codex and OpenCode, its units of invented words as distractors), plus a labelled dataset (\`bench/fixtures/injection-quality/topics.tsv\`) of ${f.topics} units and ${f.sections} document sections (README.md and docs/guide.md), each topic asked three ways, and ${UNANSWERED.length} requests nothing answers (${UNANSWERED.filter(([, part]) => part === 'paraphrased').length} of them in the paraphrased part, realistic prompts about other code and other tools that share ordinary words with the project's notes): ${f.requests} requests per profile, at the default budget of ${f.budget} tokens. Labels come from the dataset's rows (a request about a topic is answered by its unit and its section), never from the ranker. The first phrasing of each topic is the tuned part; the second is held out of any tuning; the third (\`paraphrased\`) was written later by someone who never saw the ranker, as a developer who knows the symptom and not the project's words would ask ("the progress handler never runs at all" for a unit that says \`onDownloadProgress\` needs \`Content-Length\`): it shares few words with what answers it, and measures how far recall by words reaches.`,
   ];
 }

@@ -127,6 +127,14 @@ export function evidence(
   return best;
 }
 
+/**
+ * A heading is what a part is about when its terms are at least one in
+ * this many of the part's: a one-word heading (`## Testing`) said in
+ * passing in a long request ("pytest says fixture tmp_path not found in
+ * one of my test files") is not its subject.
+ */
+export const HEADING_PART = 3;
+
 /** A document section's heading (its provenance names it `path#heading`), or ''. */
 function headingOf(candidate: PackInput): string {
   const { kind, id, file } = candidate.provenance;
@@ -146,7 +154,8 @@ const names = (part: QueryPart, stem: string) =>
 /**
  * Whether a document section's heading is what a part of the request is
  * about: every meaningful term of the heading is one of the part's (or
- * another way of saying one), and the section passes the part's
+ * another way of saying one), they are at least a third of the part's
+ * terms (`HEADING_PART`), and the section passes the part's
  * shared-terms test. Such a section answers even when its body says it
  * in other words ("how do we cut a release?" and `## Releasing`); a
  * heading that says the request's word another way names it too (`ship`
@@ -164,6 +173,7 @@ export function headingAnswers(
   return parts.some(
     (part) =>
       [...heading].every((stem) => names(part, stem)) &&
+      heading.size * HEADING_PART >= part.terms.size &&
       heldTerms(part.terms, text, part.vocabulary) >= part.needed + extra,
   );
 }

@@ -23,14 +23,16 @@ const CAMEL_WORD = /[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*/g;
  * almost any item and rank nothing (the search's stop words are out
  * already). Quantities and frequencies a question asks for (`how much`,
  * `how often`, `instead of`) are here too: the answer says a number or a
- * schedule, not the word.
+ * schedule, not the word; and the tail of a plea for help (`what am I
+ * missing?`, `what am I doing wrong?`), which names no subject.
  */
 const REQUEST_WORDS = new Set(
   `ask asked tell show explain help please need needs want wants know knew get gets got make makes
   made thing things way ways still also just like really actually anything something everything
   nothing one ones look looks again else ever never always sure let lets say says said think
   happen happens happened go goes going went come comes came keep kept put take took
-  use uses used using work works worked working much many often instead rather`.split(/\s+/),
+  use uses used using work works worked working much many often instead rather
+  miss missing wrong`.split(/\s+/),
 );
 
 const keep = (term: string) => term.length > 1 && !REQUEST_WORDS.has(term);

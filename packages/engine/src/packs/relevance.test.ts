@@ -263,6 +263,41 @@ describe('relevance before budget', () => {
     expect(kept.map((c) => c.id).sort()).toEqual(['answer', 'releasing']);
   });
 
+  it('takes a heading named in passing in a long request for no subject of it', () => {
+    const testing = unit(
+      'testing',
+      'Tests use ava. Run npm test before pushing; npx ava test/retry.ts runs one file.',
+      1,
+      {
+        plane: 'documents',
+        trustClass: 'raw',
+        provenance: { kind: 'document', id: 'README.md#Testing', file: 'README.md' },
+      },
+    );
+    const others = ['billing', 'search', 'exports'].map((topic, i) =>
+      unit(topic, `The ${topic} service keeps its own database.`, 5 - i),
+    );
+    const judge = (query: string) =>
+      relevantCandidates(query, [...others, testing], RELEVANCE_FLOORS).kept.map((c) => c.id);
+    expect(judge('how do I run the tests?')).toEqual(['testing']);
+    expect(
+      judge("pytest says fixture 'tmp_path' not found in one of my test files, any idea why?"),
+    ).toEqual([]);
+  });
+
+  it('reads the tail of a plea for help as no question of its own', () => {
+    const cache = unit('cache', 'pnpm build: cache miss, executing the build script.', 3, {
+      plane: 'history',
+      trustClass: 'derived',
+    });
+    const prompt =
+      'in react native the keyboard covers my text input on android. what am i missing';
+    expect(relevantCandidates(prompt, [cache], {}).kept).toEqual([]);
+    expect(relevantCandidates('why is every build a cache miss?', [cache], {}).kept).toHaveLength(
+      1,
+    );
+  });
+
   it('keeps the most focused of equally weak items: one about the request beats one naming it in passing', () => {
     const candidates = [
       unit(
