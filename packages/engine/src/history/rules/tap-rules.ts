@@ -127,7 +127,11 @@ function failedTests(lines: readonly string[], failures: readonly TapFailure[]):
 
 const AVA_ASSERTION = /^t\.\w+/;
 
-/** ava's flat results: each `not ok` is a test; its class is the assertion, else the error thrown. */
+/**
+ * ava's flat results: each `not ok` outside any subtest is a test (read as
+ * an assertion point by `tapFailures`, its title in `assertion`); its class
+ * is the ava assertion of its YAML, else the error thrown.
+ */
 function avaTests(failures: readonly TapFailure[], file: string | undefined): FailedTest[] {
   return failures
     .filter((failure) => failure.path.length === 0 && failure.assertion)
@@ -141,10 +145,12 @@ function avaTests(failures: readonly TapFailure[], file: string | undefined): Fa
     }));
 }
 
-/** Whether the TAP is ava's: the command ran ava, or a result names an ava assertion. */
-const isAva = (input: RuleInput, failures: readonly TapFailure[]) =>
+const AVA_ASSERTION_FIELD = /^\s+assertion: '?t\.\w+/;
+
+/** Whether the TAP is ava's: the command ran ava, or a result's YAML names an ava assertion. */
+const isAva = (input: RuleInput) =>
   input.commandFamily?.split('+').includes('ava') === true ||
-  failures.some((failure) => AVA_ASSERTION.test(failure.fields.assertion ?? ''));
+  input.lines.some((line) => AVA_ASSERTION_FIELD.test(line));
 
 const TAP_VERSION = /^TAP version \d+$/;
 const NODE_TEST_FIELDS = /^\s+(?:failureType|duration_ms|location): /;
@@ -156,9 +162,8 @@ function tapKey(input: RuleInput, producer: TapProducer): string[] | undefined {
   if (!lines.some((line) => TAP_VERSION.test(line))) return undefined;
   const nodeTest = lines.some((line) => NODE_TEST_FIELDS.test(line));
   if (nodeTest !== (producer === 'node-test')) return undefined;
+  if (!nodeTest && isAva(input) !== (producer === 'ava')) return undefined;
   const failures = tapFailures(lines);
-  if (nodeTest) return failedTestsKey(withAfterTest(failedTests(lines, failures), lines));
-  if (isAva(input, failures) !== (producer === 'ava')) return undefined;
   if (producer === 'ava') return failedTestsKey(avaTests(failures, input.commandFile));
   return failedTestsKey(withAfterTest(failedTests(lines, failures), lines));
 }
