@@ -9,11 +9,13 @@ import { gradleRule, javaRule, mavenRule } from './rules/java-rules';
 import { avaRule, nodeTestSpecRule, playwrightRule } from './rules/js-runner-rules';
 import { jestRule, mochaRule, vitestRule } from './rules/js-test-rules';
 import { junitRule } from './rules/junit-rules';
+import { junitXmlRule } from './rules/junit-xml-rule';
 import { nodeRule } from './rules/node-rules';
 import { nodeTestDotRule } from './rules/node-test-dot-rule';
 import { npmRule, pnpmRule, scriptWrapperRule, yarnRule } from './rules/package-manager-rules';
 import { pipRule, pytestRule, pythonRule, unittestRule } from './rules/python-rules';
 import { phpunitRule, rspecRule } from './rules/ruby-php-rules';
+import { mochaTapRule, vitestTapRule } from './rules/runner-tap-rules';
 import { cargoTestRule, rustRule } from './rules/rust-rules';
 import { makeRule, shellRule } from './rules/shell-rules';
 import { avaTapRule, nodeTestTapRule, tapRule } from './rules/tap-rules';
@@ -44,7 +46,10 @@ export const SIGNATURE_RULES: readonly SignatureRule[] = [
   nodeTestDotRule,
   nodeTestTapRule,
   avaTapRule,
+  vitestTapRule,
   tapRule,
+  mochaTapRule,
+  junitXmlRule,
   playwrightRule,
   pytestRule,
   unittestRule,
