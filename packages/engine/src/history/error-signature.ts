@@ -10,6 +10,7 @@ import { avaRule, nodeTestSpecRule, playwrightRule } from './rules/js-runner-rul
 import { jestRule, mochaRule, vitestRule } from './rules/js-test-rules';
 import { junitRule } from './rules/junit-rules';
 import { junitXmlRule } from './rules/junit-xml-rule';
+import { biomeRule, eslintRule } from './rules/lint-rules';
 import { nodeRule } from './rules/node-rules';
 import { nodeTestDotRule } from './rules/node-test-dot-rule';
 import { npmRule, pnpmRule, scriptWrapperRule, yarnRule } from './rules/package-manager-rules';
@@ -38,6 +39,8 @@ export const SIGNATURE_RULES: readonly SignatureRule[] = [
   pnpmRule,
   yarnRule,
   typescriptRule,
+  eslintRule,
+  biomeRule,
   vitestRule,
   jestRule,
   mochaRule,

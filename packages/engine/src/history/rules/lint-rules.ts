@@ -1,0 +1,51 @@
+import { allCaptures, hasLine, keyOf, type SignatureRule } from '../signature-rule';
+
+/*
+ * Linters, keyed like tsc's errors (typescript-rules.ts): the set of what
+ * was broken, not where. A warning fails no run, and is left out.
+ */
+
+/** ESLint's default (stylish) formatter: `  1:7  error  'x' is assigned … never used  no-unused-vars`. */
+const ESLINT_ERROR = /^\s+\d+:\d+\s+error\s+(.+?)\s{2,}(@?[\w/-]+)$/;
+const ESLINT_TALLY = /^\s*\u2716 \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
+
+/** ESLint: each error's rule and message (at most three, sorted). */
+export const eslintRule: SignatureRule = {
+  family: 'eslint',
+  key: ({ lines }) => {
+    if (!hasLine(lines, ESLINT_TALLY)) return undefined;
+    const errors = lines
+      .map((line) => ESLINT_ERROR.exec(line))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map((match) => `${match[2]} ${match[1]}`);
+    return keyOf(allCaptures(errors, /^(.+)$/));
+  },
+};
+
+/**
+ * Biome (`biome check`, `biome lint`, `biome ci`): a diagnostic's header
+ * names its file and category (`src/a.js:2:18 lint/suspicious/noDebugger`,
+ * `src/a.js format`), an error's message line starts with `×`.
+ */
+const BIOME_HEADER =
+  /^\S+?(?::\d+:\d+)? ((?:lint|assist|parse)\/[\w/]+|format|organizeImports)\b.*\u2501{3,}$/;
+const BIOME_ERROR = /^\s+\u00d7 /;
+const BIOME_TALLY = /^Found \d+ errors?\.$|Some errors were emitted while running checks/;
+/** Lines between a diagnostic's header and its message. */
+const BIOME_MESSAGE_LINES = 4;
+
+/** Biome: the categories of its error diagnostics (at most three, sorted). */
+export const biomeRule: SignatureRule = {
+  family: 'biome',
+  key: ({ lines }) => {
+    if (!hasLine(lines, BIOME_TALLY)) return undefined;
+    const categories: string[] = [];
+    lines.forEach((line, index) => {
+      const category = BIOME_HEADER.exec(line)?.[1];
+      if (!category) return;
+      const message = lines.slice(index + 1, index + 1 + BIOME_MESSAGE_LINES);
+      if (message.some((next) => BIOME_ERROR.test(next))) categories.push(category);
+    });
+    return keyOf(allCaptures(categories, /^(.+)$/));
+  },
+};
