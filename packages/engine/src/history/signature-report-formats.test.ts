@@ -162,3 +162,32 @@ describe('JUnit XML on the terminal', () => {
     expect(sig(passed, 'npx vitest run').family).not.toBe('junit-xml');
   });
 });
+
+describe('unittest run as a script', () => {
+  const run = (module: string, file: string) =>
+    [
+      '.F',
+      '='.repeat(70),
+      `FAIL: test_sums_the_cart (${module}.CartTest.test_sums_the_cart)`,
+      '-'.repeat(70),
+      'Traceback (most recent call last):',
+      `  File "${file}", line 5, in test_sums_the_cart`,
+      '    self.assertEqual(1 + 1, 3)',
+      'AssertionError: 2 != 3',
+      '',
+      '-'.repeat(70),
+      'Ran 2 tests in 0.001s',
+      '',
+      'FAILED (failures=1)',
+    ].join('\n');
+
+  it('names the file of the test, not `__main__`', () => {
+    const script = sig(run('__main__', '/tmp/p/tests/test_cart.py'), 'python3 tests/test_cart.py');
+    expect(script.normalized).toBe(
+      'unittest: test_cart.py > CartTest > test_sums_the_cart (AssertionError) [shell: python]',
+    );
+    expect(
+      sig(run('__main__', '/tmp/p/tests/test_invoice.py'), 'python3 tests/test_cart.py').signature,
+    ).not.toBe(script.signature);
+  });
+});

@@ -9,7 +9,7 @@ import {
 } from '../signature-rule';
 import { errorSummary, fileFailure, inHook } from './outside-test';
 import { keepQuotedFileName } from './quoted-file-name';
-import { type FailedTest, failedTestsKey } from './test-identity';
+import { type FailedTest, failedTestsKey, testFileName } from './test-identity';
 
 /** pytest: `FAILED tests/test_a.py::test_x - AssertionError: ...` in the short summary. */
 const PYTEST_SUMMARY = /^=+ short test summary info =+$/;
@@ -84,6 +84,9 @@ const UNITTEST_HEAD = /^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)(?: (\(.*\)|\[.*\]))?/
 const UNITTEST_TALLY = /^FAILED \((?:failures|errors)=\d+/;
 const UNITTEST_BLOCK_END = /^(?:={20,}|-{20,})$/;
 
+/** A traceback frame: its file and function (`File "/x/tests/test_cart.py", line 5, in test_x`). */
+const FRAME_IN = /^\s*File "([^"]*)", line \d+, in (\w+)$/;
+
 /** A traceback frame in a fixture method: `File "…", line 9, in setUp`. */
 const UNITTEST_FIXTURE_FRAME =
   /^\s*File "[^"]*", line \d+, in (setUp|tearDown|setUpClass|tearDownClass|asyncSetUp|asyncTearDown|setUpModule|tearDownModule)$/;
@@ -103,18 +106,23 @@ function unittestFailure(lines: readonly string[], index: number): FailedTest | 
   const module = dotted.pop();
   let exception: RegExpExecArray | null = null;
   let fixture: string | undefined;
+  let ownFile: string | undefined;
   for (let at = index + 2; at < lines.length && at < index + 400; at += 1) {
     const line = lines[at] ?? '';
     if (UNITTEST_BLOCK_END.test(line)) break;
     exception = EXCEPTION.exec(line) ?? exception;
     fixture = UNITTEST_FIXTURE_FRAME.exec(line)?.[1] ?? fixture;
+    const frame = FRAME_IN.exec(line);
+    if (!ownFile && frame?.[2] === head[1]) ownFile = frame[1];
   }
   if (testClass === '_FailedTest') {
     const error = exception ? `${exception[1]}: ${exception[2] ?? ''}` : undefined;
     return fileFailure(`${head[1]}.py`, error === undefined ? undefined : errorSummary(error));
   }
+  // A file run as a script (`python tests/test_cart.py`) is `__main__`: its file is the test's frame.
+  const file = module === '__main__' ? testFileName(ownFile) : module ? `${module}.py` : undefined;
   return {
-    file: module ? `${module}.py` : undefined,
+    file,
     path: [testClass ?? '', head[3] ? `${head[1]} ${head[3]}` : head[1]],
     errorClass: inHook(exception?.[1], fixture),
   };
