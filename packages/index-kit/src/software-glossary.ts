@@ -216,6 +216,7 @@ export const SOFTWARE_GLOSSARY: readonly string[] = [
   'reference docs | api reference | reference site',
   'replicas | instances',
   'manifest | manifests | helm chart | chart',
+  'heap | heap size | max-old-space-size | max old space size',
   'callback | handler | listener | event handler',
   'hook | hooks | interceptor | interceptors | middleware',
   'cap | capped | clamp | clamped | ceiling | upper bound',
