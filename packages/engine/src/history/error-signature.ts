@@ -10,7 +10,7 @@ import { avaRule, nodeTestSpecRule, playwrightRule } from './rules/js-runner-rul
 import { jestRule, mochaRule, vitestRule } from './rules/js-test-rules';
 import { junitRule } from './rules/junit-rules';
 import { junitXmlRule } from './rules/junit-xml-rule';
-import { biomeRule, eslintRule } from './rules/lint-rules';
+import { biomeRule, eslintRule, mypyRule, pythonLintRule } from './rules/lint-rules';
 import { nodeRule } from './rules/node-rules';
 import { nodeTestDotRule } from './rules/node-test-dot-rule';
 import { npmRule, pnpmRule, scriptWrapperRule, yarnRule } from './rules/package-manager-rules';
@@ -62,6 +62,8 @@ export const SIGNATURE_RULES: readonly SignatureRule[] = [
   rspecRule,
   phpunitRule,
   pipRule,
+  mypyRule,
+  pythonLintRule,
   pythonRule,
   rustRule,
   goRule,

@@ -86,3 +86,40 @@ describe('Biome', () => {
     expect(other.signature).not.toBe(run.signature);
   });
 });
+
+describe("Python's linters", () => {
+  const flake8 = (file: string, line: number, errors: string[]) =>
+    errors.map((error, i) => `${file}:${line + i}:1: ${error}`).join('\n');
+
+  it('key flake8 and ruff’s concise output by codes and messages, wherever they are', () => {
+    const unused = "F401 'os' imported but unused";
+    const blank = 'E302 expected 2 blank lines, found 1';
+    const here = sig(flake8('app/a.py', 1, [unused, blank]), 'flake8 app');
+    expect(here.normalized).toBe(
+      "python-lint: E302 expected <n> blank lines, found <n> | F401 'os' imported but unused [shell: flake8]",
+    );
+    expect(sig(flake8('/srv/x/app/a.py', 30, [blank, unused]), 'flake8 app').signature).toBe(
+      here.signature,
+    );
+    expect(sig(flake8('app/a.py', 1, [unused]), 'flake8 app').signature).not.toBe(here.signature);
+    const ruff = sig(
+      'app/a.py:1:8: F401 [*] `os` imported but unused\nFound 1 error.',
+      'ruff check',
+    );
+    expect(ruff.family).toBe('python-lint');
+  });
+
+  it('key mypy by each error’s code and message', () => {
+    const mypy = (errors: string[]) =>
+      [...errors, `Found ${errors.length} errors in 2 files (checked 3 source files)`].join('\n');
+    const assignment =
+      'app/b.py:4: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]';
+    const ret =
+      'app/c.py:2: error: Incompatible return value type (got "int", expected "str")  [return-value]';
+    const both = sig(mypy([assignment, ret]), 'mypy app');
+    expect(both.family).toBe('mypy');
+    expect(both.normalized).toContain('return-value Incompatible return value type');
+    expect(sig(mypy([ret]), 'mypy app').signature).not.toBe(both.signature);
+    expect(sig(mypy([ret, assignment]), 'mypy app').signature).toBe(both.signature);
+  });
+});

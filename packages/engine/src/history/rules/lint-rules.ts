@@ -49,3 +49,32 @@ export const biomeRule: SignatureRule = {
     return keyOf(allCaptures(categories, /^(.+)$/));
   },
 };
+
+/**
+ * Python's linters in their one-line format: flake8, pycodestyle and
+ * ruff's concise output (`app/a.py:1:8: F401 [*] `os` imported but unused`).
+ */
+const PY_LINT = /^\S+?\.pyi?:\d+:\d+: ([A-Z]{1,4}\d{1,4})(?: \[\*\])? (.+)$/;
+
+/** flake8 and the like: each error's code and message (at most three, sorted). */
+export const pythonLintRule: SignatureRule = {
+  family: 'python-lint',
+  key: ({ lines }) => keyOf(allCaptures(lines, PY_LINT)),
+};
+
+/** mypy: `app/c.py:2: error: Incompatible return value type …  [return-value]`, then its tally. */
+const MYPY_ERROR = /^\S+?\.pyi?:\d+(?::\d+)?: error: (.+?)(?:\s+\[([\w-]+)\])?$/;
+const MYPY_TALLY = /^Found \d+ errors? in \d+ files? \(checked \d+ source files?\)$/;
+
+/** mypy: each error's code and message (at most three, sorted). */
+export const mypyRule: SignatureRule = {
+  family: 'mypy',
+  key: ({ lines }) => {
+    if (!hasLine(lines, MYPY_TALLY)) return undefined;
+    const errors = lines
+      .map((line) => MYPY_ERROR.exec(line))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map((match) => `${match[2] ?? 'error'} ${match[1]}`);
+    return keyOf(allCaptures(errors, /^(.+)$/));
+  },
+};
