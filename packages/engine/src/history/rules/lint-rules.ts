@@ -5,6 +5,25 @@ import { allCaptures, hasLine, keyOf, type SignatureRule } from '../signature-ru
  * was broken, not where. A warning fails no run, and is left out.
  */
 
+/**
+ * The errors `error` finds, each as `write` puts it (at most three,
+ * sorted, scrubbed), in a run whose summary `tally` finds; undefined
+ * without the summary, or without an error.
+ */
+function talliedErrors(
+  lines: readonly string[],
+  tally: RegExp,
+  error: RegExp,
+  write: (match: RegExpExecArray) => string,
+): string[] | undefined {
+  if (!hasLine(lines, tally)) return undefined;
+  const errors = lines
+    .map((line) => error.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map(write);
+  return keyOf(allCaptures(errors, /^(.+)$/));
+}
+
 /** ESLint's default (stylish) formatter: `  1:7  error  'x' is assigned … never used  no-unused-vars`. */
 const ESLINT_ERROR = /^\s+\d+:\d+\s+error\s+(.+?)\s{2,}(@?[\w/-]+)$/;
 const ESLINT_TALLY = /^\s*\u2716 \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
@@ -12,14 +31,8 @@ const ESLINT_TALLY = /^\s*\u2716 \d+ problems? \(\d+ errors?, \d+ warnings?\)/;
 /** ESLint: each error's rule and message (at most three, sorted). */
 export const eslintRule: SignatureRule = {
   family: 'eslint',
-  key: ({ lines }) => {
-    if (!hasLine(lines, ESLINT_TALLY)) return undefined;
-    const errors = lines
-      .map((line) => ESLINT_ERROR.exec(line))
-      .filter((match): match is RegExpExecArray => match !== null)
-      .map((match) => `${match[2]} ${match[1]}`);
-    return keyOf(allCaptures(errors, /^(.+)$/));
-  },
+  key: ({ lines }) =>
+    talliedErrors(lines, ESLINT_TALLY, ESLINT_ERROR, (match) => `${match[2]} ${match[1]}`),
 };
 
 /**
@@ -69,12 +82,6 @@ const MYPY_TALLY = /^Found \d+ errors? in \d+ files? \(checked \d+ source files?
 /** mypy: each error's code and message (at most three, sorted). */
 export const mypyRule: SignatureRule = {
   family: 'mypy',
-  key: ({ lines }) => {
-    if (!hasLine(lines, MYPY_TALLY)) return undefined;
-    const errors = lines
-      .map((line) => MYPY_ERROR.exec(line))
-      .filter((match): match is RegExpExecArray => match !== null)
-      .map((match) => `${match[2] ?? 'error'} ${match[1]}`);
-    return keyOf(allCaptures(errors, /^(.+)$/));
-  },
+  key: ({ lines }) =>
+    talliedErrors(lines, MYPY_TALLY, MYPY_ERROR, (match) => `${match[2] ?? 'error'} ${match[1]}`),
 };
