@@ -1,20 +1,13 @@
+import { seededRandom } from '@cairn/testkit/seeded-random';
+
 /**
  * Seeded synthetic text for the scale bench: a vocabulary of a few thousand
  * words drawn with a Zipf law, so common words repeat like real notes and the
  * long tail gives queries selective terms. Same seed, same workspace.
  */
 
-/** mulberry32: tiny, fast and good enough for test data. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The testkit's seeded generator (mulberry32), from the entry that does not load vitest. */
+export const createRandom = seededRandom;
 
 /** Frequent real words first: they take the head of the Zipf curve. */
 const COMMON_WORDS = `project team release deploy build test database schema migration index query

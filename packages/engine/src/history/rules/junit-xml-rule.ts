@@ -33,8 +33,16 @@ function decodeXml(text: string): string {
   );
 }
 
-function attribute(attributes: string, name: string): string | undefined {
-  const found = new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(attributes)?.[1];
+/** The attributes read, each with its pattern, compiled once. */
+const ATTRIBUTES = {
+  name: /(?:^|\s)name="([^"]*)"/,
+  classname: /(?:^|\s)classname="([^"]*)"/,
+  file: /(?:^|\s)file="([^"]*)"/,
+  type: /(?:^|\s)type="([^"]*)"/,
+} as const;
+
+function attribute(attributes: string, name: keyof typeof ATTRIBUTES): string | undefined {
+  const found = ATTRIBUTES[name].exec(attributes)?.[1];
   return found === undefined ? undefined : decodeXml(found);
 }
 
