@@ -1,5 +1,6 @@
 import { join, relative, resolve } from 'node:path';
 import { packageOf } from './hook-coverage';
+import { packageHops } from './package-hops';
 import { promptHookCoverage } from './prompt-hook-coverage';
 import { serverHookCoverage } from './server-hook-coverage';
 
@@ -32,9 +33,10 @@ function main(): void {
   const root = resolve(dir, '../../..');
   report(root, { called, setUp, event });
   const { client, server } = serverHookCoverage(dir);
+  if (process.argv.includes('--server')) list(byPackage(root, server));
   process.stdout.write(
-    `as installed, hook process: ${summary(byPackage(root, client))}\n` +
-      `as installed, hook server for the event: ${summary(byPackage(root, server))}\n`,
+    `as installed, hook process: ${summary(root, client)}\n` +
+      `as installed, hook server for the event: ${summary(root, server)}\n`,
   );
 }
 
@@ -54,12 +56,24 @@ function byPackage(root: string, sources: Set<string>): Map<string, PackageFiles
   return packages;
 }
 
-/** "N files in M packages" of Cairn's own code, and third-party code apart. */
-function summary(packages: Map<string, PackageFiles>): string {
+/** "N files in M packages, H hops between them" of Cairn's own code, and third-party code apart. */
+function summary(root: string, sources: Set<string>): string {
+  const packages = byPackage(root, sources);
   const ours = [...packages.values()].filter((entry) => entry.cairn);
   const theirs = [...packages.values()].filter((entry) => !entry.cairn);
   const files = (list: PackageFiles[]) => list.reduce((sum, entry) => sum + entry.files.length, 0);
-  return `${files(ours)} files in ${ours.length} packages (third-party: ${files(theirs)} files in ${theirs.length} packages)`;
+  const { hops, edges } = packageHops(root, sources);
+  if (process.argv.includes('--edges')) process.stdout.write(`${edges.join('\n')}\n`);
+  return `${files(ours)} files in ${ours.length} packages, ${hops} hops (${edges.length} package pairs) between them (third-party: ${files(theirs)} files in ${theirs.length} packages)`;
+}
+
+/** Cairn's own files, by package. */
+function list(packages: Map<string, PackageFiles>): void {
+  for (const [name, entry] of packages) {
+    if (!entry.cairn) continue;
+    process.stdout.write(`${name} (${entry.files.length})\n`);
+    for (const file of entry.files) process.stdout.write(`  ${file}\n`);
+  }
 }
 
 /** The files that ran while the event was handled, by package; then the three counts. */
@@ -67,15 +81,10 @@ function report(
   root: string,
   { called, setUp, event }: Record<'called' | 'setUp' | 'event', Set<string>>,
 ): void {
-  const packages = byPackage(root, event);
-  for (const [name, entry] of packages) {
-    if (!entry.cairn) continue;
-    process.stdout.write(`${name} (${entry.files.length})\n`);
-    for (const file of entry.files) process.stdout.write(`  ${file}\n`);
-  }
-  process.stdout.write(`module set-up included: ${summary(byPackage(root, setUp))}\n`);
-  process.stdout.write(`functions called: ${summary(byPackage(root, called))}\n`);
-  process.stdout.write(`while the event was handled: ${summary(packages)}\n`);
+  if (!process.argv.includes('--server')) list(byPackage(root, event));
+  process.stdout.write(`module set-up included: ${summary(root, setUp)}\n`);
+  process.stdout.write(`functions called: ${summary(root, called)}\n`);
+  process.stdout.write(`while the event was handled: ${summary(root, event)}\n`);
 }
 
 main();
