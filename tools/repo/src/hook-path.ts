@@ -34,6 +34,7 @@ function main(): void {
   report(root, { called, setUp, event });
   const { client, server } = serverHookCoverage(dir);
   if (process.argv.includes('--server')) list(byPackage(root, server));
+  if (process.argv.includes('--client')) list(byPackage(root, client));
   process.stdout.write(
     `as installed, hook process: ${summary(root, client)}\n` +
       `as installed, hook server for the event: ${summary(root, server)}\n`,
@@ -81,7 +82,8 @@ function report(
   root: string,
   { called, setUp, event }: Record<'called' | 'setUp' | 'event', Set<string>>,
 ): void {
-  if (!process.argv.includes('--server')) list(byPackage(root, event));
+  const other = ['--server', '--client'].some((flag) => process.argv.includes(flag));
+  if (!other) list(byPackage(root, event));
   process.stdout.write(`module set-up included: ${summary(root, setUp)}\n`);
   process.stdout.write(`functions called: ${summary(root, called)}\n`);
   process.stdout.write(`while the event was handled: ${summary(root, event)}\n`);
