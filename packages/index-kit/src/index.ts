@@ -96,9 +96,7 @@ export {
   workspacePoolSource,
   workspacePoolTarget,
 } from './pool-sources';
-export { projectGlossaryIndex } from './project-glossary';
 export {
-  baseForm,
   compoundExpansions,
   EXPANSION_WEIGHTS,
   type ExpansionOptions,
@@ -107,6 +105,7 @@ export {
   type GlossaryIndex,
   indexGlossary,
   MAX_EXPANSIONS,
+  projectGlossaryIndex,
   type QueryExpansion,
   softwareGlossary,
 } from './query-expansion';
@@ -128,8 +127,7 @@ export {
   syncPool,
 } from './sync-pool';
 export { type WarningSink, warningSink } from './warning-sink';
-export { wordForms } from './word-forms';
-export { wordStem } from './word-stem';
+export { baseForm, wordForms, wordStem } from './word-forms';
 export {
   DEFAULT_GET_MAX_LINES,
   type WorkspaceStorage,
