@@ -80,22 +80,21 @@ export { gitignoreMatcher, globMatcher } from './path-globs';
 export {
   byScore,
   coversFolder,
+  eligible,
+  folderPoolSource,
   isDirectory,
+  matchesFilters,
+  type PoolSource,
+  type PoolTarget,
   poolFolder,
   poolSummaries,
   type RegisteredPools,
   registerPoolDefinitions,
   WORKSPACE_POOL_ID,
   workspacePoolOf,
-} from './pool-definitions';
-export { eligible, matchesFilters } from './pool-filters';
-export {
-  folderPoolSource,
-  type PoolSource,
-  type PoolTarget,
   workspacePoolSource,
   workspacePoolTarget,
-} from './pool-sources';
+} from './pool-definitions';
 export {
   compoundExpansions,
   EXPANSION_WEIGHTS,

@@ -18,8 +18,7 @@ import {
 import { passesIndexFilters, searchIndexFilters, splitIndexFilters } from './index-filters';
 import { hitMetadata, searchResultOfHit } from './index-hits';
 import { queryTerms } from './keyword-scan';
-import { isDirectory } from './pool-definitions';
-import { workspacePoolTarget } from './pool-sources';
+import { isDirectory, workspacePoolTarget } from './pool-definitions';
 import { type WarningSink, warningSink } from './warning-sink';
 import { workspaceStorage } from './workspace-storage';
 

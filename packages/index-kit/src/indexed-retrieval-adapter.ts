@@ -23,13 +23,14 @@ import { canFallBackByDefault } from './indexed-backend';
 import { indexStatus, recallFromIndex, WORKSPACE_TIERS, wantedTiers } from './indexed-recall';
 import {
   coversFolder,
+  eligible,
+  folderPoolSource,
   isDirectory,
   poolFolder,
   registerPoolDefinitions,
   workspacePoolOf,
+  workspacePoolTarget,
 } from './pool-definitions';
-import { eligible } from './pool-filters';
-import { folderPoolSource, workspacePoolTarget } from './pool-sources';
 import { warningSink } from './warning-sink';
 
 /** Builds the file adapter standing behind an index. */
