@@ -1,4 +1,3 @@
-export { type ChunkPlace, recallMetadata, recordMetadata, searchResultOf } from './chunk-place';
 export {
   type CodeQueryTerms,
   camelParts,
@@ -22,18 +21,24 @@ export {
   CHUNK_FILTER_COLUMNS,
   passesIndexFilters,
   RECALL_FILTER_KEYS,
+  type ReviewStates,
   recallFiltersOfSearch,
   recallIndexFilters,
+  reviewStates,
   type SplitIndexFilters,
   searchIndexFilters,
   splitIndexFilters,
 } from './index-filters';
 export {
+  type ChunkPlace,
   candidateCount,
   hitMetadata,
   POST_FILTER_CANDIDATES,
   RECALL_SNIPPET_CHARS,
+  recallMetadata,
   recallResultOfHit,
+  recordMetadata,
+  searchResultOf,
   searchResultOfHit,
   searchResultOfRecall,
 } from './index-hits';
@@ -111,7 +116,6 @@ export {
 export { addRefreshStats, type SearchIndexRefreshStats } from './refresh-stats';
 export { relativeDateTerms } from './relative-dates';
 export { renderedViews } from './rendered-views';
-export { type ReviewStates, reviewStates } from './review-states';
 export {
   hasChanges,
   type PoolChanges,
