@@ -10,7 +10,7 @@ import {
   recordKindOf,
   recordTrustOf,
 } from '@cairn/core';
-import { boundSnippet } from './keyword-scan';
+import { boundSnippet } from './query-terms';
 
 /** Where a hit sits in its pool, and the fields of the unit it belongs to (absent: undefined or null). */
 export interface ChunkPlace {

@@ -1,10 +1,4 @@
 export {
-  type CodeQueryTerms,
-  camelParts,
-  codeQueryTerms,
-  derivedTerms,
-} from './code-terms';
-export {
   type AdapterComposition,
   type BackendComposition,
   defineIndexBackend,
@@ -73,13 +67,6 @@ export {
   recallCapabilities,
   type SourcePool,
 } from './indexed-retrieval-adapter';
-export {
-  boundSnippet,
-  isStopWord,
-  queryTerms,
-  type ScanHit,
-  scanMarkdown,
-} from './keyword-scan';
 export { type OptionalModuleSpec, optionalModule } from './optional-module';
 export { gitignoreMatcher, globMatcher } from './path-globs';
 export {
@@ -113,6 +100,17 @@ export {
   type QueryExpansion,
   softwareGlossary,
 } from './query-expansion';
+export {
+  boundSnippet,
+  type CodeQueryTerms,
+  camelParts,
+  codeQueryTerms,
+  derivedTerms,
+  isStopWord,
+  queryTerms,
+  type ScanHit,
+  scanMarkdown,
+} from './query-terms';
 export { addRefreshStats, type SearchIndexRefreshStats } from './refresh-stats';
 export { relativeDateTerms } from './relative-dates';
 export { renderedViews } from './rendered-views';

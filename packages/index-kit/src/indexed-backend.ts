@@ -17,8 +17,8 @@ import {
 } from '@cairn/core';
 import { passesIndexFilters, searchIndexFilters, splitIndexFilters } from './index-filters';
 import { hitMetadata, searchResultOfHit } from './index-hits';
-import { queryTerms } from './keyword-scan';
 import { isDirectory, workspacePoolTarget } from './pool-definitions';
+import { queryTerms } from './query-terms';
 import { type WarningSink, warningSink } from './warning-sink';
 import { workspaceStorage } from './workspace-storage';
 

@@ -1,5 +1,5 @@
 import { formatError, readProjectGlossary, wordRuns } from '@cairn/core';
-import { isStopWord } from './keyword-scan';
+import { isStopWord } from './query-terms';
 import { SOFTWARE_GLOSSARY } from './software-glossary';
 import { baseForm, wordForms } from './word-forms';
 
