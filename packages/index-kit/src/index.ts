@@ -57,6 +57,8 @@ export {
   type FallbackBackend,
   type IndexedBackend,
   indexedBackendCapabilities,
+  type WarningSink,
+  warningSink,
 } from './indexed-backend';
 export { WORKSPACE_TIERS, wantedTiers, workspaceTierOf } from './indexed-recall';
 export {
@@ -127,7 +129,6 @@ export {
   type SyncSource,
   syncPool,
 } from './sync-pool';
-export { type WarningSink, warningSink } from './warning-sink';
 export { baseForm, wordForms, wordStem } from './word-forms';
 export {
   DEFAULT_GET_MAX_LINES,

@@ -19,7 +19,7 @@ import {
   type RetrievalAdapterCapabilities,
   type RetrievalAdapterFactoryOptions,
 } from '@cairn/core';
-import { canFallBackByDefault } from './indexed-backend';
+import { canFallBackByDefault, warningSink } from './indexed-backend';
 import { indexStatus, recallFromIndex, WORKSPACE_TIERS, wantedTiers } from './indexed-recall';
 import {
   coversFolder,
@@ -31,7 +31,6 @@ import {
   workspacePoolOf,
   workspacePoolTarget,
 } from './pool-definitions';
-import { warningSink } from './warning-sink';
 
 /** Builds the file adapter standing behind an index. */
 export type AdapterFallback = (
