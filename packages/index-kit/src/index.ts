@@ -1,10 +1,3 @@
-export { type ChunkPlace, recallMetadata, recordMetadata, searchResultOf } from './chunk-place';
-export {
-  type CodeQueryTerms,
-  camelParts,
-  codeQueryTerms,
-  derivedTerms,
-} from './code-terms';
 export {
   type AdapterComposition,
   type BackendComposition,
@@ -22,18 +15,24 @@ export {
   CHUNK_FILTER_COLUMNS,
   passesIndexFilters,
   RECALL_FILTER_KEYS,
+  type ReviewStates,
   recallFiltersOfSearch,
   recallIndexFilters,
+  reviewStates,
   type SplitIndexFilters,
   searchIndexFilters,
   splitIndexFilters,
 } from './index-filters';
 export {
+  type ChunkPlace,
   candidateCount,
   hitMetadata,
   POST_FILTER_CANDIDATES,
   RECALL_SNIPPET_CHARS,
+  recallMetadata,
   recallResultOfHit,
+  recordMetadata,
+  searchResultOf,
   searchResultOfHit,
   searchResultOfRecall,
 } from './index-hits';
@@ -58,6 +57,8 @@ export {
   type FallbackBackend,
   type IndexedBackend,
   indexedBackendCapabilities,
+  type WarningSink,
+  warningSink,
 } from './indexed-backend';
 export { WORKSPACE_TIERS, wantedTiers, workspaceTierOf } from './indexed-recall';
 export {
@@ -68,37 +69,27 @@ export {
   recallCapabilities,
   type SourcePool,
 } from './indexed-retrieval-adapter';
-export {
-  boundSnippet,
-  isStopWord,
-  queryTerms,
-  type ScanHit,
-  scanMarkdown,
-} from './keyword-scan';
 export { type OptionalModuleSpec, optionalModule } from './optional-module';
 export { gitignoreMatcher, globMatcher } from './path-globs';
 export {
   byScore,
   coversFolder,
+  eligible,
+  folderPoolSource,
   isDirectory,
+  matchesFilters,
+  type PoolSource,
+  type PoolTarget,
   poolFolder,
   poolSummaries,
   type RegisteredPools,
   registerPoolDefinitions,
   WORKSPACE_POOL_ID,
   workspacePoolOf,
-} from './pool-definitions';
-export { eligible, matchesFilters } from './pool-filters';
-export {
-  folderPoolSource,
-  type PoolSource,
-  type PoolTarget,
   workspacePoolSource,
   workspacePoolTarget,
-} from './pool-sources';
-export { projectGlossaryIndex } from './project-glossary';
+} from './pool-definitions';
 export {
-  baseForm,
   compoundExpansions,
   EXPANSION_WEIGHTS,
   type ExpansionOptions,
@@ -107,13 +98,24 @@ export {
   type GlossaryIndex,
   indexGlossary,
   MAX_EXPANSIONS,
+  projectGlossaryIndex,
   type QueryExpansion,
   softwareGlossary,
 } from './query-expansion';
+export {
+  boundSnippet,
+  type CodeQueryTerms,
+  camelParts,
+  codeQueryTerms,
+  derivedTerms,
+  isStopWord,
+  queryTerms,
+  type ScanHit,
+  scanMarkdown,
+} from './query-terms';
 export { addRefreshStats, type SearchIndexRefreshStats } from './refresh-stats';
 export { relativeDateTerms } from './relative-dates';
 export { renderedViews } from './rendered-views';
-export { type ReviewStates, reviewStates } from './review-states';
 export {
   hasChanges,
   type PoolChanges,
@@ -127,9 +129,7 @@ export {
   type SyncSource,
   syncPool,
 } from './sync-pool';
-export { type WarningSink, warningSink } from './warning-sink';
-export { wordForms } from './word-forms';
-export { wordStem } from './word-stem';
+export { baseForm, wordForms, wordStem } from './word-forms';
 export {
   DEFAULT_GET_MAX_LINES,
   type WorkspaceStorage,

@@ -17,10 +17,8 @@ import {
 } from '@cairn/core';
 import { passesIndexFilters, searchIndexFilters, splitIndexFilters } from './index-filters';
 import { hitMetadata, searchResultOfHit } from './index-hits';
-import { queryTerms } from './keyword-scan';
-import { isDirectory } from './pool-definitions';
-import { workspacePoolTarget } from './pool-sources';
-import { type WarningSink, warningSink } from './warning-sink';
+import { isDirectory, workspacePoolTarget } from './pool-definitions';
+import { queryTerms } from './query-terms';
 import { workspaceStorage } from './workspace-storage';
 
 /** Storage is the file workspace's (markdown, atomic writes) whatever the index. */
@@ -31,6 +29,22 @@ export const indexedBackendCapabilities = {
   hasConflictResolution: false,
   persistent: true,
 } as const satisfies MemoryBackendCapabilities;
+
+export type WarningSink = (message: string) => void;
+
+/** Collects distinct warnings and tells `onWarning` once about each. */
+export function warningSink(onWarning?: (message: string) => void): {
+  warnings: string[];
+  warn: WarningSink;
+} {
+  const warnings: string[] = [];
+  const warn: WarningSink = (message) => {
+    if (warnings.includes(message)) return;
+    warnings.push(message);
+    onWarning?.(message);
+  };
+  return { warnings, warn };
+}
 
 /** The file backend as its fallback role needs it: a backend with search. */
 export type FallbackBackend = MemoryBackend & Pick<Required<MemoryBackend>, 'search'>;

@@ -13,8 +13,8 @@ import {
 } from '@cairn/core';
 import { passesIndexFilters, recallIndexFilters, splitIndexFilters } from './index-filters';
 import { recallResultOfHit } from './index-hits';
-import { queryTerms } from './keyword-scan';
 import { byScore, poolSummaries, WORKSPACE_POOL_ID } from './pool-definitions';
+import { queryTerms } from './query-terms';
 
 /**
  * The workspace holds two tiers (its files mix them, so the split is by

@@ -19,18 +19,18 @@ import {
   type RetrievalAdapterCapabilities,
   type RetrievalAdapterFactoryOptions,
 } from '@cairn/core';
-import { canFallBackByDefault } from './indexed-backend';
+import { canFallBackByDefault, warningSink } from './indexed-backend';
 import { indexStatus, recallFromIndex, WORKSPACE_TIERS, wantedTiers } from './indexed-recall';
 import {
   coversFolder,
+  eligible,
+  folderPoolSource,
   isDirectory,
   poolFolder,
   registerPoolDefinitions,
   workspacePoolOf,
+  workspacePoolTarget,
 } from './pool-definitions';
-import { eligible } from './pool-filters';
-import { folderPoolSource, workspacePoolTarget } from './pool-sources';
-import { warningSink } from './warning-sink';
 
 /** Builds the file adapter standing behind an index. */
 export type AdapterFallback = (

@@ -3,13 +3,27 @@ import { isAbsolute, resolve } from 'node:path';
 import {
   assertNoCairnLinks,
   compareCodeUnits,
+  isUnsafePathError,
+  listMemoryFiles,
   type MemoryPoolDefinition,
   type MemoryResult,
   memoryPoolDefinitionSchema,
   memoryWorkspacePath,
+  type NormalizedMemoryQuery,
+  type PoolSource,
+  type PoolTarget,
   parseInput,
   splitCairnPath,
 } from '@cairn/core';
+import { listMarkdownFiles, readFolderFile, readWorkspaceFile } from './index-sources';
+
+export type { PoolSource, PoolTarget };
+
+/*
+ * Memory pools: the workspace's hot pool and the registered ones, their
+ * folders, the sources that list and read their files, and which callers
+ * and metadata each answers.
+ */
 
 /** The workspace itself is always the hot pool unless a registered pool takes this id. */
 export const WORKSPACE_POOL_ID = 'workspace';
@@ -67,4 +81,61 @@ export function coversFolder(paths: readonly string[], folder: string): boolean 
 /** Best score first; ties by id, so equal scores come back in a stable order. */
 export function byScore(a: MemoryResult, b: MemoryResult): number {
   return (b.score ?? 0) - (a.score ?? 0) || compareCodeUnits(a.id, b.id);
+}
+
+/**
+ * The workspace files (`MEMORY.md`, daily files, `threads/*.md`…), by
+ * core's name rules. A link under `.cairn/` throws INVALID_PATH rather
+ * than listing as an empty workspace.
+ */
+export function workspacePoolSource(rootDir: string): PoolSource {
+  return {
+    key: WORKSPACE_POOL_ID,
+    list: () =>
+      listMemoryFiles(rootDir).catch((error: unknown) => {
+        if (isUnsafePathError(error)) throw error;
+        return [];
+      }),
+    read: (path) => readWorkspaceFile(rootDir, path),
+  };
+}
+
+/** The workspace (`.cairn/memory/`) as the hot pool of a derived store. */
+export function workspacePoolTarget(rootDir: string): PoolTarget {
+  return {
+    id: WORKSPACE_POOL_ID,
+    tier: 'hot',
+    base: memoryWorkspacePath(rootDir),
+    source: workspacePoolSource(rootDir),
+  };
+}
+
+/** Every `*.md` under a registered pool folder (hidden entries, links and temp files skipped). */
+export function folderPoolSource(folder: string): PoolSource {
+  return {
+    key: folder,
+    list: () => listMarkdownFiles(folder, { skipUnreadable: true }),
+    read: (path) => readFolderFile(folder, path),
+  };
+}
+
+/** Whether the pool answers this caller: tier, pool ids, agents and roles. */
+export function eligible(pool: MemoryPoolDefinition, query: NormalizedMemoryQuery): boolean {
+  if (!query.tiers.includes(pool.tier)) return false;
+  if (query.poolIds && !query.poolIds.includes(pool.id)) return false;
+  if (pool.agents && !pool.agents.includes(query.agentId)) return false;
+  if (pool.roles && (!query.role || !pool.roles.includes(query.role))) return false;
+  return true;
+}
+
+/** Metadata filters: every key must equal the value, or one of the listed values. */
+export function matchesFilters(
+  metadata: Record<string, unknown>,
+  filters: NormalizedMemoryQuery['filters'],
+): boolean {
+  for (const [key, wanted] of Object.entries(filters ?? {})) {
+    const actual = String(metadata[key] ?? '');
+    if (Array.isArray(wanted) ? !wanted.includes(actual) : wanted !== actual) return false;
+  }
+  return true;
 }

@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  baseForm,
-  EXPANSION_WEIGHTS,
-  expandQuery,
-  indexGlossary,
-  MAX_EXPANSIONS,
-} from './query-expansion';
+import { EXPANSION_WEIGHTS, expandQuery, indexGlossary, MAX_EXPANSIONS } from './query-expansion';
 
 const words = (found: { words: string[] }[]) => found.map((e) => e.words.join(' '));
 
 describe('query expansion', () => {
-  it('maps the forms a developer writes onto one base form', () => {
-    expect(['owns', 'owned', 'own'].map(baseForm)).toEqual(['own', 'own', 'own']);
-    expect(['libraries', 'patches', 'stopped', 'running'].map(baseForm)).toEqual([
-      'library',
-      'patch',
-      'stop',
-      'run',
-    ]);
-    expect(['status', 'class', 'is'].map(baseForm)).toEqual(['status', 'class', 'is']);
-  });
-
   it('widens a query with the software glossary: abbreviations, statuses, errors, synonyms', async () => {
     const owns = await expandQuery('who owns this project', ['owns', 'project'], {
       wordnet: false,

@@ -1,13 +1,13 @@
-import { wordRuns } from '@cairn/core';
-import { isStopWord } from './keyword-scan';
+import { formatError, readProjectGlossary, wordRuns } from '@cairn/core';
+import { isStopWord } from './query-terms';
 import { SOFTWARE_GLOSSARY } from './software-glossary';
-import { wordForms } from './word-forms';
+import { baseForm, wordForms } from './word-forms';
 
 /*
  * The vocabulary gap, offline: a query that says "who owns" also looks for
  * "maintainer", one that says "too many requests" for "429". Two sources:
  * the software glossary kept in this package (and a project's own groups,
- * see project-glossary.ts), and WordNet synonyms, loaded on the first
+ * `.cairn/glossary.json`), and WordNet synonyms, loaded on the first
  * query that needs them. Expanded terms weigh less than the query's own.
  */
 
@@ -53,26 +53,6 @@ const WORDNET_PER_WORD = 3;
 /** The longest glossary phrase matched, in words. */
 const MAX_PHRASE_WORDS = 5;
 
-/**
- * A word's base form for matching glossary members, the same on both
- * sides: plural and verb endings stripped by simple rules (`owns`,
- * `owned` -> `own`; `libraries` -> `library`). Not a stemmer: it only has
- * to map the forms a developer writes onto one key.
- */
-export function baseForm(word: string): string {
-  const w = word.toLowerCase();
-  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
-  if (w.length > 4 && /(?:ss|x|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
-  if (w.length > 5 && w.endsWith('ing')) return undouble(w.slice(0, -3));
-  if (w.length > 4 && w.endsWith('ed')) return undouble(w.slice(0, -2));
-  return w;
-}
-
-function undouble(stem: string): string {
-  return /([b-df-hj-np-tv-z])\1$/.test(stem) && !/(?:ll|ss)$/.test(stem) ? stem.slice(0, -1) : stem;
-}
-
 /** A member's key: its words' base forms joined by spaces. */
 function keyOf(words: readonly string[]): string {
   return words.map(baseForm).join(' ');
@@ -109,6 +89,35 @@ let builtIn: GlossaryIndex | undefined;
 export function softwareGlossary(): GlossaryIndex {
   builtIn ??= indexGlossary(SOFTWARE_GLOSSARY.map((line) => line.split('|')));
   return builtIn;
+}
+
+const projectIndexes = new WeakMap<string[][], GlossaryIndex>();
+
+/**
+ * The project's own glossary (`.cairn/glossary.json`), indexed once per
+ * version of the file; the search and the pack's relevance judge read the
+ * same one. A broken file is reported through `warn` and the caller goes
+ * on without it; with no `warn`, its typed error is thrown.
+ */
+export function projectGlossaryIndex(
+  rootDir: string,
+  warn?: (message: string) => void,
+): GlossaryIndex | undefined {
+  let groups: string[][] | undefined;
+  try {
+    groups = readProjectGlossary(rootDir);
+  } catch (error) {
+    if (!warn) throw error;
+    warn(`search ignores the project glossary until it is fixed: ${formatError(error)}`);
+    return undefined;
+  }
+  if (!groups) return undefined;
+  let index = projectIndexes.get(groups);
+  if (!index) {
+    index = indexGlossary(groups);
+    projectIndexes.set(groups, index);
+  }
+  return index;
 }
 
 /** Every group some run of 1..MAX_PHRASE_WORDS consecutive query words names: its keys and words. */

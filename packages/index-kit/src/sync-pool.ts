@@ -6,8 +6,8 @@ import {
   sha256Hex,
 } from '@cairn/core';
 import { chunkFile } from './index-sources';
+import type { WarningSink } from './indexed-backend';
 import type { SearchIndexRefreshStats } from './refresh-stats';
-import type { WarningSink } from './warning-sink';
 
 /** What an index holds of one file of a pool: enough to skip it unread while its stat is unchanged. */
 export interface StoredFileState {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { IRREGULAR_FORMS } from './irregular-forms';
-import { wordForms } from './word-forms';
+import { baseForm, wordForms, wordStem } from './word-forms';
 
 describe('irregular word forms', () => {
   // A child process reading the dictionary: slow on a loaded machine (the timeout is no timing check).
@@ -28,5 +28,28 @@ describe('irregular word forms', () => {
     expect(await wordForms('bought')).toEqual(['buy']);
     expect(await wordForms('walked')).toEqual([]);
     expect(await wordForms('deploy')).toEqual([]);
+  });
+});
+
+describe('word stems', () => {
+  it('meets the forms of a word on one stem, as the search index stores them', () => {
+    expect(new Set(['cancel', 'cancelled', 'cancellation', 'cancels'].map(wordStem)).size).toBe(1);
+    expect(new Set(['approve', 'approves', 'approval'].map(wordStem)).size).toBe(1);
+    expect(new Set(['release', 'releases', 'released', 'releasing'].map(wordStem)).size).toBe(1);
+    expect(wordStem('retries')).toBe(wordStem('retried'));
+    expect(wordStem('header')).not.toBe(wordStem('head'));
+  });
+});
+
+describe('base forms', () => {
+  it('maps the forms a developer writes onto one base form', () => {
+    expect(['owns', 'owned', 'own'].map(baseForm)).toEqual(['own', 'own', 'own']);
+    expect(['libraries', 'patches', 'stopped', 'running'].map(baseForm)).toEqual([
+      'library',
+      'patch',
+      'stop',
+      'run',
+    ]);
+    expect(['status', 'class', 'is'].map(baseForm)).toEqual(['status', 'class', 'is']);
   });
 });

@@ -1,4 +1,10 @@
+import { stemmer } from 'stemmer';
+
 /*
+ * A word's forms, three ways: its irregular forms (`went`, `go`), the
+ * Porter stem a search index stores, and the base form glossary members
+ * are matched by.
+ *
  * The irregular forms of a word: a stemmer maps `walked` onto `walk` but
  * not `went` onto `go` nor `children` onto `child`. A query that says one
  * form also looks for the others (query-expansion.ts), so "when did Maria
@@ -44,4 +50,48 @@ export async function wordForms(word: string): Promise<string[]> {
   }
   out.delete(word);
   return [...out];
+}
+
+/*
+ * The stem a search index stores for a word (Porter's algorithm): every
+ * form of a word meets on one stem (`deploy`, `deploys`, `deployment`;
+ * `cancel`, `cancelled`, `cancellation`; `approve`, `approval`). The one
+ * place Cairn stems: the file index stores these stems and looks its
+ * query terms up by them, and the pack's relevance judge compares terms by
+ * them, so what a search matched, the judge matches too.
+ */
+
+const stems = new Map<string, string>();
+/** Past this many words the memo starts again: queries and items repeat their words. */
+const MAX_MEMO = 20_000;
+
+/** The Porter stem of a lowercase word, memoized. */
+export function wordStem(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= MAX_MEMO) stems.clear();
+    stem = stemmer(word);
+    stems.set(word, stem);
+  }
+  return stem;
+}
+
+/**
+ * A word's base form for matching glossary members, the same on both
+ * sides: plural and verb endings stripped by simple rules (`owns`,
+ * `owned` -> `own`; `libraries` -> `library`). Not a stemmer: it only has
+ * to map the forms a developer writes onto one key.
+ */
+export function baseForm(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 4 && /(?:ss|x|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) return undouble(w.slice(0, -3));
+  if (w.length > 4 && w.endsWith('ed')) return undouble(w.slice(0, -2));
+  return w;
+}
+
+function undouble(stem: string): string {
+  return /([b-df-hj-np-tv-z])\1$/.test(stem) && !/(?:ll|ss)$/.test(stem) ? stem.slice(0, -1) : stem;
 }

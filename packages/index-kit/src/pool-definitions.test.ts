@@ -1,6 +1,6 @@
 import { type MemoryPoolDefinition, memoryQuerySchema, parseInput } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import { eligible, matchesFilters } from './pool-filters';
+import { eligible, matchesFilters } from './pool-definitions';
 
 const query = (input: Record<string, unknown>) =>
   parseInput(memoryQuerySchema, { agentId: 'main', query: 'deploy', ...input }, 'query');

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { camelParts, codeQueryTerms, derivedTerms } from './code-terms';
-import { queryTerms } from './keyword-scan';
+import { camelParts, codeQueryTerms, derivedTerms, queryTerms } from './query-terms';
 
 describe('code-aware terms', () => {
   it('splits camelCase and PascalCase words, keeping letters and digits together', () => {
