@@ -357,7 +357,6 @@ export {
   readCairnFileSync,
   statCairnFile,
 } from './workspace/cairn-files';
-export { compareCodeUnits, formatDateInTimeZone, isCalendarDate } from './workspace/dates';
 export {
   decodeExactText,
   encodeExactText,
@@ -374,6 +373,9 @@ export {
   isRealFolder,
   isUnsafePathError,
   LINK_FIX,
+  makeDirectory,
+  makeDirectorySync,
+  prepareStateDirectory,
   splitCairnPath,
   type UnsafeEntry,
   type UnsafeEntryKind,
@@ -384,11 +386,6 @@ export {
   type WalkLimits,
 } from './workspace/link-checks';
 export * from './workspace/paths';
-export {
-  makeDirectory,
-  makeDirectorySync,
-  prepareStateDirectory,
-} from './workspace/state-paths';
 export {
   FIXES_AUTHOR_PATTERN,
   isAllowedWorkspaceFile,
