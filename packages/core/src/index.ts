@@ -228,22 +228,22 @@ export {
 export { refuseRedactedOverwrite } from './secrets/redacted-overwrite';
 export { SECRET_PATTERNS, type SecretPattern } from './secrets/secret-patterns';
 export {
-  LOCAL_TIME_ZONE,
-  SETTING_DEFINITIONS,
-  type SettingDefinition,
-} from './settings/definitions';
-export {
-  type EmbedderSettings,
-  embedderSettingsSchema,
-  type ResolvedEmbedderSettings,
-} from './settings/embedder-settings';
-export { KNOWN_CAIRN_ENV_VARIABLES } from './settings/env-values';
-export {
   PROJECT_GLOSSARY_FILENAME,
   projectGlossaryPath,
   projectGlossarySchema,
   readProjectGlossary,
-} from './settings/project-glossary';
+} from './settings/config-file';
+export {
+  LOCAL_TIME_ZONE,
+  SETTING_DEFINITIONS,
+  type SettingDefinition,
+} from './settings/definitions';
+export { KNOWN_CAIRN_ENV_VARIABLES } from './settings/env-values';
+export {
+  type EmbedderSettings,
+  embedderSettingsSchema,
+  type ResolvedEmbedderSettings,
+} from './settings/model-definitions';
 export {
   type CairnSettings,
   type CairnSettingsOverrides,
