@@ -54,16 +54,6 @@ export {
   UNIT_ID_KIND,
 } from './contracts/id-prefix';
 export {
-  agentIdSchema,
-  checkAgentId,
-  checkThreadKey,
-  MAX_KEY_CHARS,
-  MAX_THREAD_KEY_CHARS,
-  sessionKeySchema,
-  threadKeySchema,
-  unitIdSchema,
-} from './contracts/identity';
-export {
   type CompactionCompleteInput,
   compactionCompleteSchema,
   FINAL_ANSWER_CHARS,
@@ -145,9 +135,14 @@ export {
   type RetrievalAdapterCapabilities,
 } from './contracts/retrieval-adapter';
 export {
+  agentIdSchema,
+  checkAgentId,
+  checkThreadKey,
   describeZodIssue,
   intInRange,
   lazySchema,
+  MAX_KEY_CHARS,
+  MAX_THREAD_KEY_CHARS,
   memoryGetOptionsSchema,
   memoryPoolDefinitionSchema,
   memoryQuerySchema,
@@ -158,6 +153,9 @@ export {
   parseInput,
   safeParse,
   searchQuerySchema,
+  sessionKeySchema,
+  threadKeySchema,
+  unitIdSchema,
 } from './contracts/schemas';
 export {
   CAIRN_ERROR_CODES,
