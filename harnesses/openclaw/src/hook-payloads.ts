@@ -7,7 +7,7 @@ import { z } from 'zod';
  * after_compaction, the summary the plugin read from the session store
  * (the event itself carries none).
  */
-/** OpenClaw's session ids become Cairn session keys: core's rule (contracts/identity.ts). */
+/** OpenClaw's session ids become Cairn session keys: core's rule (contracts/schemas.ts). */
 const id = sessionKeySchema;
 const optionalId = z.optional(sessionKeySchema);
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
  * does not read are allowed through untouched (zod objects are not strict).
  */
 
-/** OpenCode's session ids become Cairn session keys: core's rule (contracts/identity.ts). */
+/** OpenCode's session ids become Cairn session keys: core's rule (contracts/schemas.ts). */
 const id = sessionKeySchema;
 
 /** `Session` of @opencode-ai/sdk, the fields Cairn reads. */

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliRunner } from './test-cli';
 
 /*
- * The CLI surface of core's identity rules (contracts/identity.ts): a flag or
+ * The CLI surface of core's identity rules (contracts/schemas.ts): a flag or
  * payload field at the limit is accepted, one character more is INVALID_INPUT.
  * Lifecycle, lineage and MCP: packages/mcp/src/identity-limits.test.ts.
  */

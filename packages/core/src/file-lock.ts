@@ -5,8 +5,7 @@ import { CairnError } from './errors';
 import { fsError } from './fs-errors';
 import { holderLines, holderState, parseHolder } from './lock-holder';
 import { nodeCrypto } from './node-crypto';
-import { isUnsafePathError } from './workspace/link-checks';
-import { makeDirectory } from './workspace/state-paths';
+import { isUnsafePathError, makeDirectory } from './workspace/link-checks';
 
 export interface FileLockOptions {
   /** Give up (CONFLICT) after this long. Default 15 s. */

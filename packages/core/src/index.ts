@@ -54,16 +54,6 @@ export {
   UNIT_ID_KIND,
 } from './contracts/id-prefix';
 export {
-  agentIdSchema,
-  checkAgentId,
-  checkThreadKey,
-  MAX_KEY_CHARS,
-  MAX_THREAD_KEY_CHARS,
-  sessionKeySchema,
-  threadKeySchema,
-  unitIdSchema,
-} from './contracts/identity';
-export {
   type CompactionCompleteInput,
   compactionCompleteSchema,
   FINAL_ANSWER_CHARS,
@@ -145,9 +135,14 @@ export {
   type RetrievalAdapterCapabilities,
 } from './contracts/retrieval-adapter';
 export {
+  agentIdSchema,
+  checkAgentId,
+  checkThreadKey,
   describeZodIssue,
   intInRange,
   lazySchema,
+  MAX_KEY_CHARS,
+  MAX_THREAD_KEY_CHARS,
   memoryGetOptionsSchema,
   memoryPoolDefinitionSchema,
   memoryQuerySchema,
@@ -158,6 +153,9 @@ export {
   parseInput,
   safeParse,
   searchQuerySchema,
+  sessionKeySchema,
+  threadKeySchema,
+  unitIdSchema,
 } from './contracts/schemas';
 export {
   CAIRN_ERROR_CODES,
@@ -228,22 +226,22 @@ export {
 export { refuseRedactedOverwrite } from './secrets/redacted-overwrite';
 export { SECRET_PATTERNS, type SecretPattern } from './secrets/secret-patterns';
 export {
-  LOCAL_TIME_ZONE,
-  SETTING_DEFINITIONS,
-  type SettingDefinition,
-} from './settings/definitions';
-export {
-  type EmbedderSettings,
-  embedderSettingsSchema,
-  type ResolvedEmbedderSettings,
-} from './settings/embedder-settings';
-export { KNOWN_CAIRN_ENV_VARIABLES } from './settings/env-values';
-export {
   PROJECT_GLOSSARY_FILENAME,
   projectGlossaryPath,
   projectGlossarySchema,
   readProjectGlossary,
-} from './settings/project-glossary';
+} from './settings/config-file';
+export {
+  LOCAL_TIME_ZONE,
+  SETTING_DEFINITIONS,
+  type SettingDefinition,
+} from './settings/definitions';
+export { KNOWN_CAIRN_ENV_VARIABLES } from './settings/env-values';
+export {
+  type EmbedderSettings,
+  embedderSettingsSchema,
+  type ResolvedEmbedderSettings,
+} from './settings/model-definitions';
 export {
   type CairnSettings,
   type CairnSettingsOverrides,
@@ -357,7 +355,6 @@ export {
   readCairnFileSync,
   statCairnFile,
 } from './workspace/cairn-files';
-export { compareCodeUnits, formatDateInTimeZone, isCalendarDate } from './workspace/dates';
 export {
   decodeExactText,
   encodeExactText,
@@ -374,6 +371,9 @@ export {
   isRealFolder,
   isUnsafePathError,
   LINK_FIX,
+  makeDirectory,
+  makeDirectorySync,
+  prepareStateDirectory,
   splitCairnPath,
   type UnsafeEntry,
   type UnsafeEntryKind,
@@ -384,11 +384,6 @@ export {
   type WalkLimits,
 } from './workspace/link-checks';
 export * from './workspace/paths';
-export {
-  makeDirectory,
-  makeDirectorySync,
-  prepareStateDirectory,
-} from './workspace/state-paths';
 export {
   FIXES_AUTHOR_PATTERN,
   isAllowedWorkspaceFile,

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, connectInMemory } from './test-client';
 
 /*
- * One rule per key (core's contracts/identity.ts): the lifecycle, the lineage
+ * One rule per key (core's contracts/schemas.ts): the lifecycle, the lineage
  * store and the MCP tool inputs accept a value at the limit and refuse one
  * character more with INVALID_INPUT. The CLI flags are checked in
  * packages/cli/src/identity-flags.test.ts.

@@ -6,7 +6,7 @@ import { errorBody, UNIQUE_START } from './tool-schemas';
  * temporal lineage). Same rules as tool-schemas.ts: strict inputs, outputs
  * that list every field and admit `error`. Key shapes (agentId, sessionKey,
  * threadKey) are checked by the engine with core's schemas (contracts/
- * identity.ts), the same rule as the lifecycle, the lineage and the CLI
+ * schemas.ts), the same rule as the lifecycle, the lineage and the CLI
  * flags; checked here, the SDK would answer an untyped -32602 instead of
  * INVALID_INPUT. The engine's nulls
  * become absent fields: a nullable `type: [string, null]` is refused by

@@ -7,9 +7,9 @@ export {
   type SqliteDatabase,
   type SqliteOpenOptions,
   type SqliteStatement,
+  settleWriteAheadLogs,
   sqliteDriverName,
   sqliteDriverProblem,
   useBundledBetterSqlite3,
   usingBundledBetterSqlite3,
 } from './sqlite-driver';
-export { settleWriteAheadLogs } from './write-ahead-logs';

@@ -1,11 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { assertSafeDatabasePath, CairnError } from '@cairn/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BunCompatDatabase, runningInBun } from './bun-sqlite';
 import { NodeCompatDatabase, nodeSqliteUsable } from './node-sqlite';
-import { trackDatabase } from './write-ahead-logs';
 
 export type SqliteDatabase = BetterSqlite3.Database;
 export type SqliteStatement = BetterSqlite3.Statement;
@@ -195,4 +194,44 @@ export function openSqlite(
 export function isDamagedDatabase(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB';
+}
+
+/** What `settleWriteAheadLogs` needs of a connection (every driver's database has it). */
+interface Connection {
+  readonly open: boolean;
+  close(): unknown;
+}
+
+/** The file databases this process opened (openSqlite), for `settleWriteAheadLogs`. */
+const opened = new Map<Connection, string>();
+
+/** Called by openSqlite for every file database. */
+export function trackDatabase(db: Connection, path: string): void {
+  for (const [other] of opened) if (!other.open) opened.delete(other);
+  opened.set(db, path);
+}
+
+/**
+ * A process that answers one event and exits (a hook) leaves its
+ * connections open: closing one checkpoints its write-ahead log and
+ * deletes it, fsyncs included. But the next process to open the file
+ * reads the whole log to rebuild its index, and checkpoints that are not
+ * followed by a close never shorten it (each new process forgets what was
+ * copied back), so the log of a long session grows, and so does every
+ * event's start. This closes the connections whose log is larger than
+ * `maxLogBytes`: the last connection to close folds the log into the
+ * database and removes it (a connection other processes still hold is
+ * just closed). Errors are ignored: committed work is in the log already.
+ */
+export function settleWriteAheadLogs(maxLogBytes: number): void {
+  for (const [db, path] of opened) {
+    opened.delete(db);
+    if (!db.open) continue;
+    try {
+      const log = statSync(`${path}-wal`, { throwIfNoEntry: false });
+      if (log && log.size > maxLogBytes) db.close();
+    } catch {
+      // A log that cannot be stat'ed or closed stays for the next writer.
+    }
+  }
 }

@@ -1,8 +1,13 @@
 import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
-import { agentIdSchema, sessionKeySchema, threadKeySchema } from './identity';
 import { MAX_NESTING_DEPTH, nestedDeeperThan } from './nesting-depth';
-import { lazySchema, parseInput } from './schemas';
+import {
+  agentIdSchema,
+  lazySchema,
+  parseInput,
+  sessionKeySchema,
+  threadKeySchema,
+} from './schemas';
 
 /*
  * The lifecycle contract (ARCHITECTURE.md "Lifecycle events"): one table of

@@ -10,11 +10,11 @@ import {
   readConfigFileWithHash,
   readProjectConfigWithHash,
   setPath,
+  unknownEnvVariables,
   unknownKeys,
 } from './config-file';
 import { SETTING_DEFINITIONS, type SettingDefinition } from './definitions';
 import { EnvValueError } from './env-values';
-import { unknownEnvVariables } from './env-variables';
 import { gateUntrusted, ignoredWarning, type SettingsTrust } from './project-trust';
 import { isTrusted, readTrustStore, trustStorePath } from './trust-store';
 

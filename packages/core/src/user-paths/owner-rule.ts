@@ -1,10 +1,10 @@
 import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { accessProblem, problemOf, shellQuote, type UserPathProblem } from './user-path-problem';
+import { accessProblem, problemOf, shellQuote, type UserPathProblem } from './user-dirs';
 
-export type { UserPathProblem, UserPathProblemCode } from './user-path-problem';
-export { shellQuote } from './user-path-problem';
+export type { UserPathProblem, UserPathProblemCode } from './user-dirs';
+export { shellQuote } from './user-dirs';
 
 /**
  * The ownership rule for per-user files and folders (cache, state, config,

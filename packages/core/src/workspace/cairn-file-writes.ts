@@ -4,8 +4,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write';
 import { fsError } from '../fs-errors';
 import { cairnRelative, O_NOFOLLOW, O_NONBLOCK, openFailure, statCairnFile } from './cairn-files';
-import { unsafePathError } from './link-checks';
-import { makeDirectory, makeDirectorySync } from './state-paths';
+import { makeDirectory, makeDirectorySync, unsafePathError } from './link-checks';
 
 /**
  * The writes of the `.cairn/` resolver (cairn-files.ts has the rules):

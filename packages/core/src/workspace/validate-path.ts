@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { CairnError } from '../errors';
 import { statCairnFile } from './cairn-files';
-import { isCalendarDate } from './dates';
 import {
+  isCalendarDate,
   MEMORY_AUDIT_FILENAME,
   MEMORY_DREAMS_FILENAME,
   MEMORY_FIXES_DIR,

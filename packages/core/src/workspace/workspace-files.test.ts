@@ -14,8 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
-import { formatDateInTimeZone, isCalendarDate } from './dates';
-import { dailyMemoryFileName, memoryWorkspacePath } from './paths';
+import {
+  dailyMemoryFileName,
+  formatDateInTimeZone,
+  isCalendarDate,
+  memoryWorkspacePath,
+} from './paths';
 import { validateWorkspacePath } from './validate-path';
 import {
   ensureMemoryWorkspace,

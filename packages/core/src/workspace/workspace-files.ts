@@ -10,10 +10,10 @@ import {
   readCairnFile,
   statCairnFile,
 } from './cairn-files';
-import { compareCodeUnits } from './dates';
 import { decodeExactText, encodeExactText } from './exact-text';
 import { isUnsafePathError, unsafePathError } from './link-checks';
 import {
+  compareCodeUnits,
   HEAD_END_MARKER,
   HEAD_START_MARKER,
   MEMORY_DREAMS_FILENAME,

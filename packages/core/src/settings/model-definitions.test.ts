@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseInput } from '../contracts/schemas';
-import { embedderSettingsSchema } from './embedder-settings';
-import { MODEL_SETTING_DEFINITIONS } from './model-definitions';
+import { embedderSettingsSchema, MODEL_SETTING_DEFINITIONS } from './model-definitions';
 
 describe('embedderSettingsSchema', () => {
   it('has the schema and the default of every embedder.* setting definition', () => {

@@ -5,8 +5,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CairnError } from '../errors';
 import { appendStateFile } from './cairn-file-writes';
-import { assertNoCairnLinks, assertSafeDatabasePath } from './link-checks';
-import { makeDirectory, makeDirectorySync, prepareStateDirectory } from './state-paths';
+import {
+  assertNoCairnLinks,
+  assertSafeDatabasePath,
+  makeDirectory,
+  makeDirectorySync,
+  prepareStateDirectory,
+} from './link-checks';
 
 let root: string;
 let outside: string;

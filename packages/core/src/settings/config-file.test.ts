@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { projectGlossaryPath, readProjectGlossary } from './project-glossary';
+import { projectGlossaryPath, readProjectGlossary } from './config-file';
 
 let project: { root: string };
 beforeEach(async () => {
