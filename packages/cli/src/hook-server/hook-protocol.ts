@@ -1,4 +1,4 @@
-import { runsProcessPerHook } from '../process-hook-harnesses';
+import { runsProcessPerHook } from '../hook-process';
 import type { PrereadStdin } from '../stdin-read';
 import { hmacSha256 } from './hmac-sha256';
 
