@@ -97,7 +97,7 @@ export default defineConfig([
   }),
   // `cairn search` alone (search-main.ts), from the workspace's sources.
   // This bundle and the hook bundle carry better-sqlite3's JavaScript (see
-  // bundled-sqlite.ts), so the code cache covers it; its addon, and the
+  // start-process.ts), so the code cache covers it; its addon, and the
   // `bindings` package that would search for the addon, stay outside.
   packageBuild({
     entry: { 'search-main': 'src/search-main.ts' },

@@ -1,5 +1,4 @@
 import type { MemoryKind, MemoryRecordMeta } from '@cairn/core';
-import type { RecordColumns } from './chunk-record';
 import type { QueryPlan } from './query-plan';
 
 /** Chunk columns a query may narrow with an `IN (...)` list. */
@@ -50,6 +49,17 @@ export interface ChunkHit {
   score: number;
   /** The query's own words the chunk's text holds (keyword hits only). */
   matchedTerms?: string[];
+}
+
+/** The record columns of a chunk row (seed 004 §6.2), as a query selects them. */
+export interface RecordColumns {
+  recordKind: string;
+  trustClass: string;
+  namespace: string | null;
+  repo: string | null;
+  runRefKind: string | null;
+  runRefId: string | null;
+  createdAt: string | null;
 }
 
 /** A chunk row as the queries read it; `rank` is FTS5's bm25 (lower is better) or a negated similarity. */

@@ -22,13 +22,16 @@ import {
   type WarningSink,
   WORKSPACE_POOL_ID,
 } from '@cairn/index-kit';
-import { chunkQueryOf } from './chunk-filters';
 import { type HybridSearch, type SearchModeInfo, searchPool } from './hybrid-search';
 import type { IndexDatabase } from './index-database';
-import type { ChunkHit } from './index-query';
+import { type ChunkHit, chunkQueryOf } from './index-query';
 import { planQuery, snippetWords } from './query-plan';
-import type { ProjectSearchIndex } from './search-index';
-import { discardSearchIndex, hasWorkspace, sharedSearchIndex } from './search-index-cache';
+import {
+  discardSearchIndex,
+  hasWorkspace,
+  type ProjectSearchIndex,
+  sharedSearchIndex,
+} from './search-index';
 import { vectorStoreFor } from './vector-store';
 
 const emptyStats = (): SearchIndexRefreshStats => ({
@@ -94,7 +97,7 @@ function indexSourceOf(target: PoolTarget): IndexSource {
  * and a plain keyword scan when SQLite cannot be loaded, the database
  * fails, or the workspace does not exist yet (then nothing is created).
  * With an embedder, every hit's metadata says how it was found. The open
- * databases are shared per project root (see search-index-cache).
+ * databases are shared per project root (see sharedSearchIndex in search-index.ts).
  */
 export class FileIndex implements MemoryIndex<SearchIndexRefreshStats> {
   constructor(

@@ -4,10 +4,10 @@ import { openSqlite } from '@cairn/sqlite';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONTEXT_WEIGHT } from './chunk-context';
+import { COMMON_TERM_SHARE, informativeTerms, MIN_CHUNKS_TO_PRUNE } from './corpus-stats';
 import { COMMON_QUERY_WINDOW, queryChunks } from './index-query';
 import { IndexStore } from './index-store';
 import type { PlannedTerm, QueryPlan } from './query-plan';
-import { COMMON_TERM_SHARE, informativeTerms, MIN_CHUNKS_TO_PRUNE } from './term-pruning';
 
 /** The query's own words, one planned term each (repeats kept, as a caller may pass them). */
 function planned(words: string[]): PlannedTerm[] {

@@ -18,18 +18,16 @@ export {
 } from './hybrid-rank';
 export type { HybridSearchOptions, SearchModeInfo } from './hybrid-search';
 export {
+  closeSearchIndexes,
   type FileSearchResult,
+  followWorkspaceChanges,
+  indexedPoolCounts,
   openSearchIndex,
   POOL_INDEX_FILENAME,
   SEARCH_INDEX_FILENAME,
   type SearchIndex,
   type SearchIndexOptions,
-} from './search-index';
-export {
-  closeSearchIndexes,
-  followWorkspaceChanges,
-  indexedPoolCounts,
   type SourceChangeFeed,
-} from './search-index-cache';
+} from './search-index';
 
 export const VERSION: string = pkg.version;

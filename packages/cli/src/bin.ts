@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { requireWithCompileCache } from './compile-cache';
+import { runsProcessPerHook } from './hook-process';
 import { handToHookServer } from './hook-server/hook-client';
 import { hookServerSocket } from './hook-server/server-socket';
-import { runsProcessPerHook } from './process-hook-harnesses';
 import type { PrereadStdin } from './stdin-read';
 
 interface CliBundle {
@@ -20,7 +20,7 @@ const command = argv[0] ?? '';
 // `cairn mcp` gets the CLI with the MCP server bundled in; `cairn search`
 // a bundle holding the search alone (see search-main.ts); `cairn lifecycle`
 // and the hooks of the harnesses that start a process per event (Claude
-// Code, Codex: process-hook-harnesses.ts) a bundle
+// Code, Codex: hook-process.ts) a bundle
 // holding the lifecycle alone (see hook-main.ts), as does the hook server
 // that answers their events (hook-server/). Anything else, a hook of
 // another harness included, gets the whole CLI (main.cjs).

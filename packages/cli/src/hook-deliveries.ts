@@ -6,11 +6,11 @@ import {
   PROCESS_HOOK_HARNESSES,
   type ProcessHookHarness,
   runsProcessPerHook,
-} from './process-hook-harnesses';
+} from './hook-process';
 
 /**
  * The deliveries (payload schemas and the mapping onto the lifecycle) of
- * the harnesses that start a process per hook (process-hook-harnesses.ts),
+ * the harnesses that start a process per hook (hook-process.ts),
  * without the install code of their adapters.
  */
 export const PROCESS_HOOK_DELIVERIES: Readonly<

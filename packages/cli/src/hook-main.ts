@@ -1,10 +1,9 @@
 import { openLifecycleHost, openMemorySearch } from '@cairn/engine';
-import { carryBetterSqlite3 } from './bundled-sqlite';
 import { EVENT_COMMANDS } from './event-commands';
 import { runHookServer } from './hook-server/hook-server-main';
 import { type PrereadStdin, processIO } from './io';
 import { runCommand } from './run-command';
-import { startProcess } from './start-process';
+import { carryBetterSqlite3, startProcess } from './start-process';
 
 /**
  * A due insight extraction run (docs/MAINTENANCE.md), for a process that

@@ -1,9 +1,8 @@
 import { openMemorySearch } from '@cairn/engine';
-import { carryBetterSqlite3 } from './bundled-sqlite';
 import { searchCommand } from './commands/read-commands';
 import { processIO } from './io';
 import { runCommand } from './run-command';
-import { startProcess } from './start-process';
+import { carryBetterSqlite3, startProcess } from './start-process';
 
 /**
  * `cairn search` in a bundle of its own (bin.ts picks it): the search

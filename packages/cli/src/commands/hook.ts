@@ -8,10 +8,10 @@ import {
 } from '@cairn/core';
 import { type Cairn, sqliteDriverProblem } from '@cairn/engine';
 import type { CommandContext, CommandOutput, CommandSpec } from '../command';
-import { MAX_PAYLOAD_BYTES, stdinTimeoutMs } from '../hook-limits';
+import { MAX_PAYLOAD_BYTES, stdinTimeoutMs } from '../hook-process';
 import { type CliIO, oneLine } from '../io';
 
-export { DEFAULT_STDIN_TIMEOUT_MS, MAX_PAYLOAD_BYTES } from '../hook-limits';
+export { DEFAULT_STDIN_TIMEOUT_MS, MAX_PAYLOAD_BYTES } from '../hook-process';
 
 function parsePayload(text: string | undefined): Record<string, unknown> {
   if (!text?.trim()) {

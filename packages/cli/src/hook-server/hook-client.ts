@@ -1,6 +1,11 @@
 import { closeSync, constants, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, parse } from 'node:path';
-import { clientTimeoutMs, MAX_PAYLOAD_BYTES, proofTimeoutMs, stdinTimeoutMs } from '../hook-limits';
+import {
+  clientTimeoutMs,
+  MAX_PAYLOAD_BYTES,
+  proofTimeoutMs,
+  stdinTimeoutMs,
+} from '../hook-process';
 import {
   type PrereadStdin,
   type ReadStdinOptions,
@@ -115,7 +120,7 @@ function requestOf(argv: string[], preread: PrereadStdin): HookRequest {
  * sent, anything wrong (no server, one that cannot prove it, none within
  * the proof deadline) makes the event run here, and a server is started
  * for the next events. Once sent, the server owns the event: if no reply
- * comes within the client's deadline (hook-limits.ts), this process fails
+ * comes within the client's deadline (hook-process.ts), this process fails
  * open rather than run it a second time.
  */
 export async function handToHookServer(

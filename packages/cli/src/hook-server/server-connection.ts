@@ -1,6 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { connect } from 'node:net';
-import { sameBytes } from './hmac-sha256';
 import {
   type ControlRequest,
   HOOK_PROTOCOL_VERSION,
@@ -9,6 +8,7 @@ import {
   MAX_LINE_BYTES,
   MAX_MESSAGE_BYTES,
   proofFor,
+  sameBytes,
 } from './hook-protocol';
 import { nextLine, readSocket, untilEnd } from './socket-reader';
 

@@ -1,7 +1,29 @@
 /*
- * How `cairn hook` reads its payload, for the command (commands/hook.ts)
- * and for the hook client that reads it ahead (hook-server/hook-client.ts).
+ * How a hook process runs: which harnesses start one per event, how
+ * `cairn hook` reads its payload (for the command, commands/hook.ts, and
+ * for the hook client that reads it ahead, hook-server/hook-client.ts),
+ * and how long the hook client waits for the hook server. Data and small
+ * functions only: the launcher (bin.ts) loads this file on every hook, so
+ * it imports nothing (the deliveries, which load the harness packages, are
+ * in hook-deliveries.ts).
  */
+
+/**
+ * The harnesses that start `cairn hook` as a process per event (Claude
+ * Code, Codex). For these alone the launcher (bin.ts) loads the hook
+ * bundle (hook-main.ts) and offers the event to the hook server, the
+ * server runs their hooks (hook-server/hook-protocol.ts), and the bundle
+ * carries their deliveries (hook-deliveries.ts). OpenCode and OpenClaw run
+ * Cairn inside their own process; a `cairn hook` of theirs goes through
+ * the whole CLI (main.cjs). Data only: the launcher reads it on every hook.
+ */
+export const PROCESS_HOOK_HARNESSES = ['claude-code', 'codex'] as const;
+
+export type ProcessHookHarness = (typeof PROCESS_HOOK_HARNESSES)[number];
+
+export function runsProcessPerHook(harnessId: string | undefined): harnessId is ProcessHookHarness {
+  return (PROCESS_HOOK_HARNESSES as readonly (string | undefined)[]).includes(harnessId);
+}
 
 /** Hook payloads are small JSON objects; reading stops past this, and nothing is written. */
 export const MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;

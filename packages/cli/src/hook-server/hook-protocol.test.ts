@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hmacSha256, sameBytes, sha256 } from './hmac-sha256';
+import { hmacSha256, sameBytes, sha256 } from './hook-protocol';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 

@@ -2,8 +2,8 @@ import { deliverClaudeCode } from '@cairn/harness-claude-code';
 import { deliverCodex } from '@cairn/harness-codex';
 import { describe, expect, it } from 'vitest';
 import { loadProcessHookDelivery, PROCESS_HOOK_DELIVERIES } from './hook-deliveries';
+import { PROCESS_HOOK_HARNESSES, runsProcessPerHook } from './hook-process';
 import { servedCommand } from './hook-server/hook-protocol';
-import { PROCESS_HOOK_HARNESSES, runsProcessPerHook } from './process-hook-harnesses';
 
 describe('the harnesses that run a process per hook (one list)', () => {
   it('are the ones the hook bundle delivers and the hook server serves', async () => {
