@@ -13,7 +13,7 @@ import {
   renderPack,
   renderPackItem,
 } from './render-pack';
-import type { TokenCounter } from './token-counter';
+import type { TokenCounter } from './token-estimate';
 import { applyTrustPolicy, type TrustPolicyOptions } from './trust-policy';
 
 export type { PackInput, PackItem } from './pack-types';

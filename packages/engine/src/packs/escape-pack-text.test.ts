@@ -14,7 +14,7 @@ import { knownFixCandidate } from './history-patterns';
 import type { PackCandidate, TrustClass } from './pack-types';
 import { fitHeads } from './pinned-items';
 import { renderPack, renderPackItem } from './render-pack';
-import { estimateCounter } from './token-counter';
+import { estimateCounter } from './token-estimate';
 
 /** Every surface a forging text reaches an injection through: each is escaped by one function. */
 function item(text: string, trustClass: TrustClass, i: number): PackCandidate {

@@ -30,7 +30,7 @@ export {
 export {
   ESTIMATE_SAFETY_FACTOR,
   estimateCounter,
+  estimateTokenCount,
   loadTokenizer,
   type TokenCounter,
-} from './token-counter';
-export { estimateTokenCount } from './token-estimate';
+} from './token-estimate';

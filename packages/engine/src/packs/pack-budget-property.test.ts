@@ -7,7 +7,7 @@ import type { PackInput } from './compose-pack';
 import { PACK_PLANES, type PackPlane, TRUST_CLASSES } from './pack-types';
 import type { PlaneGatherer } from './plane-runner';
 import { retrieveContextPack } from './retrieve-context-pack';
-import { estimateCounter, loadTokenizer, type TokenCounter } from './token-counter';
+import { estimateCounter, loadTokenizer, type TokenCounter } from './token-estimate';
 
 /** mulberry32: seeded, so a failing case replays. */
 function seeded(seed: number) {

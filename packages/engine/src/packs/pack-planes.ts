@@ -9,7 +9,7 @@ import type { PlaneGatherer, PlaneYield } from './plane-runner';
 import type { PlanningSource } from './planning-graph';
 import { planningCandidates } from './planning-plane';
 import { withStaleMarks } from './stale-marks';
-import { estimateCounter, type TokenCounter } from './token-counter';
+import { estimateCounter, type TokenCounter } from './token-estimate';
 
 /**
  * The planes of a pack as data: each its id, its gatherer, its share of the

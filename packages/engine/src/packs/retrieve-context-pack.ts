@@ -11,7 +11,7 @@ import type { HeadCandidate } from './pinned-items';
 import { PLANE_TIMEOUT_MS, type PlaneGatherer, type PlaneReport, runPlane } from './plane-runner';
 import type { PlanningSource } from './planning-graph';
 import { queryVocabulary } from './query-vocabulary';
-import { estimateCounter, type TokenCounter } from './token-counter';
+import { estimateCounter, type TokenCounter } from './token-estimate';
 
 /** What the gateway reads from: one project, its settings and its memory search. */
 export interface ContextPackSources {
