@@ -3,8 +3,8 @@ import { type Allocation, allocateBudget } from './allocate-budget';
 import { dedupeItems, FactLedger } from './pack-dedupe';
 import type { PackCandidate, PackExclusion, PackInput, PackItem, PackPlane } from './pack-types';
 import { fitHeads, type HeadCandidate } from './pinned-items';
-import type { QueryVocabulary } from './query-vocabulary';
 import { relevantCandidates } from './relevance';
+import type { QueryVocabulary } from './relevance-terms';
 import {
   type PackFrameOptions,
   packFrameTokens,

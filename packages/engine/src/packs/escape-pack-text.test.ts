@@ -10,7 +10,7 @@ import {
   packCodeSpan,
   quotePackText,
 } from './escape-pack-text';
-import { knownFixCandidate } from './history-patterns';
+import { knownFixCandidate } from './history-runs';
 import type { PackCandidate, TrustClass } from './pack-types';
 import { fitHeads } from './pinned-items';
 import { renderPack, renderPackItem } from './render-pack';

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cairn } from '../index';
 import { closeTestProject, openTestProject } from '../test-project.fixture';
 import type { PackInput } from './compose-pack';
+import type { PlaneGatherer } from './pack-planes';
 import { PACK_PLANES, type PackPlane, TRUST_CLASSES } from './pack-types';
-import type { PlaneGatherer } from './plane-runner';
 import { retrieveContextPack } from './retrieve-context-pack';
 import { estimateCounter, loadTokenizer, type TokenCounter } from './token-estimate';
 
