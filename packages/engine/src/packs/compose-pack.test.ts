@@ -3,7 +3,7 @@ import { seededRandom } from '@cairn/testkit';
 import { describe, expect, it } from 'vitest';
 import { composePack, type PackInput } from './compose-pack';
 import { PACK_PLANES, TRUST_CLASSES } from './pack-types';
-import { estimateCounter, loadTokenizer, type TokenCounter } from './token-counter';
+import { estimateCounter, loadTokenizer, type TokenCounter } from './token-estimate';
 
 const SETTINGS: CairnSettings['memory'] = {
   contextBudgetTokens: 2000,

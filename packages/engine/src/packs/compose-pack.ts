@@ -3,8 +3,8 @@ import { type Allocation, allocateBudget } from './allocate-budget';
 import { dedupeItems, FactLedger } from './pack-dedupe';
 import type { PackCandidate, PackExclusion, PackInput, PackItem, PackPlane } from './pack-types';
 import { fitHeads, type HeadCandidate } from './pinned-items';
-import type { QueryVocabulary } from './query-vocabulary';
 import { relevantCandidates } from './relevance';
+import type { QueryVocabulary } from './relevance-terms';
 import {
   type PackFrameOptions,
   packFrameTokens,
@@ -13,7 +13,7 @@ import {
   renderPack,
   renderPackItem,
 } from './render-pack';
-import type { TokenCounter } from './token-counter';
+import type { TokenCounter } from './token-estimate';
 import { applyTrustPolicy, type TrustPolicyOptions } from './trust-policy';
 
 export type { PackInput, PackItem } from './pack-types';

@@ -10,11 +10,11 @@ import {
   packCodeSpan,
   quotePackText,
 } from './escape-pack-text';
-import { knownFixCandidate } from './history-patterns';
+import { knownFixCandidate } from './history-runs';
 import type { PackCandidate, TrustClass } from './pack-types';
 import { fitHeads } from './pinned-items';
 import { renderPack, renderPackItem } from './render-pack';
-import { estimateCounter } from './token-counter';
+import { estimateCounter } from './token-estimate';
 
 /** Every surface a forging text reaches an injection through: each is escaped by one function. */
 function item(text: string, trustClass: TrustClass, i: number): PackCandidate {

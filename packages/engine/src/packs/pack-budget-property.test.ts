@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cairn } from '../index';
 import { closeTestProject, openTestProject } from '../test-project.fixture';
 import type { PackInput } from './compose-pack';
+import type { PlaneGatherer } from './pack-planes';
 import { PACK_PLANES, type PackPlane, TRUST_CLASSES } from './pack-types';
-import type { PlaneGatherer } from './plane-runner';
 import { retrieveContextPack } from './retrieve-context-pack';
-import { estimateCounter, loadTokenizer, type TokenCounter } from './token-counter';
+import { estimateCounter, loadTokenizer, type TokenCounter } from './token-estimate';
 
 /** mulberry32: seeded, so a failing case replays. */
 function seeded(seed: number) {

@@ -1,15 +1,33 @@
-import type { CairnSettings } from '@cairn/core';
-import type { ContextPackRequest } from './context-pack-request';
-import { documentCandidates, type RecallMemoryFn } from './documents-plane';
-import { storeRecentPatterns } from './history-patterns';
+import { CairnError, type CairnSettings, isUnsafePathError, monotonicMs } from '@cairn/core';
+import type { PackInput } from './compose-pack';
 import { historyCandidates } from './history-plane';
-import { longTermCandidates, type SearchMemoryFn } from './long-term-plane';
-import { PACK_PLANES, type PackPlane } from './pack-types';
-import type { PlaneGatherer, PlaneYield } from './plane-runner';
+import { storeRecentPatterns } from './history-runs';
+import { PACK_PLANES, type PackExclusion, type PackPlane } from './pack-types';
 import type { PlanningSource } from './planning-graph';
 import { planningCandidates } from './planning-plane';
-import { withStaleMarks } from './stale-marks';
-import { estimateCounter, type TokenCounter } from './token-counter';
+import {
+  documentCandidates,
+  longTermCandidates,
+  markStaleUnits,
+  type RecallMemoryFn,
+  type SearchMemoryFn,
+} from './recall-planes';
+import { estimateCounter, type TokenCounter } from './token-estimate';
+
+/**
+ * What the planes read of a request: a parsed `ContextPackRequest` is
+ * one. Declared here, so the planes import nothing of the gateway that
+ * runs them (retrieve-context-pack.ts).
+ */
+export interface PlaneRequest {
+  query: string;
+  agentId: string;
+  threadKey?: string;
+  runRef?: string;
+  relatedThreads?: string[];
+  planningRef?: string;
+  planes?: PackPlane[];
+}
 
 /**
  * The planes of a pack as data: each its id, its gatherer, its share of the
@@ -56,7 +74,7 @@ const SWITCH: Record<PackPlane, string> = {
 };
 
 function defaultGatherers(
-  request: ContextPackRequest,
+  request: PlaneRequest,
   sources: PlaneSources,
 ): Record<PackPlane, PlaneGatherer | undefined> {
   return {
@@ -115,18 +133,23 @@ function switchedOff(plane: PackPlane, memory: CairnSettings['memory']): boolean
 }
 
 /** Why a plane does not run for this request, or undefined when it runs. */
-function offReason(plane: PackPlane, request: ContextPackRequest, sources: PlaneSources) {
+function offReason(plane: PackPlane, request: PlaneRequest, sources: PlaneSources) {
   if (sources.settings.memoryEnabled === false) return 'memory is off (memoryEnabled)';
   if (request.planes && !request.planes.includes(plane)) return 'not requested';
   if (switchedOff(plane, sources.settings.memory)) return `switched off (${SWITCH[plane]})`;
   return undefined;
 }
 
+/** A long-term gatherer (the default one, or a caller's: the hooks') whose units carry their marks. */
+export function withStaleMarks(gather: PlaneGatherer, rootDir: string): PlaneGatherer {
+  return async () => {
+    const found = await gather();
+    return { ...found, candidates: markStaleUnits(found.candidates, rootDir) };
+  };
+}
+
 /** The request's planes, in seed order, with their gatherers, shares and floors. */
-export function planeDefinitions(
-  request: ContextPackRequest,
-  sources: PlaneSources,
-): PlaneDefinition[] {
+export function planeDefinitions(request: PlaneRequest, sources: PlaneSources): PlaneDefinition[] {
   const gatherers = { ...defaultGatherers(request, sources), ...sources.gatherers };
   const longTerm = gatherers['long-term'];
   if (longTerm) gatherers['long-term'] = withStaleMarks(longTerm, sources.rootDir);
@@ -138,4 +161,96 @@ export function planeDefinitions(
     const floor = RELEVANCE_FLOORS[id];
     return off ? { id, off, share, floor } : { id, gather: gatherers[id]!, share, floor };
   });
+}
+
+/** What one plane gathered before the budget. */
+export interface PlaneYield {
+  candidates: PackInput[];
+  /** Considered and left out by the plane itself (e.g. other threads). */
+  excluded?: PackExclusion[];
+  /** Something the user should hear about the plane (no thread given, no Beads export). */
+  note?: string;
+}
+
+export type PlaneGatherer = () => Promise<PlaneYield> | PlaneYield;
+
+/** Seed 004 §7: each plane says whether it ran, and why not. */
+export interface PlaneReport {
+  plane: PackPlane;
+  status: 'ok' | 'off' | 'failed';
+  reason?: string;
+  /** Wall time the plane took, in ms (0 when off). */
+  ms: number;
+  /** Candidates it gathered. */
+  candidates: number;
+}
+
+/**
+ * The time budget of each plane, in ms, when the caller gives none. A plane
+ * past it contributes nothing and is reported `failed`. Synchronous work
+ * (SQLite reads) cannot be interrupted: it is measured and dropped after.
+ */
+export const PLANE_TIMEOUT_MS = 2000;
+
+class PlaneTimeout extends Error {}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PlaneTimeout()), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Runs one plane inside its time budget. With `failOpen` a plane that
+ * throws or runs late yields nothing and is reported `failed`; without it
+ * the error is thrown as a CairnError (a CairnError from the plane as is,
+ * anything else as BACKEND_UNAVAILABLE naming the plane). A link under
+ * `.cairn/` is thrown either way: a project that ships one gets no pack
+ * at all (a hook injects nothing), not a pack built around it.
+ */
+export async function runPlane(
+  plane: PackPlane,
+  gather: PlaneGatherer,
+  options: { timeoutMs: number; failOpen: boolean },
+): Promise<{ report: PlaneReport; yield: PlaneYield }> {
+  const started = monotonicMs();
+  const elapsed = () => Math.round(monotonicMs() - started);
+  try {
+    const result = await withTimeout(Promise.resolve().then(gather), options.timeoutMs);
+    if (elapsed() > options.timeoutMs) throw new PlaneTimeout();
+    const report: PlaneReport = {
+      plane,
+      status: 'ok',
+      ms: elapsed(),
+      candidates: result.candidates.length,
+      ...(result.note ? { reason: result.note } : {}),
+    };
+    return { report, yield: result };
+  } catch (error) {
+    if (isUnsafePathError(error)) throw error;
+    const late = error instanceof PlaneTimeout;
+    const reason = late
+      ? `exceeded its time budget of ${options.timeoutMs} ms`
+      : `threw: ${message(error)}`;
+    if (!options.failOpen) {
+      if (CairnError.isInstance(error)) throw error;
+      throw new CairnError(
+        'BACKEND_UNAVAILABLE',
+        `The ${plane} plane of the context pack ${reason}`,
+        {
+          ...(late ? {} : { cause: error }),
+          hint: 'set memory.failOpen to true to build the pack without it, or switch the plane off',
+          details: { plane, timeoutMs: options.timeoutMs },
+        },
+      );
+    }
+    return {
+      report: { plane, status: 'failed', reason, ms: elapsed(), candidates: 0 },
+      yield: { candidates: [] },
+    };
+  }
 }

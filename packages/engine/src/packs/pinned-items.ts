@@ -2,7 +2,7 @@ import { redactSecrets } from '@cairn/core';
 import { escapePackText, normalizeBreaks } from './escape-pack-text';
 import type { PackExclusion, PackItem } from './pack-types';
 import { layoutPackItem } from './render-pack';
-import type { TokenCounter } from './token-counter';
+import type { TokenCounter } from './token-estimate';
 
 /**
  * A pinned item (the memory head, a thread head): derived, of the history

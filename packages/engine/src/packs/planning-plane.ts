@@ -1,7 +1,7 @@
 import { type BeadsIssue, isDone, parentOf } from './beads-issue';
 import type { PackCandidate } from './pack-types';
 import type { PlanningGraph, PlanningSource } from './planning-graph';
-import { estimateCounter, type TokenCounter } from './token-counter';
+import { estimateCounter, type TokenCounter } from './token-estimate';
 
 export interface PlanningRequest {
   projectRoot: string;

@@ -1,6 +1,11 @@
 import type { PackInput } from './pack-types';
-import { heldShare, heldTerms, NO_VOCABULARY, type QueryVocabulary } from './query-vocabulary';
-import { meaningfulTerms } from './relevance-terms';
+import {
+  heldShare,
+  heldTerms,
+  meaningfulTerms,
+  NO_VOCABULARY,
+  type QueryVocabulary,
+} from './relevance-terms';
 
 /*
  * The request's query as the relevance judge reads it (relevance.ts): its
@@ -8,7 +13,7 @@ import { meaningfulTerms } from './relevance-terms';
  * terms, their weights by rarity among the candidates, and how many of
  * them an item must share; and what an item's words hold of a part (its
  * coverage), the request's own words counted in full and another way of
- * saying one (the search's expansion, query-vocabulary.ts) at its share.
+ * saying one (the search's expansion, relevance-terms.ts) at its share.
  */
 
 /** Past this many distinct terms a text is long: it needs one shared term more. */

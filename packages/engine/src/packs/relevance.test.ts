@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PackInput } from './compose-pack';
 import { RELEVANCE_FLOORS } from './pack-planes';
-import { queryVocabulary } from './query-vocabulary';
 import { relevantCandidates } from './relevance';
-import { meaningfulTerms } from './relevance-terms';
+import { meaningfulTerms, queryVocabulary } from './relevance-terms';
 
 const unit = (
   id: string,

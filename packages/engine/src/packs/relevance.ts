@@ -1,7 +1,6 @@
 import type { PackExclusion, PackInput, PackPlane } from './pack-types';
 import { evidence, headingAnswers, queryParts } from './query-parts';
-import { NO_VOCABULARY, type QueryVocabulary } from './query-vocabulary';
-import { meaningfulTerms } from './relevance-terms';
+import { meaningfulTerms, NO_VOCABULARY, type QueryVocabulary } from './relevance-terms';
 
 export { LONG_TEXT_TERMS, minSharedTerms } from './query-parts';
 

@@ -9,7 +9,7 @@ import {
   renderPack,
   renderPackItem,
 } from './render-pack';
-import { estimateCounter, loadTokenizer } from './token-counter';
+import { estimateCounter, loadTokenizer } from './token-estimate';
 import { applyTrustPolicy } from './trust-policy';
 
 function item(

@@ -9,7 +9,7 @@ import {
   RAW_QUOTE_LABEL,
 } from './escape-pack-text';
 import { PACK_PLANES, type PackCandidate, type PackPlane, type Provenance } from './pack-types';
-import type { TokenCounter } from './token-counter';
+import type { TokenCounter } from './token-estimate';
 
 export const PACK_START_MARKER = '<!-- cairn:pack:start -->';
 export const PACK_END_MARKER = '<!-- cairn:pack:end -->';

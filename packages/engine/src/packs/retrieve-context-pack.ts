@@ -1,17 +1,77 @@
-import type { CairnSettings } from '@cairn/core';
+import {
+  agentIdSchema,
+  CairnError,
+  type CairnSettings,
+  lazySchema,
+  parseInput,
+  sessionKeySchema,
+  threadKeySchema,
+} from '@cairn/core';
+import * as z from 'zod/mini';
+import { BEADS_ID } from './beads-issue';
 import { type ComposedPack, composePack, type PackInput } from './compose-pack';
-import { type ContextPackRequest, parseContextPackRequest } from './context-pack-request';
-import type { RecallMemoryFn } from './documents-plane';
 import { escapePackItem, escapePackLabel } from './escape-pack-text';
-import type { SearchMemoryFn } from './long-term-plane';
-import { type PlaneDefinition, type PlaneSources, planeDefinitions } from './pack-planes';
-import { PACK_PROFILES, type PackProfileName } from './pack-profiles';
-import type { PackExclusion, PackPlane } from './pack-types';
+import {
+  PLANE_TIMEOUT_MS,
+  type PlaneDefinition,
+  type PlaneGatherer,
+  type PlaneReport,
+  type PlaneSources,
+  planeDefinitions,
+  runPlane,
+} from './pack-planes';
+import { PACK_PROFILE_NAMES, PACK_PROFILES, type PackProfileName } from './pack-profiles';
+import { PACK_PLANES, type PackExclusion, type PackPlane } from './pack-types';
 import type { HeadCandidate } from './pinned-items';
-import { PLANE_TIMEOUT_MS, type PlaneGatherer, type PlaneReport, runPlane } from './plane-runner';
 import type { PlanningSource } from './planning-graph';
-import { queryVocabulary } from './query-vocabulary';
-import { estimateCounter, type TokenCounter } from './token-counter';
+import type { RecallMemoryFn, SearchMemoryFn } from './recall-planes';
+import { queryVocabulary } from './relevance-terms';
+import { estimateCounter, type TokenCounter } from './token-estimate';
+
+/** Seed 004 §7: what a caller asks the retrieval gateway for. */
+export const contextPackRequestSchema = lazySchema(() =>
+  z.object({
+    query: z.string().check(z.maxLength(20_000, 'query is at most 20000 characters')),
+    agentId: agentIdSchema,
+    threadKey: z.optional(threadKeySchema),
+    /** The run the pack is for: a run id is its session key (its digest leads the history plane). */
+    runRef: z.optional(sessionKeySchema),
+    /**
+     * Other threads relevant to `threadKey` (an explicit relevance signal,
+     * seed 002 §6): their run digests join the thread's. Without it, a pack
+     * for a thread reads no other thread's context.
+     */
+    relatedThreads: z.optional(
+      z.array(threadKeySchema).check(z.maxLength(16, 'relatedThreads holds at most 16 threads')),
+    ),
+    /** A Beads issue id the run is linked to; never an option for `bd` (it starts with a letter). */
+    planningRef: z.optional(
+      z
+        .string()
+        .check(
+          z.maxLength(256),
+          z.regex(BEADS_ID, 'planningRef is a Beads issue id such as bd-a1b2'),
+        ),
+    ),
+    /** Overrides `memory.contextBudgetTokens` for this request. */
+    budgetTokens: z.optional(z.number().check(z.int(), z.gte(0), z.lte(1_000_000))),
+    /** Only these planes; the others are reported `off` ("not requested"). */
+    planes: z.optional(z.array(z.enum(PACK_PLANES))),
+    /** The named profile the pack is built under (its planes, unless `planes` says otherwise). */
+    profile: z.optional(z.enum(PACK_PROFILE_NAMES)),
+  }),
+);
+export type ContextPackRequest = z.infer<typeof contextPackRequestSchema>;
+
+export function parseContextPackRequest(value: unknown): ContextPackRequest {
+  const request = parseInput(contextPackRequestSchema, value, 'context pack request');
+  if (request.relatedThreads?.length && !request.threadKey) {
+    throw new CairnError('INVALID_INPUT', 'relatedThreads needs threadKey', {
+      hint: 'name the thread the related threads are relevant to (threadKey), or leave relatedThreads out',
+    });
+  }
+  return request;
+}
 
 /** What the gateway reads from: one project, its settings and its memory search. */
 export interface ContextPackSources {

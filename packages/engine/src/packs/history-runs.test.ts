@@ -8,8 +8,8 @@ import {
   recordToolOutcome,
 } from '../history';
 import type { Database } from '../store';
-import { storeRecentPatterns } from './history-patterns';
 import { historyCandidates } from './history-plane';
+import { storeRecentPatterns } from './history-runs';
 import { describeEvidence, renderPackItem } from './render-pack';
 
 let project: TempProject;

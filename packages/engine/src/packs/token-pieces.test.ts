@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyByProperties, classOfCode } from './token-classes';
+import { classifyByProperties, classOfCode } from './token-pieces';
 
 describe('token classes', () => {
   it('classifies ASCII, Latin-1 and General Punctuation as the Unicode property escapes do', () => {
