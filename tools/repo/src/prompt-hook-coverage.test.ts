@@ -60,6 +60,8 @@ describe.skipIf(!existsSync(join(CLI_DIST, 'hook-main.cjs')))(
       expect([...server].map((file) => relative(ROOT, file))).toContain(
         'packages/engine/src/packs/retrieve-context-pack.ts',
       );
+      // The project is open in the server: its event opens no database and asks the driver nothing again.
+      expect([...packagesOf(server)]).not.toContain('packages/sqlite');
     });
   },
 );

@@ -64,8 +64,22 @@ function warnBeforeEvent(io: CliIO, label: string, cairn: Cairn): void {
       `${label}: warning: ignored "${item.key}" from the untrusted project config (${item.reason}); run \`cairn trust\` to allow it\n`,
     );
   }
-  const driver = sqliteDriverProblem();
+  const driver = driverProblem();
   if (driver) io.stderr(`${oneLine(`${label}: warning: ${formatErrorLine(driver)}`)}\n`);
+}
+
+/**
+ * A SQLite driver that loaded stays loaded for the process (the hook
+ * server's every later event): asked until it loads, then not again. One
+ * that failed is asked again, since a rebuilt addon may load next time.
+ */
+let driverLoaded = false;
+
+function driverProblem(): CairnError | undefined {
+  if (driverLoaded) return undefined;
+  const problem = sqliteDriverProblem();
+  driverLoaded = problem === undefined;
+  return problem;
 }
 
 /**
