@@ -54,7 +54,7 @@ export {
   type ProposalDecisionResult,
   type StaleUnit,
 } from './maintenance';
-export { type MemorySearch, openMemorySearch } from './memory-search';
+export { type MemorySearch, openMemorySearch } from './memory-api';
 export { openCairn } from './open-cairn';
 export type { OpenCairnOptions } from './open-options';
 export {
@@ -78,7 +78,7 @@ export {
   locateProject,
   notInitializedError,
   type ProjectLocation,
-} from './project-root';
+} from './project-lookup';
 export type { SearchHit } from './recall';
 export { importOptionalModule, setModuleImporter } from './runtime';
 export { assertProjectLayout } from './store';

@@ -10,11 +10,11 @@ import {
   closeProjects,
   createProjectCache,
   keepProject,
+  locateProject,
   noteProjectFiles,
   type ProjectCache,
   projectKey,
-} from './project-cache';
-import { locateProject } from './project-root';
+} from './project-lookup';
 import { logLifecycleFailure } from './working';
 
 /**

@@ -8,8 +8,8 @@ import {
   requestedRetrievalAdapter,
 } from '@cairn/core';
 import type { BackendPackage } from './backend-package';
+import { registerIndex } from './backend-registrations';
 import { BACKEND_PACKAGES } from './backends.generated';
-import { registerIndex } from './index-registrations';
 import { importOptionalModule } from './runtime';
 
 /** The backends Cairn ships as optional packages (the generated registry), by the id settings use. */

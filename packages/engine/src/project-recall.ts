@@ -1,27 +1,28 @@
-import { createFileRetrievalAdapter } from '@cairn/backend-file';
+import { createFileRetrievalAdapter, indexedPoolCounts } from '@cairn/backend-file';
 import {
   type CairnSettings,
   formatError,
   type MemoryBackend,
+  type MemoryPoolDefinition,
   type MemoryRetrievalAdapter,
   type Resolution,
   type RetrievalAdapterRegistration,
 } from '@cairn/core';
 import {
   createIndexedRetrievalAdapter,
+  DOCUMENTS_POOL_ID,
+  documentPoolSource,
   type IndexedBackend,
   type SourcePool,
   warningSink,
 } from '@cairn/index-kit';
-import { backendOptionsFor } from './builtins';
-import { indexRegistration } from './index-registrations';
+import { backendOptionsFor, indexRegistration } from './backend-registrations';
+// `HistoryRecords` as a type only: the search-only bundle (`cairn search`) never loads the history modules.
 import {
   type CompositeRecall,
   createCompositeRecall,
-  documentsPool,
   type EnginePool,
   type HistoryRecords,
-  historyEnginePool,
   type LineageAccess,
 } from './recall';
 
@@ -102,6 +103,84 @@ function createIndexAdapter(
     );
     return { adapter, carriesHistory: history !== undefined };
   }
+}
+
+/**
+ * The project's own documents (cold): README*, AGENTS.md, CLAUDE.md,
+ * docs/ and ADR folders by default (`memory.documentGlobs`), chunked by
+ * heading and searched through the local file index (`.cairn/index/`),
+ * whatever engine recalls the workspace: repository text is not sent to
+ * a memory service (Mem0) nor given to an index that reads whole folders
+ * (qmd). Undefined when the globs select nothing.
+ */
+function documentsPool(
+  rootDir: string,
+  settings: CairnSettings,
+  fileOptions: Record<string, unknown>,
+): EnginePool | undefined {
+  const { documentGlobs, documentMaxFileBytes, documentMaxTotalBytes } = settings.memory;
+  if (documentGlobs.length === 0) return undefined;
+  const definition: MemoryPoolDefinition = { id: DOCUMENTS_POOL_ID, tier: 'cold', path: '.' };
+  const source = documentPoolSource(rootDir, {
+    globs: documentGlobs,
+    maxFileBytes: documentMaxFileBytes,
+    maxTotalBytes: documentMaxTotalBytes,
+  });
+  let adapter: ReturnType<typeof createFileRetrievalAdapter> | undefined;
+  const open = () =>
+    (adapter ??= createFileRetrievalAdapter(
+      { rootDir, options: fileOptions },
+      { sourcePools: [{ definition, source }] },
+    ));
+  return {
+    definition,
+    // The adapter's workspace pool is its own business: only the documents are asked for.
+    recall: (query) => open().recall({ ...query, poolIds: [DOCUMENTS_POOL_ID] }),
+    // How many documents and sections the index holds (`cairn status`, `cairn doctor`).
+    describe: async () => {
+      const counts = indexedPoolCounts(rootDir, DOCUMENTS_POOL_ID);
+      return {
+        globs: [...documentGlobs],
+        ...(counts ? { documents: counts.files, sections: counts.chunks } : {}),
+      };
+    },
+    close: async () => adapter?.close(),
+  };
+}
+
+/**
+ * The history pool beside the index adapter. When the adapter's index
+ * stores records (`MemoryIndexCapabilities.records`: the file index,
+ * LanceDB, Qdrant, Mem0) it is one of that adapter's pools and this pool
+ * answers nothing: the adapter does. Otherwise (qmd reads whole folders
+ * through its CLI; a third-party adapter) the records are indexed by the
+ * local file index (`.cairn/index/pools.sqlite`) and recalled here.
+ */
+function historyEnginePool(
+  rootDir: string,
+  records: HistoryRecords,
+  index: { ready: () => Promise<unknown>; carried: () => boolean },
+): EnginePool {
+  let adapter: ReturnType<typeof createFileRetrievalAdapter> | undefined;
+  const open = () =>
+    (adapter ??= createFileRetrievalAdapter(
+      { rootDir },
+      { sourcePools: [{ definition: records.definition, source: records.source }] },
+    ));
+  return {
+    definition: records.definition,
+    carriedByIndex: index.carried,
+    async recall(query) {
+      await index.ready();
+      if (index.carried()) return [];
+      return open().recall({ ...query, poolIds: [records.definition.id] });
+    },
+    describe: () => ({ records: true, indexedBy: index.carried() ? 'adapter' : 'file' }),
+    close: async () => {
+      await adapter?.close();
+      records.close();
+    },
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   resolveRetrievalAdapter,
   resolveSettings,
 } from '@cairn/core';
-import { backendOptionsFor, registerBuiltins } from './builtins';
+import { backendOptionsFor, registerBuiltins } from './backend-registrations';
 import type { OpenCairnOptions } from './open-options';
 import { loadConfiguredPackages, optionalPackageFailure } from './optional-packages';
 import { createProjectRecall, type ProjectRecall } from './project-recall';

@@ -11,6 +11,7 @@ import {
 } from '@cairn/core';
 import type { MemoryApi, WorkingApi, WorkingHealth } from './cairn-api';
 import { embedderFromSettings } from './embeddings';
+import { type SharedFixesSync, syncSharedFixes } from './history';
 import {
   type ExpandOptions,
   expandNode,
@@ -18,12 +19,13 @@ import {
   type NodeExpansion,
   openLineageStore,
 } from './lineage';
+import type { WorkspaceWriter } from './store';
 import {
   clearLifecycleFailures,
   createLifecycle,
-  createTeamApi,
   HeadStore,
   type Lifecycle,
+  LOCAL_HEAD,
   lifecycleFailureFix,
   recentLifecycleFailures,
   renderThreadHead,
@@ -160,6 +162,44 @@ export function workingHealth(state: WorkingState): WorkingHealth {
     })),
     pending,
     ...(headsError ? { headsError } : {}),
+  };
+}
+
+/**
+ * What a clone of a shared repository has of its own (docs/TEAMS.md): its
+ * head, kept in heads.db, and the fix patterns it shares with the others
+ * and imports from them.
+ */
+function createTeamApi(rootDir: string, writer: WorkspaceWriter, now: () => Date) {
+  return {
+    /**
+     * This clone's personal head (its threads, next actions, constraints and
+     * lineage), as the last session end rendered it; undefined before one.
+     * MEMORY.md's region holds the team head only.
+     */
+    localHead(): string | undefined {
+      // Reading must not create heads.db in a project that has none yet.
+      if (!hasDatabase(rootDir, 'heads.db')) return undefined;
+      return withHeads(rootDir, (store) =>
+        store.leases.lastRendered(LOCAL_HEAD.agentId, LOCAL_HEAD.scope),
+      );
+    },
+    /**
+     * Imports the fix patterns the other clones share in
+     * `.cairn/memory/fixes/`, and with `write` writes this clone's own.
+     * Creates nothing in a project with no task history and no shared file.
+     */
+    syncSharedFixes(options: { write?: boolean } = {}): Promise<SharedFixesSync> {
+      return syncSharedFixes(
+        rootDir,
+        writer,
+        () => withHeads(rootDir, (store) => store.authorId()),
+        {
+          now: now(),
+          write: options.write ?? true,
+        },
+      );
+    },
   };
 }
 

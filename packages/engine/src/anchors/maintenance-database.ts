@@ -1,8 +1,7 @@
-import { join } from 'node:path';
-import { cairnStatePath } from '@cairn/core';
-import { type Database, migrate, openDatabase } from '../store';
+import { type Database, maintenanceDatabasePath, migrate, openDatabase } from '../store';
 
-export const MAINTENANCE_DB_FILENAME = 'maintenance.db';
+/** Where the file is: with the `.cairn/` layout (store/project-layout.ts). */
+export { maintenanceDatabasePath };
 
 /**
  * `.cairn/state/maintenance.db`, per machine like the other stores:
@@ -27,10 +26,6 @@ export const MAINTENANCE_MIGRATIONS = [
      PRIMARY KEY (memory_id, path, symbol)) WITHOUT ROWID;
    CREATE TABLE anchor_checks (cache_key TEXT PRIMARY KEY, checked_at TEXT NOT NULL, body TEXT NOT NULL);`,
 ];
-
-export function maintenanceDatabasePath(rootDir: string): string {
-  return join(cairnStatePath(rootDir), MAINTENANCE_DB_FILENAME);
-}
 
 /** Opens (creating when missing) and migrates the project's maintenance database. */
 export function openMaintenanceDatabase(rootDir: string): Database {

@@ -23,9 +23,12 @@ import {
   type FixPatternDetail,
   type FixPatternState,
 } from './fix-pattern-types';
-import { historyDatabasePath, openHistoryDatabase } from './history-database';
-import { withDatabase } from './history-reader';
-import { namespaceOf } from './history-scope';
+import {
+  historyDatabasePath,
+  namespaceOf,
+  openHistoryDatabase,
+  withDatabase,
+} from './history-database';
 import { isLowInformation } from './signature-information';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
-import { type Database, migrate, openDatabase } from '../store';
+import { type Database, keptReaders, migrate, openDatabase, slugify } from '../store';
 
 export const HISTORY_DB_FILENAME = 'history.db';
 
@@ -94,4 +94,43 @@ export function openHistoryDatabase(rootDir: string): Database {
 /** Opens history.db only when it exists: readers never create it. */
 export function openHistoryDatabaseIfAny(rootDir: string): Database | undefined {
   return existsSync(historyDatabasePath(rootDir)) ? openHistoryDatabase(rootDir) : undefined;
+}
+
+const historyReaders = keptReaders<Database>({
+  path: historyDatabasePath,
+  open: openHistoryDatabase,
+  close: (db) => db.close(),
+});
+
+/** Reads history.db through a connection kept a few seconds (store/state-databases.ts); `empty` without one. */
+export function withDatabase<T>(rootDir: string, empty: T, read: (db: Database) => T): T {
+  return historyReaders.read(rootDir, empty, read);
+}
+
+/**
+ * Where task history is recorded and read (seed 004 §1: isolated by
+ * repository and namespace). history.db and lineage.db live in the
+ * project, so their rows are the project's: readers keep to the namespace
+ * (`memory.namespace`); the repo is the project folder's name, stored on
+ * each row and record for shared stores.
+ */
+export const DEFAULT_HISTORY_NAMESPACE = 'default';
+
+export interface HistoryScope {
+  repo: string;
+  namespace: string;
+}
+
+/** The repo task history stores: the project folder's name as a slug. */
+export function historyRepo(rootDir: string): string {
+  return slugify(basename(rootDir), 80);
+}
+
+/** The namespace an option names, else `default`. */
+export function namespaceOf(options: { namespace?: string | undefined } = {}): string {
+  return options.namespace ?? DEFAULT_HISTORY_NAMESPACE;
+}
+
+export function historyScope(rootDir: string, namespace?: string): HistoryScope {
+  return { repo: historyRepo(rootDir), namespace: namespaceOf({ namespace }) };
 }

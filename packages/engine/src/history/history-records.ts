@@ -7,7 +7,7 @@ import {
 import { redactRunDigest } from './digest-queries';
 import { patternStateLabel, renderFixPattern } from './fix-pattern-render';
 import type { FixPatternDetail } from './fix-pattern-types';
-import type { HistoryScope } from './history-scope';
+import type { HistoryScope } from './history-database';
 import { renderRunDigest } from './render-run-digest';
 import type { StoredRunDigest } from './run-digest-types';
 

@@ -26,9 +26,13 @@ export {
 } from './fix-patterns-api';
 export { type FixStep, stepsIdentity } from './fix-steps';
 export {
+  DEFAULT_HISTORY_NAMESPACE,
   HISTORY_DB_FILENAME,
   HISTORY_MIGRATIONS,
+  type HistoryScope,
   historyDatabasePath,
+  historyScope,
+  namespaceOf,
   openHistoryDatabase,
 } from './history-database';
 export type { HistoryRecorder, KnownFix } from './history-recorder';
@@ -41,12 +45,6 @@ export {
   renderDigestRecord,
   renderPatternRecord,
 } from './history-records';
-export {
-  DEFAULT_HISTORY_NAMESPACE,
-  type HistoryScope,
-  historyScope,
-  namespaceOf,
-} from './history-scope';
 export { loadHistoryRecorder } from './load-history-recorder';
 export { hasOpenFailureFlag } from './open-failure-flag';
 export {

@@ -2,7 +2,7 @@ import { CairnError } from '@cairn/core';
 import type { LineageStore, TranscriptEntry } from '../lineage';
 import { createExtractiveSummarizer, harnessSummaryToStructured } from '../summaries';
 import type { RunDigestInput } from './build-run-digest';
-import { namespaceOf } from './history-scope';
+import { namespaceOf } from './history-database';
 import { type PromotionMemory, type PromotionResult, promoteRecurringFromRun } from './promote';
 import { latestRunDigest, listRunDigests, recordRunDigest } from './run-digest-store';
 import { digestNamespace, type RunDigest } from './run-digest-types';

@@ -8,8 +8,7 @@ import {
 import type { Database, WorkspaceWriter } from '../store';
 import { PATTERN_COLUMNS, type PatternRow, toPattern } from './fix-pattern-store';
 import type { FixPattern } from './fix-pattern-types';
-import { historyDatabasePath, openHistoryDatabase } from './history-database';
-import { historyRepo } from './history-scope';
+import { historyDatabasePath, historyRepo, openHistoryDatabase } from './history-database';
 import { projectRelative } from './project-relative';
 import { applySharedFixes, readSharedFixes, type SharedImport } from './shared-fixes';
 import { renderSharedFixes, type SharedPattern } from './shared-fixes-file';

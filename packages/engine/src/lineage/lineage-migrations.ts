@@ -97,7 +97,7 @@ INSERT INTO transcript_entries_fts (transcript_entries_fts) VALUES ('rebuild');
 `;
 
 /**
- * Long entries are stored compressed in `body` (entry-body.ts), so the
+ * Long entries are stored compressed in `body` (transcript-repository.ts), so the
  * index can no longer read them from the table: it becomes contentless,
  * fed by the repository with each entry's full text, and is rebuilt here
  * from the entries written before this step (all stored whole). It keeps

@@ -3,7 +3,7 @@ import { wordRuns } from '@cairn/core';
 /**
  * The snippet of a transcript hit, built here rather than by FTS5: the
  * index holds the full text of every entry while the table keeps long
- * entries compressed (entry-body.ts), so SQLite has no text to cut from.
+ * entries compressed (transcript-repository.ts), so SQLite has no text to cut from.
  * The window starts a few words before the first word that matches a query
  * term the way the index's porter stemmer would (same stem prefix).
  */

@@ -2,7 +2,7 @@
  * The transcript text of a tool event: its input, then `→` and its output,
  * each as the harness gave it (a string as is, anything else as JSON).
  * Nothing is cut: Tier 3 is lossless, and the lineage stores long entries
- * compressed with an excerpt for search (lineage/entry-body.ts).
+ * compressed with an excerpt for search (lineage/transcript-repository.ts).
  */
 export function toolEventText(input: unknown, output: unknown): string {
   return [asText(input), asText(output)].filter(Boolean).join(TOOL_OUTPUT_SEPARATOR);

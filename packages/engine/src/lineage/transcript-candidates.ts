@@ -1,9 +1,8 @@
 import { parseInput } from '@cairn/core';
-import { readEntryText } from './entry-body';
 import { readTransaction, type SqliteDatabase } from './lineage-database';
 import { agentIdSchema, transcriptSearchSchema } from './lineage-inputs';
 import type { TranscriptHit, TranscriptSearchOptions } from './lineage-types';
-import { searchTranscripts } from './transcript-repository';
+import { readEntryText, searchTranscripts } from './transcript-repository';
 
 /** A transcript entry to rank by meaning: a hit with the entry's text (bounded). */
 export interface TranscriptCandidate extends TranscriptHit {

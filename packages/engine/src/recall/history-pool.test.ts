@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { registerIndex } from '../backend-registrations';
 import { approveFixPattern, getFixPattern, historyDatabasePath, listFixPatterns } from '../history';
 import { type Cairn, openCairn } from '../index';
-import { registerIndex } from '../index-registrations';
 import { retrieveContextPack } from '../packs';
 import { probeRegistration } from './probe-index.fixture';
 

@@ -1,6 +1,12 @@
-/** Recall over every pool: the index adapter and the engine pools (lineage, history, documents), merged. */
-export { type CompositeRecall, createCompositeRecall } from './composite-recall';
-export { documentsPool } from './documents-pool';
+/** Recall over every pool: the index adapter and the engine pools (lineage, history records), merged; a search as a recall query. */
+export {
+  type CompositeRecall,
+  createCompositeRecall,
+  recallQueryOfSearch,
+  type SearchHit,
+  type SearchRequest,
+  searchHitsOfRecall,
+} from './composite-recall';
 export {
   type EnginePool,
   type LineageAccess,
@@ -8,12 +14,5 @@ export {
   TRANSCRIPTS_POOL_ID,
   type TranscriptLookup,
 } from './engine-pool';
-export { historyEnginePool } from './history-engine-pool';
 export { createHistoryRecords, type HistoryRecords } from './history-pool';
 export { createLineageAccess } from './lineage-pools';
-export {
-  recallQueryOfSearch,
-  type SearchHit,
-  type SearchRequest,
-  searchHitsOfRecall,
-} from './recall-search';

@@ -1,9 +1,14 @@
 /** Project storage every module builds on: state databases, the workspace writer and its lock, thread keys, `.cairn/` layout. */
 export { ensureCairnGitignore } from './cairn-gitignore';
-export { closeKeptReaders, keptReaders } from './kept-readers';
 export { withMemoryFileLock } from './memory-lock';
-export { assertProjectLayout } from './project-layout';
-export { type Database, migrate, openDatabase } from './sqlite';
+export { assertProjectLayout, maintenanceDatabasePath } from './project-layout';
+export {
+  closeKeptReaders,
+  type Database,
+  keptReaders,
+  migrate,
+  openDatabase,
+} from './state-databases';
 export {
   defaultThreadKey,
   folderProjectId,

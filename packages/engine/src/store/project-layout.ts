@@ -4,6 +4,7 @@ import {
   CAIRN_DIR,
   CAIRN_INDEX_DIR,
   CAIRN_STATE_DIR,
+  cairnStatePath,
   isAllowedWorkspaceFile,
   listCairnFolder,
   MEMORY_LONG_TERM_FILENAME,
@@ -30,6 +31,17 @@ export const LAYOUT_DATABASES = [
   `${STATE}/history.db`,
   `${INDEX}/search.sqlite`,
 ];
+
+export const MAINTENANCE_DB_FILENAME = 'maintenance.db';
+
+/**
+ * `<root>/.cairn/state/maintenance.db` (anchors/ opens it, maintenance/
+ * fills it). Here with the layout: a pack stats it at every prompt
+ * (packs/stale-marks.ts), and knowing where it is needs no SQLite.
+ */
+export function maintenanceDatabasePath(rootDir: string): string {
+  return join(cairnStatePath(rootDir), MAINTENANCE_DB_FILENAME);
+}
 
 /** The files every event may open: config, the head, the databases, the search index. */
 const FILES = [

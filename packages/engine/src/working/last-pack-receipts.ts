@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cairnStatePath } from '@cairn/core';
 import { escapePackItem } from '../packs';
+import type { InjectionReceipt, ReceiptQuery } from './head-sessions';
 import { HeadStore } from './head-store';
-import type { InjectionReceipt, ReceiptQuery } from './pack-receipts';
 
 /**
  * The newest stored receipts of a project's injections (`cairn pack

@@ -45,7 +45,7 @@ import { withoutUnknownLineage } from './team-head';
  * which heads are pinned, which planes run, where the query comes from
  * and how much history is read; this file turns the session's state into
  * those inputs and hands them to `retrieveContextPack`. It writes nothing:
- * claiming and storing the receipt are the injection's (pack-injection.ts).
+ * claiming and storing the receipt are the injection's (`injectPack`, lifecycle.ts).
  */
 
 /** The request's query is capped by its schema; a long prompt is cut to it. */

@@ -5,9 +5,9 @@ import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cairn, openCairn } from '../index';
 import { estimateCounter, PACK_START_MARKER } from '../packs';
+import { PACK_RECEIPTS_KEPT } from './head-sessions';
 import { HeadStore } from './head-store';
 import { lastPackReceipts } from './last-pack-receipts';
-import { PACK_RECEIPTS_KEPT } from './pack-receipts';
 
 let project: TempProject;
 const opened: Cairn[] = [];

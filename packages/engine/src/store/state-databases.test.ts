@@ -2,7 +2,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeKeptReaders, keptReaders } from './kept-readers';
+import { closeKeptReaders, keptReaders } from './state-databases';
 
 let root: string;
 beforeEach(() => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventProjectRoot } from './lifecycle-host';
-import { locateProject } from './project-root';
+import { locateProject } from './project-lookup';
 
 /**
  * A `.cairn/` (or `.git`) in a folder anyone may write to is nobody's

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COMPRESS_ABOVE, readEntryText, storeEntryText } from './entry-body';
 import { type LineageFixture, makeLineageFixture } from './lineage.fixture';
 import type { LineageStore } from './lineage-store';
+import { COMPRESS_ABOVE, readEntryText, storeEntryText } from './transcript-repository';
 
 let fixture: LineageFixture;
 let store: LineageStore;
