@@ -65,7 +65,7 @@ function summary(root: string, sources: Set<string>): string {
   const files = (list: PackageFiles[]) => list.reduce((sum, entry) => sum + entry.files.length, 0);
   const { hops, edges } = packageHops(root, sources);
   if (process.argv.includes('--edges')) process.stdout.write(`${edges.join('\n')}\n`);
-  return `${files(ours)} files in ${ours.length} packages, ${hops} hops (${edges.length} package pairs) between them (third-party: ${files(theirs)} files in ${theirs.length} packages)`;
+  return `${files(ours)} files in ${ours.length} packages, ${edges.length} hops between them (${hops} imports across packages) (third-party: ${files(theirs)} files in ${theirs.length} packages)`;
 }
 
 /** Cairn's own files, by package. */

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { packageOf } from './hook-coverage';
 
 /*
- * Hops between packages on a path: the places where code that ran leaves
- * its own package for another of Cairn's. One hop is a source file that ran
- * importing (statically or dynamically, types apart) another package that
- * also ran; a file importing two names of one package is one hop.
+ * Hops between packages on a path: a hop is one package handing over to
+ * another, a pair (from, to) where a source file that ran in `from`
+ * imports `to` (statically or dynamically, types apart) and code of `to`
+ * ran too. The imports across packages are counted apart: each file that
+ * ran and the other package it imports (two names of one package, one).
  */
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(type\s+)?[^;]*?\sfrom\s+['"](@cairn\/[^'"/]+)/gm;
@@ -19,7 +20,7 @@ export function importedPackages(source: string): Set<string> {
   return names;
 }
 
-/** Hops between Cairn's packages among `files` (absolute paths under `root`): by file, and the distinct package pairs. */
+/** Among `files` (absolute paths under `root`): the imports across Cairn's packages, and the hops (package pairs). */
 export function packageHops(
   root: string,
   files: Iterable<string>,
