@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { packageOf } from './hook-coverage';
 
 /*
@@ -11,6 +12,25 @@ import { packageOf } from './hook-coverage';
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(type\s+)?[^;]*?\sfrom\s+['"](@cairn\/[^'"/]+)/gm;
 const DYNAMIC_IMPORT = /\bimport\(\s*['"](@cairn\/[^'"/]+)/g;
+const LOCAL_IMPORT = /^\s*(?:import|export)\s+(type\s+)?[^;]*?\sfrom\s+['"](\.{1,2}\/[^'"]+)/gm;
+
+/**
+ * The packages a file imports through a local file that holds no code of
+ * its own (`export { x } from '@cairn/core'`): a shim runs nothing, so
+ * coverage never lists it, but the hop through it is real.
+ */
+function throughShims(file: string, source: string, ran: ReadonlySet<string>): Set<string> {
+  const names = new Set<string>();
+  for (const match of source.matchAll(LOCAL_IMPORT)) {
+    if (match[1]) continue;
+    const target = [`${match[2]}.ts`, join(match[2]!, 'index.ts')]
+      .map((path) => join(dirname(file), path))
+      .find((path) => existsSync(path));
+    if (!target || ran.has(target)) continue;
+    for (const name of importedPackages(readFileSync(target, 'utf8'))) names.add(name);
+  }
+  return names;
+}
 
 /** The packages a source file imports at run time, by npm name. */
 export function importedPackages(source: string): Set<string> {
@@ -27,11 +47,17 @@ export function packageHops(
 ): { hops: number; edges: string[] } {
   const own = [...files].filter((file) => packageOf(root, file).cairn);
   const ran = new Set(own.map((file) => packageOf(root, file).name));
+  const ranFiles = new Set(own);
   let hops = 0;
   const edges = new Set<string>();
   for (const file of own) {
     const home = packageOf(root, file).name;
-    for (const name of importedPackages(readFileSync(file, 'utf8'))) {
+    const source = readFileSync(file, 'utf8');
+    const imported = new Set([
+      ...importedPackages(source),
+      ...throughShims(file, source, ranFiles),
+    ]);
+    for (const name of imported) {
       if (name === home || !ran.has(name)) continue;
       hops += 1;
       edges.add(`${home} -> ${name}`);
