@@ -37,7 +37,7 @@ export const MAINTENANCE_DB_FILENAME = 'maintenance.db';
 /**
  * `<root>/.cairn/state/maintenance.db` (anchors/ opens it, maintenance/
  * fills it). Here with the layout: a pack stats it at every prompt
- * (packs/stale-marks.ts), and knowing where it is needs no SQLite.
+ * (packs/recall-planes.ts), and knowing where it is needs no SQLite.
  */
 export function maintenanceDatabasePath(rootDir: string): string {
   return join(cairnStatePath(rootDir), MAINTENANCE_DB_FILENAME);
