@@ -1,15 +1,15 @@
 import { compareCodeUnits } from '@cairn/core';
 import { CONTEXT_WEIGHT } from './chunk-context';
 import type { CorpusStats } from './corpus-stats';
-import type { PlannedTerm } from './query-plan';
 import {
   asks,
   frequency,
   labelStems,
+  type PlannedTerm,
   type QueryStems,
   queryStems,
   readField,
-} from './rerank-fields';
+} from './query-plan';
 
 /*
  * The second stage of keyword search: FTS5 finds the candidates, this

@@ -29,9 +29,13 @@ import {
   type SearchModeInfo,
   searchPool,
 } from './hybrid-search';
-import { IndexDatabase, removeDatabaseFiles } from './index-database';
+import {
+  followSourceChanges,
+  IndexDatabase,
+  removeDatabaseFiles,
+  type SourceChangeFeed,
+} from './index-database';
 import { type ChunkHit, chunkQueryOf } from './index-query';
-import { followSourceChanges, type SourceChangeFeed } from './index-refresh';
 import { planQuery, snippetWords } from './query-plan';
 import { vectorStoreFor } from './vector-store';
 

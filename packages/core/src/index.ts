@@ -385,16 +385,6 @@ export {
 } from './workspace/link-checks';
 export * from './workspace/paths';
 export {
-  FIXES_AUTHOR_PATTERN,
-  isAllowedWorkspaceFile,
-  MAX_WORKSPACE_PATH_LENGTH,
-  type PathRejection,
-  resolveWorkspaceFile,
-  THREAD_KEY_PATTERN,
-  validateWorkspacePath,
-  workspaceFilePath,
-} from './workspace/validate-path';
-export {
   ensureMemoryWorkspace,
   getDefaultDreamsScaffold,
   getDefaultMemoryScaffold,
@@ -404,6 +394,7 @@ export {
   missingAsUndefined,
   readMemoryFile,
   readMemoryFileExact,
+  resolveWorkspaceFile,
   statMemoryFile,
   type WorkspaceFileInfo,
   writeMemoryFile,

@@ -12,8 +12,8 @@ import { isAbsolute, join, relative } from 'node:path';
 import { compareCodeUnits, type PoolSource, type SourceFile } from '@cairn/core';
 import type { PathMatcher } from './compile-glob';
 import { documentSectionChunks } from './document-sections';
-import { MAX_FILES_PER_FOLDER } from './index-sources';
 import { gitignoreMatcher, globBase, globDepth, globMatcher } from './path-globs';
+import { MAX_FILES_PER_FOLDER } from './pool-definitions';
 
 /** The pool id of the project's documents. */
 export const DOCUMENTS_POOL_ID = 'documents';

@@ -22,6 +22,9 @@ export {
   type SplitIndexFilters,
   searchIndexFilters,
   splitIndexFilters,
+  WORKSPACE_TIERS,
+  wantedTiers,
+  workspaceTierOf,
 } from './index-filters';
 export {
   type ChunkPlace,
@@ -37,20 +40,6 @@ export {
   searchResultOfRecall,
 } from './index-hits';
 export {
-  type ChunkFileOptions,
-  chunkFile,
-  folderSource,
-  type IndexSource,
-  type ListMarkdownOptions,
-  listMarkdownFiles,
-  MAX_FILES_PER_FOLDER,
-  readFolderFile,
-  readWorkspaceFile,
-  type SourceFile,
-  WORKSPACE_SOURCE,
-  workspaceSource,
-} from './index-sources';
-export {
   type BackendFallback,
   canFallBackByDefault,
   createIndexedBackend,
@@ -60,7 +49,6 @@ export {
   type WarningSink,
   warningSink,
 } from './indexed-backend';
-export { WORKSPACE_TIERS, wantedTiers, workspaceTierOf } from './indexed-recall';
 export {
   type AdapterFallback,
   createIndexedRetrievalAdapter,
@@ -76,18 +64,28 @@ export {
   coversFolder,
   eligible,
   folderPoolSource,
+  folderSource,
+  type IndexSource,
   isDirectory,
+  type ListMarkdownOptions,
+  listMarkdownFiles,
+  MAX_FILES_PER_FOLDER,
   matchesFilters,
   type PoolSource,
   type PoolTarget,
   poolFolder,
   poolSummaries,
   type RegisteredPools,
+  readFolderFile,
+  readWorkspaceFile,
   registerPoolDefinitions,
+  type SourceFile,
   WORKSPACE_POOL_ID,
+  WORKSPACE_SOURCE,
   workspacePoolOf,
   workspacePoolSource,
   workspacePoolTarget,
+  workspaceSource,
 } from './pool-definitions';
 export {
   compoundExpansions,
@@ -117,6 +115,8 @@ export { addRefreshStats, type SearchIndexRefreshStats } from './refresh-stats';
 export { relativeDateTerms } from './relative-dates';
 export { renderedViews } from './rendered-views';
 export {
+  type ChunkFileOptions,
+  chunkFile,
   hasChanges,
   type PoolChanges,
   type PoolFileState,

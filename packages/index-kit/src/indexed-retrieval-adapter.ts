@@ -19,8 +19,8 @@ import {
   type RetrievalAdapterCapabilities,
   type RetrievalAdapterFactoryOptions,
 } from '@cairn/core';
+import { indexStatus, recallFromIndex, WORKSPACE_TIERS, wantedTiers } from './index-filters';
 import { canFallBackByDefault, warningSink } from './indexed-backend';
-import { indexStatus, recallFromIndex, WORKSPACE_TIERS, wantedTiers } from './indexed-recall';
 import {
   coversFolder,
   eligible,

@@ -10,7 +10,7 @@ import {
 } from '@cairn/core';
 import { passesIndexFilters } from './index-filters';
 import { candidateCount, hitMetadata } from './index-hits';
-import { chunkFile } from './index-sources';
+import { chunkFile } from './sync-pool';
 
 /** Test index (not part of the package API): chunks in memory, scored by matching terms. */
 export interface KeywordIndexOptions extends MemoryIndexCommonOptions {

@@ -1,10 +1,15 @@
-import { statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { promises as fsp, lstatSync, readdirSync, statSync } from 'node:fs';
+// `fsp` is read on first use; importing node:fs/promises loads readline up front (~1.5 ms).
+import { isAbsolute, join, resolve } from 'node:path';
 import {
+  ATOMIC_TEMP_PREFIX,
   assertNoCairnLinks,
+  CairnError,
   compareCodeUnits,
   isUnsafePathError,
   listMemoryFiles,
+  listMemoryFilesSync,
+  type MemoryChunk,
   type MemoryPoolDefinition,
   type MemoryResult,
   memoryPoolDefinitionSchema,
@@ -13,16 +18,20 @@ import {
   type PoolSource,
   type PoolTarget,
   parseInput,
+  readCairnFile,
+  type SourceFile,
   splitCairnPath,
+  validateWorkspacePath,
+  workspaceFilePath,
 } from '@cairn/core';
-import { listMarkdownFiles, readFolderFile, readWorkspaceFile } from './index-sources';
 
-export type { PoolSource, PoolTarget };
+export type { PoolSource, PoolTarget, SourceFile };
 
 /*
  * Memory pools: the workspace's hot pool and the registered ones, their
- * folders, the sources that list and read their files, and which callers
- * and metadata each answers.
+ * folders, the sources that list and read their files (an index's
+ * `IndexSource`, a derived store's `PoolSource`), and which callers and
+ * metadata each answers.
  */
 
 /** The workspace itself is always the hot pool unless a registered pool takes this id. */
@@ -81,6 +90,115 @@ export function coversFolder(paths: readonly string[], folder: string): boolean 
 /** Best score first; ties by id, so equal scores come back in a stable order. */
 export function byScore(a: MemoryResult, b: MemoryResult): number {
   return (b.score ?? 0) - (a.score ?? 0) || compareCodeUnits(a.id, b.id);
+}
+
+/** Where a pool's markdown comes from. */
+export interface IndexSource {
+  /** The pool key in the index: `workspace`, or the absolute folder of a registered pool. */
+  pool: string;
+  /** Only stat calls: a refresh with nothing changed does no more than this. */
+  list(): SourceFile[];
+  /** The file's bytes, or undefined when it vanished or may not be read. */
+  read(path: string): Promise<Buffer | undefined>;
+  /** A source of task-history records (see core's `PoolSource.records`). */
+  records?: boolean;
+  /** Cuts a file the source's own way (core's `PoolSource.chunk`); absent, `chunkFile` does. */
+  chunk?(text: string, path: string): Promise<MemoryChunk[]> | MemoryChunk[];
+}
+
+export const WORKSPACE_SOURCE = 'workspace';
+export const MAX_FILES_PER_FOLDER = 5000;
+
+function entriesOf(dir: string) {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function statOf(path: string, rel: string): SourceFile | undefined {
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  return info?.isFile() ? { path: rel, bytes: info.size, mtimeMs: info.mtimeMs } : undefined;
+}
+
+/**
+ * A workspace file's bytes through core's `.cairn/` resolver, or
+ * undefined when it is gone or unreadable. A link or a non-regular file
+ * throws INVALID_PATH: a refresh never reads through one, and never
+ * mistakes one for a deleted file.
+ */
+export async function readWorkspaceFile(
+  rootDir: string,
+  path: string,
+): Promise<Buffer | undefined> {
+  try {
+    return await readCairnFile(rootDir, workspaceFilePath(validateWorkspacePath(path)));
+  } catch (error) {
+    if (CairnError.isInstance(error) && error.code === 'INVALID_PATH') throw error;
+    return undefined;
+  }
+}
+
+/** The bytes of `path` (`/`-separated) under `folder`, or undefined when gone or unreadable. */
+export async function readFolderFile(folder: string, path: string): Promise<Buffer | undefined> {
+  return fsp.readFile(join(folder, ...path.split('/'))).catch(() => undefined);
+}
+
+/**
+ * The workspace as an index source. Listed synchronously (core's
+ * `listMemoryFilesSync`): a search refreshes first, and awaiting one lstat
+ * per file costs more than the query. A link under `.cairn/` (or a FIFO
+ * with a workspace name) throws INVALID_PATH.
+ */
+export function workspaceSource(rootDir: string): IndexSource {
+  return {
+    pool: WORKSPACE_SOURCE,
+    list: () => listMemoryFilesSync(rootDir),
+    read: (path) => readWorkspaceFile(rootDir, path),
+  };
+}
+
+export interface ListMarkdownOptions {
+  /** Leave out a file that cannot be stat'ed (no permission, a race) instead of throwing. */
+  skipUnreadable?: boolean;
+}
+
+function statOrSkip(path: string, rel: string): SourceFile | undefined {
+  try {
+    return statOf(path, rel);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every `*.md` under `folder` (hidden entries, links and temp files skipped). */
+export function listMarkdownFiles(folder: string, options: ListMarkdownOptions = {}): SourceFile[] {
+  const stat = options.skipUnreadable ? statOrSkip : statOf;
+  const files: SourceFile[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of entriesOf(dir)) {
+      if (files.length >= MAX_FILES_PER_FOLDER) return;
+      if (entry.name.startsWith('.') || entry.name.startsWith(ATOMIC_TEMP_PREFIX)) continue;
+      const rel = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) walk(join(dir, entry.name), `${rel}/`);
+      else if (entry.isFile() && entry.name.endsWith('.md')) {
+        const file = stat(join(dir, entry.name), rel);
+        if (file) files.push(file);
+      }
+    }
+  };
+  walk(folder, '');
+  return files.sort((a, b) => compareCodeUnits(a.path, b.path));
+}
+
+/** A registered pool folder of arbitrary markdown, keyed by its absolute path. */
+export function folderSource(folder: string): IndexSource {
+  return {
+    pool: folder,
+    list: () => listMarkdownFiles(folder),
+    read: (path) => readFolderFile(folder, path),
+  };
 }
 
 /**

@@ -2,9 +2,9 @@ import { encodeRecordHeader, type MemoryRecordMeta } from '@cairn/core';
 import { makeTempProject, writeWorkspaceFile } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recallMetadata } from './index-hits';
-import { chunkFile } from './index-sources';
 import { createIndexedRetrievalAdapter } from './indexed-retrieval-adapter';
 import { keywordIndexRegistration } from './keyword-index.fixture';
+import { chunkFile } from './sync-pool';
 
 const meta: MemoryRecordMeta = {
   kind: 'fix_pattern',

@@ -1,7 +1,7 @@
 import { getDefaultDreamsScaffold, getDefaultMemoryScaffold } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
-import { chunkFile } from './index-sources';
 import { renderedViews } from './rendered-views';
+import { chunkFile } from './sync-pool';
 
 const views = (text: string, path: string) => {
   const chunks = chunkFile(text, path, {});

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MemoryChunk } from '@cairn/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { folderSource } from './index-sources';
+import { folderSource } from './pool-definitions';
 import {
   hasChanges,
   type PoolChanges,

@@ -1,11 +1,13 @@
 import {
   type ChunkOptions,
+  chunkDocument,
+  decodeRecordHeader,
   type MemoryChunk,
   monotonicMs,
+  parseMemoryDocument,
   type SourceFile,
   sha256Hex,
 } from '@cairn/core';
-import { chunkFile } from './index-sources';
 import type { WarningSink } from './indexed-backend';
 import type { SearchIndexRefreshStats } from './refresh-stats';
 
@@ -116,6 +118,50 @@ export function poolSyncSource(target: {
     ...(source.records ? { records: true } : {}),
     ...(source.chunk ? { chunk: (text: string, path: string) => source.chunk!(text, path) } : {}),
   };
+}
+
+/*
+ * A file cut into chunks as a sync reads it, unless its source cuts it
+ * its own way (`SyncSource.chunk`).
+ */
+
+/** Any `<!-- cairn:… -->` line: metadata, never indexed text (head markers, damaged unit markers). */
+const MARKER_LINE = /^\s*<!--\s*cairn:/;
+
+/** Chunking options, and whether the file may be a task-history record (its source's `records`). */
+export interface ChunkFileOptions extends ChunkOptions {
+  records?: boolean | undefined;
+}
+
+/** The record header of a records source's file: its first line, when that is a valid header. */
+function recordOf(text: string, records: boolean | undefined) {
+  if (!records) return undefined;
+  const end = text.indexOf('\n');
+  return decodeRecordHeader(end === -1 ? text : text.slice(0, end));
+}
+
+/**
+ * Parses and chunks one file with core's codec and chunker; marker lines
+ * left in RAW text (a damaged unit, the head region) are removed, and
+ * chunks with no text left are dropped. A records source's file (see
+ * `PoolSource.records`) gives every chunk its header's record metadata.
+ */
+export function chunkFile(text: string, path: string, options: ChunkFileOptions): MemoryChunk[] {
+  const record = recordOf(text, options.records);
+  const chunks: MemoryChunk[] = [];
+  for (const chunk of chunkDocument(parseMemoryDocument(text, path), options)) {
+    const lines = chunk.text.split('\n');
+    const kept = lines.some((line) => MARKER_LINE.test(line))
+      ? lines.filter((line) => !MARKER_LINE.test(line)).join('\n')
+      : chunk.text;
+    if (kept.trim() === '') continue;
+    const found = kept === chunk.text ? chunk : { ...chunk, text: kept };
+    // A record's chunks date from the record: the `created` filters apply to it as to a unit.
+    chunks.push(
+      record ? { ...found, record, createdAt: found.createdAt ?? record.createdAt } : found,
+    );
+  }
+  return chunks;
 }
 
 async function chunksOf(

@@ -11,13 +11,15 @@ import {
   type HookRequest,
   MAX_LINE_BYTES,
   MAX_MESSAGE_BYTES,
+  nextLine,
   proofFor,
+  readSocket,
   servedCommand,
+  untilEnd,
 } from './hook-protocol';
 import { createProjectQueues, type ProjectQueues, runInOrder } from './project-queues';
 import { askServer } from './server-connection';
 import { ensureServerKey } from './server-key';
-import { nextLine, readSocket, untilEnd } from './socket-reader';
 
 /** How long the server waits for an event before it exits (`CAIRN_HOOK_SERVER_IDLE_MS` overrides). */
 const DEFAULT_IDLE_MS = 10 * 60 * 1000;

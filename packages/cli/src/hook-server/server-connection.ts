@@ -7,10 +7,12 @@ import {
   type HookRequest,
   MAX_LINE_BYTES,
   MAX_MESSAGE_BYTES,
+  nextLine,
   proofFor,
+  readSocket,
   sameBytes,
+  untilEnd,
 } from './hook-protocol';
-import { nextLine, readSocket, untilEnd } from './socket-reader';
 
 /** How a conversation with the hook server ended. */
 export type ServerOutcome =

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type * as z4 from 'zod/v4/core';
 import { CairnError } from '../errors';
 import { UNIT_ID_PATTERN } from '../units/unit-types';
-import { THREAD_KEY_PATTERN } from '../workspace/validate-path';
+import { THREAD_KEY_PATTERN } from '../workspace/paths';
 import { DEFAULT_RECALL_LIMIT, DEFAULT_RECALL_TIERS } from './retrieval-adapter';
 
 /*

@@ -19,8 +19,8 @@ import {
   formatDateInTimeZone,
   isCalendarDate,
   memoryWorkspacePath,
+  validateWorkspacePath,
 } from './paths';
-import { validateWorkspacePath } from './validate-path';
 import {
   ensureMemoryWorkspace,
   getDefaultMemoryScaffold,

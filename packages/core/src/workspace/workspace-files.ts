@@ -16,14 +16,16 @@ import {
   compareCodeUnits,
   HEAD_END_MARKER,
   HEAD_START_MARKER,
+  isAllowedWorkspaceFile,
   MEMORY_DREAMS_FILENAME,
   MEMORY_FIXES_DIR,
   MEMORY_LONG_TERM_FILENAME,
   MEMORY_THREADS_DIR,
   MEMORY_WORKSPACE_PATH,
   memoryWorkspacePath,
+  validateWorkspacePath,
+  workspaceFilePath,
 } from './paths';
-import { isAllowedWorkspaceFile, validateWorkspacePath, workspaceFilePath } from './validate-path';
 
 /** The MEMORY.md a new workspace starts with: an empty managed head and room for the user. */
 export function getDefaultMemoryScaffold(): string {
@@ -267,4 +269,18 @@ export async function statMemoryFile(
 ): Promise<{ bytes: number; mtimeMs: number } | undefined> {
   const info = statCairnFile(rootDir, workspaceFilePath(validateWorkspacePath(relPath)));
   return info ? { bytes: info.size, mtimeMs: info.mtimeMs } : undefined;
+}
+
+/**
+ * Validates `relPath` and returns its absolute path, after checking with
+ * lstat that no component from the project root down (`.cairn`,
+ * `.cairn/memory`, `threads`, the file) is a link, and that the file, when
+ * it exists, is a regular file. Links are refused wherever they lead
+ * (INVALID_PATH, reason `symlink`). Read and write through
+ * `readMemoryFile` and `writeMemoryFile`, which also open with O_NOFOLLOW.
+ */
+export async function resolveWorkspaceFile(rootDir: string, relPath: unknown): Promise<string> {
+  const valid = validateWorkspacePath(relPath);
+  statCairnFile(rootDir, workspaceFilePath(valid));
+  return join(rootDir, workspaceFilePath(valid));
 }

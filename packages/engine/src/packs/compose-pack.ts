@@ -1,5 +1,10 @@
 import { type CairnSettings, redactSecrets } from '@cairn/core';
-import { type Allocation, allocateBudget } from './allocate-budget';
+import {
+  type Allocation,
+  allocateBudget,
+  applyTrustPolicy,
+  type TrustPolicyOptions,
+} from './allocate-budget';
 import { dedupeItems, FactLedger } from './pack-dedupe';
 import type { PackCandidate, PackExclusion, PackInput, PackItem, PackPlane } from './pack-types';
 import { fitHeads, type HeadCandidate } from './pinned-items';
@@ -14,7 +19,6 @@ import {
   renderPackItem,
 } from './render-pack';
 import type { TokenCounter } from './token-estimate';
-import { applyTrustPolicy, type TrustPolicyOptions } from './trust-policy';
 
 export type { PackInput, PackItem } from './pack-types';
 

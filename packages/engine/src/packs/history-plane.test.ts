@@ -2,10 +2,10 @@ import type { TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cairn } from '../index';
 import { closeTestProject, openTestProject } from '../test-project.fixture';
+import { applyTrustPolicy } from './allocate-budget';
 import { historyCandidates } from './history-plane';
 import type { HistoryPattern, RecentPatterns } from './history-runs';
 import { retrieveContextPack } from './retrieve-context-pack';
-import { applyTrustPolicy } from './trust-policy';
 
 let project: TempProject;
 let cairn: Cairn;

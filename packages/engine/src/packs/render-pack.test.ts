@@ -1,5 +1,6 @@
 import { containsMarker } from '@cairn/core';
 import { describe, expect, it } from 'vitest';
+import { applyTrustPolicy } from './allocate-budget';
 import { escapePackText } from './escape-pack-text';
 import type { PackCandidate, PackPlane, TrustClass } from './pack-types';
 import {
@@ -10,7 +11,6 @@ import {
   renderPackItem,
 } from './render-pack';
 import { estimateCounter, loadTokenizer } from './token-estimate';
-import { applyTrustPolicy } from './trust-policy';
 
 function item(
   id: string,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { memoryWorkspacePath } from '@cairn/core';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { followSourceChanges, type SourceChangeFeed } from './index-refresh';
+import { followSourceChanges, type SourceChangeFeed } from './index-database';
 import { ProjectSearchIndex } from './search-index';
 import { writeWorkspaceFile } from './test-fixtures';
 
