@@ -1,7 +1,7 @@
 import { seededRandom } from '@cairn/testkit';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { globMatcher } from './path-globs';
+import { globMatcher } from './document-source';
 
 /*
  * The documents globs keep picomatch's syntax, matched in linear time by
@@ -17,7 +17,7 @@ const pick = <T>(next: () => number, items: readonly T[]): T =>
 
 const NAME_PIECES = ['readme', 'README', 'docs', 'Docs', 'a', 'b', 'adr', '0001', 'x-y', '.hidden'];
 const EXTENSIONS = ['', '.md', '.MD', '.txt', '.markdown'];
-// Negated classes, and a `**` inside a segment, read as bash and git read them (path-globs.ts).
+// Negated classes, and a `**` inside a segment, read as bash and git read them (document-source.ts).
 const GLOB_PIECES = [
   '*',
   '?',
@@ -47,7 +47,7 @@ function segment(next: () => number): string {
   return `${text}${pick(next, EXTENSIONS)}`.replace(/\*+/g, '*');
 }
 
-/** A glob of one to three segments; `**` as a segment of its own, never the last (see path-globs.ts). */
+/** A glob of one to three segments; `**` as a segment of its own, never the last (see document-source.ts). */
 function glob(next: () => number): string {
   const depth = 1 + Math.floor(next() * 3);
   return Array.from({ length: depth }, (_, index) =>

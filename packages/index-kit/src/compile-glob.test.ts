@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileGlob, expandBraces } from './compile-glob';
-import { gitignoreMatcher, globMatcher } from './path-globs';
+import { gitignoreMatcher, globMatcher } from './document-source';
 
 describe('compileGlob', () => {
   it('matches picomatch syntax: *, **, ?, classes, braces, letter case, hidden names', () => {

@@ -2,8 +2,12 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { documentPoolSource, listDocuments } from './document-source';
-import { gitignoreMatcher, globMatcher } from './path-globs';
+import {
+  documentPoolSource,
+  gitignoreMatcher,
+  globMatcher,
+  listDocuments,
+} from './document-source';
 
 const GLOBS = ['README*', 'AGENTS.md', 'docs/**', 'adr/'];
 const CAPS = { maxFileBytes: 1000, maxTotalBytes: 100_000 };

@@ -8,6 +8,8 @@ export {
   DOCUMENTS_POOL_ID,
   type DocumentSourceOptions,
   documentPoolSource,
+  gitignoreMatcher,
+  globMatcher,
   listDocuments,
 } from './document-source';
 export { embedInBatches } from './embed-batches';
@@ -58,7 +60,6 @@ export {
   type SourcePool,
 } from './indexed-retrieval-adapter';
 export { type OptionalModuleSpec, optionalModule } from './optional-module';
-export { gitignoreMatcher, globMatcher } from './path-globs';
 export {
   byScore,
   coversFolder,

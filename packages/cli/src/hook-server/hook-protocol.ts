@@ -11,7 +11,7 @@ import type { PrereadStdin } from '../stdin-read';
  *   client: the request (an event, or `status` / `stop`), then it ends its side
  *   server: the reply
  *
- * The client checks the proof against the key file (server-key.ts) before
+ * The client checks the proof against the key file (server-socket.ts) before
  * it sends the request: a process on the socket that cannot prove it is
  * the user's server never sees the environment, folder or payload.
  */
@@ -198,7 +198,7 @@ export async function untilEnd(reader: SocketReader): Promise<string | undefined
 /*
  * HMAC-SHA-256 (RFC 2104 over FIPS 180-4) in plain JavaScript, for the
  * hook client's check that the hook server knows the user's key
- * (server-key.ts). Loading `node:crypto` costs a hook process 2 to 3 ms,
+ * (server-socket.ts). Loading `node:crypto` costs a hook process 2 to 3 ms,
  * more than the rest of the handshake together; hashing the few bytes of
  * one challenge here costs microseconds. The server, where node:crypto is
  * loaded anyway, uses it; a test checks that both agree.

@@ -16,7 +16,7 @@ import {
   until,
   useHookServer,
 } from './hook-server.fixture';
-import { readServerKey } from './server-key';
+import { readServerKey } from './server-socket';
 
 const t = useHookServer();
 const cliDir = fileURLToPath(new URL('../..', import.meta.url));

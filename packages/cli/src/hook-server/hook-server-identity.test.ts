@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, serverStatus, until, useHookServer } from './hook-server.fixture';
-import { KEY_FILE } from './server-key';
+import { KEY_FILE } from './server-socket';
 
 const t = useHookServer();
 

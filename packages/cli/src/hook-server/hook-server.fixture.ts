@@ -9,14 +9,14 @@ import { dirname, join } from 'node:path';
 import { makeTempProject, type TempProject } from '@cairn/testkit';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { type CliRun, cliRunner } from '../test-cli';
+import { askServer, type ServerOutcome } from './hook-client';
 import {
   type ControlRequest,
   HOOK_PROTOCOL_VERSION,
   type HookRequest,
   type ServerStatus,
 } from './hook-protocol';
-import { askServer, type ServerOutcome } from './server-connection';
-import { readServerKey } from './server-key';
+import { readServerKey } from './server-socket';
 
 export async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -2,6 +2,7 @@ import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import * as z from 'zod/mini';
+import { askServer } from './hook-client';
 import {
   type ControlRequest,
   type EventReply,
@@ -18,8 +19,7 @@ import {
   untilEnd,
 } from './hook-protocol';
 import { createProjectQueues, type ProjectQueues, runInOrder } from './project-queues';
-import { askServer } from './server-connection';
-import { ensureServerKey } from './server-key';
+import { ensureServerKey } from './server-socket';
 
 /** How long the server waits for an event before it exits (`CAIRN_HOOK_SERVER_IDLE_MS` overrides). */
 const DEFAULT_IDLE_MS = 10 * 60 * 1000;

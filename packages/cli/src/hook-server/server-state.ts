@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { askServer, type ServerOutcome } from './hook-client';
 import { type ControlRequest, HOOK_PROTOCOL_VERSION, type ServerStatus } from './hook-protocol';
-import { askServer, type ServerOutcome } from './server-connection';
-import { readServerKey } from './server-key';
-import { hookServerEnabled, hookServerSocket } from './server-socket';
+import { hookServerEnabled, hookServerSocket, readServerKey } from './server-socket';
 
 export interface HookServerState {
   /**

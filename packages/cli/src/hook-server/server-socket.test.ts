@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensureServerKey, KEY_FILE, readServerKey } from './server-key';
+import { ensureServerKey, KEY_FILE, readServerKey } from './server-socket';
 
 let dir: string;
 beforeEach(() => {
