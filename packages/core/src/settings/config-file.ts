@@ -110,14 +110,18 @@ export function readProjectConfigWithHash(
   return bytes === undefined ? undefined : parseConfigBytes(file, bytes);
 }
 
-function parseConfigBytes(file: string, bytes: Buffer): ConfigFileContent {
-  let parsed: unknown;
+/** A config file's bytes as JSON; INVALID_CONFIG naming the file when they are not. */
+function jsonOfConfig(file: string, bytes: Buffer): unknown {
   try {
-    parsed = JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     const reason = `not valid JSON (${(error as Error).message})`;
     throw configError({ source: file, key: '(file)', reason, cause: error });
   }
+}
+
+function parseConfigBytes(file: string, bytes: Buffer): ConfigFileContent {
+  const parsed = jsonOfConfig(file, bytes);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw configError({ source: file, key: '(file)', reason: 'expected a JSON object' });
   }
@@ -174,13 +178,7 @@ interface CachedGlossary {
 const cache = new Map<string, CachedGlossary>();
 
 function parseGlossary(file: string, bytes: Buffer): string[][] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    const reason = `not valid JSON (${(error as Error).message})`;
-    throw configError({ source: file, key: '(file)', reason, cause: error });
-  }
+  const parsed = jsonOfConfig(file, bytes);
   const result = safeParse(projectGlossarySchema, parsed);
   if (!result.success) {
     const { key, reason } = describeZodIssue(result.error);
