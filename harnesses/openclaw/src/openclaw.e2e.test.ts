@@ -74,6 +74,9 @@ describe.skipIf(missing !== undefined)('openclaw e2e (real CLI, scripted model)'
       PATH: `${join(temp.root, 'bin')}${delimiter}${process.env.PATH}`,
       HOME: home,
       CAIRN_SQLITE_BINDING: binding,
+      // The plugin opens the project cold at the first prompt: on a loaded CI machine a
+      // plane's first search can outlast the default 2 s and be left out (fail-open).
+      CAIRN_MEMORY_PLANE_TIMEOUT_MS: '10000',
     };
     // Through the `cairn` command users run (the bundled CLI), not the adapter.
     const cairnCli = (args: string[]) =>

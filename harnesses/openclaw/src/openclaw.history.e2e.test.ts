@@ -73,6 +73,8 @@ describe.skipIf(missing !== undefined)(
         PATH: `${join(temp.root, 'bin')}${delimiter}${process.env.PATH}`,
         HOME: home,
         CAIRN_SQLITE_BINDING: binding,
+        // A cold first plane on a loaded CI machine: room beyond the default 2 s.
+        CAIRN_MEMORY_PLANE_TIMEOUT_MS: '10000',
       };
       const installed = spawnSync(process.execPath, [cli, 'install', 'openclaw'], {
         cwd: project,

@@ -67,6 +67,9 @@ export async function createHome(
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    // The plugin opens the project cold at the first prompt; on a loaded CI machine a plane's
+    // first search can outlast the default 2 s and be left out (fail-open): give it room.
+    CAIRN_MEMORY_PLANE_TIMEOUT_MS: '10000',
   };
   const configDir = join(env.XDG_CONFIG_HOME, 'opencode');
   await mkdir(join(configDir, 'node_modules/@opencode-ai'), { recursive: true });

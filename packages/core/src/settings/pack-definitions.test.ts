@@ -27,6 +27,7 @@ describe('context pack settings', () => {
       history: 'digest',
       longTerm: 'units',
       failOpen: true,
+      planeTimeoutMs: 2000,
       namespace: 'default',
       planningShare: 0.15,
       historyShare: 0.25,
@@ -63,6 +64,7 @@ describe('context pack settings', () => {
       'CAIRN_MEMORY_HISTORY',
       'CAIRN_MEMORY_LONG_TERM',
       'CAIRN_MEMORY_FAIL_OPEN',
+      'CAIRN_MEMORY_PLANE_TIMEOUT_MS',
       'CAIRN_MEMORY_NAMESPACE',
       'CAIRN_MEMORY_PLANNING_SHARE',
       'CAIRN_MEMORY_HISTORY_SHARE',
@@ -76,12 +78,14 @@ describe('context pack settings', () => {
       CAIRN_MEMORY_CONTEXT_BUDGET_TOKENS: '3000',
       CAIRN_MEMORY_PLANNING: 'off',
       CAIRN_MEMORY_FAIL_OPEN: 'no',
+      CAIRN_MEMORY_PLANE_TIMEOUT_MS: '8000',
       CAIRN_MEMORY_LONG_TERM_SHARE: '0.6',
     });
     expect(settings.memory).toMatchObject({
       contextBudgetTokens: 3000,
       planning: 'off',
       failOpen: false,
+      planeTimeoutMs: 8000,
       longTermShare: 0.6,
     });
     expect(sources['memory.longTermShare']).toEqual({

@@ -84,6 +84,15 @@ export const PACK_SETTING_DEFINITIONS: readonly SettingDefinition[] = [
     description: `A plane that fails or runs out of time contributes nothing and the pack is still built; \`false\` turns the failure into a typed error.${SEE_PACKS}`,
   },
   {
+    key: 'memory.planeTimeoutMs',
+    env: 'CAIRN_MEMORY_PLANE_TIMEOUT_MS',
+    schema: lazySchema(() => intInRange(100, 10_000)),
+    fromEnv: parseNumber,
+    defaultValue: 2000,
+    defaultLabel: '`2000`',
+    description: `Milliseconds each plane of a pack may take before it is left out (\`memory.failOpen\`): raise it where a cold start is slow (a native backend's first load on a busy machine, a remote index); 100 to 10,000.${SEE_PACKS}`,
+  },
+  {
     key: 'memory.namespace',
     env: 'CAIRN_MEMORY_NAMESPACE',
     schema: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/)),

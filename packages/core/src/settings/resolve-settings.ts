@@ -75,6 +75,8 @@ export interface CairnSettings {
     history: 'digest' | 'off';
     longTerm: 'units' | 'off';
     failOpen: boolean;
+    /** Each plane's time budget in ms (`memory.planeTimeoutMs`). */
+    planeTimeoutMs: number;
     planningShare: number;
     historyShare: number;
     longTermShare: number;

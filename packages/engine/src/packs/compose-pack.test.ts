@@ -12,6 +12,7 @@ const SETTINGS: CairnSettings['memory'] = {
   history: 'digest',
   longTerm: 'units',
   failOpen: true,
+  planeTimeoutMs: 2000,
   planningShare: 0.15,
   historyShare: 0.25,
   longTermShare: 0.4,

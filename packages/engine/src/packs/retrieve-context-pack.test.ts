@@ -218,6 +218,22 @@ describe('retrieveContextPack', () => {
     expect(pack.items.every((i) => i.plane === 'long-term')).toBe(true);
   });
 
+  it('gives each plane the time budget the settings name (memory.planeTimeoutMs)', async () => {
+    await seedUnits();
+    const pack = await retrieveContextPack(
+      { query: 'deploy', agentId: 'claude' },
+      {
+        ...sources({ failOpen: true, planeTimeoutMs: 30 }),
+        gatherers: { history: () => new Promise(() => {}) },
+      },
+    );
+    expect(pack.planes[1]).toMatchObject({
+      status: 'failed',
+      reason: 'exceeded its time budget of 30 ms',
+    });
+    expect(pack.planes[2]?.status).toBe('ok');
+  });
+
   it('throws a typed error when fail-open is off', async () => {
     const failing = retrieveContextPack(
       { query: 'deploy', agentId: 'claude' },

@@ -84,7 +84,7 @@ export interface ContextPackSources {
   /** Default: the estimate (no module to load). */
   counter?: TokenCounter;
   env?: NodeJS.ProcessEnv;
-  /** The planes' time budget in ms, one for all or per plane; default `PLANE_TIMEOUT_MS`. */
+  /** The planes' time budget in ms, one for all or per plane; default the `memory.planeTimeoutMs` setting. */
   planeTimeoutMs?: number | Partial<Record<PackPlane, number>>;
   /** Replaces a plane's gatherer (tests; the hooks' shared stores). */
   gatherers?: Partial<Record<PackPlane, PlaneGatherer>>;
@@ -179,7 +179,9 @@ async function gather(
 ): Promise<Gathered> {
   const timeouts = sources.planeTimeoutMs;
   const timeoutMs = (plane: PackPlane) =>
-    (typeof timeouts === 'number' ? timeouts : timeouts?.[plane]) ?? PLANE_TIMEOUT_MS;
+    (typeof timeouts === 'number' ? timeouts : timeouts?.[plane]) ??
+    sources.settings.memory.planeTimeoutMs ??
+    PLANE_TIMEOUT_MS;
   const out: Gathered = { planes: [], candidates: [], excluded: [] };
   for (const plane of definitions) {
     if (!plane.gather) {
