@@ -27,9 +27,17 @@ function throughShims(file: string, source: string, ran: ReadonlySet<string>): S
       .map((path) => join(dirname(file), path))
       .find((path) => existsSync(path));
     if (!target || ran.has(target)) continue;
-    for (const name of importedPackages(readFileSync(target, 'utf8'))) names.add(name);
+    const shim = readFileSync(target, 'utf8');
+    if (!isShim(shim)) continue;
+    for (const name of importedPackages(shim)) names.add(name);
   }
   return names;
+}
+
+/** A file of re-exports and comments alone: no declaration, no statement of its own. */
+function isShim(source: string): boolean {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return !/\b(function|const|let|var|class|enum)\b/.test(code) && /\bexport\b/.test(code);
 }
 
 /** The packages a source file imports at run time, by npm name. */
