@@ -95,6 +95,14 @@ describe('context pack settings', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('refuse a plane time budget out of its range, naming the setting', () => {
+    for (const value of ['50', '60000', 'soon']) {
+      expect(() => resolve({ CAIRN_MEMORY_PLANE_TIMEOUT_MS: value })).toThrow(
+        /memory\.planeTimeoutMs/,
+      );
+    }
+  });
+
   it('take a lone limits.injectTokens as the budget, with a warning; ignore it beside the budget', async () => {
     const migrated = resolve({ CAIRN_LIMITS_INJECT_TOKENS: '3200' });
     expect(migrated.settings.memory.contextBudgetTokens).toBe(3200);
